@@ -1,0 +1,602 @@
+//! B+tree operations over the buffer pool.
+//!
+//! Readers descend optimistically with lock coupling: read the child id,
+//! validate the parent, take the child's version, validate the parent again
+//! (so the child was still its child then), and validate each page after
+//! reading it. They never latch and never write shared memory.
+//!
+//! Writers descend the same way, then upgrade the leaf to exclusive. A full
+//! node is split top-down in a separate step (parent, then child, each
+//! upgraded from its validated version); an underfull node is merged into its
+//! right sibling (parent, left, right). Latches are only ever *tried* in
+//! that order, and every failure restarts from the root, so writers cannot
+//! deadlock. The root's page id never changes: a root split moves its
+//! records into two new children.
+use crate::node::{entry_space, separator, NodeHeader, NodeImage, NodeMut, NodeRef};
+use lineardb_buffer::{BufferPool, Error, Interrupt, OptimisticGuard, PageId, Result};
+use lineardb_sync::WaitClass;
+use std::sync::Arc;
+
+/// One B+tree, named by its root page id.
+#[derive(Clone)]
+pub struct BTree {
+    pub(crate) pool: Arc<BufferPool>,
+    pub(crate) root: PageId,
+}
+
+/// Children of a level-1 node read ahead when a scan reaches one not in memory.
+const READ_AHEAD_CHILDREN: usize = 32;
+
+impl BTree {
+    /// Makes an empty tree in a new page.
+    pub fn create(pool: Arc<BufferPool>) -> Result<BTree> {
+        let root = {
+            let mut g = pool.allocate()?;
+            let img = NodeImage::build(
+                pool.page_size(),
+                NodeHeader::leaf(None, None),
+                std::iter::empty(),
+            );
+            NodeMut::new(g.page_mut()).write_image(&img);
+            g.pid()
+        };
+        Ok(BTree { pool, root })
+    }
+
+    /// The tree whose root is `root` (made earlier by [`BTree::create`]).
+    pub fn open(pool: Arc<BufferPool>, root: PageId) -> BTree {
+        BTree { pool, root }
+    }
+
+    pub fn root(&self) -> PageId {
+        self.root
+    }
+
+    pub fn pool(&self) -> &Arc<BufferPool> {
+        &self.pool
+    }
+
+    /// Longest key accepted.
+    pub fn max_key_len(&self) -> usize {
+        (self.pool.page_size() - crate::node::SLOTS) / 16
+    }
+
+    /// Longest key + value accepted (about a quarter page).
+    pub fn max_entry_len(&self) -> usize {
+        (self.pool.page_size() - crate::node::SLOTS) / 4 - crate::node::SLOT_SIZE - 8
+    }
+
+    fn check_sizes(&self, key: &[u8], value: &[u8]) -> Result<()> {
+        if key.len() > self.max_key_len() {
+            return Err(Error::TooLarge {
+                size: key.len(),
+                max: self.max_key_len(),
+            });
+        }
+        if key.len() + value.len() > self.max_entry_len() {
+            return Err(Error::TooLarge {
+                size: key.len() + value.len(),
+                max: self.max_entry_len(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Descends optimistically to the leaf that holds `key`. The caller
+    /// validates the returned guard after reading the leaf.
+    #[inline]
+    pub(crate) fn find_leaf(
+        &self,
+        key: &[u8],
+        read_ahead: bool,
+    ) -> std::result::Result<OptimisticGuard<'_>, Interrupt> {
+        let mut g = self.pool.optimistic(self.root, WaitClass::TreeInner)?;
+        loop {
+            let n = NodeRef::new(g.page());
+            if n.is_leaf() {
+                return Ok(g);
+            }
+            let level = n.level();
+            let pos = n.upper_bound(key);
+            let child = n.child_at(pos);
+            g.validate()?;
+            if read_ahead && level == 1 && !self.pool.is_resident(child) {
+                self.read_ahead_children(&g, pos);
+            }
+            let class = if level == 1 {
+                WaitClass::TreeLeaf
+            } else {
+                WaitClass::TreeInner
+            };
+            let c = self.pool.optimistic(child, class)?;
+            g.validate()?;
+            g = c;
+        }
+    }
+
+    #[cold]
+    fn read_ahead_children(&self, parent: &OptimisticGuard<'_>, from: usize) {
+        let n = NodeRef::new(parent.page());
+        let end = (from + READ_AHEAD_CHILDREN).min(n.count() + 1);
+        let pids: Vec<PageId> = (from..end).map(|i| n.child_at(i)).collect();
+        if parent.is_valid() {
+            self.pool.read_ahead(&pids);
+        }
+    }
+
+    /// Looks `key` up; on a hit copies its value into `out` and returns true.
+    pub fn get_into(&self, key: &[u8], out: &mut Vec<u8>) -> Result<bool> {
+        retry(|| {
+            let g = self.find_leaf(key, false)?;
+            let n = NodeRef::new(g.page());
+            let (pos, found) = n.lower_bound(key);
+            out.clear();
+            if found {
+                n.append_value(pos, out);
+            }
+            g.validate()?;
+            Ok(found)
+        })
+    }
+
+    /// Looks `key` up and returns its value.
+    pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        let mut out = Vec::new();
+        Ok(self.get_into(key, &mut out)?.then_some(out))
+    }
+
+    /// Looks up keys given in ascending order, reusing a leaf while the next
+    /// key falls inside its fences (one descent per leaf, not per key).
+    /// `found(i, value)` is called for each key `i` that exists.
+    pub fn get_sorted<K: AsRef<[u8]>>(
+        &self,
+        keys: &[K],
+        mut found: impl FnMut(usize, &[u8]),
+    ) -> Result<()> {
+        let mut i = 0;
+        let mut vals: Vec<u8> = Vec::new();
+        let mut hits: Vec<(usize, usize, usize)> = Vec::new();
+        while i < keys.len() {
+            let next = retry(|| {
+                vals.clear();
+                hits.clear();
+                let g = self.find_leaf(keys[i].as_ref(), false)?;
+                let n = NodeRef::new(g.page());
+                let mut j = i;
+                while j < keys.len() {
+                    let k = keys[j].as_ref();
+                    if j > i && !n.below_upper_fence(k) {
+                        break;
+                    }
+                    let (pos, hit) = n.lower_bound(k);
+                    if hit {
+                        let start = vals.len();
+                        n.append_value(pos, &mut vals);
+                        hits.push((j, start, vals.len()));
+                    }
+                    j += 1;
+                }
+                g.validate()?;
+                Ok(j)
+            })?;
+            for &(j, s, e) in &hits {
+                found(j, &vals[s..e]);
+            }
+            i = next;
+        }
+        Ok(())
+    }
+
+    /// Inserts or replaces `key -> value`. Returns true if it replaced a value.
+    pub fn put(&self, key: &[u8], value: &[u8]) -> Result<bool> {
+        self.check_sizes(key, value)?;
+        loop {
+            match retry(|| self.try_put(key, value))? {
+                Some(replaced) => return Ok(replaced),
+                None => self.split(key, 0)?,
+            }
+        }
+    }
+
+    /// `Some(replaced)` when done, `None` when the leaf is full.
+    fn try_put(&self, key: &[u8], value: &[u8]) -> std::result::Result<Option<bool>, Interrupt> {
+        let g = self.find_leaf(key, false)?;
+        let mut x = g.upgrade()?;
+        let mut n = NodeMut::new(x.page_mut());
+        let (pos, found) = n.as_ref().lower_bound(key);
+        if found {
+            let old = n.as_ref().value(pos);
+            n.remove_at(pos);
+            if n.fits(key.len(), value.len()) {
+                n.insert_at(pos, key, value);
+                return Ok(Some(true));
+            }
+            n.insert_at(pos, key, &old);
+            return Ok(None);
+        }
+        if n.fits(key.len(), value.len()) {
+            n.insert_at(pos, key, value);
+            Ok(Some(false))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// Removes `key`. Returns true if it was there.
+    pub fn remove(&self, key: &[u8]) -> Result<bool> {
+        let page_size = self.pool.page_size();
+        let (found, underfull) = retry(|| {
+            let g = self.find_leaf(key, false)?;
+            let mut x = g.upgrade()?;
+            let mut n = NodeMut::new(x.page_mut());
+            let (pos, found) = n.as_ref().lower_bound(key);
+            if found {
+                n.remove_at(pos);
+            }
+            Ok((found, n.as_ref().used_space() < page_size / 4))
+        })?;
+        if underfull {
+            self.merge_up(key)?;
+        }
+        Ok(found)
+    }
+
+    /// Splits the node at `level` on the path to `key` (and, first, its
+    /// parent if the parent has no room for the separator).
+    fn split(&self, key: &[u8], level: u8) -> Result<()> {
+        loop {
+            match retry(|| self.try_split(key, level))? {
+                None => return Ok(()),
+                Some(parent_level) => self.split(key, parent_level)?,
+            }
+        }
+    }
+
+    /// `None` when split (or no longer needed); `Some(l)` when the parent at
+    /// level `l` must be split first.
+    fn try_split(&self, key: &[u8], level: u8) -> std::result::Result<Option<u8>, Interrupt> {
+        let page_size = self.pool.page_size();
+        let mut pg = self.pool.optimistic(self.root, WaitClass::TreeInner)?;
+        let root_level = NodeRef::new(pg.page()).level();
+        pg.validate()?;
+        if root_level < level {
+            return Ok(None);
+        }
+        if root_level == level {
+            let x = pg.upgrade()?;
+            self.split_root(x)?;
+            return Ok(None);
+        }
+        loop {
+            let n = NodeRef::new(pg.page());
+            let lvl = n.level();
+            let pos = n.upper_bound(key);
+            let child = n.child_at(pos);
+            pg.validate()?;
+            let cg = self.pool.optimistic(child, WaitClass::TreeInner)?;
+            pg.validate()?;
+            if lvl != level + 1 {
+                pg = cg;
+                continue;
+            }
+            let mut px = pg.upgrade()?;
+            let mut cx = cg.upgrade()?;
+            let c = NodeRef::new(cx.page());
+            if c.count() < 2 || c.free_space() + c.garbage() > page_size / 2 {
+                return Ok(None); // someone else made room
+            }
+            let (left, right, sep) = split_images(page_size, &c);
+            if !NodeMut::new(px.page_mut()).fits(sep.len(), 8) {
+                return Ok(Some(level + 1));
+            }
+            let mut nx = self.pool.allocate()?;
+            NodeMut::new(nx.page_mut()).write_image(&right);
+            NodeMut::new(cx.page_mut()).write_image(&left);
+            let mut p = NodeMut::new(px.page_mut());
+            p.set_child_at(pos, nx.pid());
+            p.insert_at(pos, &sep, &cx.pid().to_ne_bytes());
+            return Ok(None);
+        }
+    }
+
+    /// Splits the root: its records move to two new children; the root
+    /// becomes an inner node one level up, keeping its page id.
+    fn split_root(&self, mut rx: lineardb_buffer::ExclusiveGuard<'_>) -> Result<()> {
+        let page_size = self.pool.page_size();
+        let r = NodeRef::new(rx.page());
+        if r.count() < 2 {
+            return Ok(());
+        }
+        let level = r.level();
+        let (left, right, sep) = split_images(page_size, &r);
+        let mut lx = self.pool.allocate()?;
+        let mut nx = self.pool.allocate()?;
+        NodeMut::new(lx.page_mut()).write_image(&left);
+        NodeMut::new(nx.page_mut()).write_image(&right);
+        let root = NodeImage::build(
+            page_size,
+            NodeHeader {
+                leaf: false,
+                level: level + 1,
+                lower: None,
+                upper: None,
+                upper_child: nx.pid(),
+            },
+            std::iter::once((sep.as_slice(), lx.pid().to_ne_bytes().as_slice())),
+        );
+        NodeMut::new(rx.page_mut()).write_image(&root);
+        Ok(())
+    }
+
+    /// Merges underfull nodes on the path to `key`, level by level upwards,
+    /// and shrinks the tree when the root is left with one child.
+    fn merge_up(&self, key: &[u8]) -> Result<()> {
+        let mut level = 0u8;
+        loop {
+            let merged = retry(|| self.try_merge(key, level))?;
+            if !merged {
+                break;
+            }
+            level += 1;
+        }
+        retry(|| self.try_collapse_root())
+    }
+
+    /// Merges the node at `level` on `key`'s path with a sibling if both fit
+    /// in one page. Returns true if it merged and the parent is now underfull.
+    fn try_merge(&self, key: &[u8], level: u8) -> std::result::Result<bool, Interrupt> {
+        let page_size = self.pool.page_size();
+        let mut pg = self.pool.optimistic(self.root, WaitClass::TreeInner)?;
+        loop {
+            let n = NodeRef::new(pg.page());
+            let lvl = n.level();
+            let count = n.count();
+            let pos = n.upper_bound(key);
+            if lvl <= level || n.is_leaf() {
+                pg.validate()?;
+                return Ok(false);
+            }
+            if lvl > level + 1 {
+                let child = n.child_at(pos);
+                pg.validate()?;
+                let cg = self.pool.optimistic(child, WaitClass::TreeInner)?;
+                pg.validate()?;
+                pg = cg;
+                continue;
+            }
+            if count == 0 {
+                pg.validate()?;
+                return Ok(false);
+            }
+            let lpos = if pos < count { pos } else { pos - 1 };
+            let (lpid, rpid) = (n.child_at(lpos), n.child_at(lpos + 1));
+            let sep = n.key(lpos);
+            pg.validate()?;
+            let lg = self.pool.optimistic(lpid, WaitClass::TreeInner)?;
+            let rg = self.pool.optimistic(rpid, WaitClass::TreeInner)?;
+            pg.validate()?;
+            let mut px = pg.upgrade()?;
+            let lx = lg.upgrade()?;
+            let mut rx = rg.upgrade()?;
+            let (l, r) = (NodeRef::new(lx.page()), NodeRef::new(rx.page()));
+            if l.used_space() + r.used_space() + sep.len() + 32 > page_size * 3 / 4 {
+                return Ok(false);
+            }
+            let mut entries = l.entries();
+            if !l.is_leaf() {
+                entries.push((sep, l.upper_child().to_ne_bytes().to_vec()));
+            }
+            entries.extend(r.entries());
+            let h = NodeHeader {
+                leaf: l.is_leaf(),
+                level: l.level(),
+                lower: l.lower_fence(),
+                upper: r.upper_fence(),
+                upper_child: r.upper_child(),
+            };
+            let kv = || entries.iter().map(|(k, v)| (k.as_slice(), v.as_slice()));
+            if !NodeImage::fits(page_size, &h, kv()) {
+                return Ok(false);
+            }
+            let img = NodeImage::build(page_size, h, kv());
+            NodeMut::new(rx.page_mut()).write_image(&img);
+            let mut p = NodeMut::new(px.page_mut());
+            p.remove_at(lpos);
+            lx.free();
+            return Ok(p.as_ref().used_space() < page_size / 4);
+        }
+    }
+
+    /// If the root is an inner node with a single child, moves the child's
+    /// records into the root and frees the child.
+    fn try_collapse_root(&self) -> std::result::Result<(), Interrupt> {
+        let rg = self.pool.optimistic(self.root, WaitClass::TreeInner)?;
+        let r = NodeRef::new(rg.page());
+        if r.is_leaf() || r.count() > 0 {
+            rg.validate()?;
+            return Ok(());
+        }
+        let child = r.upper_child();
+        rg.validate()?;
+        let cg = self.pool.optimistic(child, WaitClass::TreeInner)?;
+        rg.validate()?;
+        let mut rx = rg.upgrade()?;
+        let cx = cg.upgrade()?;
+        let c = NodeRef::new(cx.page());
+        let img = NodeImage::build(
+            self.pool.page_size(),
+            NodeHeader::of(&c),
+            c.entries()
+                .iter()
+                .map(|(k, v)| (k.as_slice(), v.as_slice())),
+        );
+        NodeMut::new(rx.page_mut()).write_image(&img);
+        cx.free();
+        Ok(())
+    }
+
+    /// Height of the tree (1 = the root is a leaf).
+    pub fn height(&self) -> Result<usize> {
+        retry(|| {
+            let g = self.pool.optimistic(self.root, WaitClass::TreeInner)?;
+            let level = NodeRef::new(g.page()).level();
+            g.validate()?;
+            Ok(level as usize + 1)
+        })
+    }
+
+    /// Walks the whole tree under exclusive latches (no concurrent writers
+    /// expected) and checks its invariants: sorted keys, keys inside fences,
+    /// children's fences equal to the parent's separators, uniform depth.
+    /// Returns the number of entries.
+    pub fn check(&self) -> Result<u64> {
+        self.check_node(self.root, None, None, None)
+    }
+
+    fn check_node(
+        &self,
+        pid: PageId,
+        lower: Option<&[u8]>,
+        upper: Option<&[u8]>,
+        expect_level: Option<u8>,
+    ) -> Result<u64> {
+        let corrupt = |reason: String| Error::Corrupt { page: pid, reason };
+        let (h, entries) = {
+            let g = self
+                .pool
+                .exclusive(pid, WaitClass::TreeInner)
+                .map_err(interrupt_to_error)?;
+            let n = NodeRef::new(g.page());
+            (NodeHeader::of(&n), n.entries())
+        };
+        if let Some(l) = expect_level {
+            if h.level != l {
+                return Err(corrupt(format!("level {} expected {l}", h.level)));
+            }
+        }
+        if h.lower.as_deref() != lower || h.upper.as_deref() != upper {
+            return Err(corrupt("fences differ from the parent's separators".into()));
+        }
+        for w in entries.windows(2) {
+            if w[0].0 >= w[1].0 {
+                return Err(corrupt("keys out of order".into()));
+            }
+        }
+        for (k, _) in &entries {
+            if lower.is_some_and(|l| k.as_slice() < l) || upper.is_some_and(|u| k.as_slice() >= u) {
+                return Err(corrupt("key outside the fences".into()));
+            }
+        }
+        if h.leaf {
+            return Ok(entries.len() as u64);
+        }
+        let mut total = 0;
+        let mut lo = lower.map(|l| l.to_vec());
+        for (k, v) in &entries {
+            let child = u64::from_ne_bytes(
+                v.as_slice()
+                    .try_into()
+                    .map_err(|_| corrupt("bad child".into()))?,
+            );
+            total += self.check_node(child, lo.as_deref(), Some(k), Some(h.level - 1))?;
+            lo = Some(k.clone());
+        }
+        total += self.check_node(h.upper_child, lo.as_deref(), upper, Some(h.level - 1))?;
+        Ok(total)
+    }
+}
+
+/// Splits a node's records in two halves of about equal bytes. Returns the
+/// left image (keeps the page), the right image (new page) and the separator.
+fn split_images(page_size: usize, n: &NodeRef<'_>) -> (NodeImage, NodeImage, Vec<u8>) {
+    let h = NodeHeader::of(n);
+    let entries = n.entries();
+    let total: usize = entries
+        .iter()
+        .map(|(k, v)| entry_space(k.len(), v.len()))
+        .sum();
+    let mut acc = 0;
+    let mut mid = entries.len() / 2;
+    for (i, (k, v)) in entries.iter().enumerate() {
+        acc += entry_space(k.len(), v.len());
+        if acc >= total / 2 {
+            mid = i + 1;
+            break;
+        }
+    }
+    let mid = mid.clamp(1, entries.len() - 1);
+    fn kv(s: &[(Vec<u8>, Vec<u8>)]) -> Vec<(&[u8], &[u8])> {
+        s.iter()
+            .map(|(k, v)| (k.as_slice(), v.as_slice()))
+            .collect()
+    }
+    if h.leaf {
+        let sep = separator(&entries[mid - 1].0, &entries[mid].0);
+        let left = NodeImage::build(
+            page_size,
+            NodeHeader::leaf(h.lower.clone(), Some(sep.clone())),
+            kv(&entries[..mid]).into_iter(),
+        );
+        let right = NodeImage::build(
+            page_size,
+            NodeHeader::leaf(Some(sep.clone()), h.upper.clone()),
+            kv(&entries[mid..]).into_iter(),
+        );
+        (left, right, sep)
+    } else {
+        let sep = entries[mid].0.clone();
+        let pulled_child =
+            u64::from_ne_bytes(entries[mid].1.as_slice().try_into().unwrap_or([0; 8]));
+        let left = NodeImage::build(
+            page_size,
+            NodeHeader {
+                leaf: false,
+                level: h.level,
+                lower: h.lower.clone(),
+                upper: Some(sep.clone()),
+                upper_child: pulled_child,
+            },
+            kv(&entries[..mid]).into_iter(),
+        );
+        let right = NodeImage::build(
+            page_size,
+            NodeHeader {
+                leaf: false,
+                level: h.level,
+                lower: Some(sep.clone()),
+                upper: h.upper.clone(),
+                upper_child: h.upper_child,
+            },
+            kv(&entries[mid + 1..]).into_iter(),
+        );
+        (left, right, sep)
+    }
+}
+
+pub(crate) fn interrupt_to_error(i: Interrupt) -> Error {
+    match i {
+        Interrupt::Error(e) => e,
+        Interrupt::Restart => Error::Invalid("page changed during a latched walk".into()),
+    }
+}
+
+/// Runs an optimistic operation until it does not restart. After a few
+/// restarts in a row it yields, so a writer descheduled mid-update can finish.
+#[inline]
+pub(crate) fn retry<T>(mut op: impl FnMut() -> std::result::Result<T, Interrupt>) -> Result<T> {
+    let mut restarts = 0u32;
+    loop {
+        match op() {
+            Ok(v) => return Ok(v),
+            Err(Interrupt::Error(e)) => return Err(e),
+            Err(Interrupt::Restart) => {
+                restarts += 1;
+                if restarts > 4 {
+                    std::thread::yield_now();
+                } else {
+                    std::hint::spin_loop();
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,202 @@
+//! The data file: fixed-size pages at `pid * page_size`, each carrying a
+//! CRC-32 of its bytes after the checksum field, verified on every read.
+//!
+//! Common page header (every page):
+//! ```text
+//! 0..4   checksum (CRC-32 of bytes 4..page_size)
+//! 4..8   reserved for the page's owner
+//! 8..16  LSN (written by the redo log, later)
+//! ```
+//! Page 0 is the file header: magic, format, page size, page count and the
+//! head of the free-page chain.
+use crate::{Error, PageId, Result};
+use std::fs::{File, OpenOptions};
+use std::os::unix::io::AsRawFd;
+use std::path::Path;
+
+pub const PAGE_HEADER_SIZE: usize = 16;
+pub const PAGE_LSN_OFFSET: usize = 8;
+
+const MAGIC: &[u8; 8] = b"LINEARDB";
+const FORMAT_VERSION: u32 = 1;
+const H_MAGIC: usize = 16;
+const H_FORMAT: usize = 24;
+const H_PAGE_SIZE: usize = 28;
+const H_PAGE_COUNT: usize = 32;
+const H_FREE_HEAD: usize = 40;
+
+/// What the header page records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FileHeader {
+    pub page_size: usize,
+    pub page_count: u64,
+    pub free_head: PageId,
+}
+
+pub(crate) struct DataFile {
+    file: File,
+    page_size: usize,
+}
+
+pub(crate) fn checksum(page: &[u8]) -> u32 {
+    crc32fast::hash(&page[4..])
+}
+
+pub(crate) fn seal(page: &mut [u8]) {
+    let c = checksum(page);
+    page[..4].copy_from_slice(&c.to_le_bytes());
+}
+
+pub(crate) fn verify(pid: PageId, page: &[u8]) -> Result<()> {
+    let stored = u32::from_le_bytes(page[..4].try_into().unwrap());
+    let actual = checksum(page);
+    if stored != actual {
+        return Err(Error::Corrupt {
+            page: pid,
+            reason: format!("checksum mismatch (stored {stored:#010x}, computed {actual:#010x})"),
+        });
+    }
+    Ok(())
+}
+
+impl DataFile {
+    pub(crate) fn create(path: &Path, page_size: usize) -> Result<DataFile> {
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(path)?;
+        Ok(DataFile { file, page_size })
+    }
+
+    /// Opens an existing file and reads its header.
+    pub(crate) fn open(path: &Path) -> Result<(DataFile, FileHeader)> {
+        let file = OpenOptions::new().read(true).write(true).open(path)?;
+        let mut probe = vec![0u8; 64];
+        read_exact_at(&file, &mut probe, 0)?;
+        if &probe[H_MAGIC..H_MAGIC + 8] != MAGIC {
+            return Err(Error::BadFile(format!("{}: bad magic", path.display())));
+        }
+        let format = u32::from_le_bytes(probe[H_FORMAT..H_FORMAT + 4].try_into().unwrap());
+        if format != FORMAT_VERSION {
+            return Err(Error::BadFile(format!(
+                "format {format}, expected {FORMAT_VERSION}"
+            )));
+        }
+        let page_size =
+            u32::from_le_bytes(probe[H_PAGE_SIZE..H_PAGE_SIZE + 4].try_into().unwrap()) as usize;
+        if !valid_page_size(page_size) {
+            return Err(Error::BadFile(format!("page size {page_size}")));
+        }
+        let df = DataFile { file, page_size };
+        let mut page = vec![0u8; page_size];
+        df.read_into(0, &mut page)?;
+        verify(0, &page)?;
+        let header = FileHeader {
+            page_size,
+            page_count: u64::from_le_bytes(
+                page[H_PAGE_COUNT..H_PAGE_COUNT + 8].try_into().unwrap(),
+            ),
+            free_head: u64::from_le_bytes(page[H_FREE_HEAD..H_FREE_HEAD + 8].try_into().unwrap()),
+        };
+        Ok((df, header))
+    }
+
+    pub(crate) fn write_header(&self, h: &FileHeader) -> Result<()> {
+        let mut page = vec![0u8; self.page_size];
+        page[H_MAGIC..H_MAGIC + 8].copy_from_slice(MAGIC);
+        page[H_FORMAT..H_FORMAT + 4].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        page[H_PAGE_SIZE..H_PAGE_SIZE + 4].copy_from_slice(&(h.page_size as u32).to_le_bytes());
+        page[H_PAGE_COUNT..H_PAGE_COUNT + 8].copy_from_slice(&h.page_count.to_le_bytes());
+        page[H_FREE_HEAD..H_FREE_HEAD + 8].copy_from_slice(&h.free_head.to_le_bytes());
+        self.write_sealed(0, &mut page)
+    }
+
+    pub(crate) fn page_size(&self) -> usize {
+        self.page_size
+    }
+
+    /// Reads page `pid` into `dst` (page-sized) without verifying it.
+    pub(crate) fn read_into(&self, pid: PageId, dst: &mut [u8]) -> Result<()> {
+        debug_assert_eq!(dst.len(), self.page_size);
+        read_exact_at(&self.file, dst, pid * self.page_size as u64).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                Error::Corrupt {
+                    page: pid,
+                    reason: "beyond the end of the data file".into(),
+                }
+            } else {
+                Error::Io(e)
+            }
+        })
+    }
+
+    /// Reads page `pid` into raw frame memory.
+    ///
+    /// # Safety
+    /// `dst` points to `page_size` writable bytes that no Rust code writes
+    /// while the read runs (the caller holds the page's exclusive latch; stale
+    /// optimistic readers may read them and will fail validation).
+    pub(crate) unsafe fn read_raw(&self, pid: PageId, dst: *mut u8) -> Result<()> {
+        let mut done = 0usize;
+        let off = pid * self.page_size as u64;
+        while done < self.page_size {
+            let n = libc::pread(
+                self.file.as_raw_fd(),
+                dst.add(done) as *mut libc::c_void,
+                self.page_size - done,
+                (off + done as u64) as libc::off_t,
+            );
+            if n < 0 {
+                let e = std::io::Error::last_os_error();
+                if e.kind() == std::io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return Err(e.into());
+            }
+            if n == 0 {
+                return Err(Error::Corrupt {
+                    page: pid,
+                    reason: "beyond the end of the data file".into(),
+                });
+            }
+            done += n as usize;
+        }
+        Ok(())
+    }
+
+    /// Seals (checksums) `page` and writes it at `pid`.
+    pub(crate) fn write_sealed(&self, pid: PageId, page: &mut [u8]) -> Result<()> {
+        seal(page);
+        use std::os::unix::fs::FileExt;
+        self.file.write_all_at(page, pid * self.page_size as u64)?;
+        Ok(())
+    }
+
+    pub(crate) fn sync(&self) -> Result<()> {
+        self.file.sync_all()?;
+        Ok(())
+    }
+
+    /// Asks the kernel to start reading pages `first..first+count` (read-ahead).
+    pub(crate) fn advise_willneed(&self, first: PageId, count: u64) {
+        // SAFETY: posix_fadvise only takes plain integers; failure is harmless.
+        unsafe {
+            libc::posix_fadvise(
+                self.file.as_raw_fd(),
+                (first * self.page_size as u64) as libc::off_t,
+                (count * self.page_size as u64) as libc::off_t,
+                libc::POSIX_FADV_WILLNEED,
+            );
+        }
+    }
+}
+
+fn read_exact_at(file: &File, buf: &mut [u8], off: u64) -> std::io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    file.read_exact_at(buf, off)
+}
+
+pub(crate) fn valid_page_size(n: usize) -> bool {
+    n.is_power_of_two() && (512..=32768).contains(&n)
+}

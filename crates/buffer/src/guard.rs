@@ -1,0 +1,105 @@
+//! Page guards. The mode is in the type: an [`OptimisticGuard`] only reads
+//! (and must validate before trusting what it read); an [`ExclusiveGuard`]
+//! holds the page's latch and may write.
+use crate::pool::BufferPool;
+use crate::{Interrupt, PageId};
+use lineardb_sync::{wait, RacySlice, RacySliceMut, Version, WaitClass, WaitSite};
+
+/// An optimistic read of a page: holds nothing, writes nothing.
+pub struct OptimisticGuard<'a> {
+    pub(crate) pool: &'a BufferPool,
+    pub(crate) pid: PageId,
+    pub(crate) version: Version,
+    pub(crate) frame: *const u8,
+    pub(crate) class: WaitClass,
+}
+
+impl<'a> OptimisticGuard<'a> {
+    pub fn pid(&self) -> PageId {
+        self.pid
+    }
+
+    /// The page's bytes, possibly changing under the reader until validated.
+    #[inline]
+    pub fn page(&self) -> RacySlice<'a> {
+        // SAFETY: `frame` points into the pool's frame arena, which stays
+        // mapped while the pool lives ('a), and all access to frames is atomic.
+        unsafe { RacySlice::new(self.frame, self.pool.page_size()) }
+    }
+
+    /// True if no writer touched the page since the guard was taken.
+    #[inline]
+    pub fn is_valid(&self) -> bool {
+        self.pool
+            .entry_unchecked(self.pid)
+            .latch
+            .validate(self.version)
+    }
+
+    /// `Ok` if the reads made through this guard saw a consistent page;
+    /// otherwise records a restart and returns `Interrupt::Restart`.
+    #[inline]
+    pub fn validate(&self) -> Result<(), Interrupt> {
+        if self.is_valid() {
+            Ok(())
+        } else {
+            wait::record_restart(WaitSite::new(self.class, self.pid));
+            Err(Interrupt::Restart)
+        }
+    }
+
+    /// Turns the read into an exclusive hold if the page did not change.
+    pub fn upgrade(self) -> Result<ExclusiveGuard<'a>, Interrupt> {
+        let entry = self.pool.entry_unchecked(self.pid);
+        if entry.latch.try_upgrade(self.version) {
+            self.pool.mark_dirty(self.pid);
+            Ok(ExclusiveGuard {
+                pool: self.pool,
+                pid: self.pid,
+                frame: self.frame as *mut u8,
+            })
+        } else {
+            wait::record_restart(WaitSite::new(self.class, self.pid));
+            Err(Interrupt::Restart)
+        }
+    }
+}
+
+/// An exclusive hold on a resident page. Dropping it releases the latch and
+/// bumps the page's version.
+pub struct ExclusiveGuard<'a> {
+    pub(crate) pool: &'a BufferPool,
+    pub(crate) pid: PageId,
+    pub(crate) frame: *mut u8,
+}
+
+impl<'a> ExclusiveGuard<'a> {
+    pub fn pid(&self) -> PageId {
+        self.pid
+    }
+
+    pub fn page(&self) -> RacySlice<'_> {
+        // SAFETY: as for OptimisticGuard::page.
+        unsafe { RacySlice::new(self.frame, self.pool.page_size()) }
+    }
+
+    pub fn page_mut(&mut self) -> RacySliceMut<'_> {
+        // SAFETY: as for `page`, and this guard holds the exclusive latch, so
+        // it is the only writer of the frame.
+        unsafe { RacySliceMut::new(self.frame, self.pool.page_size()) }
+    }
+
+    /// Returns the page to the free list (consumes the hold).
+    pub fn free(self) {
+        let pool = self.pool;
+        let pid = self.pid;
+        std::mem::forget(self);
+        pool.free_locked(pid);
+    }
+}
+
+impl Drop for ExclusiveGuard<'_> {
+    fn drop(&mut self) {
+        self.pool.entry_unchecked(self.pid).latch.unlock_exclusive();
+    }
+}

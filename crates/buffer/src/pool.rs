@@ -1,0 +1,572 @@
+//! The buffer pool.
+//!
+//! Page table: an array of [`PageEntry`] indexed by page id in a zero-filled
+//! mapping sized for `max_pages` (untouched parts cost nothing). Each entry is
+//! the page's [`HybridLatch`] (absent = not in memory) and a frame word
+//! (frame index + 1, dirty and freed bits) that changes only under the page's
+//! exclusive latch. A reader finds a page with two loads from one cache line:
+//! no hash table, no pin count.
+//!
+//! Frames: a fixed array of page-sized slots, mapped for the pool's life so a
+//! stale reader never faults. `frame_owner` maps a frame back to its page for
+//! the clock.
+//!
+//! Eviction is a clock over frames: an unlocked page is marked; a page still
+//! marked on the next pass (no reader cleared the mark) is taken exclusively,
+//! written back if dirty and made absent. Readers clear a mark only if set.
+//!
+//! Shared words written here, all off the per-row read path:
+//! `clock` (evicting threads), `page_count` and the free lists (allocation),
+//! the frame words (writers and loaders of that page).
+use crate::arena::Arena;
+use crate::file::{self, DataFile, FileHeader};
+use crate::guard::{ExclusiveGuard, OptimisticGuard};
+use crate::{Error, Interrupt, PageId, Result, HEADER_PAGE};
+use lineardb_sync::thread_slot::{count, Counter};
+use lineardb_sync::wait::WaitTimer;
+use lineardb_sync::{
+    HybridLatch, LatchState, Mutex, RacySlice, RacySliceMut, SharedFlag, SharedWord, WaitClass,
+    WaitSite,
+};
+use std::path::Path;
+
+const FRAME_INDEX: u64 = 0xffff_ffff;
+const FRAME_DIRTY: u64 = 1 << 62;
+const FRAME_FREED: u64 = 1 << 61;
+
+/// Free-chain page layout: next pid at 16, count at 24, pids from 32.
+const CHAIN_NEXT: usize = 16;
+const CHAIN_COUNT: usize = 24;
+const CHAIN_PIDS: usize = 32;
+
+#[repr(C)]
+pub(crate) struct PageEntry {
+    pub(crate) latch: HybridLatch,
+    frame: SharedWord,
+}
+
+#[derive(Debug, Clone)]
+pub struct PoolConfig {
+    /// Bytes per page (power of two, 512..=32768); fixed when the file is made.
+    pub page_size: usize,
+    /// Bytes of frames; the pool holds `pool_bytes / page_size` pages.
+    pub pool_bytes: usize,
+    /// Largest page count the file may reach (sizes the page table mapping).
+    pub max_pages: u64,
+}
+
+impl Default for PoolConfig {
+    fn default() -> Self {
+        PoolConfig {
+            page_size: 16 * 1024,
+            pool_bytes: 1 << 30,
+            max_pages: 1 << 26,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoolStats {
+    pub page_size: usize,
+    pub frames: usize,
+    pub resident: usize,
+    pub page_count: u64,
+    pub free_pages: usize,
+}
+
+pub struct BufferPool {
+    file: DataFile,
+    page_size: usize,
+    table: Arena,
+    capacity: u64,
+    frames: Arena,
+    nframes: usize,
+    frame_owner: Box<[SharedWord]>,
+    free_frames: Mutex<Vec<u32>>,
+    clock: SharedWord,
+    page_count: SharedWord,
+    free_pages: Mutex<Vec<PageId>>,
+    closed: SharedFlag,
+}
+
+impl BufferPool {
+    /// Creates a new data file (it must not exist).
+    pub fn create(path: &Path, cfg: PoolConfig) -> Result<BufferPool> {
+        if !file::valid_page_size(cfg.page_size) {
+            return Err(Error::Invalid(format!(
+                "page size {} is not a power of two in 512..=32768",
+                cfg.page_size
+            )));
+        }
+        let file = DataFile::create(path, cfg.page_size)?;
+        let pool = Self::with_file(file, &cfg, 1)?;
+        pool.file.write_header(&pool.header(0))?;
+        Ok(pool)
+    }
+
+    /// Opens an existing data file; the page size comes from its header.
+    pub fn open(path: &Path, cfg: PoolConfig) -> Result<BufferPool> {
+        let (file, header) = DataFile::open(path)?;
+        let cfg = PoolConfig {
+            page_size: header.page_size,
+            ..cfg
+        };
+        let pool = Self::with_file(file, &cfg, header.page_count)?;
+        pool.load_free_chain(header.free_head)?;
+        Ok(pool)
+    }
+
+    fn with_file(file: DataFile, cfg: &PoolConfig, page_count: u64) -> Result<BufferPool> {
+        let page_size = file.page_size();
+        let nframes = (cfg.pool_bytes / page_size).max(8);
+        if nframes > FRAME_INDEX as usize - 1 {
+            return Err(Error::Invalid("pool too large".into()));
+        }
+        let capacity = cfg.max_pages.max(page_count);
+        let table = Arena::new(capacity as usize * std::mem::size_of::<PageEntry>())?;
+        let frames = Arena::new(nframes * page_size)?;
+        Ok(BufferPool {
+            file,
+            page_size,
+            table,
+            capacity,
+            frames,
+            nframes,
+            frame_owner: (0..nframes).map(|_| SharedWord::new(0)).collect(),
+            free_frames: Mutex::new((0..nframes as u32).rev().collect()),
+            clock: SharedWord::new(0),
+            page_count: SharedWord::new(page_count),
+            free_pages: Mutex::new(Vec::new()),
+            closed: SharedFlag::new(false),
+        })
+    }
+
+    pub fn page_size(&self) -> usize {
+        self.page_size
+    }
+
+    pub fn stats(&self) -> PoolStats {
+        PoolStats {
+            page_size: self.page_size,
+            frames: self.nframes,
+            resident: self.frame_owner.iter().filter(|o| o.load() != 0).count(),
+            page_count: self.page_count.load(),
+            free_pages: self.free_pages.lock().len(),
+        }
+    }
+
+    fn header(&self, free_head: PageId) -> FileHeader {
+        FileHeader {
+            page_size: self.page_size,
+            page_count: self.page_count.load(),
+            free_head,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn entry_unchecked(&self, pid: PageId) -> &PageEntry {
+        debug_assert!(pid < self.capacity);
+        // SAFETY: pid < capacity (checked by every caller through `entry`, or
+        // the pid came from a guard made by it); the table mapping is zeroed,
+        // lives as long as the pool, and a zeroed PageEntry is valid (absent
+        // latch, no frame). Entries are only accessed atomically.
+        unsafe { &*(self.table.ptr() as *const PageEntry).add(pid as usize) }
+    }
+
+    #[inline(always)]
+    fn entry(&self, pid: PageId) -> Result<&PageEntry> {
+        if pid >= self.capacity || pid == HEADER_PAGE {
+            return Err(Error::Corrupt {
+                page: pid,
+                reason: "page id out of range".into(),
+            });
+        }
+        Ok(self.entry_unchecked(pid))
+    }
+
+    #[inline(always)]
+    fn frame_ptr(&self, frame: usize) -> *mut u8 {
+        debug_assert!(frame < self.nframes);
+        // SAFETY: frame < nframes, so the offset stays inside the frame arena.
+        unsafe { self.frames.ptr().add(frame * self.page_size) }
+    }
+
+    fn frame_mut(&self, frame: usize) -> RacySliceMut<'_> {
+        // SAFETY: callers hold the exclusive latch of the page owning `frame`
+        // (or own a frame no page uses yet); frames are only accessed atomically.
+        unsafe { RacySliceMut::new(self.frame_ptr(frame), self.page_size) }
+    }
+
+    fn frame_read(&self, frame: usize) -> RacySlice<'_> {
+        // SAFETY: frames stay mapped while the pool lives; atomic access only.
+        unsafe { RacySlice::new(self.frame_ptr(frame), self.page_size) }
+    }
+
+    /// True if `pid` is in memory now (a single load; may change at once).
+    #[inline]
+    pub fn is_resident(&self, pid: PageId) -> bool {
+        pid < self.capacity && self.entry_unchecked(pid).latch.state() != LatchState::Absent
+    }
+
+    /// Starts an optimistic read of `pid`, loading it if it is not resident.
+    #[inline]
+    pub fn optimistic(
+        &self,
+        pid: PageId,
+        class: WaitClass,
+    ) -> std::result::Result<OptimisticGuard<'_>, Interrupt> {
+        let entry = self.entry(pid)?;
+        loop {
+            match entry.latch.optimistic_or_wait(WaitSite::new(class, pid)) {
+                Ok(version) => {
+                    let frame = (entry.frame.load() & FRAME_INDEX) as usize;
+                    // A stale frame word is caught by validation; it must only
+                    // never send the reader outside the arena.
+                    if frame == 0 || frame > self.nframes {
+                        if !entry.latch.validate(version) {
+                            continue;
+                        }
+                        return Err(Error::Corrupt {
+                            page: pid,
+                            reason: "resident page without a frame".into(),
+                        }
+                        .into());
+                    }
+                    return Ok(OptimisticGuard {
+                        pool: self,
+                        pid,
+                        version,
+                        frame: self.frame_ptr(frame - 1),
+                        class,
+                    });
+                }
+                Err(_) => self.load(pid, class)?,
+            }
+        }
+    }
+
+    /// Takes `pid` exclusively, waiting for other holders and loading it if needed.
+    pub fn exclusive(
+        &self,
+        pid: PageId,
+        class: WaitClass,
+    ) -> std::result::Result<ExclusiveGuard<'_>, Interrupt> {
+        let entry = self.entry(pid)?;
+        loop {
+            match entry.latch.lock_exclusive(WaitSite::new(class, pid)) {
+                Ok(()) => {
+                    let frame = (entry.frame.load() & FRAME_INDEX) as usize;
+                    self.mark_dirty(pid);
+                    return Ok(ExclusiveGuard {
+                        pool: self,
+                        pid,
+                        frame: self.frame_ptr(frame - 1),
+                    });
+                }
+                Err(_) => self.load(pid, class)?,
+            }
+        }
+    }
+
+    pub(crate) fn mark_dirty(&self, pid: PageId) {
+        let e = self.entry_unchecked(pid);
+        let w = e.frame.load();
+        if w & FRAME_DIRTY == 0 {
+            e.frame.store(w | FRAME_DIRTY);
+        }
+    }
+
+    /// Brings an absent page into a frame. Returns `Restart` if the page is
+    /// free (a stale reader followed an old link), `Ok` once the page is
+    /// resident or being made resident by another thread.
+    #[cold]
+    fn load(&self, pid: PageId, class: WaitClass) -> std::result::Result<(), Interrupt> {
+        let entry = self.entry(pid)?;
+        if pid >= self.page_count.load() {
+            return Err(Interrupt::Restart);
+        }
+        if entry.latch.try_lock_absent().is_none() {
+            // Another thread is loading it (or it is resident now): retry.
+            if entry.latch.state() == LatchState::Exclusive {
+                let _ = entry.latch.optimistic_or_wait(WaitSite::new(class, pid));
+            }
+            return Ok(());
+        }
+        if entry.frame.load() & FRAME_FREED != 0 {
+            entry.latch.unlock_exclusive_unchanged(true);
+            return Err(Interrupt::Restart);
+        }
+        let frame = match self.take_frame() {
+            Ok(f) => f,
+            Err(e) => {
+                entry.latch.unlock_exclusive_unchanged(true);
+                return Err(e.into());
+            }
+        };
+        let result = {
+            let _timer = WaitTimer::start(WaitSite::new(WaitClass::IoRead, pid));
+            // SAFETY: we hold the page's exclusive latch and own `frame`
+            // (taken from the free list or evicted for us): no Rust code
+            // writes it during the read.
+            unsafe { self.file.read_raw(pid, self.frame_ptr(frame)) }.and_then(|()| {
+                // SAFETY: nothing writes the frame while we hold it.
+                file::verify(pid, unsafe { self.frame_read(frame).as_plain() })
+            })
+        };
+        if let Err(e) = result {
+            self.free_frames.lock().push(frame as u32);
+            entry.latch.unlock_exclusive_unchanged(true);
+            return Err(e.into());
+        }
+        count(Counter::PagesRead, 1);
+        entry.frame.store(frame as u64 + 1);
+        self.frame_owner[frame].store(pid + 1);
+        entry.latch.unlock_exclusive();
+        Ok(())
+    }
+
+    /// A free frame, evicting a page if none is free.
+    fn take_frame(&self) -> Result<usize> {
+        if let Some(f) = self.free_frames.lock().pop() {
+            return Ok(f as usize);
+        }
+        let _timer = WaitTimer::start(WaitSite::class(WaitClass::Eviction));
+        // Two passes mark then evict; allow a few more before giving up.
+        for _ in 0..(self.nframes * 8) {
+            let hand = (self.clock.fetch_add(1) % self.nframes as u64) as usize;
+            let owner = self.frame_owner[hand].load();
+            if owner == 0 {
+                if let Some(f) = self.free_frames.lock().pop() {
+                    return Ok(f as usize);
+                }
+                continue;
+            }
+            let pid = owner - 1;
+            let entry = self.entry_unchecked(pid);
+            // Second chance: a page is marked on one pass and evicted on the
+            // next only if no reader cleared the mark in between.
+            match entry.latch.state() {
+                LatchState::Unlocked => {
+                    entry.latch.try_mark();
+                    continue;
+                }
+                LatchState::Marked if entry.latch.try_lock_marked() => {}
+                _ => continue,
+            }
+            let w = entry.frame.load();
+            if (w & FRAME_INDEX) as usize != hand + 1 {
+                entry.latch.unlock_exclusive_unchanged(false);
+                continue;
+            }
+            if w & FRAME_DIRTY != 0 {
+                if let Err(e) = self.write_back(pid, hand) {
+                    entry.latch.unlock_exclusive_unchanged(false);
+                    return Err(e);
+                }
+            }
+            entry.frame.store(0);
+            self.frame_owner[hand].store(0);
+            entry.latch.unlock_exclusive_to_absent();
+            count(Counter::PagesEvicted, 1);
+            return Ok(hand);
+        }
+        Err(Error::PoolExhausted)
+    }
+
+    /// Writes the frame of `pid` to the file. The caller holds the page's latch
+    /// (shared or exclusive), so no one writes the frame meanwhile.
+    fn write_back(&self, pid: PageId, frame: usize) -> Result<()> {
+        let _timer = WaitTimer::start(WaitSite::new(WaitClass::IoWrite, pid));
+        // SAFETY: no writer runs while the caller holds the page's latch.
+        let mut copy = unsafe { self.frame_read(frame).as_plain() }.to_vec();
+        self.file.write_sealed(pid, &mut copy)?;
+        count(Counter::PagesWritten, 1);
+        Ok(())
+    }
+
+    /// Allocates a page (reusing a freed one first), zeroed and held exclusively.
+    pub fn allocate(&self) -> Result<ExclusiveGuard<'_>> {
+        let _timer = WaitTimer::start(WaitSite::class(WaitClass::PageAlloc));
+        let pid = match self.free_pages.lock().pop() {
+            Some(pid) => pid,
+            None => {
+                let pid = self.page_count.fetch_add(1);
+                if pid >= self.capacity {
+                    return Err(Error::FileFull(self.capacity));
+                }
+                pid
+            }
+        };
+        let entry = self.entry(pid)?;
+        // A stale loader may hold the absent latch for a moment: wait it out.
+        while entry.latch.try_lock_absent().is_none() {
+            std::thread::yield_now();
+        }
+        let frame = match self.take_frame() {
+            Ok(f) => f,
+            Err(e) => {
+                entry.latch.unlock_exclusive_unchanged(true);
+                self.free_pages.lock().push(pid);
+                return Err(e);
+            }
+        };
+        let mut mem = self.frame_mut(frame);
+        let zeros = [0u8; 512];
+        for off in (0..self.page_size).step_by(512) {
+            mem.write(off, &zeros);
+        }
+        entry.frame.store(frame as u64 + 1 | FRAME_DIRTY);
+        self.frame_owner[frame].store(pid + 1);
+        Ok(ExclusiveGuard {
+            pool: self,
+            pid,
+            frame: self.frame_ptr(frame),
+        })
+    }
+
+    /// Frees a page held exclusively (called through `ExclusiveGuard::free`).
+    pub(crate) fn free_locked(&self, pid: PageId) {
+        let entry = self.entry_unchecked(pid);
+        let frame = (entry.frame.load() & FRAME_INDEX) as usize - 1;
+        self.frame_owner[frame].store(0);
+        entry.frame.store(FRAME_FREED);
+        entry.latch.unlock_exclusive_to_absent();
+        self.free_frames.lock().push(frame as u32);
+        self.free_pages.lock().push(pid);
+    }
+
+    /// Hints that `pids` will be read soon: absent ones are read ahead by the
+    /// kernel (adjacent pages in one request).
+    pub fn read_ahead(&self, pids: &[PageId]) {
+        let mut run: Option<(PageId, u64)> = None;
+        for &pid in pids {
+            let Ok(entry) = self.entry(pid) else { continue };
+            if entry.latch.state() != LatchState::Absent {
+                continue;
+            }
+            run = match run {
+                Some((first, n)) if first + n == pid => Some((first, n + 1)),
+                Some((first, n)) => {
+                    self.file.advise_willneed(first, n);
+                    count(Counter::ReadAheadHints, 1);
+                    Some((pid, 1))
+                }
+                None => Some((pid, 1)),
+            };
+        }
+        if let Some((first, n)) = run {
+            self.file.advise_willneed(first, n);
+            count(Counter::ReadAheadHints, 1);
+        }
+    }
+
+    /// Writes every dirty page to the file (pages stay resident).
+    pub fn flush(&self) -> Result<()> {
+        for frame in 0..self.nframes {
+            let owner = self.frame_owner[frame].load();
+            if owner == 0 {
+                continue;
+            }
+            let pid = owner - 1;
+            let entry = self.entry_unchecked(pid);
+            if entry
+                .latch
+                .lock_shared(WaitSite::new(WaitClass::Page, pid))
+                .is_err()
+            {
+                continue;
+            }
+            let w = entry.frame.load();
+            let result = if (w & FRAME_INDEX) as usize == frame + 1 && w & FRAME_DIRTY != 0 {
+                self.write_back(pid, frame).map(|()| {
+                    // Holding shared: no writer can set the bit meanwhile.
+                    entry.frame.store(w & !FRAME_DIRTY);
+                })
+            } else {
+                Ok(())
+            };
+            entry.latch.unlock_shared();
+            result?;
+        }
+        Ok(())
+    }
+
+    /// Flushes everything, records the free pages and the page count in the
+    /// file, and syncs it. After `close` the file reopens with all data.
+    pub fn close(&self) -> Result<()> {
+        if self.closed.get() {
+            return Ok(());
+        }
+        self.flush()?;
+        let free_head = self.write_free_chain()?;
+        self.file.write_header(&self.header(free_head))?;
+        {
+            let _timer = WaitTimer::start(WaitSite::class(WaitClass::IoSync));
+            self.file.sync()?;
+        }
+        self.closed.set(true);
+        Ok(())
+    }
+
+    /// Stores the free-page list in a chain of free pages; returns its head.
+    fn write_free_chain(&self) -> Result<PageId> {
+        let mut free = self.free_pages.lock().clone();
+        free.sort_unstable();
+        let per_page = (self.page_size - CHAIN_PIDS) / 8;
+        let mut head: PageId = 0;
+        let mut page = vec![0u8; self.page_size];
+        while let Some(chain_pid) = free.pop() {
+            let take = free.len().min(per_page);
+            let pids: Vec<PageId> = free.drain(free.len() - take..).collect();
+            page.fill(0);
+            page[CHAIN_NEXT..CHAIN_NEXT + 8].copy_from_slice(&head.to_le_bytes());
+            page[CHAIN_COUNT..CHAIN_COUNT + 4].copy_from_slice(&(pids.len() as u32).to_le_bytes());
+            for (i, p) in pids.iter().enumerate() {
+                let off = CHAIN_PIDS + i * 8;
+                page[off..off + 8].copy_from_slice(&p.to_le_bytes());
+            }
+            self.file.write_sealed(chain_pid, &mut page)?;
+            head = chain_pid;
+        }
+        Ok(head)
+    }
+
+    fn load_free_chain(&self, mut head: PageId) -> Result<()> {
+        let mut free = Vec::new();
+        let mut page = vec![0u8; self.page_size];
+        let page_count = self.page_count.load();
+        while head != 0 {
+            if head >= page_count || free.len() as u64 > page_count {
+                return Err(Error::Corrupt {
+                    page: head,
+                    reason: "free-page chain is broken".into(),
+                });
+            }
+            self.file.read_into(head, &mut page)?;
+            file::verify(head, &page)?;
+            free.push(head);
+            let n =
+                u32::from_le_bytes(page[CHAIN_COUNT..CHAIN_COUNT + 4].try_into().unwrap()) as usize;
+            for i in 0..n.min((self.page_size - CHAIN_PIDS) / 8) {
+                let off = CHAIN_PIDS + i * 8;
+                free.push(u64::from_le_bytes(page[off..off + 8].try_into().unwrap()));
+            }
+            head = u64::from_le_bytes(page[CHAIN_NEXT..CHAIN_NEXT + 8].try_into().unwrap());
+        }
+        for &pid in &free {
+            self.entry(pid)?.frame.store(FRAME_FREED);
+        }
+        *self.free_pages.lock() = free;
+        Ok(())
+    }
+}
+
+impl Drop for BufferPool {
+    fn drop(&mut self) {
+        if !self.closed.get() {
+            if let Err(e) = self.close() {
+                eprintln!("lineardb: closing the data file failed: {e}");
+            }
+        }
+    }
+}

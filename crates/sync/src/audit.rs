@@ -1,0 +1,43 @@
+//! Shared-write audit (DESIGN.md "Measured, not asserted").
+//!
+//! With the `audit` feature every write that a `sync` wrapper makes to a
+//! shared word (a latch word, a [`crate::SharedWord`], a [`crate::Mutex`]) adds
+//! one to the writing thread's own slot. Without the feature, [`record`]
+//! compiles to nothing. Writes to a thread's own slot are not counted: they are
+//! the single-writer lines the design asks for.
+
+/// True when this build counts shared writes.
+pub const ENABLED: bool = cfg!(feature = "audit");
+
+/// Count `n` writes to shared words by the current thread.
+#[inline(always)]
+pub fn record(n: u64) {
+    #[cfg(all(feature = "audit", not(loom)))]
+    crate::thread_slot::with(|slot| slot.shared_writes.add(n));
+    #[cfg(not(all(feature = "audit", not(loom))))]
+    let _ = n;
+}
+
+/// Shared writes made so far by the current thread (0 without `audit`).
+pub fn thread_total() -> u64 {
+    #[cfg(not(loom))]
+    {
+        crate::thread_slot::with(|slot| slot.shared_writes.get())
+    }
+    #[cfg(loom)]
+    {
+        0
+    }
+}
+
+/// Shared writes made so far by all threads, living and ended (0 without `audit`).
+pub fn global_total() -> u64 {
+    #[cfg(not(loom))]
+    {
+        crate::thread_slot::sum(|slot| slot.shared_writes.get())
+    }
+    #[cfg(loom)]
+    {
+        0
+    }
+}

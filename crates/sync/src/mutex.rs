@@ -1,0 +1,25 @@
+//! A mutex for cold paths (free lists, registries). Each lock is counted by
+//! the audit as two shared writes (acquire and release).
+use crate::audit;
+
+pub struct Mutex<T>(parking_lot::Mutex<T>);
+pub type MutexGuard<'a, T> = parking_lot::MutexGuard<'a, T>;
+
+impl<T> Mutex<T> {
+    pub const fn new(value: T) -> Self {
+        Self(parking_lot::Mutex::new(value))
+    }
+    pub fn lock(&self) -> MutexGuard<'_, T> {
+        audit::record(2);
+        self.0.lock()
+    }
+    pub fn into_inner(self) -> T {
+        self.0.into_inner()
+    }
+}
+
+impl<T: Default> Default for Mutex<T> {
+    fn default() -> Self {
+        Self::new(T::default())
+    }
+}

@@ -1,0 +1,252 @@
+//! Per-thread slots: counters, wait events and the audit, each written by one
+//! thread only (relaxed load + store, never a read-modify-write on a shared
+//! line) and summed over all slots when read (DESIGN.md invariant 2).
+//!
+//! A thread takes a slot on first use and gives it back when it ends; a slot
+//! keeps its totals, so a later thread continues them and sums stay exact.
+use crate::atomic::{AtomicBool, AtomicU64, Ordering};
+use crate::wait::{WaitClass, WAIT_CLASS_COUNT};
+use crossbeam_utils::CachePadded;
+
+/// A counter written by exactly one thread (the slot's owner).
+#[derive(Debug, Default)]
+pub struct LocalCounter(AtomicU64);
+
+impl LocalCounter {
+    /// Adds `n`. Only the owning thread calls this, so load + store is exact
+    /// and the line stays in that core's cache.
+    #[inline(always)]
+    pub fn add(&self, n: u64) {
+        let v = self.0.load(Ordering::Relaxed);
+        self.0.store(v.wrapping_add(n), Ordering::Relaxed);
+    }
+    /// Raises the value to `n` if it is lower (owner only).
+    #[inline]
+    pub fn raise(&self, n: u64) {
+        if n > self.0.load(Ordering::Relaxed) {
+            self.0.store(n, Ordering::Relaxed);
+        }
+    }
+    #[inline]
+    pub fn set(&self, n: u64) {
+        self.0.store(n, Ordering::Relaxed);
+    }
+    #[inline]
+    pub fn get(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Engine-wide event counters, kept per thread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(usize)]
+pub enum Counter {
+    /// Pages read from the data file.
+    PagesRead,
+    /// Pages written to the data file.
+    PagesWritten,
+    /// Pages evicted from the pool.
+    PagesEvicted,
+    /// Read-ahead hints given to the kernel.
+    ReadAheadHints,
+}
+
+pub const COUNTER_COUNT: usize = 4;
+
+impl Counter {
+    pub const ALL: [Counter; COUNTER_COUNT] = [
+        Counter::PagesRead,
+        Counter::PagesWritten,
+        Counter::PagesEvicted,
+        Counter::ReadAheadHints,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            Counter::PagesRead => "pages_read",
+            Counter::PagesWritten => "pages_written",
+            Counter::PagesEvicted => "pages_evicted",
+            Counter::ReadAheadHints => "read_ahead_hints",
+        }
+    }
+}
+
+/// Wait statistics of one class in one thread.
+#[derive(Debug, Default)]
+pub struct WaitCell {
+    /// Blocked waits (spun or parked until a latch was free, or did I/O).
+    pub waits: LocalCounter,
+    /// Total nanoseconds spent in those waits.
+    pub wait_ns: LocalCounter,
+    /// Longest single wait in nanoseconds.
+    pub max_ns: LocalCounter,
+    /// Optimistic reads that failed validation and restarted.
+    pub restarts: LocalCounter,
+}
+
+/// Number of per-page samples a slot keeps (a ring).
+pub const PAGE_SAMPLES: usize = 64;
+
+/// One sampled slow-path event on a page.
+#[derive(Debug, Default)]
+pub struct PageSample {
+    /// Page id + 1 (0 = empty).
+    pub page_plus_one: LocalCounter,
+    /// `WaitClass` index in the low byte, 1 in bit 8 for a wait (0 = restart).
+    pub what: LocalCounter,
+}
+
+/// Everything one thread records. Only its owner writes it.
+#[derive(Debug)]
+pub struct ThreadSlot {
+    pub shared_writes: LocalCounter,
+    pub counters: [LocalCounter; COUNTER_COUNT],
+    pub waits: [WaitCell; WAIT_CLASS_COUNT],
+    pub samples: [PageSample; PAGE_SAMPLES],
+    /// Slow-path events seen; drives sampling and the ring position.
+    pub sample_clock: LocalCounter,
+    in_use: AtomicBool,
+}
+
+impl Default for ThreadSlot {
+    fn default() -> Self {
+        Self {
+            shared_writes: LocalCounter::default(),
+            counters: Default::default(),
+            waits: Default::default(),
+            samples: std::array::from_fn(|_| PageSample::default()),
+            sample_clock: LocalCounter::default(),
+            in_use: AtomicBool::new(false),
+        }
+    }
+}
+
+impl ThreadSlot {
+    #[inline]
+    pub fn counter(&self, c: Counter) -> &LocalCounter {
+        &self.counters[c as usize]
+    }
+    #[inline]
+    pub fn wait(&self, class: WaitClass) -> &WaitCell {
+        &self.waits[class as usize]
+    }
+}
+
+#[cfg(not(loom))]
+mod registry {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// All slots ever made. Taken only when a thread starts or ends and when
+    /// totals are read: never on a per-row or per-page path.
+    static SLOTS: Mutex<Vec<&'static CachePadded<ThreadSlot>>> = Mutex::new(Vec::new());
+
+    pub(super) struct Handle(pub(super) &'static CachePadded<ThreadSlot>);
+
+    impl Handle {
+        pub(super) fn acquire() -> Handle {
+            let mut slots = SLOTS.lock().unwrap_or_else(|e| e.into_inner());
+            for slot in slots.iter() {
+                if slot
+                    .in_use
+                    .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+                    .is_ok()
+                {
+                    return Handle(slot);
+                }
+            }
+            let slot: &'static CachePadded<ThreadSlot> =
+                Box::leak(Box::new(CachePadded::new(ThreadSlot::default())));
+            slot.in_use.store(true, Ordering::Relaxed);
+            slots.push(slot);
+            Handle(slot)
+        }
+    }
+
+    impl Drop for Handle {
+        fn drop(&mut self) {
+            self.0.in_use.store(false, Ordering::Release);
+        }
+    }
+
+    thread_local! {
+        pub(super) static SLOT: Handle = Handle::acquire();
+    }
+
+    pub(super) fn for_each(mut f: impl FnMut(&ThreadSlot)) {
+        let slots = SLOTS.lock().unwrap_or_else(|e| e.into_inner());
+        for slot in slots.iter() {
+            f(slot);
+        }
+    }
+}
+
+/// Runs `f` on the current thread's slot.
+#[cfg(not(loom))]
+#[inline]
+pub fn with<R>(f: impl FnOnce(&ThreadSlot) -> R) -> R {
+    registry::SLOT.with(|h| f(h.0))
+}
+
+/// Sums `f` over every slot (living and ended threads).
+#[cfg(not(loom))]
+pub fn sum(f: impl Fn(&ThreadSlot) -> u64) -> u64 {
+    let mut total = 0u64;
+    registry::for_each(|s| total = total.wrapping_add(f(s)));
+    total
+}
+
+/// Visits every slot (for readers that need more than a sum).
+#[cfg(not(loom))]
+pub fn for_each(f: impl FnMut(&ThreadSlot)) {
+    registry::for_each(f)
+}
+
+/// Adds `n` to counter `c` of the current thread.
+#[inline]
+pub fn count(c: Counter, n: u64) {
+    #[cfg(not(loom))]
+    with(|s| s.counter(c).add(n));
+    #[cfg(loom)]
+    let _ = (c, n);
+}
+
+/// Total of counter `c` over all threads.
+pub fn counter_total(c: Counter) -> u64 {
+    #[cfg(not(loom))]
+    {
+        sum(|s| s.counter(c).get())
+    }
+    #[cfg(loom)]
+    {
+        let _ = c;
+        0
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counters_sum_over_threads_and_survive_thread_exit() {
+        let before = counter_total(Counter::ReadAheadHints);
+        let handles: Vec<_> = (0..4)
+            .map(|_| {
+                std::thread::spawn(|| {
+                    for _ in 0..1000 {
+                        count(Counter::ReadAheadHints, 1);
+                    }
+                })
+            })
+            .collect();
+        for h in handles {
+            h.join().unwrap();
+        }
+        assert_eq!(counter_total(Counter::ReadAheadHints) - before, 4000);
+    }
+
+    #[test]
+    fn slots_are_padded_to_cache_lines() {
+        assert!(std::mem::align_of::<CachePadded<ThreadSlot>>() >= crate::CACHE_LINE);
+    }
+}
