@@ -1,1 +1,5 @@
-
+//! The `bench` layer: the workloads of the seeds, their data, and reports.
+pub mod engine;
+pub mod harness;
+pub mod report;
+pub mod sbtest;

@@ -14,7 +14,7 @@ use lineardb_buffer::{Interrupt, Result};
 #[derive(Default)]
 pub struct Batch {
     data: Vec<u8>,
-    /// (offset in data, key length, value length)
+    /// (offset in data, key length, value length); the value comes first.
     entries: Vec<(u32, u32, u32)>,
 }
 
@@ -27,13 +27,13 @@ impl Batch {
     }
     #[inline]
     pub fn key(&self, i: usize) -> &[u8] {
-        let (off, kl, _) = self.entries[i];
-        &self.data[off as usize..(off + kl) as usize]
+        let (off, kl, vl) = self.entries[i];
+        &self.data[(off + vl) as usize..(off + vl + kl) as usize]
     }
     #[inline]
     pub fn value(&self, i: usize) -> &[u8] {
-        let (off, kl, vl) = self.entries[i];
-        &self.data[(off + kl) as usize..(off + kl + vl) as usize]
+        let (off, _, vl) = self.entries[i];
+        &self.data[off as usize..(off + vl) as usize]
     }
     pub fn iter(&self) -> impl Iterator<Item = (&[u8], &[u8])> + '_ {
         (0..self.len()).map(|i| (self.key(i), self.value(i)))
@@ -104,11 +104,8 @@ impl<'t> Cursor<'t> {
         let end = (pos + max).min(count);
         for i in pos..end {
             let off = self.batch.data.len() as u32;
-            n.append_key(i, &mut self.batch.data);
-            let kl = self.batch.data.len() as u32 - off;
-            n.append_value(i, &mut self.batch.data);
-            let vl = self.batch.data.len() as u32 - off - kl;
-            self.batch.entries.push((off, kl, vl));
+            let (kl, vl) = n.append_record(i, &mut self.batch.data);
+            self.batch.entries.push((off, kl as u32, vl as u32));
         }
         self.next_key.clear();
         let (inclusive, done);

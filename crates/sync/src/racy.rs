@@ -96,12 +96,37 @@ impl<'a> RacySlice<'a> {
         unsafe { atomic_copy_out(self.ptr.add(off.min(self.len)), &mut dst[..avail]) }
     }
 
-    /// Appends `len` bytes from `off` to `out`.
+    /// Appends `len` bytes from `off` to `out` (bytes out of range read as zero).
     #[inline]
     pub fn append_to(&self, off: usize, len: usize, out: &mut Vec<u8>) {
-        let start = out.len();
-        out.resize(start + len, 0);
-        self.copy_to(off, &mut out[start..]);
+        out.reserve(len);
+        let avail = self.len.saturating_sub(off).min(len);
+        // SAFETY: `reserve` made room for `len` bytes after `out.len()`; the
+        // first `avail` come from [off, off+avail), which is in bounds, the
+        // rest are zeroed, so all `len` are initialised before `set_len`.
+        unsafe {
+            let dst = out.as_mut_ptr().add(out.len());
+            atomic_copy_out_raw(self.ptr.add(off.min(self.len)), dst, avail);
+            std::ptr::write_bytes(dst.add(avail), 0, len - avail);
+            out.set_len(out.len() + len);
+        }
+    }
+
+    /// Hints the CPU to fetch the cache line holding `off` (no effect on
+    /// memory; out-of-range offsets are ignored).
+    #[inline(always)]
+    pub fn prefetch(&self, off: usize) {
+        if off < self.len {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: prefetch never faults and reads nothing architecturally;
+            // the address is inside the mapped slice anyway.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch(
+                    self.ptr.add(off) as *const i8,
+                    std::arch::x86_64::_MM_HINT_T0,
+                );
+            }
+        }
     }
 
     /// Compares the `len` bytes at `off` with `key`, lexicographically.
@@ -198,19 +223,26 @@ impl<'a> RacySliceMut<'a> {
 /// `src..src+dst.len()` is mapped and only accessed atomically.
 #[inline]
 unsafe fn atomic_copy_out(src: *const u8, dst: &mut [u8]) {
-    let n = dst.len();
+    atomic_copy_out_raw(src, dst.as_mut_ptr(), dst.len())
+}
+
+/// # Safety
+/// `src..src+n` is mapped and only accessed atomically; `dst..dst+n` is
+/// writable memory of the caller's that nothing else accesses.
+#[inline]
+unsafe fn atomic_copy_out_raw(src: *const u8, dst: *mut u8, n: usize) {
     let mut i = 0;
     while i < n && (src as usize + i) % 8 != 0 {
-        dst[i] = (*(src.add(i) as *const AtomicU8)).load(Ordering::Relaxed);
+        *dst.add(i) = (*(src.add(i) as *const AtomicU8)).load(Ordering::Relaxed);
         i += 1;
     }
     while i + 8 <= n {
         let w = (*(src.add(i) as *const AtomicU64)).load(Ordering::Relaxed);
-        dst[i..i + 8].copy_from_slice(&w.to_ne_bytes());
+        std::ptr::write_unaligned(dst.add(i) as *mut u64, w);
         i += 8;
     }
     while i < n {
-        dst[i] = (*(src.add(i) as *const AtomicU8)).load(Ordering::Relaxed);
+        *dst.add(i) = (*(src.add(i) as *const AtomicU8)).load(Ordering::Relaxed);
         i += 1;
     }
 }

@@ -1,0 +1,113 @@
+//! Runs a workload on N threads for a fixed time and measures it: operations
+//! and rows per second, CPU time per operation (getrusage of the process) and,
+//! in an `audit` build, shared writes per row and per operation.
+//!
+//! Each worker counts in locals and returns its totals when stopped; the only
+//! shared word a worker touches is the stop flag, which it only reads.
+use lineardb_sync::{audit, SharedFlag};
+use std::sync::Barrier;
+use std::time::{Duration, Instant};
+
+/// What one timed run measured.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunResult {
+    pub ops: u64,
+    pub rows: u64,
+    pub seconds: f64,
+    pub cpu_seconds: f64,
+    pub shared_writes: u64,
+}
+
+impl RunResult {
+    pub fn ops_per_s(&self) -> f64 {
+        self.ops as f64 / self.seconds
+    }
+    pub fn rows_per_s(&self) -> f64 {
+        self.rows as f64 / self.seconds
+    }
+    pub fn cpu_us_per_op(&self) -> f64 {
+        self.cpu_seconds * 1e6 / self.ops.max(1) as f64
+    }
+}
+
+/// Process CPU time (user + system) in seconds.
+pub fn process_cpu_seconds() -> f64 {
+    // SAFETY: getrusage writes into the zeroed struct we pass; no other effect.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: as above; RUSAGE_SELF is always valid.
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
+    let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    tv(u.ru_utime) + tv(u.ru_stime)
+}
+
+/// A worker: `op(rng_state)` does one operation and returns the rows it touched.
+pub trait Worker: Send {
+    fn op(&mut self) -> u64;
+}
+
+/// Runs `threads` workers made by `make(thread_index)` for `duration`.
+pub fn run<W, F>(threads: usize, duration: Duration, make: F) -> RunResult
+where
+    W: Worker,
+    F: Fn(usize) -> W + Sync,
+{
+    let stop = SharedFlag::new(false);
+    let barrier = Barrier::new(threads + 1);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let (stop, barrier, make) = (&stop, &barrier, &make);
+                s.spawn(move || {
+                    let mut w = make(t);
+                    barrier.wait();
+                    let start = Instant::now();
+                    let (mut ops, mut rows) = (0u64, 0u64);
+                    while !stop.get() {
+                        for _ in 0..16 {
+                            rows += w.op();
+                        }
+                        ops += 16;
+                    }
+                    (ops, rows, start, Instant::now())
+                })
+            })
+            .collect();
+        let writes0 = audit::global_total();
+        let cpu0 = process_cpu_seconds();
+        barrier.wait();
+        std::thread::sleep(duration);
+        stop.set(true);
+        let mut r = RunResult::default();
+        // The measured window runs from the first worker's start to the last
+        // worker's stop: with more threads than cores this thread may be
+        // scheduled late, so its own clock readings would be wrong.
+        let mut first: Option<Instant> = None;
+        let mut last: Option<Instant> = None;
+        for h in handles {
+            let (ops, rows, start, end) = h.join().expect("worker panicked");
+            r.ops += ops;
+            r.rows += rows;
+            first = Some(first.map_or(start, |f| f.min(start)));
+            last = Some(last.map_or(end, |l| l.max(end)));
+        }
+        r.seconds = match (first, last) {
+            (Some(f), Some(l)) => (l - f).as_secs_f64(),
+            _ => duration.as_secs_f64(),
+        };
+        r.cpu_seconds = process_cpu_seconds() - cpu0;
+        // The stop flag is the harness's own write, not the workload's.
+        r.shared_writes = audit::global_total().saturating_sub(writes0 + 1);
+        r
+    })
+}
+
+/// Median of a non-empty slice.
+pub fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(|a, b| a.total_cmp(b));
+    let n = values.len();
+    if n % 2 == 1 {
+        values[n / 2]
+    } else {
+        (values[n / 2 - 1] + values[n / 2]) / 2.0
+    }
+}
