@@ -238,7 +238,9 @@ impl Worker for CaseWorker<'_> {
     }
 }
 
-/// Runs every case at every thread count, `repeat` times each.
+/// Runs every case at every thread count, `repeat` times each. Repeats are
+/// interleaved across thread counts (1, 2, 4, 1, 2, 4, ...) so that drift of
+/// a noisy machine does not favour one thread count.
 pub fn run(
     opts: &EngineOptions,
     data: &EngineData,
@@ -246,36 +248,27 @@ pub fn run(
 ) -> Vec<Point> {
     let mut points = Vec::new();
     for &case in &opts.cases {
-        let mut base: Option<f64> = None;
-        for &threads in &opts.threads {
-            let runs: Vec<RunResult> = (0..opts.repeat.max(1))
-                .map(|rep| {
-                    harness::run(threads, Duration::from_secs_f64(opts.seconds), |t| {
-                        CaseWorker::new(case, data, (rep * 1000 + t) as u64 + 1)
-                    })
-                })
-                .collect();
-            let m = Measurement::from_runs(&runs);
-            let ratio = match base {
-                None => {
-                    base = Some(m.ops_per_s);
-                    if threads == 1 {
-                        Some(1.0)
-                    } else {
-                        None
-                    }
-                }
-                Some(b) => Some(m.ops_per_s / b),
-            };
+        let mut runs: Vec<Vec<RunResult>> = vec![Vec::new(); opts.threads.len()];
+        for rep in 0..opts.repeat.max(1) {
+            for (i, &threads) in opts.threads.iter().enumerate() {
+                runs[i].push(harness::run(
+                    threads,
+                    Duration::from_secs_f64(opts.seconds),
+                    |t| CaseWorker::new(case, data, (rep * 1000 + t) as u64 + 1),
+                ));
+            }
+        }
+        let mut one_thread: Option<f64> = None;
+        for (i, &threads) in opts.threads.iter().enumerate() {
+            let m = Measurement::from_runs(&runs[i]);
+            if threads == 1 {
+                one_thread = Some(m.ops_per_s);
+            }
             let p = Point {
                 experiment: "engine".into(),
                 case: case.name(),
                 threads,
-                ratio_to_1_thread: if opts.threads.first() == Some(&1) {
-                    ratio
-                } else {
-                    None
-                },
+                ratio_to_1_thread: one_thread.map(|b| m.ops_per_s / b),
                 m,
             };
             on_point(&p);

@@ -198,6 +198,136 @@ impl BTree {
         }
     }
 
+    /// Inserts `key -> value` only if `key` is absent; returns false (and
+    /// changes nothing) if it exists. Check and insert are one latched step.
+    pub fn insert_new(&self, key: &[u8], value: &[u8]) -> Result<bool> {
+        self.check_sizes(key, value)?;
+        loop {
+            let r = retry(|| {
+                let g = self.find_leaf(key, false)?;
+                let n = NodeRef::new(g.page());
+                let (pos, found) = n.lower_bound(key);
+                if found {
+                    g.validate()?;
+                    return Ok(Some(false));
+                }
+                let mut x = g.upgrade()?;
+                let mut n = NodeMut::new(x.page_mut());
+                if n.fits(key.len(), value.len()) {
+                    n.insert_at(pos, key, value);
+                    Ok(Some(true))
+                } else {
+                    Ok(None)
+                }
+            })?;
+            match r {
+                Some(inserted) => return Ok(inserted),
+                None => self.split(key, 0)?,
+            }
+        }
+    }
+
+    /// The largest key in the tree, if any.
+    pub fn last_key(&self) -> Result<Option<Vec<u8>>> {
+        retry(|| {
+            let mut g = self.pool.optimistic(self.root, WaitClass::TreeInner)?;
+            loop {
+                let n = NodeRef::new(g.page());
+                if n.is_leaf() {
+                    let count = n.count();
+                    let k = (count > 0).then(|| n.key(count - 1));
+                    g.validate()?;
+                    if k.is_none() && n.lower_fence().is_some() {
+                        // An empty rightmost leaf: fall back to a full scan's end.
+                        return Err(Interrupt::Error(Error::Invalid(
+                            "empty rightmost leaf".into(),
+                        )));
+                    }
+                    return Ok(k);
+                }
+                let child = n.upper_child();
+                g.validate()?;
+                let c = self.pool.optimistic(child, WaitClass::TreeInner)?;
+                g.validate()?;
+                g = c;
+            }
+        })
+        .or_else(|_| {
+            let mut last = None;
+            self.scan(b"", |k, _| {
+                last = Some(k.to_vec());
+                true
+            })?;
+            Ok(last)
+        })
+    }
+
+    /// Keys that split the tree into about `parts` ranges of similar size,
+    /// taken from its upper levels (separators of the highest level that
+    /// has enough of them). Sorted; may return fewer than `parts - 1`.
+    pub fn split_points(&self, parts: usize) -> Result<Vec<Vec<u8>>> {
+        retry(|| {
+            let mut level_pids = vec![self.root];
+            loop {
+                let mut seps = Vec::new();
+                let mut children = Vec::new();
+                let mut lowest = false;
+                for &pid in &level_pids {
+                    let g = self.pool.optimistic(pid, WaitClass::TreeInner)?;
+                    let n = NodeRef::new(g.page());
+                    lowest |= n.level() <= 1;
+                    if !n.is_leaf() {
+                        for i in 0..n.count() {
+                            seps.push(n.key(i));
+                        }
+                        for i in 0..=n.count() {
+                            children.push(n.child_at(i));
+                        }
+                    }
+                    g.validate()?;
+                }
+                if lowest || seps.len() + 1 >= parts {
+                    if seps.len() < parts || parts <= 1 {
+                        return Ok(seps);
+                    }
+                    // Thin the separators evenly down to parts - 1.
+                    let step = seps.len() as f64 / parts as f64;
+                    return Ok((1..parts)
+                        .map(|i| seps[((i as f64 * step) as usize).min(seps.len() - 1)].clone())
+                        .collect());
+                }
+                level_pids = children;
+            }
+        })
+    }
+
+    /// Counts the keys in `[start, end)` (`end = None`: to the end) without
+    /// copying them: one descent and a binary search per leaf.
+    pub fn count_range(&self, start: &[u8], end: Option<&[u8]>) -> Result<u64> {
+        let mut key = start.to_vec();
+        let mut total = 0u64;
+        loop {
+            let (n_in, next) = retry(|| {
+                let g = self.find_leaf(&key, true)?;
+                let n = NodeRef::new(g.page());
+                let (from, _) = n.lower_bound(&key);
+                let count = n.count();
+                let (to, stop) = match end {
+                    Some(e) if n.below_upper_fence(e) => (n.lower_bound(e).0, true),
+                    _ => (count, n.upper_is_infinite()),
+                };
+                let next = if stop { None } else { n.upper_fence() };
+                g.validate()?;
+                Ok((to.saturating_sub(from) as u64, next))
+            })?;
+            total += n_in;
+            match next {
+                Some(k) => key = k,
+                None => return Ok(total),
+            }
+        }
+    }
+
     /// `Some(replaced)` when done, `None` when the leaf is full.
     fn try_put(&self, key: &[u8], value: &[u8]) -> std::result::Result<Option<bool>, Interrupt> {
         let g = self.find_leaf(key, false)?;

@@ -234,3 +234,52 @@ fn deleting_everything_merges_the_tree_back_to_one_leaf() {
     // Almost every page went back to the free list.
     assert!(store.pool().stats().free_pages as u64 > pages_full * 9 / 10);
 }
+
+#[test]
+fn insert_new_last_key_split_points_and_count_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = PoolConfig {
+        page_size: 1024,
+        pool_bytes: 1024 * 256,
+        max_pages: 1 << 16,
+    };
+    let store = Store::create(&dir.path().join("r.ldb"), cfg).unwrap();
+    let tree = store.create_tree("r").unwrap();
+    assert_eq!(tree.last_key().unwrap(), None);
+    for i in (0..30_000u32).step_by(3) {
+        assert!(tree.insert_new(&i.to_be_bytes(), b"v").unwrap());
+    }
+    assert!(!tree.insert_new(&3u32.to_be_bytes(), b"other").unwrap());
+    assert_eq!(tree.get(&3u32.to_be_bytes()).unwrap().unwrap(), b"v");
+    assert_eq!(tree.last_key().unwrap().unwrap(), 29_997u32.to_be_bytes());
+    let total = tree.count_range(b"", None).unwrap();
+    assert_eq!(total, 10_000);
+    assert_eq!(
+        tree.count_range(&300u32.to_be_bytes(), Some(&600u32.to_be_bytes()))
+            .unwrap(),
+        100
+    );
+    assert_eq!(
+        tree.count_range(&301u32.to_be_bytes(), Some(&302u32.to_be_bytes()))
+            .unwrap(),
+        0
+    );
+    for parts in [2usize, 8, 64] {
+        let points = tree.split_points(parts).unwrap();
+        assert!(
+            !points.is_empty() && points.len() < parts,
+            "{parts}: {}",
+            points.len()
+        );
+        assert!(points.windows(2).all(|w| w[0] < w[1]));
+        // The ranges between split points partition the keys.
+        let mut bounds: Vec<Option<&[u8]>> = vec![None];
+        bounds.extend(points.iter().map(|p| Some(p.as_slice())));
+        let mut sum = 0;
+        for (i, lo) in bounds.iter().enumerate() {
+            let hi = bounds.get(i + 1).copied().flatten();
+            sum += tree.count_range(lo.unwrap_or(b""), hi).unwrap();
+        }
+        assert_eq!(sum, total);
+    }
+}

@@ -7,10 +7,10 @@
 //! - scans return strictly increasing keys.
 //! At the end the tree equals the stable keys plus each writer's own model.
 use lineardb_btree::{BTree, PoolConfig, Store};
+use lineardb_sync::SharedFlag;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 const KEYS: u32 = 40_000;
@@ -65,11 +65,11 @@ fn writer(tree: &BTree, w: u32, ops: u32) -> BTreeMap<u32, Vec<u8>> {
     model
 }
 
-fn reader(tree: &BTree, r: u32, stop: &AtomicBool) -> u64 {
+fn reader(tree: &BTree, r: u32, stop: &SharedFlag) -> u64 {
     let mut rng = SmallRng::seed_from_u64(r as u64 + 7);
     let mut checks = 0u64;
     let mut buf = Vec::new();
-    while !stop.load(Ordering::Relaxed) {
+    while !stop.get() {
         let k = rng.gen_range(0..KEYS);
         if rng.gen_bool(0.7) {
             let found = tree.get_into(&k.to_be_bytes(), &mut buf).unwrap();
@@ -132,7 +132,7 @@ fn concurrent_writers_and_readers_agree_with_the_model() {
         tree.put(&k.to_be_bytes(), &value_for(k, stable_len(k)))
             .unwrap();
     }
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = Arc::new(SharedFlag::new(false));
     let readers: Vec<_> = (0..READERS)
         .map(|r| {
             let (tree, stop) = (tree.clone(), stop.clone());
@@ -146,7 +146,7 @@ fn concurrent_writers_and_readers_agree_with_the_model() {
         })
         .collect();
     let models: Vec<_> = writers.into_iter().map(|h| h.join().unwrap()).collect();
-    stop.store(true, Ordering::Relaxed);
+    stop.set(true);
     let checks: u64 = readers.into_iter().map(|h| h.join().unwrap()).sum();
     assert!(checks > 100, "readers made only {checks} checks");
 

@@ -415,7 +415,7 @@ impl BufferPool {
         for off in (0..self.page_size).step_by(512) {
             mem.write(off, &zeros);
         }
-        entry.frame.store(frame as u64 + 1 | FRAME_DIRTY);
+        entry.frame.store((frame as u64 + 1) | FRAME_DIRTY);
         self.frame_owner[frame].store(pid + 1);
         Ok(ExclusiveGuard {
             pool: self,

@@ -36,7 +36,7 @@ macro_rules! load_at {
         #[inline(always)]
         pub fn $name(&self, off: usize) -> $t {
             const N: usize = std::mem::size_of::<$t>();
-            if off.checked_add(N).is_none_or(|end| end > self.len) || off % N != 0 {
+            if off.checked_add(N).is_none_or(|end| end > self.len) || !off.is_multiple_of(N) {
                 return 0;
             }
             // SAFETY: in bounds and aligned (checked above; the base is 8-aligned);
@@ -53,7 +53,10 @@ macro_rules! store_at {
         #[inline(always)]
         pub fn $name(&mut self, off: usize, value: $t) {
             const N: usize = std::mem::size_of::<$t>();
-            assert!(off + N <= self.len && off % N == 0, "bad store at {off}");
+            assert!(
+                off + N <= self.len && off.is_multiple_of(N),
+                "bad store at {off}"
+            );
             // SAFETY: in bounds and aligned (asserted); atomically accessed memory.
             unsafe { (*(self.ptr.add(off) as *const $atomic)).store(value, Ordering::Relaxed) }
         }
@@ -232,7 +235,7 @@ unsafe fn atomic_copy_out(src: *const u8, dst: &mut [u8]) {
 #[inline]
 unsafe fn atomic_copy_out_raw(src: *const u8, dst: *mut u8, n: usize) {
     let mut i = 0;
-    while i < n && (src as usize + i) % 8 != 0 {
+    while i < n && !(src as usize + i).is_multiple_of(8) {
         *dst.add(i) = (*(src.add(i) as *const AtomicU8)).load(Ordering::Relaxed);
         i += 1;
     }
@@ -254,7 +257,7 @@ unsafe fn atomic_copy_out_raw(src: *const u8, dst: *mut u8, n: usize) {
 unsafe fn atomic_copy_in(dst: *mut u8, src: &[u8]) {
     let n = src.len();
     let mut i = 0;
-    while i < n && (dst as usize + i) % 8 != 0 {
+    while i < n && !(dst as usize + i).is_multiple_of(8) {
         (*(dst.add(i) as *const AtomicU8)).store(src[i], Ordering::Relaxed);
         i += 1;
     }

@@ -84,7 +84,7 @@ fn sample(slot: &crate::thread_slot::ThreadSlot, site: WaitSite, is_wait: bool) 
     }
     let clock = slot.sample_clock.get();
     slot.sample_clock.set(clock + 1);
-    if clock % SAMPLE_EVERY != 0 {
+    if !clock.is_multiple_of(SAMPLE_EVERY) {
         return;
     }
     let i = ((clock / SAMPLE_EVERY) as usize) % crate::thread_slot::PAGE_SAMPLES;

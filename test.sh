@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The project's test command: formatting, lints, every test, and the loom
+# model of the latch protocol (built with --cfg loom in its own target dir).
+set -euo pipefail
+cd "$(dirname "$0")"
+cargo fmt --all -- --check
+cargo clippy --all-targets -- -D warnings
+cargo test --workspace --release
+RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
+    cargo test -p lineardb-sync --test loom_latch --release
