@@ -5,8 +5,8 @@
 //! (index range, then a sorted batch of primary lookups).
 use crate::harness::{self, RunResult, Worker};
 use crate::report::{Measurement, Point};
-use crate::sbtest;
 use lineardb_btree::{BTree, Cursor, PoolConfig, Store};
+use lineardb_table::load::sbtest;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::hint::black_box;

@@ -2,4 +2,3 @@
 pub mod engine;
 pub mod harness;
 pub mod report;
-pub mod sbtest;

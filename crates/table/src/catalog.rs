@@ -1,0 +1,447 @@
+//! The catalog: databases and table definitions, stored in the data file in
+//! the tree `__catalog` (key `D<db>` for a database, `T<db>\0<table>` for a
+//! table, value: the definition as JSON), and the open tables.
+//!
+//! DDL is serialised by one mutex. Looking a table up takes a mutex too:
+//! sessions are expected to cache the `Arc<Table>` they get (DDL-rate, not
+//! per-row work).
+use crate::error::{Error, Result};
+use crate::index_build::{build_indexes, BuildStats};
+use crate::schema::{ColumnDef, IndexDef, TableDef};
+use crate::table::{KeyRange, Table};
+use lineardb_btree::{BTree, PoolConfig, Store};
+use lineardb_sync::Mutex;
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+const CATALOG_TREE: &str = "__catalog";
+
+/// A table to create: columns, primary key, secondary indexes by name.
+#[derive(Debug, Clone)]
+pub struct TableSpec {
+    pub database: String,
+    pub name: String,
+    pub columns: Vec<ColumnDef>,
+    pub primary_key: Vec<String>,
+    /// (name, columns, unique)
+    pub indexes: Vec<(String, Vec<String>, bool)>,
+}
+
+impl TableSpec {
+    pub fn new(database: &str, name: &str) -> TableSpec {
+        TableSpec {
+            database: database.into(),
+            name: name.into(),
+            columns: Vec::new(),
+            primary_key: Vec::new(),
+            indexes: Vec::new(),
+        }
+    }
+    pub fn column(mut self, c: ColumnDef) -> Self {
+        self.columns.push(c);
+        self
+    }
+    pub fn primary_key(mut self, cols: &[&str]) -> Self {
+        self.primary_key = cols.iter().map(|s| s.to_string()).collect();
+        self
+    }
+    pub fn index(mut self, name: &str, cols: &[&str], unique: bool) -> Self {
+        self.indexes.push((
+            name.into(),
+            cols.iter().map(|s| s.to_string()).collect(),
+            unique,
+        ));
+        self
+    }
+}
+
+pub struct Engine {
+    store: Store,
+    catalog: BTree,
+    tables: Mutex<HashMap<(String, String), Arc<Table>>>,
+    ddl: Mutex<()>,
+}
+
+fn table_key(db: &str, name: &str) -> Vec<u8> {
+    let mut k = b"T".to_vec();
+    k.extend_from_slice(db.to_ascii_lowercase().as_bytes());
+    k.push(0);
+    k.extend_from_slice(name.to_ascii_lowercase().as_bytes());
+    k
+}
+
+fn db_key(db: &str) -> Vec<u8> {
+    let mut k = b"D".to_vec();
+    k.extend_from_slice(db.to_ascii_lowercase().as_bytes());
+    k
+}
+
+fn ident_ok(s: &str) -> bool {
+    !s.is_empty() && s.len() <= 64 && !s.contains('\0')
+}
+
+impl Engine {
+    /// Opens the data file at `path`, creating it if needed.
+    pub fn open(path: &Path, cfg: PoolConfig) -> Result<Engine> {
+        let store = Store::open_or_create(path, cfg)?;
+        let catalog = match store.open_tree(CATALOG_TREE)? {
+            Some(t) => t,
+            None => store.create_tree(CATALOG_TREE)?,
+        };
+        Ok(Engine {
+            store,
+            catalog,
+            tables: Mutex::new(HashMap::new()),
+            ddl: Mutex::new(()),
+        })
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    pub fn create_database(&self, name: &str, if_not_exists: bool) -> Result<()> {
+        let _ddl = self.ddl.lock();
+        if !ident_ok(name) {
+            return Err(Error::Invalid(format!("Incorrect database name '{name}'")));
+        }
+        if self.catalog.get(&db_key(name))?.is_some() {
+            return if if_not_exists {
+                Ok(())
+            } else {
+                Err(Error::DatabaseExists(name.into()))
+            };
+        }
+        self.catalog.put(&db_key(name), name.as_bytes())?;
+        Ok(())
+    }
+
+    pub fn database_exists(&self, name: &str) -> Result<bool> {
+        Ok(self.catalog.get(&db_key(name))?.is_some())
+    }
+
+    /// Database names, sorted.
+    pub fn databases(&self) -> Result<Vec<String>> {
+        let mut out = Vec::new();
+        self.catalog.scan(b"D", |k, v| {
+            if k.first() != Some(&b'D') {
+                return false;
+            }
+            out.push(String::from_utf8_lossy(v).into_owned());
+            true
+        })?;
+        Ok(out)
+    }
+
+    /// Drops a database and its tables.
+    pub fn drop_database(&self, name: &str, if_exists: bool) -> Result<()> {
+        if !self.database_exists(name)? {
+            return if if_exists {
+                Ok(())
+            } else {
+                Err(Error::NoSuchDatabase(name.into()))
+            };
+        }
+        for t in self.tables(name)? {
+            self.drop_table(name, &t, true)?;
+        }
+        let _ddl = self.ddl.lock();
+        self.catalog.remove(&db_key(name))?;
+        Ok(())
+    }
+
+    /// Table names of a database, sorted.
+    pub fn tables(&self, db: &str) -> Result<Vec<String>> {
+        if !self.database_exists(db)? {
+            return Err(Error::NoSuchDatabase(db.into()));
+        }
+        let prefix = table_key(db, "");
+        let mut out = Vec::new();
+        self.catalog.scan(&prefix, |k, v| {
+            if !k.starts_with(&prefix) {
+                return false;
+            }
+            if let Ok(def) = serde_json::from_slice::<TableDef>(v) {
+                out.push(def.name);
+            }
+            true
+        })?;
+        Ok(out)
+    }
+
+    /// Creates a table (and the trees of its indexes).
+    pub fn create_table(&self, spec: TableSpec) -> Result<Arc<Table>> {
+        let _ddl = self.ddl.lock();
+        if !self.database_exists(&spec.database)? {
+            return Err(Error::NoSuchDatabase(spec.database));
+        }
+        if !ident_ok(&spec.name) {
+            return Err(Error::Invalid(format!(
+                "Incorrect table name '{}'",
+                spec.name
+            )));
+        }
+        let key = table_key(&spec.database, &spec.name);
+        if self.catalog.get(&key)?.is_some() {
+            return Err(Error::TableExists(spec.name));
+        }
+        let mut def = TableDef {
+            database: spec.database.clone(),
+            name: spec.name.clone(),
+            columns: spec.columns,
+            primary_key: Vec::new(),
+            primary_root: 0,
+            indexes: Vec::new(),
+        };
+        def.primary_key = spec
+            .primary_key
+            .iter()
+            .map(|c| def.column_index(c))
+            .collect::<Result<_>>()?;
+        for &c in &def.primary_key {
+            def.columns[c].nullable = false;
+        }
+        for (name, cols, unique) in &spec.indexes {
+            if def
+                .indexes
+                .iter()
+                .any(|i| i.name.eq_ignore_ascii_case(name))
+                || name.eq_ignore_ascii_case("PRIMARY")
+            {
+                return Err(Error::DuplicateIndex(name.clone()));
+            }
+            let columns = cols
+                .iter()
+                .map(|c| def.column_index(c))
+                .collect::<Result<_>>()?;
+            def.indexes.push(IndexDef {
+                name: name.clone(),
+                columns,
+                unique: *unique,
+                root: 0,
+            });
+        }
+        def.validate()?;
+        let pool = self.store.pool();
+        def.primary_root = BTree::create(pool.clone())?.root();
+        for i in def.indexes.iter_mut() {
+            i.root = BTree::create(pool.clone())?.root();
+        }
+        self.catalog
+            .put(&key, &serde_json::to_vec(&def).expect("serializable"))?;
+        let table = Arc::new(Table::open(def, pool)?);
+        self.tables.lock().insert(
+            (
+                spec.database.to_ascii_lowercase(),
+                spec.name.to_ascii_lowercase(),
+            ),
+            table.clone(),
+        );
+        Ok(table)
+    }
+
+    /// The open table `db.name`.
+    pub fn table(&self, db: &str, name: &str) -> Result<Arc<Table>> {
+        let k = (db.to_ascii_lowercase(), name.to_ascii_lowercase());
+        if let Some(t) = self.tables.lock().get(&k) {
+            return Ok(t.clone());
+        }
+        let Some(v) = self.catalog.get(&table_key(db, name))? else {
+            if !self.database_exists(db)? {
+                return Err(Error::NoSuchDatabase(db.into()));
+            }
+            return Err(Error::NoSuchTable(format!("{db}.{name}")));
+        };
+        let def: TableDef = serde_json::from_slice(&v)
+            .map_err(|e| Error::Invalid(format!("catalog entry for {db}.{name}: {e}")))?;
+        let table = Arc::new(Table::open(def, self.store.pool())?);
+        Ok(self.tables.lock().entry(k).or_insert(table).clone())
+    }
+
+    pub fn drop_table(&self, db: &str, name: &str, if_exists: bool) -> Result<()> {
+        let table = match self.table(db, name) {
+            Ok(t) => t,
+            Err(Error::NoSuchTable(_)) if if_exists => return Ok(()),
+            Err(e) => return Err(e),
+        };
+        let _ddl = self.ddl.lock();
+        self.catalog.remove(&table_key(db, name))?;
+        self.tables
+            .lock()
+            .remove(&(db.to_ascii_lowercase(), name.to_ascii_lowercase()));
+        let pool = self.store.pool();
+        BTree::open(pool.clone(), table.def.primary_root).destroy()?;
+        for i in &table.def.indexes {
+            BTree::open(pool.clone(), i.root).destroy()?;
+        }
+        Ok(())
+    }
+
+    /// Empties a table (new empty trees; the old ones are freed).
+    pub fn truncate_table(&self, db: &str, name: &str) -> Result<Arc<Table>> {
+        let old = self.table(db, name)?;
+        let _ddl = self.ddl.lock();
+        let pool = self.store.pool();
+        let mut def = old.def.clone();
+        def.primary_root = BTree::create(pool.clone())?.root();
+        for i in def.indexes.iter_mut() {
+            i.root = BTree::create(pool.clone())?.root();
+        }
+        self.catalog.put(
+            &table_key(db, name),
+            &serde_json::to_vec(&def).expect("serializable"),
+        )?;
+        let table = Arc::new(Table::open(def, pool)?);
+        self.tables.lock().insert(
+            (db.to_ascii_lowercase(), name.to_ascii_lowercase()),
+            table.clone(),
+        );
+        BTree::open(pool.clone(), old.def.primary_root).destroy()?;
+        for i in &old.def.indexes {
+            BTree::open(pool.clone(), i.root).destroy()?;
+        }
+        Ok(table)
+    }
+
+    /// Adds secondary indexes (name, columns, unique), built in one parallel
+    /// pass with `threads` workers. No writes to the table may run meanwhile.
+    /// On failure (a duplicate in a unique index) nothing changes.
+    pub fn create_indexes(
+        &self,
+        db: &str,
+        name: &str,
+        specs: &[(String, Vec<String>, bool)],
+        threads: usize,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<(Arc<Table>, BuildStats)> {
+        let old = self.table(db, name)?;
+        let _ddl = self.ddl.lock();
+        let pool = self.store.pool();
+        let mut new_defs = Vec::new();
+        for (iname, cols, unique) in specs {
+            let taken = old.def.index_position(iname).is_some()
+                || new_defs
+                    .iter()
+                    .any(|d: &IndexDef| d.name.eq_ignore_ascii_case(iname))
+                || iname.eq_ignore_ascii_case("PRIMARY");
+            if taken {
+                return Err(Error::DuplicateIndex(iname.clone()));
+            }
+            let columns = cols
+                .iter()
+                .map(|c| old.def.column_index(c))
+                .collect::<Result<Vec<_>>>()?;
+            new_defs.push(IndexDef {
+                name: iname.clone(),
+                columns,
+                unique: *unique,
+                root: 0,
+            });
+        }
+        for d in new_defs.iter_mut() {
+            d.root = BTree::create(pool.clone())?.root();
+        }
+        let destroy = |defs: &[IndexDef]| -> Result<()> {
+            for d in defs {
+                BTree::open(pool.clone(), d.root).destroy()?;
+            }
+            Ok(())
+        };
+        let stats = match build_indexes(&old, &new_defs, threads, progress) {
+            Ok(s) => s,
+            Err(e) => {
+                destroy(&new_defs)?;
+                return Err(e);
+            }
+        };
+        let mut def = old.def.clone();
+        def.indexes.extend(new_defs.iter().cloned());
+        let table = Arc::new(old.with_def(def.clone())?);
+        for (n, d) in new_defs.iter().enumerate() {
+            if d.unique {
+                if let Some(e) = table.first_unique_violation(old.def.indexes.len() + n)? {
+                    destroy(&new_defs)?;
+                    return Err(e);
+                }
+            }
+        }
+        self.catalog.put(
+            &table_key(db, name),
+            &serde_json::to_vec(&def).expect("serializable"),
+        )?;
+        self.tables.lock().insert(
+            (db.to_ascii_lowercase(), name.to_ascii_lowercase()),
+            table.clone(),
+        );
+        Ok((table, stats))
+    }
+
+    /// Drops a secondary index.
+    pub fn drop_index(&self, db: &str, name: &str, index: &str) -> Result<Arc<Table>> {
+        let old = self.table(db, name)?;
+        let _ddl = self.ddl.lock();
+        let pos = old
+            .def
+            .index_position(index)
+            .ok_or_else(|| Error::NoSuchIndex(index.into()))?;
+        let mut def = old.def.clone();
+        let removed = def.indexes.remove(pos);
+        self.catalog.put(
+            &table_key(db, name),
+            &serde_json::to_vec(&def).expect("serializable"),
+        )?;
+        let table = Arc::new(old.with_def(def)?);
+        self.tables.lock().insert(
+            (db.to_ascii_lowercase(), name.to_ascii_lowercase()),
+            table.clone(),
+        );
+        BTree::open(self.store.pool().clone(), removed.root).destroy()?;
+        Ok(table)
+    }
+
+    /// Flushes everything and syncs the file.
+    pub fn close(&self) -> Result<()> {
+        Ok(self.store.close()?)
+    }
+}
+
+impl Table {
+    /// A duplicate in unique index `index`, if any (adjacent entries whose
+    /// NULL-free index columns are equal).
+    pub(crate) fn first_unique_violation(&self, index: usize) -> Result<Option<Error>> {
+        let types = self.index_types(index).to_vec();
+        let mut prev: Option<Vec<u8>> = None;
+        let mut found: Option<Error> = None;
+        self.scan_index(index, &KeyRange::all(), |e| {
+            let mut pos = 0;
+            let mut has_null = false;
+            for t in &types {
+                has_null |= e.key.get(pos) == Some(&0);
+                crate::key::skip_value(t, e.key, &mut pos);
+            }
+            let cols = &e.key[..pos];
+            if !has_null && prev.as_deref() == Some(cols) {
+                let entry = self.indexes[index]
+                    .def
+                    .columns
+                    .iter()
+                    .map(|&c| {
+                        e.column(c)
+                            .and_then(|v| v.to_text())
+                            .unwrap_or_else(|| "NULL".into())
+                    })
+                    .collect::<Vec<_>>()
+                    .join("-");
+                found = Some(Error::DuplicateKey {
+                    entry,
+                    key: format!("{}.{}", self.def.name, self.indexes[index].def.name),
+                });
+                return false;
+            }
+            prev = Some(cols.to_vec());
+            true
+        })?;
+        Ok(found)
+    }
+}

@@ -1,0 +1,345 @@
+//! Memcomparable key encoding: `memcmp` of two encoded keys orders them as
+//! MySQL orders the values (NULLs first), column after column.
+//!
+//! Per column: one byte, 0x00 for NULL (nothing follows) or 0x01, then
+//! - signed integers, DATE, DATETIME: big-endian with the sign bit flipped,
+//!   in the type's width;
+//! - unsigned integers: big-endian in the type's width;
+//! - DECIMAL: the unscaled value at the column's scale, as a signed integer
+//!   of 8 (precision <= 18) or 16 bytes;
+//! - DOUBLE: IEEE bits, all flipped if negative, else the sign bit flipped;
+//! - strings (binary order; CHAR without trailing spaces): every 0x00 byte
+//!   written as 0x00 0xFF, then the terminator 0x00 0x00, so a prefix sorts
+//!   before its extensions and columns after it stay aligned.
+use crate::types::{DataType, Dec, Value};
+
+const NULL: u8 = 0x00;
+const NOT_NULL: u8 = 0x01;
+
+fn int_width(dt: &DataType) -> usize {
+    match dt {
+        DataType::TinyInt { .. } => 1,
+        DataType::SmallInt { .. } => 2,
+        DataType::MediumInt { .. } | DataType::Int { .. } | DataType::Date => 4,
+        DataType::BigInt { .. } | DataType::DateTime | DataType::Double => 8,
+        DataType::Decimal { precision, .. } => {
+            if *precision <= 18 {
+                8
+            } else {
+                16
+            }
+        }
+        _ => 0,
+    }
+}
+
+fn put_signed(v: i128, width: usize, out: &mut Vec<u8>) {
+    let bits = width * 8;
+    let biased = (v as u128).wrapping_add(1u128 << (bits - 1)) & (u128::MAX >> (128 - bits));
+    out.extend_from_slice(&biased.to_be_bytes()[16 - width..]);
+}
+
+fn get_signed(b: &[u8]) -> i128 {
+    let width = b.len();
+    let mut buf = [0u8; 16];
+    buf[16 - width..].copy_from_slice(b);
+    let biased = u128::from_be_bytes(buf);
+    let bits = width * 8;
+    let v = biased.wrapping_sub(1u128 << (bits - 1));
+    // Sign-extend from `bits`.
+    ((v << (128 - bits)) as i128) >> (128 - bits)
+}
+
+/// Appends the encoding of `v` (already coerced to `dt`) to `out`.
+pub fn encode_value(dt: &DataType, v: &Value, out: &mut Vec<u8>) {
+    if v.is_null() {
+        out.push(NULL);
+        return;
+    }
+    out.push(NOT_NULL);
+    let w = int_width(dt);
+    match (dt, v) {
+        (DataType::BigInt { unsigned: true }, Value::UInt(u)) => {
+            out.extend_from_slice(&u.to_be_bytes())
+        }
+        (t, Value::Int(i)) if t.is_integer() => {
+            if matches!(
+                t,
+                DataType::TinyInt { unsigned: true }
+                    | DataType::SmallInt { unsigned: true }
+                    | DataType::MediumInt { unsigned: true }
+                    | DataType::Int { unsigned: true }
+            ) {
+                out.extend_from_slice(&(*i as u64).to_be_bytes()[8 - w..]);
+            } else {
+                put_signed(*i as i128, w, out);
+            }
+        }
+        (DataType::Decimal { scale, .. }, Value::Decimal(d)) => {
+            put_signed(d.rescale(*scale).unscaled, w, out)
+        }
+        (DataType::Double, Value::Double(f)) => {
+            let f = if *f == 0.0 { 0.0 } else { *f };
+            let bits = f.to_bits();
+            let key = if bits >> 63 == 1 {
+                !bits
+            } else {
+                bits ^ (1 << 63)
+            };
+            out.extend_from_slice(&key.to_be_bytes());
+        }
+        (DataType::Date, Value::Date(d)) => put_signed(*d as i128, 4, out),
+        (DataType::DateTime, Value::DateTime(t)) => put_signed(*t as i128, 8, out),
+        (DataType::Char(_) | DataType::VarChar(_), Value::Bytes(b)) => encode_str(dt, b, out),
+        (dt, v) => panic!("value {v:?} was not coerced to {dt:?}"),
+    }
+}
+
+/// Appends the encoding of column `c` of a stored row (no allocation for
+/// strings: they are encoded from the row's bytes).
+pub fn encode_row_column(dt: &DataType, row: &crate::row::RowRef<'_>, c: usize, out: &mut Vec<u8>) {
+    match dt {
+        DataType::Char(_) | DataType::VarChar(_) if !row.is_null(c) => {
+            out.push(NOT_NULL);
+            encode_str(dt, row.bytes(c), out);
+        }
+        _ => encode_value(dt, &row.value(c), out),
+    }
+}
+
+fn encode_str(dt: &DataType, mut b: &[u8], out: &mut Vec<u8>) {
+    if matches!(dt, DataType::Char(_)) {
+        while let [rest @ .., b' '] = b {
+            b = rest;
+        }
+    }
+    for &c in b {
+        out.push(c);
+        if c == 0 {
+            out.push(0xff);
+        }
+    }
+    out.extend_from_slice(&[0, 0]);
+}
+
+/// Encodes a whole key.
+pub fn encode_key<'a>(cols: impl IntoIterator<Item = (&'a DataType, &'a Value)>) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (dt, v) in cols {
+        encode_value(dt, v, &mut out);
+    }
+    out
+}
+
+/// Decodes one value at `*pos`, advancing it. Returns `None` on malformed input.
+pub fn decode_value(dt: &DataType, b: &[u8], pos: &mut usize) -> Option<Value> {
+    let flag = *b.get(*pos)?;
+    *pos += 1;
+    if flag == NULL {
+        return Some(Value::Null);
+    }
+    let w = int_width(dt);
+    let take = |pos: &mut usize, n: usize| -> Option<&[u8]> {
+        let s = b.get(*pos..*pos + n)?;
+        *pos += n;
+        Some(s)
+    };
+    Some(match dt {
+        DataType::BigInt { unsigned: true } => {
+            Value::UInt(u64::from_be_bytes(take(pos, 8)?.try_into().ok()?))
+        }
+        DataType::TinyInt { unsigned: true }
+        | DataType::SmallInt { unsigned: true }
+        | DataType::MediumInt { unsigned: true }
+        | DataType::Int { unsigned: true } => {
+            let mut buf = [0u8; 8];
+            buf[8 - w..].copy_from_slice(take(pos, w)?);
+            Value::Int(u64::from_be_bytes(buf) as i64)
+        }
+        t if t.is_integer() => Value::Int(get_signed(take(pos, w)?) as i64),
+        DataType::Decimal { scale, .. } => {
+            Value::Decimal(Dec::new(get_signed(take(pos, w)?), *scale))
+        }
+        DataType::Double => {
+            let key = u64::from_be_bytes(take(pos, 8)?.try_into().ok()?);
+            let bits = if key >> 63 == 1 {
+                key ^ (1 << 63)
+            } else {
+                !key
+            };
+            Value::Double(f64::from_bits(bits))
+        }
+        DataType::Date => Value::Date(get_signed(take(pos, 4)?) as i32),
+        DataType::DateTime => Value::DateTime(get_signed(take(pos, 8)?) as i64),
+        DataType::Char(_) | DataType::VarChar(_) => {
+            let mut s = Vec::new();
+            loop {
+                let c = *b.get(*pos)?;
+                *pos += 1;
+                if c == 0 {
+                    let n = *b.get(*pos)?;
+                    *pos += 1;
+                    if n == 0 {
+                        break;
+                    }
+                    s.push(0);
+                } else {
+                    s.push(c);
+                }
+            }
+            Value::Bytes(s)
+        }
+        _ => return None,
+    })
+}
+
+/// Advances `*pos` past one encoded value.
+pub fn skip_value(dt: &DataType, b: &[u8], pos: &mut usize) -> Option<()> {
+    let flag = *b.get(*pos)?;
+    *pos += 1;
+    if flag == NULL {
+        return Some(());
+    }
+    match dt {
+        DataType::Char(_) | DataType::VarChar(_) => loop {
+            let c = *b.get(*pos)?;
+            *pos += 1;
+            if c == 0 {
+                let n = *b.get(*pos)?;
+                *pos += 1;
+                if n == 0 {
+                    return Some(());
+                }
+            }
+        },
+        _ => {
+            *pos += int_width(dt);
+            (*pos <= b.len()).then_some(())
+        }
+    }
+}
+
+/// The smallest byte string greater than every string that starts with `p`
+/// (`None` if there is none: `p` is all 0xFF).
+pub fn prefix_end(p: &[u8]) -> Option<Vec<u8>> {
+    let mut v = p.to_vec();
+    while let Some(last) = v.pop() {
+        if last != 0xff {
+            v.push(last + 1);
+            return Some(v);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use proptest::strategy::ValueTree;
+
+    fn arb(dt: DataType) -> BoxedStrategy<Value> {
+        let v: BoxedStrategy<Value> = match dt {
+            DataType::TinyInt { unsigned: false } => (-128i64..=127).prop_map(Value::Int).boxed(),
+            DataType::Int { unsigned: true } => {
+                (0i64..=u32::MAX as i64).prop_map(Value::Int).boxed()
+            }
+            DataType::Int { unsigned: false } => {
+                any::<i32>().prop_map(|x| Value::Int(x as i64)).boxed()
+            }
+            DataType::BigInt { unsigned: false } => any::<i64>().prop_map(Value::Int).boxed(),
+            DataType::BigInt { unsigned: true } => any::<u64>().prop_map(Value::UInt).boxed(),
+            DataType::Decimal { precision, scale } => {
+                let m = crate::types::pow10(precision) - 1;
+                (-m..=m)
+                    .prop_map(move |u| Value::Decimal(Dec::new(u, scale)))
+                    .boxed()
+            }
+            DataType::Double => any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(Value::Double)
+                .boxed(),
+            DataType::Date => (-719_162i32..2_932_896).prop_map(Value::Date).boxed(),
+            DataType::DateTime => any::<i64>().prop_map(Value::DateTime).boxed(),
+            DataType::VarChar(_) => {
+                prop::collection::vec(prop_oneof![Just(0u8), Just(0xffu8), any::<u8>()], 0..6)
+                    .prop_map(Value::Bytes)
+                    .boxed()
+            }
+            _ => unreachable!(),
+        };
+        prop_oneof![1 => Just(Value::Null), 8 => v].boxed()
+    }
+
+    fn rust_cmp(a: &Value, b: &Value) -> std::cmp::Ordering {
+        match (a, b) {
+            (Value::Null, Value::Null) => std::cmp::Ordering::Equal,
+            (Value::Null, _) => std::cmp::Ordering::Less,
+            (_, Value::Null) => std::cmp::Ordering::Greater,
+            (Value::Double(x), Value::Double(y)) => x.partial_cmp(y).unwrap(),
+            _ => a.sql_cmp(b).unwrap(),
+        }
+    }
+
+    const TYPES: [DataType; 10] = [
+        DataType::TinyInt { unsigned: false },
+        DataType::Int { unsigned: true },
+        DataType::Int { unsigned: false },
+        DataType::BigInt { unsigned: false },
+        DataType::BigInt { unsigned: true },
+        DataType::Decimal {
+            precision: 15,
+            scale: 2,
+        },
+        DataType::Decimal {
+            precision: 28,
+            scale: 6,
+        },
+        DataType::Double,
+        DataType::Date,
+        DataType::VarChar(10),
+    ];
+
+    proptest! {
+        #[test]
+        fn encoding_preserves_order_and_round_trips(
+            t1 in 0..TYPES.len(), t2 in 0..TYPES.len(),
+            seed in any::<u64>(),
+        ) {
+            let (d1, d2) = (TYPES[t1], TYPES[t2]);
+            let mut runner = proptest::test_runner::TestRunner::new_with_rng(
+                Default::default(),
+                proptest::test_runner::TestRng::from_seed(proptest::test_runner::RngAlgorithm::ChaCha, &{
+                    let mut s = [0u8; 32];
+                    s[..8].copy_from_slice(&seed.to_le_bytes());
+                    s
+                }),
+            );
+            let strat = (arb(d1), arb(d2), arb(d1), arb(d2));
+            for _ in 0..50 {
+                let (a1, a2, b1, b2) = strat.new_tree(&mut runner).unwrap().current();
+                let ka = encode_key([(&d1, &a1), (&d2, &a2)]);
+                let kb = encode_key([(&d1, &b1), (&d2, &b2)]);
+                let want = rust_cmp(&a1, &b1).then(rust_cmp(&a2, &b2));
+                prop_assert_eq!(ka.cmp(&kb), want, "{:?},{:?} vs {:?},{:?}", a1, a2, b1, b2);
+                let mut pos = 0;
+                let back1 = decode_value(&d1, &ka, &mut pos).unwrap();
+                let back2 = decode_value(&d2, &ka, &mut pos).unwrap();
+                prop_assert_eq!(pos, ka.len());
+                prop_assert_eq!(rust_cmp(&back1, &a1), std::cmp::Ordering::Equal);
+                prop_assert_eq!(rust_cmp(&back2, &a2), std::cmp::Ordering::Equal);
+                let mut skip = 0;
+                skip_value(&d1, &ka, &mut skip).unwrap();
+                skip_value(&d2, &ka, &mut skip).unwrap();
+                prop_assert_eq!(skip, ka.len());
+            }
+        }
+    }
+
+    #[test]
+    fn prefix_end_bounds_every_extension() {
+        assert_eq!(prefix_end(b"ab"), Some(b"ac".to_vec()));
+        assert_eq!(prefix_end(b"a\xff"), Some(b"b".to_vec()));
+        assert_eq!(prefix_end(b"\xff\xff"), None);
+    }
+}

@@ -1,0 +1,33 @@
+//! The `table` layer: catalog, types, memcomparable keys, rows, clustered
+//! and secondary indexes, access paths (PK, covering, batched non-covering),
+//! parallel scan and count, parallel index build, and loaders.
+//!
+//! ```no_run
+//! use lineardb_table::{ColumnDef, DataType, Engine, TableSpec, Value};
+//! let engine = Engine::open("data.ldb".as_ref(), Default::default())?;
+//! engine.create_database("shop", true)?;
+//! let t = engine.create_table(TableSpec::new("shop", "items")
+//!     .column(ColumnDef::new("id", DataType::Int { unsigned: false }).auto_increment())
+//!     .column(ColumnDef::new("name", DataType::VarChar(40)).not_null())
+//!     .primary_key(&["id"]))?;
+//! t.insert(vec![None, Some(Value::str("apple"))])?;
+//! # Ok::<(), lineardb_table::Error>(())
+//! ```
+mod catalog;
+mod error;
+mod index_build;
+pub mod key;
+pub mod load;
+pub mod parallel;
+mod row;
+mod schema;
+mod table;
+pub mod types;
+
+pub use catalog::{Engine, TableSpec};
+pub use error::{Error, Result};
+pub use index_build::{build_indexes, BuildStats};
+pub use row::{RowLayout, RowRef};
+pub use schema::{ColumnDef, ColumnDefault, IndexDef, TableDef};
+pub use table::{Index, IndexEntry, KeyRange, Table, LOOKUP_BATCH};
+pub use types::{DataType, Dec, Value};

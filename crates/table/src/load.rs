@@ -1,0 +1,2 @@
+//! Loaders for benchmark data.
+pub mod sbtest;

@@ -1,0 +1,140 @@
+//! Table definitions, as stored in the catalog.
+use crate::error::{Error, Result};
+use crate::types::{DataType, Value};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum ColumnDefault {
+    /// No DEFAULT clause: omitting the column is an error if it is NOT NULL.
+    None,
+    Null,
+    /// A literal, kept as text and coerced when used.
+    Literal(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ColumnDef {
+    pub name: String,
+    pub data_type: DataType,
+    pub nullable: bool,
+    pub default: ColumnDefault,
+    pub auto_increment: bool,
+}
+
+impl ColumnDef {
+    pub fn new(name: &str, data_type: DataType) -> ColumnDef {
+        ColumnDef {
+            name: name.to_string(),
+            data_type,
+            nullable: true,
+            default: ColumnDefault::None,
+            auto_increment: false,
+        }
+    }
+    pub fn not_null(mut self) -> Self {
+        self.nullable = false;
+        self
+    }
+    pub fn default_value(mut self, literal: &str) -> Self {
+        self.default = ColumnDefault::Literal(literal.to_string());
+        self
+    }
+    pub fn auto_increment(mut self) -> Self {
+        self.auto_increment = true;
+        self.nullable = false;
+        self
+    }
+
+    /// The value used when an insert omits this column.
+    pub fn default_for_insert(&self) -> Result<Value> {
+        match &self.default {
+            ColumnDefault::Literal(s) => self.data_type.coerce(Value::str(s), &self.name),
+            ColumnDefault::Null => Ok(Value::Null),
+            ColumnDefault::None if self.nullable || self.auto_increment => Ok(Value::Null),
+            ColumnDefault::None => Err(Error::NoDefault(self.name.clone())),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IndexDef {
+    pub name: String,
+    /// Column positions in the table.
+    pub columns: Vec<usize>,
+    pub unique: bool,
+    /// Root page of the index's tree.
+    pub root: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TableDef {
+    pub database: String,
+    pub name: String,
+    pub columns: Vec<ColumnDef>,
+    /// Primary key column positions; empty for a hidden row id.
+    pub primary_key: Vec<usize>,
+    /// Root page of the clustered index.
+    pub primary_root: u64,
+    pub indexes: Vec<IndexDef>,
+}
+
+impl TableDef {
+    pub fn column_index(&self, name: &str) -> Result<usize> {
+        self.columns
+            .iter()
+            .position(|c| c.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| Error::UnknownColumn(name.to_string()))
+    }
+
+    pub fn index_position(&self, name: &str) -> Option<usize> {
+        self.indexes
+            .iter()
+            .position(|i| i.name.eq_ignore_ascii_case(name))
+    }
+
+    pub fn auto_increment_column(&self) -> Option<usize> {
+        self.columns.iter().position(|c| c.auto_increment)
+    }
+
+    /// Checks column types, names and key columns.
+    pub fn validate(&self) -> Result<()> {
+        if self.columns.is_empty() {
+            return Err(Error::Invalid("A table must have at least 1 column".into()));
+        }
+        for (i, c) in self.columns.iter().enumerate() {
+            c.data_type.validate()?;
+            if self.columns[..i]
+                .iter()
+                .any(|d| d.name.eq_ignore_ascii_case(&c.name))
+            {
+                return Err(Error::Invalid(format!(
+                    "Duplicate column name '{}'",
+                    c.name
+                )));
+            }
+            if let DataType::Char(n) | DataType::VarChar(n) = c.data_type {
+                if n > 16_000 {
+                    return Err(Error::NotSupported(format!(
+                        "column '{}' is longer than 16000 characters",
+                        c.name
+                    )));
+                }
+            }
+        }
+        if self.columns.iter().filter(|c| c.auto_increment).count() > 1 {
+            return Err(Error::Invalid(
+                "Incorrect table definition; there can be only one auto column and it must be defined as a key".into(),
+            ));
+        }
+        for &k in self
+            .primary_key
+            .iter()
+            .chain(self.indexes.iter().flat_map(|i| i.columns.iter()))
+        {
+            if k >= self.columns.len() {
+                return Err(Error::Invalid("key column out of range".into()));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,670 @@
+//! A table: a clustered index on the primary key (or a hidden row id) whose
+//! values are rows, and secondary indexes whose keys are (index columns,
+//! primary key) with empty values.
+//!
+//! Invariants (checked by [`Table::check`]):
+//! - every row has exactly one entry in every secondary index, and every
+//!   entry points to a row whose columns match it;
+//! - a unique index has no two entries with equal, NULL-free columns.
+use crate::error::{Error, Result};
+use crate::key::{decode_value, encode_value, prefix_end, skip_value};
+use crate::row::{RowLayout, RowRef};
+use crate::schema::{IndexDef, TableDef};
+use crate::types::{DataType, Value};
+use lineardb_btree::BTree;
+use lineardb_sync::{Mutex, SharedWord};
+use std::ops::Bound;
+use std::sync::Arc;
+
+/// A secondary index of a table.
+pub struct Index {
+    pub def: IndexDef,
+    pub tree: BTree,
+    types: Vec<DataType>,
+}
+
+impl Index {
+    /// Length of the index-column part of an entry key.
+    fn columns_len(&self, key: &[u8]) -> usize {
+        let mut pos = 0;
+        for t in &self.types {
+            if skip_value(t, key, &mut pos).is_none() {
+                return key.len();
+            }
+        }
+        pos
+    }
+}
+
+/// A range of encoded keys: `[start, end)`, `end = None` for no bound.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyRange {
+    pub start: Vec<u8>,
+    pub end: Option<Vec<u8>>,
+}
+
+impl KeyRange {
+    pub fn all() -> KeyRange {
+        KeyRange {
+            start: Vec::new(),
+            end: None,
+        }
+    }
+
+    /// The keys whose leading columns lie between `lo` and `hi`, each a
+    /// prefix of the key's columns (so `lo = [5]` on a two-column key
+    /// means "first column >= 5").
+    pub fn from_values(types: &[DataType], lo: Bound<&[Value]>, hi: Bound<&[Value]>) -> KeyRange {
+        let enc = |vals: &[Value]| {
+            let mut out = Vec::new();
+            for (t, v) in types.iter().zip(vals) {
+                encode_value(t, v, &mut out);
+            }
+            out
+        };
+        let start = match lo {
+            Bound::Unbounded => Vec::new(),
+            Bound::Included(v) => enc(v),
+            Bound::Excluded(v) => match prefix_end(&enc(v)) {
+                Some(k) => k,
+                None => {
+                    return KeyRange {
+                        start: vec![0xff; 16],
+                        end: Some(Vec::new()),
+                    }
+                }
+            },
+        };
+        let end = match hi {
+            Bound::Unbounded => None,
+            Bound::Included(v) => prefix_end(&enc(v)),
+            Bound::Excluded(v) => Some(enc(v)),
+        };
+        KeyRange { start, end }
+    }
+
+    #[inline]
+    pub fn contains_upper(&self, key: &[u8]) -> bool {
+        self.end.as_deref().is_none_or(|e| key < e)
+    }
+}
+
+/// Columns decoded from a secondary index entry (covering reads).
+pub struct IndexEntry<'a> {
+    pub key: &'a [u8],
+    index: &'a Index,
+    table: &'a Table,
+}
+
+impl IndexEntry<'_> {
+    /// The value of table column `col` if the entry holds it (an index or
+    /// primary key column).
+    pub fn column(&self, col: usize) -> Option<Value> {
+        let mut pos = 0;
+        for (i, t) in self.index.types.iter().enumerate() {
+            if self.index.def.columns[i] == col {
+                return decode_value(t, self.key, &mut pos);
+            }
+            skip_value(t, self.key, &mut pos)?;
+        }
+        for &pk in &self.table.def.primary_key {
+            let t = &self.table.def.columns[pk].data_type;
+            if pk == col {
+                return decode_value(t, self.key, &mut pos);
+            }
+            skip_value(t, self.key, &mut pos)?;
+        }
+        None
+    }
+
+    /// The encoded primary key this entry points to.
+    pub fn primary_key(&self) -> &[u8] {
+        &self.key[self.index.columns_len(self.key)..]
+    }
+}
+
+/// Rows fetched per batch of primary-key lookups in a non-covering scan.
+pub const LOOKUP_BATCH: usize = 256;
+
+pub struct Table {
+    pub def: TableDef,
+    pub layout: RowLayout,
+    pub primary: BTree,
+    pub indexes: Vec<Index>,
+    /// Next AUTO_INCREMENT value. Written by inserting sessions only.
+    next_auto: Arc<SharedWord>,
+    /// Next hidden row id (tables without a primary key). Inserts only.
+    next_row_id: Arc<SharedWord>,
+    /// Serialises the check-then-insert of unique secondary entries
+    /// (writers only; readers never take it).
+    unique_lock: Arc<Mutex<()>>,
+}
+
+impl Table {
+    /// Opens a table over its trees. Counters start after the largest key.
+    pub fn open(def: TableDef, pool: &Arc<lineardb_buffer::BufferPool>) -> Result<Table> {
+        let primary = BTree::open(pool.clone(), def.primary_root);
+        let indexes = def
+            .indexes
+            .iter()
+            .map(|d| Index {
+                types: d
+                    .columns
+                    .iter()
+                    .map(|&c| def.columns[c].data_type)
+                    .collect(),
+                tree: BTree::open(pool.clone(), d.root),
+                def: d.clone(),
+            })
+            .collect();
+        let layout = RowLayout::new(def.columns.iter().map(|c| c.data_type).collect());
+        let t = Table {
+            layout,
+            primary,
+            indexes,
+            next_auto: Arc::new(SharedWord::new(1)),
+            next_row_id: Arc::new(SharedWord::new(1)),
+            unique_lock: Arc::new(Mutex::new(())),
+            def,
+        };
+        t.init_counters()?;
+        Ok(t)
+    }
+
+    /// The same table with a new definition (after DDL), sharing counters.
+    pub(crate) fn with_def(&self, def: TableDef) -> Result<Table> {
+        let pool = self.primary.pool().clone();
+        let mut t = Table::open(def, &pool)?;
+        t.next_auto = self.next_auto.clone();
+        t.next_row_id = self.next_row_id.clone();
+        t.unique_lock = self.unique_lock.clone();
+        Ok(t)
+    }
+
+    fn init_counters(&self) -> Result<()> {
+        let Some(last) = self.primary.last_key()? else {
+            return Ok(());
+        };
+        if self.def.primary_key.is_empty() {
+            let id = u64::from_be_bytes(
+                last.get(..8)
+                    .and_then(|b| b.try_into().ok())
+                    .unwrap_or([0; 8]),
+            );
+            self.next_row_id.store(id + 1);
+        } else if let Some(ai) = self.def.auto_increment_column() {
+            if self.def.primary_key[0] == ai {
+                let mut pos = 0;
+                if let Some(v) = decode_value(&self.def.columns[ai].data_type, &last, &mut pos) {
+                    let n = match v {
+                        Value::Int(i) => i.max(0) as u64,
+                        Value::UInt(u) => u,
+                        _ => 0,
+                    };
+                    self.next_auto.store(n + 1);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn name(&self) -> &str {
+        &self.def.name
+    }
+
+    pub fn index(&self, name: &str) -> Result<usize> {
+        self.def
+            .index_position(name)
+            .ok_or_else(|| Error::NoSuchIndex(name.to_string()))
+    }
+
+    pub fn primary_key_types(&self) -> Vec<DataType> {
+        self.def
+            .primary_key
+            .iter()
+            .map(|&c| self.def.columns[c].data_type)
+            .collect()
+    }
+
+    pub fn index_types(&self, index: usize) -> &[DataType] {
+        &self.indexes[index].types
+    }
+
+    /// Encodes the clustered key of a (coerced) row.
+    fn primary_key_of(&self, row: &[Value], row_id: Option<u64>) -> Vec<u8> {
+        let mut k = Vec::new();
+        if self.def.primary_key.is_empty() {
+            k.extend_from_slice(&row_id.expect("row id").to_be_bytes());
+        } else {
+            for &c in &self.def.primary_key {
+                encode_value(&self.def.columns[c].data_type, &row[c], &mut k);
+            }
+        }
+        k
+    }
+
+    /// Encodes the primary key from key column values (in key order).
+    pub fn encode_primary_key(&self, key: &[Value]) -> Result<Vec<u8>> {
+        if self.def.primary_key.is_empty() {
+            return Err(Error::Invalid(format!(
+                "table '{}' has no primary key",
+                self.def.name
+            )));
+        }
+        let mut k = Vec::new();
+        for (&c, v) in self.def.primary_key.iter().zip(key) {
+            let col = &self.def.columns[c];
+            encode_value(
+                &col.data_type,
+                &col.data_type.coerce(v.clone(), &col.name)?,
+                &mut k,
+            );
+        }
+        Ok(k)
+    }
+
+    fn index_key(&self, index: &Index, row: &[Value], pk: &[u8]) -> Vec<u8> {
+        let mut k = Vec::new();
+        for (t, &c) in index.types.iter().zip(&index.def.columns) {
+            encode_value(t, &row[c], &mut k);
+        }
+        k.extend_from_slice(pk);
+        k
+    }
+
+    /// Validates and completes a row: defaults for omitted columns,
+    /// AUTO_INCREMENT, type coercion, NOT NULL. Returns the generated id.
+    pub fn prepare_row(&self, given: Vec<Option<Value>>) -> Result<(Vec<Value>, Option<u64>)> {
+        if given.len() != self.def.columns.len() {
+            return Err(Error::Invalid(
+                "Column count doesn't match value count at row 1".into(),
+            ));
+        }
+        let mut row = Vec::with_capacity(given.len());
+        let mut generated = None;
+        for (c, (v, col)) in given.into_iter().zip(&self.def.columns).enumerate() {
+            let v = match v {
+                Some(v) => col.data_type.coerce(v, &col.name)?,
+                None => col.default_for_insert()?,
+            };
+            let v = if col.auto_increment {
+                let n = match &v {
+                    Value::Null => 0,
+                    Value::Int(i) => {
+                        if *i < 0 {
+                            return Err(Error::OutOfRange(col.name.clone()));
+                        }
+                        *i as u64
+                    }
+                    Value::UInt(u) => *u,
+                    _ => 0,
+                };
+                if n == 0 {
+                    let id = self.next_auto.fetch_add(1);
+                    generated = Some(id);
+                    col.data_type.coerce(Value::UInt(id), &col.name)?
+                } else {
+                    self.next_auto.fetch_max(n + 1);
+                    v
+                }
+            } else {
+                v
+            };
+            if v.is_null() && !col.nullable {
+                return Err(Error::NullNotAllowed(self.def.columns[c].name.clone()));
+            }
+            row.push(v);
+        }
+        Ok((row, generated))
+    }
+
+    fn duplicate(&self, index: Option<&Index>, row: &[Value]) -> Error {
+        let (cols, key): (&[usize], &str) = match index {
+            Some(i) => (&i.def.columns, &i.def.name),
+            None => (&self.def.primary_key, "PRIMARY"),
+        };
+        let entry = cols
+            .iter()
+            .map(|&c| row[c].to_text().unwrap_or_else(|| "NULL".into()))
+            .collect::<Vec<_>>()
+            .join("-");
+        Error::DuplicateKey {
+            entry,
+            key: format!("{}.{key}", self.def.name),
+        }
+    }
+
+    /// Inserts a row given per column (`None` = default). Returns the
+    /// generated AUTO_INCREMENT value, if one was generated. On error the
+    /// table is unchanged.
+    pub fn insert(&self, given: Vec<Option<Value>>) -> Result<Option<u64>> {
+        let (row, generated) = self.prepare_row(given)?;
+        self.insert_prepared(&row)?;
+        Ok(generated)
+    }
+
+    /// Inserts a complete, coerced row.
+    pub fn insert_prepared(&self, row: &[Value]) -> Result<()> {
+        let row_id = self
+            .def
+            .primary_key
+            .is_empty()
+            .then(|| self.next_row_id.fetch_add(1));
+        let pk = self.primary_key_of(row, row_id);
+        let mut bytes = Vec::new();
+        self.layout.encode(row, &mut bytes);
+        if !self.primary.insert_new(&pk, &bytes)? {
+            return Err(self.duplicate(None, row));
+        }
+        if let Err(e) = self.insert_secondaries(row, &pk) {
+            self.primary.remove(&pk)?;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    fn insert_secondaries(&self, row: &[Value], pk: &[u8]) -> Result<()> {
+        let needs_lock = self.indexes.iter().any(|i| i.def.unique);
+        let _guard = needs_lock.then(|| self.unique_lock.lock());
+        let mut done: Vec<(usize, Vec<u8>)> = Vec::new();
+        for (n, index) in self.indexes.iter().enumerate() {
+            if index.def.unique && self.unique_conflict(index, row, pk)? {
+                for (m, k) in &done {
+                    self.indexes[*m].tree.remove(k)?;
+                }
+                return Err(self.duplicate(Some(index), row));
+            }
+            let k = self.index_key(index, row, pk);
+            index.tree.put(&k, &[])?;
+            done.push((n, k));
+        }
+        Ok(())
+    }
+
+    /// Does another row have the same NULL-free values in this unique index?
+    fn unique_conflict(&self, index: &Index, row: &[Value], pk: &[u8]) -> Result<bool> {
+        if index.def.columns.iter().any(|&c| row[c].is_null()) {
+            return Ok(false);
+        }
+        let mut prefix = Vec::new();
+        for (t, &c) in index.types.iter().zip(&index.def.columns) {
+            encode_value(t, &row[c], &mut prefix);
+        }
+        let mut c = index.tree.cursor(&prefix);
+        let b = c.next_batch(2)?;
+        let conflict = b
+            .iter()
+            .any(|(k, _)| k.starts_with(&prefix) && &k[prefix.len()..] != pk);
+        Ok(conflict)
+    }
+
+    /// Loads rows given in ascending primary-key order into this empty table
+    /// (bottom-up, no per-row descent). Secondary indexes are built after,
+    /// with [`crate::Engine::create_indexes`]. Returns the number of rows.
+    pub fn bulk_load(&self, rows: impl IntoIterator<Item = Vec<Value>>) -> Result<u64> {
+        if !self.indexes.is_empty() {
+            return Err(Error::Invalid(
+                "bulk load into a table with secondary indexes".into(),
+            ));
+        }
+        let mut err: Option<Error> = None;
+        let mut last_auto = 0u64;
+        let ai = self.def.auto_increment_column();
+        let mut row_id = 0u64;
+        let encoded = rows.into_iter().map_while(|r| {
+            let given = r.into_iter().map(Some).collect();
+            match self.prepare_row(given) {
+                Ok((row, _)) => {
+                    if let Some(Value::Int(i)) = ai.map(|c| &row[c]) {
+                        last_auto = last_auto.max(*i as u64);
+                    }
+                    row_id += 1;
+                    let pk = self.primary_key_of(&row, Some(row_id));
+                    let mut bytes = Vec::new();
+                    self.layout.encode(&row, &mut bytes);
+                    Some((pk, bytes))
+                }
+                Err(e) => {
+                    err = Some(e);
+                    None
+                }
+            }
+        });
+        let n = self.primary.bulk_load(encoded)?;
+        if let Some(e) = err {
+            return Err(e);
+        }
+        self.next_auto.fetch_max(last_auto + 1);
+        self.next_row_id.fetch_max(row_id + 1);
+        Ok(n)
+    }
+
+    /// The row with this encoded primary key.
+    pub fn get_by_key(&self, pk: &[u8]) -> Result<Option<Vec<Value>>> {
+        Ok(self.primary.get(pk)?.map(|b| self.layout.row(&b).values()))
+    }
+
+    /// The row with these primary key values.
+    pub fn get(&self, key: &[Value]) -> Result<Option<Vec<Value>>> {
+        self.get_by_key(&self.encode_primary_key(key)?)
+    }
+
+    /// Deletes the row with this encoded primary key; true if it existed.
+    pub fn delete_by_key(&self, pk: &[u8]) -> Result<bool> {
+        let Some(old) = self.get_by_key(pk)? else {
+            return Ok(false);
+        };
+        for index in &self.indexes {
+            index.tree.remove(&self.index_key(index, &old, pk))?;
+        }
+        self.primary.remove(pk)?;
+        Ok(true)
+    }
+
+    /// Replaces the row with encoded primary key `pk` by `new` (given per
+    /// column; `None` keeps the old value). Returns false if no such row.
+    pub fn update_by_key(&self, pk: &[u8], new: Vec<Option<Value>>) -> Result<bool> {
+        let Some(old) = self.get_by_key(pk)? else {
+            return Ok(false);
+        };
+        let mut row = Vec::with_capacity(old.len());
+        for ((o, n), col) in old.iter().zip(new).zip(&self.def.columns) {
+            let v = match n {
+                Some(v) => col.data_type.coerce(v, &col.name)?,
+                None => o.clone(),
+            };
+            if v.is_null() && !col.nullable {
+                return Err(Error::NullNotAllowed(col.name.clone()));
+            }
+            row.push(v);
+        }
+        if row == old {
+            return Ok(true);
+        }
+        let row_id = self
+            .def
+            .primary_key
+            .is_empty()
+            .then(|| u64::from_be_bytes(pk[..8].try_into().unwrap()));
+        let new_pk = self.primary_key_of(&row, row_id);
+        if new_pk != pk {
+            // The row moves: delete, insert, and put the old one back on failure.
+            self.delete_by_key(pk)?;
+            if let Err(e) = self.insert_prepared(&row) {
+                self.insert_prepared(&old)?;
+                return Err(e);
+            }
+            return Ok(true);
+        }
+        let _guard = self
+            .indexes
+            .iter()
+            .any(|i| i.def.unique)
+            .then(|| self.unique_lock.lock());
+        for index in &self.indexes {
+            let changed = index.def.columns.iter().any(|&c| row[c] != old[c]);
+            if changed && index.def.unique && self.unique_conflict(index, &row, pk)? {
+                return Err(self.duplicate(Some(index), &row));
+            }
+        }
+        let mut bytes = Vec::new();
+        self.layout.encode(&row, &mut bytes);
+        self.primary.put(pk, &bytes)?;
+        for index in &self.indexes {
+            if index.def.columns.iter().any(|&c| row[c] != old[c]) {
+                index.tree.remove(&self.index_key(index, &old, pk))?;
+                index.tree.put(&self.index_key(index, &row, pk), &[])?;
+            }
+        }
+        Ok(true)
+    }
+
+    /// Calls `f(primary key, row)` for rows with keys in `range`, in key
+    /// order, until it returns false.
+    pub fn scan_primary(
+        &self,
+        range: &KeyRange,
+        mut f: impl FnMut(&[u8], RowRef<'_>) -> bool,
+    ) -> Result<()> {
+        let mut c = self.primary.cursor(&range.start);
+        loop {
+            let b = c.next_batch(LOOKUP_BATCH)?;
+            if b.is_empty() {
+                return Ok(());
+            }
+            for (k, v) in b.iter() {
+                if !range.contains_upper(k) || !f(k, self.layout.row(v)) {
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    /// Covering scan: calls `f` on the entries of secondary index `index`
+    /// in `range`, in index order, until it returns false.
+    pub fn scan_index(
+        &self,
+        index: usize,
+        range: &KeyRange,
+        mut f: impl FnMut(&IndexEntry<'_>) -> bool,
+    ) -> Result<()> {
+        let idx = &self.indexes[index];
+        let mut c = idx.tree.cursor(&range.start);
+        loop {
+            let b = c.next_batch(LOOKUP_BATCH)?;
+            if b.is_empty() {
+                return Ok(());
+            }
+            for (k, _) in b.iter() {
+                if !range.contains_upper(k) {
+                    return Ok(());
+                }
+                let e = IndexEntry {
+                    key: k,
+                    index: idx,
+                    table: self,
+                };
+                if !f(&e) {
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    /// Non-covering scan: rows whose secondary-index entries lie in `range`,
+    /// in index order. Primary keys are looked up in sorted batches that
+    /// reuse a leaf while keys fall inside it (one descent per leaf).
+    pub fn scan_index_rows(
+        &self,
+        index: usize,
+        range: &KeyRange,
+        mut f: impl FnMut(RowRef<'_>) -> bool,
+    ) -> Result<()> {
+        let idx = &self.indexes[index];
+        let mut c = idx.tree.cursor(&range.start);
+        let mut pks: Vec<(Vec<u8>, usize)> = Vec::new();
+        let mut rows: Vec<Option<(usize, usize)>> = Vec::new();
+        let mut data: Vec<u8> = Vec::new();
+        let mut sorted: Vec<Vec<u8>> = Vec::new();
+        let mut done = false;
+        let mut budget = usize::MAX;
+        while !done {
+            let b = c.next_batch(LOOKUP_BATCH.min(budget))?;
+            if b.is_empty() {
+                break;
+            }
+            pks.clear();
+            for (i, (k, _)) in b.iter().enumerate() {
+                if !range.contains_upper(k) {
+                    done = true;
+                    break;
+                }
+                let start = idx.columns_len(k);
+                pks.push((k[start..].to_vec(), i));
+            }
+            pks.sort_unstable();
+            sorted.clear();
+            sorted.extend(pks.iter().map(|(k, _)| k.clone()));
+            rows.clear();
+            rows.resize(pks.len(), None);
+            data.clear();
+            self.primary.get_sorted(&sorted, |j, v| {
+                let s = data.len();
+                data.extend_from_slice(v);
+                rows[pks[j].1] = Some((s, data.len()));
+            })?;
+            for (s, e) in rows.iter().flatten() {
+                if !f(self.layout.row(&data[*s..*e])) {
+                    return Ok(());
+                }
+                budget = budget.saturating_sub(1);
+            }
+        }
+        Ok(())
+    }
+
+    /// Number of rows (a parallel count over the clustered index).
+    pub fn count(&self, threads: usize) -> Result<u64> {
+        crate::parallel::count(&self.primary, &KeyRange::all(), threads)
+    }
+
+    /// Checks the trees and that every secondary index matches the
+    /// clustered index exactly. Returns the number of rows.
+    pub fn check(&self) -> Result<u64> {
+        let rows = self.primary.check()?;
+        for index in &self.indexes {
+            let entries = index.tree.check()?;
+            if entries != rows {
+                return Err(Error::Invalid(format!(
+                    "index '{}' has {entries} entries for {rows} rows",
+                    index.def.name
+                )));
+            }
+        }
+        let mut err: Option<Error> = None;
+        self.scan_primary(&KeyRange::all(), |pk, row| {
+            let values = row.values();
+            for index in &self.indexes {
+                match index.tree.get(&self.index_key(index, &values, pk)) {
+                    Ok(Some(_)) => {}
+                    Ok(None) => {
+                        err = Some(Error::Invalid(format!(
+                            "index '{}' misses a row",
+                            index.def.name
+                        )));
+                        return false;
+                    }
+                    Err(e) => {
+                        err = Some(e.into());
+                        return false;
+                    }
+                }
+            }
+            true
+        })?;
+        match err {
+            Some(e) => Err(e),
+            None => Ok(rows),
+        }
+    }
+}

@@ -1,0 +1,582 @@
+//! Column types and values.
+//!
+//! Integers are `Value::Int` (i64), except BIGINT UNSIGNED, which is
+//! `Value::UInt`. DECIMAL(p,s) is a scaled integer (`Dec`) with p <= 28;
+//! rust_decimal parses and prints it. DATE is days since 1970-01-01, DATETIME
+//! microseconds since 1970-01-01 00:00:00. Strings are bytes (UTF-8 from
+//! clients), compared in binary order.
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
+use std::str::FromStr;
+
+/// Largest DECIMAL precision supported (rust_decimal's).
+pub const MAX_DECIMAL_PRECISION: u8 = 28;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DataType {
+    TinyInt { unsigned: bool },
+    SmallInt { unsigned: bool },
+    MediumInt { unsigned: bool },
+    Int { unsigned: bool },
+    BigInt { unsigned: bool },
+    Decimal { precision: u8, scale: u8 },
+    Double,
+    Date,
+    DateTime,
+    Char(u32),
+    VarChar(u32),
+}
+
+/// A decimal as an unscaled integer and a scale: `unscaled / 10^scale`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Dec {
+    pub unscaled: i128,
+    pub scale: u8,
+}
+
+impl Dec {
+    pub fn new(unscaled: i128, scale: u8) -> Dec {
+        Dec { unscaled, scale }
+    }
+
+    /// Rescales, rounding half away from zero (as MySQL does).
+    pub fn rescale(self, scale: u8) -> Dec {
+        use std::cmp::Ordering::*;
+        match scale.cmp(&self.scale) {
+            Equal => self,
+            Greater => Dec::new(self.unscaled * pow10(scale - self.scale), scale),
+            Less => {
+                let d = pow10(self.scale - scale);
+                let q = self.unscaled / d;
+                let r = self.unscaled % d;
+                let q = if r.abs() * 2 >= d {
+                    q + self.unscaled.signum()
+                } else {
+                    q
+                };
+                Dec::new(q, scale)
+            }
+        }
+    }
+
+    pub fn to_f64(self) -> f64 {
+        self.unscaled as f64 / pow10(self.scale) as f64
+    }
+
+    pub fn parse(s: &str) -> Option<Dec> {
+        let d = rust_decimal::Decimal::from_str(s.trim())
+            .or_else(|_| rust_decimal::Decimal::from_scientific(s.trim()))
+            .ok()?;
+        Some(Dec::new(d.mantissa(), d.scale() as u8))
+    }
+
+    pub fn cmp_value(self, other: Dec) -> Ordering {
+        let s = self.scale.max(other.scale);
+        self.rescale(s).unscaled.cmp(&other.rescale(s).unscaled)
+    }
+}
+
+impl std::fmt::Display for Dec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match rust_decimal::Decimal::try_from_i128_with_scale(self.unscaled, self.scale as u32) {
+            Ok(d) => write!(f, "{d}"),
+            Err(_) => write!(f, "{}", self.to_f64()),
+        }
+    }
+}
+
+pub fn pow10(n: u8) -> i128 {
+    10i128.pow(n as u32)
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Null,
+    Int(i64),
+    UInt(u64),
+    Decimal(Dec),
+    Double(f64),
+    /// Days since 1970-01-01.
+    Date(i32),
+    /// Microseconds since 1970-01-01 00:00:00.
+    DateTime(i64),
+    Bytes(Vec<u8>),
+}
+
+impl Value {
+    pub fn is_null(&self) -> bool {
+        matches!(self, Value::Null)
+    }
+
+    pub fn str(s: &str) -> Value {
+        Value::Bytes(s.as_bytes().to_vec())
+    }
+
+    /// The value as MySQL's text protocol shows it (`None` for NULL).
+    pub fn to_text(&self) -> Option<String> {
+        Some(match self {
+            Value::Null => return None,
+            Value::Int(v) => v.to_string(),
+            Value::UInt(v) => v.to_string(),
+            Value::Decimal(d) => d.to_string(),
+            Value::Double(v) => format_double(*v),
+            Value::Date(d) => format_date(*d),
+            Value::DateTime(t) => format_datetime(*t),
+            Value::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
+        })
+    }
+
+    /// SQL comparison of two non-NULL values of compatible kinds; `None`
+    /// when either is NULL.
+    pub fn sql_cmp(&self, other: &Value) -> Option<Ordering> {
+        use Value::*;
+        Some(match (self, other) {
+            (Null, _) | (_, Null) => return None,
+            (Int(a), Int(b)) => a.cmp(b),
+            (UInt(a), UInt(b)) => a.cmp(b),
+            (Int(a), UInt(b)) => (*a as i128).cmp(&(*b as i128)),
+            (UInt(a), Int(b)) => (*a as i128).cmp(&(*b as i128)),
+            (Decimal(a), Decimal(b)) => a.cmp_value(*b),
+            (Decimal(a), Int(b)) => a.cmp_value(Dec::new(*b as i128, 0)),
+            (Int(a), Decimal(b)) => Dec::new(*a as i128, 0).cmp_value(*b),
+            (Date(a), Date(b)) => a.cmp(b),
+            (DateTime(a), DateTime(b)) => a.cmp(b),
+            (Date(a), DateTime(b)) => (*a as i64 * MICROS_PER_DAY).cmp(b),
+            (DateTime(a), Date(b)) => a.cmp(&(*b as i64 * MICROS_PER_DAY)),
+            (Bytes(a), Bytes(b)) => a.cmp(b),
+            (a, b) => a.as_f64()?.total_cmp(&b.as_f64()?),
+        })
+    }
+
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Value::Int(v) => Some(*v as f64),
+            Value::UInt(v) => Some(*v as f64),
+            Value::Decimal(d) => Some(d.to_f64()),
+            Value::Double(v) => Some(*v),
+            Value::Bytes(b) => std::str::from_utf8(b).ok()?.trim().parse().ok(),
+            _ => None,
+        }
+    }
+}
+
+pub const MICROS_PER_DAY: i64 = 86_400_000_000;
+
+fn format_double(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        let s = format!("{v}");
+        if s.len() > 20 {
+            format!("{v:e}")
+        } else {
+            s
+        }
+    }
+}
+
+/// Days since 1970-01-01 of a civil date (proleptic Gregorian).
+pub fn days_from_civil(y: i32, m: u32, d: u32) -> i32 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let mp = (m as i32 + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d as i32 - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The civil date (year, month, day) of days since 1970-01-01.
+pub fn civil_from_days(z: i32) -> (i32, u32, u32) {
+    let z = z + 719_468;
+    let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+fn days_in_month(y: i32, m: u32) -> u32 {
+    match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        _ if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        _ => 28,
+    }
+}
+
+pub fn format_date(days: i32) -> String {
+    let (y, m, d) = civil_from_days(days);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+pub fn format_datetime(micros: i64) -> String {
+    let days = micros.div_euclid(MICROS_PER_DAY);
+    let rem = micros.rem_euclid(MICROS_PER_DAY);
+    let secs = rem / 1_000_000;
+    let frac = rem % 1_000_000;
+    let base = format!(
+        "{} {:02}:{:02}:{:02}",
+        format_date(days as i32),
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60
+    );
+    if frac == 0 {
+        base
+    } else {
+        format!("{base}.{frac:06}")
+    }
+}
+
+/// Parses `YYYY-MM-DD` (also `YYYYMMDD`) into days since 1970-01-01.
+pub fn parse_date(s: &str) -> Option<i32> {
+    let s = s.trim();
+    let date = s.split([' ', 'T']).next()?;
+    let (y, m, d) = if date.len() == 8 && date.bytes().all(|b| b.is_ascii_digit()) {
+        (
+            date[..4].parse().ok()?,
+            date[4..6].parse().ok()?,
+            date[6..].parse().ok()?,
+        )
+    } else {
+        let mut it = date.split('-');
+        let y: i32 = it.next()?.parse().ok()?;
+        let m: u32 = it.next()?.parse().ok()?;
+        let d: u32 = it.next()?.parse().ok()?;
+        if it.next().is_some() {
+            return None;
+        }
+        (y, m, d)
+    };
+    if !(1..=9999).contains(&y) || !(1..=12).contains(&m) || d == 0 || d > days_in_month(y, m) {
+        return None;
+    }
+    Some(days_from_civil(y, m, d))
+}
+
+/// Parses `YYYY-MM-DD[ hh:mm:ss[.ffffff]]` into microseconds since the epoch.
+pub fn parse_datetime(s: &str) -> Option<i64> {
+    let s = s.trim();
+    let days = parse_date(s)? as i64;
+    let time = s.split_once([' ', 'T']).map(|(_, t)| t.trim());
+    let mut micros = 0i64;
+    if let Some(t) = time.filter(|t| !t.is_empty()) {
+        let (hms, frac) = match t.split_once('.') {
+            Some((a, b)) => (a, Some(b)),
+            None => (t, None),
+        };
+        let mut it = hms.split(':');
+        let h: i64 = it.next()?.parse().ok()?;
+        let mi: i64 = it.next().unwrap_or("0").parse().ok()?;
+        let se: i64 = it.next().unwrap_or("0").parse().ok()?;
+        if h > 23 || mi > 59 || se > 59 {
+            return None;
+        }
+        micros = ((h * 60 + mi) * 60 + se) * 1_000_000;
+        if let Some(f) = frac {
+            let digits: String = f.chars().take(6).collect();
+            let n: i64 = format!("{digits:0<6}").parse().ok()?;
+            micros += n;
+        }
+    }
+    Some(days * MICROS_PER_DAY + micros)
+}
+
+impl DataType {
+    /// Bytes the type takes in the fixed part of a row; `None` if variable.
+    pub fn fixed_width(&self) -> Option<usize> {
+        Some(match self {
+            DataType::TinyInt { .. } => 1,
+            DataType::SmallInt { .. } => 2,
+            DataType::MediumInt { .. } | DataType::Int { .. } => 4,
+            DataType::BigInt { .. } => 8,
+            DataType::Decimal { precision, .. } => {
+                if *precision <= 18 {
+                    8
+                } else {
+                    16
+                }
+            }
+            DataType::Double => 8,
+            DataType::Date => 4,
+            DataType::DateTime => 8,
+            DataType::Char(_) | DataType::VarChar(_) => return None,
+        })
+    }
+
+    pub fn is_integer(&self) -> bool {
+        matches!(
+            self,
+            DataType::TinyInt { .. }
+                | DataType::SmallInt { .. }
+                | DataType::MediumInt { .. }
+                | DataType::Int { .. }
+                | DataType::BigInt { .. }
+        )
+    }
+
+    /// Range of an integer type.
+    fn int_range(&self) -> (i128, i128) {
+        let (bits, unsigned) = match self {
+            DataType::TinyInt { unsigned } => (8, *unsigned),
+            DataType::SmallInt { unsigned } => (16, *unsigned),
+            DataType::MediumInt { unsigned } => (24, *unsigned),
+            DataType::Int { unsigned } => (32, *unsigned),
+            DataType::BigInt { unsigned } => (64, *unsigned),
+            _ => unreachable!("not an integer type"),
+        };
+        if unsigned {
+            (0, (1i128 << bits) - 1)
+        } else {
+            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+        }
+    }
+
+    /// Checks a declared type is supported.
+    pub fn validate(&self) -> Result<()> {
+        if let DataType::Decimal { precision, scale } = self {
+            if *precision == 0 || *precision > MAX_DECIMAL_PRECISION {
+                return Err(Error::NotSupported(format!(
+                    "DECIMAL precision {precision} is not supported (1..={MAX_DECIMAL_PRECISION})"
+                )));
+            }
+            if scale > precision {
+                return Err(Error::Invalid(format!(
+                    "DECIMAL scale {scale} is larger than its precision {precision}"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Converts `v` to this type for storing in `column`, with MySQL's strict
+    /// mode errors: out of range (1264), too long (1406), wrong value (1366).
+    pub fn coerce(&self, v: Value, column: &str) -> Result<Value> {
+        if v.is_null() {
+            return Ok(Value::Null);
+        }
+        let wrong = |kind: &'static str, v: &Value| Error::WrongValue {
+            kind,
+            value: v.to_text().unwrap_or_default(),
+            column: column.to_string(),
+        };
+        match self {
+            t if t.is_integer() => {
+                let n: i128 = match &v {
+                    Value::Int(x) => *x as i128,
+                    Value::UInt(x) => *x as i128,
+                    Value::Decimal(d) => d.rescale(0).unscaled,
+                    Value::Double(f) => {
+                        if !f.is_finite() || f.abs() > 1e30 {
+                            return Err(Error::OutOfRange(column.into()));
+                        }
+                        f.round() as i128
+                    }
+                    Value::Bytes(b) => {
+                        let s = std::str::from_utf8(b)
+                            .map_err(|_| wrong("integer", &v))?
+                            .trim();
+                        match s.parse::<i128>() {
+                            Ok(n) => n,
+                            Err(_) => {
+                                Dec::parse(s)
+                                    .ok_or_else(|| wrong("integer", &v))?
+                                    .rescale(0)
+                                    .unscaled
+                            }
+                        }
+                    }
+                    _ => return Err(wrong("integer", &v)),
+                };
+                let (lo, hi) = t.int_range();
+                if n < lo || n > hi {
+                    return Err(Error::OutOfRange(column.into()));
+                }
+                Ok(if matches!(t, DataType::BigInt { unsigned: true }) {
+                    Value::UInt(n as u64)
+                } else {
+                    Value::Int(n as i64)
+                })
+            }
+            DataType::Decimal { precision, scale } => {
+                let d = match &v {
+                    Value::Int(x) => Dec::new(*x as i128, 0),
+                    Value::UInt(x) => Dec::new(*x as i128, 0),
+                    Value::Decimal(d) => *d,
+                    Value::Double(f) => Dec::parse(&format!("{f}"))
+                        .ok_or_else(|| Error::OutOfRange(column.into()))?,
+                    Value::Bytes(b) => std::str::from_utf8(b)
+                        .ok()
+                        .and_then(Dec::parse)
+                        .ok_or_else(|| wrong("decimal", &v))?,
+                    _ => return Err(wrong("decimal", &v)),
+                };
+                if d.scale > 28 + *scale {
+                    return Err(Error::OutOfRange(column.into()));
+                }
+                let d = d.rescale(*scale);
+                if d.unscaled.abs() >= pow10(*precision) {
+                    return Err(Error::OutOfRange(column.into()));
+                }
+                Ok(Value::Decimal(d))
+            }
+            DataType::Double => match &v {
+                Value::Bytes(_)
+                | Value::Int(_)
+                | Value::UInt(_)
+                | Value::Decimal(_)
+                | Value::Double(_) => {
+                    let f = v.as_f64().ok_or_else(|| wrong("double", &v))?;
+                    if !f.is_finite() {
+                        return Err(Error::OutOfRange(column.into()));
+                    }
+                    Ok(Value::Double(if f == 0.0 { 0.0 } else { f }))
+                }
+                _ => Err(wrong("double", &v)),
+            },
+            DataType::Date => match &v {
+                Value::Date(_) => Ok(v),
+                Value::DateTime(t) => Ok(Value::Date(t.div_euclid(MICROS_PER_DAY) as i32)),
+                Value::Bytes(b) => std::str::from_utf8(b)
+                    .ok()
+                    .and_then(parse_date)
+                    .map(Value::Date)
+                    .ok_or_else(|| wrong("date", &v)),
+                Value::Int(n) => parse_date(&n.to_string())
+                    .map(Value::Date)
+                    .ok_or_else(|| wrong("date", &v)),
+                _ => Err(wrong("date", &v)),
+            },
+            DataType::DateTime => match &v {
+                Value::DateTime(_) => Ok(v),
+                Value::Date(d) => Ok(Value::DateTime(*d as i64 * MICROS_PER_DAY)),
+                Value::Bytes(b) => std::str::from_utf8(b)
+                    .ok()
+                    .and_then(parse_datetime)
+                    .map(Value::DateTime)
+                    .ok_or_else(|| wrong("datetime", &v)),
+                _ => Err(wrong("datetime", &v)),
+            },
+            DataType::Char(n) | DataType::VarChar(n) => {
+                let mut bytes = match v {
+                    Value::Bytes(b) => b,
+                    other => other.to_text().unwrap_or_default().into_bytes(),
+                };
+                if matches!(self, DataType::Char(_)) {
+                    // CHAR drops trailing spaces (PAD SPACE).
+                    while bytes.last() == Some(&b' ') {
+                        bytes.pop();
+                    }
+                }
+                let chars = std::str::from_utf8(&bytes)
+                    .map(|s| s.chars().count())
+                    .unwrap_or(bytes.len());
+                if chars > *n as usize {
+                    return Err(Error::DataTooLong(column.into()));
+                }
+                Ok(Value::Bytes(bytes))
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// SQL spelling of the type, as SHOW CREATE TABLE prints it.
+    pub fn sql(&self) -> String {
+        let u = |unsigned: &bool| if *unsigned { " unsigned" } else { "" };
+        match self {
+            DataType::TinyInt { unsigned } => format!("tinyint{}", u(unsigned)),
+            DataType::SmallInt { unsigned } => format!("smallint{}", u(unsigned)),
+            DataType::MediumInt { unsigned } => format!("mediumint{}", u(unsigned)),
+            DataType::Int { unsigned } => format!("int{}", u(unsigned)),
+            DataType::BigInt { unsigned } => format!("bigint{}", u(unsigned)),
+            DataType::Decimal { precision, scale } => format!("decimal({precision},{scale})"),
+            DataType::Double => "double".into(),
+            DataType::Date => "date".into(),
+            DataType::DateTime => "datetime".into(),
+            DataType::Char(n) => format!("char({n})"),
+            DataType::VarChar(n) => format!("varchar({n})"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_round_trip() {
+        for s in [
+            "1970-01-01",
+            "1992-01-02",
+            "1998-12-01",
+            "2000-02-29",
+            "1000-01-01",
+            "9999-12-31",
+        ] {
+            assert_eq!(format_date(parse_date(s).unwrap()), s);
+        }
+        assert_eq!(parse_date("1970-01-01"), Some(0));
+        assert_eq!(parse_date("1997-02-29"), None);
+        assert_eq!(parse_date("19970131"), parse_date("1997-01-31"));
+        assert_eq!(
+            format_datetime(parse_datetime("2024-03-05 07:08:09").unwrap()),
+            "2024-03-05 07:08:09"
+        );
+    }
+
+    #[test]
+    fn coercion_enforces_mysql_limits() {
+        let t = DataType::TinyInt { unsigned: false };
+        assert_eq!(t.coerce(Value::Int(127), "c").unwrap(), Value::Int(127));
+        assert_eq!(
+            t.coerce(Value::Int(128), "c").unwrap_err().mysql_code(),
+            1264
+        );
+        let d = DataType::Decimal {
+            precision: 15,
+            scale: 2,
+        };
+        assert_eq!(
+            d.coerce(Value::str("21168.23"), "c").unwrap(),
+            Value::Decimal(Dec::new(2116823, 2))
+        );
+        assert_eq!(
+            d.coerce(Value::str("1.005"), "c").unwrap(),
+            Value::Decimal(Dec::new(101, 2))
+        );
+        assert_eq!(
+            d.coerce(Value::str("1e14"), "c").unwrap_err().mysql_code(),
+            1264
+        );
+        assert_eq!(
+            DataType::VarChar(3)
+                .coerce(Value::str("abcd"), "c")
+                .unwrap_err()
+                .mysql_code(),
+            1406
+        );
+        assert_eq!(
+            DataType::Char(3).coerce(Value::str("ab   "), "c").unwrap(),
+            Value::str("ab")
+        );
+        assert_eq!(
+            DataType::Int { unsigned: false }
+                .coerce(Value::str("x1"), "c")
+                .unwrap_err()
+                .mysql_code(),
+            1366
+        );
+        assert!(DataType::Decimal {
+            precision: 40,
+            scale: 2
+        }
+        .validate()
+        .is_err());
+    }
+}

@@ -1,0 +1,327 @@
+//! The table layer against real files: typed errors that leave the table
+//! unchanged, random DML checked against a model and by `check`, restart,
+//! access paths, and parallel scans equal to serial ones.
+use lineardb_btree::PoolConfig;
+use lineardb_table::{parallel, ColumnDef, DataType, Engine, KeyRange, TableSpec, Value};
+use proptest::prelude::*;
+use std::collections::BTreeMap;
+use std::ops::Bound;
+
+fn int() -> DataType {
+    DataType::Int { unsigned: false }
+}
+
+fn small_pool() -> PoolConfig {
+    PoolConfig {
+        page_size: 4096,
+        pool_bytes: 4096 * 64,
+        max_pages: 1 << 20,
+    }
+}
+
+fn people(engine: &Engine) -> std::sync::Arc<lineardb_table::Table> {
+    engine.create_database("db", true).unwrap();
+    engine
+        .create_table(
+            TableSpec::new("db", "people")
+                .column(ColumnDef::new("id", int()).auto_increment())
+                .column(ColumnDef::new("email", DataType::VarChar(20)))
+                .column(ColumnDef::new("age", DataType::TinyInt { unsigned: true }).not_null())
+                .column(
+                    ColumnDef::new(
+                        "score",
+                        DataType::Decimal {
+                            precision: 6,
+                            scale: 2,
+                        },
+                    )
+                    .default_value("1.50"),
+                )
+                .column(ColumnDef::new("born", DataType::Date))
+                .primary_key(&["id"])
+                .index("email", &["email"], true)
+                .index("age", &["age"], false),
+        )
+        .unwrap()
+}
+
+#[test]
+fn bad_rows_get_mysql_errors_and_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = Engine::open(&dir.path().join("t.ldb"), small_pool()).unwrap();
+    let t = people(&engine);
+    let row = |id: Option<i64>, email: &str, age: i64| {
+        vec![
+            id.map(Value::Int),
+            Some(Value::str(email)),
+            Some(Value::Int(age)),
+            None,
+            Some(Value::str("1990-05-17")),
+        ]
+    };
+    assert_eq!(t.insert(row(None, "a@x", 30)).unwrap(), Some(1));
+    assert_eq!(t.insert(row(None, "b@x", 40)).unwrap(), Some(2));
+    let cases: Vec<(Vec<Option<Value>>, u16, &str)> = vec![
+        (row(Some(1), "c@x", 20), 1062, "23000"),
+        (row(None, "a@x", 20), 1062, "23000"),
+        (row(None, "d@x", 256), 1264, "22003"),
+        (
+            row(None, "this-address-is-far-too-long@x", 20),
+            1406,
+            "22001",
+        ),
+        (
+            vec![None, Some(Value::str("e@x")), Some(Value::Null), None, None],
+            1048,
+            "23000",
+        ),
+        (
+            vec![
+                None,
+                Some(Value::str("f@x")),
+                Some(Value::Int(1)),
+                Some(Value::str("12345.6")),
+                None,
+            ],
+            1264,
+            "22003",
+        ),
+        (
+            vec![None, Some(Value::str("g@x")), None, None, None],
+            1364,
+            "HY000",
+        ),
+        (
+            vec![
+                None,
+                Some(Value::str("h@x")),
+                Some(Value::Int(1)),
+                None,
+                Some(Value::str("1997-02-30")),
+            ],
+            1366,
+            "HY000",
+        ),
+    ];
+    for (r, code, state) in cases {
+        let e = t.insert(r).unwrap_err();
+        assert_eq!((e.mysql_code(), e.sqlstate()), (code, state), "{e}");
+    }
+    assert_eq!(t.check().unwrap(), 2);
+    let got = t.get(&[Value::Int(1)]).unwrap().unwrap();
+    assert_eq!(got[3], Value::Decimal(lineardb_table::Dec::new(150, 2)));
+    assert_eq!(got[4].to_text().unwrap(), "1990-05-17");
+    // An update that would duplicate a unique value fails and changes nothing.
+    let pk = t.encode_primary_key(&[Value::Int(2)]).unwrap();
+    let e = t
+        .update_by_key(&pk, vec![None, Some(Value::str("a@x")), None, None, None])
+        .unwrap_err();
+    assert_eq!(e.mysql_code(), 1062);
+    assert_eq!(
+        t.get(&[Value::Int(2)]).unwrap().unwrap()[1],
+        Value::str("b@x")
+    );
+    // NULLs do not collide in a unique index.
+    t.insert(vec![None, None, Some(Value::Int(1)), None, None])
+        .unwrap();
+    t.insert(vec![None, None, Some(Value::Int(1)), None, None])
+        .unwrap();
+    assert_eq!(t.check().unwrap(), 4);
+    let e = engine
+        .create_table(TableSpec::new("db", "people").column(ColumnDef::new("x", int())))
+        .err()
+        .unwrap();
+    assert_eq!(e.mysql_code(), 1050);
+    assert_eq!(engine.table("db", "nope").err().unwrap().mysql_code(), 1146);
+    assert_eq!(engine.table("nodb", "t").err().unwrap().mysql_code(), 1049);
+}
+
+#[derive(Debug, Clone)]
+enum Op {
+    Insert(i64, u8, Option<u8>),
+    Update(i64, u8, Option<u8>),
+    Delete(i64),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        4 => (0i64..300, 0u8..20, prop::option::of(0u8..60)).prop_map(|(a, b, c)| Op::Insert(a, b, c)),
+        2 => (0i64..300, 0u8..20, prop::option::of(0u8..60)).prop_map(|(a, b, c)| Op::Update(a, b, c)),
+        1 => (0i64..300).prop_map(Op::Delete),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Random inserts, updates and deletes keep every index consistent with
+    /// the clustered index and with a model; unique violations are refused.
+    #[test]
+    fn secondary_indexes_follow_the_rows(ops in prop::collection::vec(op(), 1..400)) {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = Engine::open(&dir.path().join("p.ldb"), small_pool()).unwrap();
+        engine.create_database("db", false).unwrap();
+        let t = engine.create_table(TableSpec::new("db", "t")
+            .column(ColumnDef::new("id", int()).not_null())
+            .column(ColumnDef::new("grp", int()).not_null())
+            .column(ColumnDef::new("tag", DataType::VarChar(8)))
+            .primary_key(&["id"])
+            .index("grp", &["grp"], false)
+            .index("tag", &["tag"], true)).unwrap();
+        let mut model: BTreeMap<i64, (i64, Option<String>)> = BTreeMap::new();
+        let tag = |x: Option<u8>| x.map(|v| format!("t{v}"));
+        let tag_taken = |m: &BTreeMap<i64, (i64, Option<String>)>, tg: &Option<String>, except: i64| {
+            tg.is_some() && m.iter().any(|(id, (_, t2))| *id != except && t2 == tg)
+        };
+        for op in ops {
+            match op {
+                Op::Insert(id, g, tg) => {
+                    let tg = tag(tg);
+                    let r = t.insert(vec![Some(Value::Int(id)), Some(Value::Int(g as i64)), Some(tg.clone().map_or(Value::Null, |s| Value::str(&s)))]);
+                    let ok = !model.contains_key(&id) && !tag_taken(&model, &tg, id);
+                    prop_assert_eq!(r.is_ok(), ok, "{:?}", r);
+                    if ok { model.insert(id, (g as i64, tg)); } else { prop_assert_eq!(r.unwrap_err().mysql_code(), 1062); }
+                }
+                Op::Update(id, g, tg) => {
+                    let tg = tag(tg);
+                    let pk = t.encode_primary_key(&[Value::Int(id)]).unwrap();
+                    let r = t.update_by_key(&pk, vec![None, Some(Value::Int(g as i64)), Some(tg.clone().map_or(Value::Null, |s| Value::str(&s)))]);
+                    if !model.contains_key(&id) {
+                        prop_assert!(!r.unwrap());
+                    } else if tag_taken(&model, &tg, id) {
+                        prop_assert_eq!(r.unwrap_err().mysql_code(), 1062);
+                    } else {
+                        prop_assert!(r.unwrap());
+                        model.insert(id, (g as i64, tg));
+                    }
+                }
+                Op::Delete(id) => {
+                    let pk = t.encode_primary_key(&[Value::Int(id)]).unwrap();
+                    prop_assert_eq!(t.delete_by_key(&pk).unwrap(), model.remove(&id).is_some());
+                }
+            }
+        }
+        prop_assert_eq!(t.check().unwrap(), model.len() as u64);
+        // Non-covering scan of grp in [5, 9] returns the model's rows in (grp, id) order.
+        let types = t.index_types(0).to_vec();
+        let range = KeyRange::from_values(&types, Bound::Included(&[Value::Int(5)]), Bound::Included(&[Value::Int(9)]));
+        let mut got = Vec::new();
+        t.scan_index_rows(0, &range, |r| { got.push((r.int(1), r.int(0))); true }).unwrap();
+        let mut want: Vec<(i64, i64)> = model.iter().filter(|(_, (g, _))| (5..=9).contains(g)).map(|(id, (g, _))| (*g, *id)).collect();
+        want.sort();
+        prop_assert_eq!(got, want.clone());
+        // The covering scan sees the same (grp, id) pairs from the index alone.
+        let mut cov = Vec::new();
+        t.scan_index(0, &range, |e| {
+            let g = match e.column(1) { Some(Value::Int(g)) => g, _ => -1 };
+            let id = match e.column(0) { Some(Value::Int(i)) => i, _ => -1 };
+            cov.push((g, id));
+            true
+        }).unwrap();
+        prop_assert_eq!(cov, want);
+    }
+}
+
+#[test]
+fn catalog_and_data_survive_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("r.ldb");
+    {
+        let engine = Engine::open(&path, small_pool()).unwrap();
+        let t = people(&engine);
+        for i in 0..500 {
+            t.insert(vec![
+                None,
+                Some(Value::str(&format!("u{i}@x"))),
+                Some(Value::Int(i % 90)),
+                None,
+                None,
+            ])
+            .unwrap();
+        }
+        engine.create_database("other", false).unwrap();
+        engine.close().unwrap();
+    }
+    let engine = Engine::open(&path, small_pool()).unwrap();
+    assert_eq!(engine.databases().unwrap(), vec!["db", "other"]);
+    assert_eq!(engine.tables("db").unwrap(), vec!["people"]);
+    let t = engine.table("db", "people").unwrap();
+    assert_eq!(t.def.indexes.len(), 2);
+    assert_eq!(t.check().unwrap(), 500);
+    assert_eq!(
+        t.get(&[Value::Int(77)]).unwrap().unwrap()[1],
+        Value::str("u76@x")
+    );
+    // AUTO_INCREMENT continues after the largest id.
+    assert_eq!(
+        t.insert(vec![
+            None,
+            Some(Value::str("new@x")),
+            Some(Value::Int(1)),
+            None,
+            None
+        ])
+        .unwrap(),
+        Some(501)
+    );
+    engine.drop_table("db", "people", false).unwrap();
+    assert!(engine.tables("db").unwrap().is_empty());
+}
+
+#[test]
+fn parallel_scan_and_count_equal_serial_with_a_small_pool() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = Engine::open(&dir.path().join("s.ldb"), small_pool()).unwrap();
+    let t = lineardb_table::load::sbtest::load(&engine, "sb", "sbtest1", 20_000, 2, 7).unwrap();
+    assert!(
+        engine.store().pool().stats().page_count > 64 * 4,
+        "the table is several times the pool"
+    );
+    assert_eq!(t.check().unwrap(), 20_000);
+    let mut serial = Vec::new();
+    t.scan_primary(&KeyRange::all(), |k, r| {
+        serial.push((k.to_vec(), r.int(1)));
+        true
+    })
+    .unwrap();
+    assert_eq!(serial.len(), 20_000);
+    for threads in 1..=8 {
+        let parts = parallel::scan(
+            &t.primary,
+            &KeyRange::all(),
+            threads,
+            Vec::new,
+            |acc, k, v| {
+                acc.push((k.to_vec(), t.layout.row(v).int(1)));
+            },
+        )
+        .unwrap();
+        let mut all: Vec<_> = parts.into_iter().flatten().collect();
+        all.sort();
+        assert_eq!(all, serial, "{threads} workers");
+        assert_eq!(t.count(threads).unwrap(), 20_000);
+    }
+    // Covering and non-covering scans over k agree on the ids.
+    let types = t.index_types(0).to_vec();
+    let range = KeyRange::from_values(
+        &types,
+        Bound::Included(&[Value::Int(100)]),
+        Bound::Excluded(&[Value::Int(2000)]),
+    );
+    let mut a = Vec::new();
+    t.scan_index(0, &range, |e| {
+        a.push(e.column(0).unwrap());
+        true
+    })
+    .unwrap();
+    let mut b = Vec::new();
+    t.scan_index_rows(0, &range, |r| {
+        assert!((100..2000).contains(&r.int(1)));
+        assert_eq!(r.bytes(2).len(), 119);
+        b.push(r.value(0));
+        true
+    })
+    .unwrap();
+    assert!(a.len() > 1000);
+    assert_eq!(a, b);
+}
