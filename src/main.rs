@@ -2,6 +2,7 @@
 use clap::{Args, Parser, Subcommand};
 use lineardb_bench::engine::{self, Case, EngineOptions};
 use lineardb_bench::report;
+use lineardb_bench::seeds::{self, SeedOptions};
 use std::path::PathBuf;
 
 #[derive(Parser)]
@@ -32,6 +33,69 @@ enum Experiment {
     /// A short tour on small data (under a minute): the engine bench on
     /// 200k rows at 1, 2 and 4 threads.
     Quick(CommonArgs),
+    /// Seed 001: PK, covering and non-covering range scans of 10 and 1000
+    /// rows on sbtest (1M rows), through the table layer.
+    #[command(name = "seed001-scans")]
+    Seed001Scans(SeedArgs),
+    /// Seed 000: TPC-H Q6 one-month variant on lineitem (SF 1), index plan
+    /// vs table scan.
+    #[command(name = "seed000-q6")]
+    Seed000Q6(SeedArgs),
+    /// Seed 003: CREATE INDEX of 3 indexes on lineitem (SF 1) in one pass,
+    /// 1 and 2 build threads, instrumentation on and off.
+    #[command(name = "seed003-create-index")]
+    Seed003CreateIndex(SeedArgs),
+    /// Seed 004: cold COUNT(*) of a table larger than the pool, page cache
+    /// dropped, against dd's sequential bandwidth of the same file.
+    #[command(name = "seed004-cold-count")]
+    Seed004ColdCount(SeedArgs),
+}
+
+#[derive(Args, Clone)]
+struct SeedArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Thread counts, comma-separated (default depends on the experiment).
+    #[arg(long, value_delimiter = ',')]
+    threads: Vec<usize>,
+    /// Seconds per run.
+    #[arg(long)]
+    seconds: Option<f64>,
+    /// Runs per point (medians are reported).
+    #[arg(long)]
+    repeat: Option<usize>,
+    /// sbtest rows.
+    #[arg(long)]
+    rows: Option<u32>,
+    /// TPC-H scale factor.
+    #[arg(long)]
+    sf: Option<f64>,
+    /// Buffer pool size in MiB.
+    #[arg(long)]
+    pool_mib: Option<usize>,
+    /// Threads for loading data and building indexes (default: cores).
+    #[arg(long)]
+    load_threads: Option<usize>,
+}
+
+impl SeedArgs {
+    fn options(&self, threads: &[usize], seconds: f64, rows: u32, pool_mib: usize) -> SeedOptions {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        SeedOptions {
+            threads: if self.threads.is_empty() {
+                threads.to_vec()
+            } else {
+                self.threads.clone()
+            },
+            seconds: self.seconds.unwrap_or(seconds),
+            repeat: self.repeat.unwrap_or(3),
+            datadir: self.common.datadir.clone(),
+            pool_bytes: self.pool_mib.unwrap_or(pool_mib) << 20,
+            rows: self.rows.unwrap_or(rows),
+            sf: self.sf.unwrap_or(1.0),
+            load_threads: self.load_threads.unwrap_or(cores),
+        }
+    }
 }
 
 #[derive(Args, Clone)]
@@ -98,6 +162,26 @@ fn main() -> anyhow::Result<()> {
                 };
                 bench_engine(&opts, a.common.json)
             }
+            Experiment::Seed001Scans(a) => {
+                let o = a.options(&[1, 2, 4, 32], 2.0, 1_000_000, 1024);
+                print_points(a.common.json, |log, on| seeds::seed001_scans(&o, log, on))
+            }
+            Experiment::Seed000Q6(a) => {
+                let o = a.options(&[1, 2, 4, 32], 3.0, 0, 2048);
+                print_points(a.common.json, |log, on| seeds::seed000_q6(&o, log, on))
+            }
+            Experiment::Seed003CreateIndex(a) => {
+                let o = a.options(&[1, 2], 0.0, 0, 4096);
+                print_points(a.common.json, |log, on| {
+                    seeds::seed003_create_index(&o, log, on)
+                })
+            }
+            Experiment::Seed004ColdCount(a) => {
+                let o = a.options(&[1, 2, 4], 0.0, 4_000_000, 128);
+                print_points(a.common.json, |log, on| {
+                    seeds::seed004_cold_count(&o, log, on)
+                })
+            }
             Experiment::Quick(c) => {
                 let opts = EngineOptions {
                     rows: 200_000,
@@ -111,6 +195,31 @@ fn main() -> anyhow::Result<()> {
             }
         },
     }
+}
+
+/// Runs an experiment, printing its log to stderr and its points as a
+/// table or JSON lines to stdout.
+fn print_points(
+    json: bool,
+    run: impl FnOnce(
+        &mut dyn FnMut(&str),
+        &mut dyn FnMut(&report::Point),
+    ) -> anyhow::Result<Vec<report::Point>>,
+) -> anyhow::Result<()> {
+    let mut log = |s: &str| eprintln!("{s}");
+    if !json {
+        println!("{}", report::table_header());
+    }
+    let mut on = |p: &report::Point| {
+        if json {
+            println!("{}", p.json());
+        } else {
+            let extra: Vec<String> = p.extra.iter().map(|(k, v)| format!("{k}={v:.3}")).collect();
+            println!("{}  {}", report::table_row(p), extra.join(" "));
+        }
+    };
+    run(&mut log, &mut on)?;
+    Ok(())
 }
 
 fn bench_engine(opts: &EngineOptions, json: bool) -> anyhow::Result<()> {

@@ -3,15 +3,15 @@
 //! index tree ((k, id) -> nothing). Cases: point lookups, PK range scans of
 //! 10 and 1000 entries, covering scans of the index, and non-covering scans
 //! (index range, then a sorted batch of primary lookups).
-use crate::harness::{self, RunResult, Worker};
-use crate::report::{Measurement, Point};
+use crate::harness::{self, Worker};
+use crate::report::Point;
 use lineardb_btree::{BTree, Cursor, PoolConfig, Store};
 use lineardb_table::load::sbtest;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::hint::black_box;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Case {
@@ -238,42 +238,18 @@ impl Worker for CaseWorker<'_> {
     }
 }
 
-/// Runs every case at every thread count, `repeat` times each. Repeats are
-/// interleaved across thread counts (1, 2, 4, 1, 2, 4, ...) so that drift of
-/// a noisy machine does not favour one thread count.
-pub fn run(
-    opts: &EngineOptions,
-    data: &EngineData,
-    mut on_point: impl FnMut(&Point),
-) -> Vec<Point> {
-    let mut points = Vec::new();
-    for &case in &opts.cases {
-        let mut runs: Vec<Vec<RunResult>> = vec![Vec::new(); opts.threads.len()];
-        for rep in 0..opts.repeat.max(1) {
-            for (i, &threads) in opts.threads.iter().enumerate() {
-                runs[i].push(harness::run(
-                    threads,
-                    Duration::from_secs_f64(opts.seconds),
-                    |t| CaseWorker::new(case, data, (rep * 1000 + t) as u64 + 1),
-                ));
-            }
-        }
-        let mut one_thread: Option<f64> = None;
-        for (i, &threads) in opts.threads.iter().enumerate() {
-            let m = Measurement::from_runs(&runs[i]);
-            if threads == 1 {
-                one_thread = Some(m.ops_per_s);
-            }
-            let p = Point {
-                experiment: "engine".into(),
-                case: case.name(),
-                threads,
-                ratio_to_1_thread: one_thread.map(|b| m.ops_per_s / b),
-                m,
-            };
-            on_point(&p);
-            points.push(p);
-        }
-    }
-    points
+/// Runs every case at every thread count, `repeat` times each.
+pub fn run(opts: &EngineOptions, data: &EngineData, on_point: impl FnMut(&Point)) -> Vec<Point> {
+    let matrix = harness::Matrix {
+        experiment: "engine".into(),
+        threads: opts.threads.clone(),
+        seconds: opts.seconds,
+        repeat: opts.repeat,
+    };
+    let names: Vec<String> = opts.cases.iter().map(|c| c.name()).collect();
+    matrix.run(
+        &names,
+        |ci, _t, seed| Box::new(CaseWorker::new(opts.cases[ci], data, seed)),
+        on_point,
+    )
 }

@@ -40,9 +40,69 @@ pub fn process_cpu_seconds() -> f64 {
     tv(u.ru_utime) + tv(u.ru_stime)
 }
 
-/// A worker: `op(rng_state)` does one operation and returns the rows it touched.
+/// A worker: `op()` does one operation and returns the rows it touched.
 pub trait Worker: Send {
     fn op(&mut self) -> u64;
+}
+
+impl Worker for Box<dyn Worker + '_> {
+    #[inline]
+    fn op(&mut self) -> u64 {
+        (**self).op()
+    }
+}
+
+/// What a thread-scaling experiment runs: named cases, thread counts, and
+/// how long and how often.
+#[derive(Debug, Clone)]
+pub struct Matrix {
+    pub experiment: String,
+    pub threads: Vec<usize>,
+    pub seconds: f64,
+    pub repeat: usize,
+}
+
+impl Matrix {
+    /// Runs each case at each thread count, `repeat` times, interleaving the
+    /// repeats across thread counts (1, 2, 4, 1, 2, 4, ...) so that drift of
+    /// a noisy machine does not favour one of them. `make(case, thread,
+    /// seed)` makes a worker.
+    pub fn run<'a>(
+        &self,
+        cases: &[String],
+        make: impl Fn(usize, usize, u64) -> Box<dyn Worker + 'a> + Sync,
+        mut on_point: impl FnMut(&crate::report::Point),
+    ) -> Vec<crate::report::Point> {
+        let mut points = Vec::new();
+        for (ci, case) in cases.iter().enumerate() {
+            let mut runs: Vec<Vec<RunResult>> = vec![Vec::new(); self.threads.len()];
+            for rep in 0..self.repeat.max(1) {
+                for (i, &threads) in self.threads.iter().enumerate() {
+                    runs[i].push(run(threads, Duration::from_secs_f64(self.seconds), |t| {
+                        make(ci, t, (rep * 1000 + t) as u64 + 1)
+                    }));
+                }
+            }
+            let mut one_thread: Option<f64> = None;
+            for (i, &threads) in self.threads.iter().enumerate() {
+                let m = crate::report::Measurement::from_runs(&runs[i]);
+                if threads == 1 {
+                    one_thread = Some(m.ops_per_s);
+                }
+                let p = crate::report::Point {
+                    experiment: self.experiment.clone(),
+                    case: case.clone(),
+                    threads,
+                    ratio_to_1_thread: one_thread.map(|b| m.ops_per_s / b),
+                    m,
+                    extra: Default::default(),
+                };
+                on_point(&p);
+                points.push(p);
+            }
+        }
+        points
+    }
 }
 
 /// Runs `threads` workers made by `make(thread_index)` for `duration`.

@@ -2,3 +2,4 @@
 pub mod engine;
 pub mod harness;
 pub mod report;
+pub mod seeds;

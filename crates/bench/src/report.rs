@@ -47,6 +47,9 @@ pub struct Point {
     pub ratio_to_1_thread: Option<f64>,
     #[serde(flatten)]
     pub m: Measurement,
+    /// Experiment-specific figures (seconds, bandwidth, ...).
+    #[serde(flatten)]
+    pub extra: std::collections::BTreeMap<String, f64>,
 }
 
 impl Point {

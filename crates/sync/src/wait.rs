@@ -74,6 +74,23 @@ impl WaitSite {
     }
 }
 
+/// Runtime switch for wait recording. Read only on slow paths (a restart,
+/// a blocked latch, an I/O), so it costs nothing on the fast path.
+#[cfg(not(loom))]
+static ENABLED: crate::SharedFlag = crate::SharedFlag::new(true);
+
+/// Turns wait and restart recording on or off at run time.
+#[cfg(not(loom))]
+pub fn set_enabled(on: bool) {
+    ENABLED.set(on);
+}
+
+/// Whether waits are being recorded.
+#[cfg(not(loom))]
+pub fn enabled() -> bool {
+    ENABLED.get()
+}
+
 /// One page event in every `SAMPLE_EVERY` is kept in the thread's ring.
 const SAMPLE_EVERY: u64 = 4;
 
@@ -97,10 +114,12 @@ fn sample(slot: &crate::thread_slot::ThreadSlot, site: WaitSite, is_wait: bool) 
 #[cold]
 pub fn record_restart(site: WaitSite) {
     #[cfg(not(loom))]
-    crate::thread_slot::with(|slot| {
-        slot.wait(site.class).restarts.add(1);
-        sample(slot, site, false);
-    });
+    if ENABLED.get() {
+        crate::thread_slot::with(|slot| {
+            slot.wait(site.class).restarts.add(1);
+            sample(slot, site, false);
+        });
+    }
     #[cfg(loom)]
     let _ = site;
 }
@@ -109,13 +128,15 @@ pub fn record_restart(site: WaitSite) {
 #[cold]
 pub fn record_wait(site: WaitSite, nanos: u64) {
     #[cfg(not(loom))]
-    crate::thread_slot::with(|slot| {
-        let cell = slot.wait(site.class);
-        cell.waits.add(1);
-        cell.wait_ns.add(nanos);
-        cell.max_ns.raise(nanos);
-        sample(slot, site, true);
-    });
+    if ENABLED.get() {
+        crate::thread_slot::with(|slot| {
+            let cell = slot.wait(site.class);
+            cell.waits.add(1);
+            cell.wait_ns.add(nanos);
+            cell.max_ns.raise(nanos);
+            sample(slot, site, true);
+        });
+    }
     #[cfg(loom)]
     let _ = (site, nanos);
 }

@@ -417,7 +417,7 @@ impl Table {
             let mut pos = 0;
             let mut has_null = false;
             for t in &types {
-                has_null |= e.key.get(pos) == Some(&0);
+                has_null |= t.nullable && e.key.get(pos) == Some(&0);
                 crate::key::skip_value(t, e.key, &mut pos);
             }
             let cols = &e.key[..pos];

@@ -4,11 +4,10 @@
 //! bulk-loaded bottom-up. Workers share nothing per row: the work queue is
 //! written once per key range, and progress is published once per range.
 use crate::error::Result;
-use crate::key::encode_row_column;
+use crate::key::{encode_row_column, KeyColumn};
 use crate::parallel::{run_pieces, split_range, PIECES_PER_THREAD};
 use crate::schema::IndexDef;
 use crate::table::{KeyRange, Table};
-use crate::types::DataType;
 use lineardb_btree::BTree;
 use lineardb_sync::SharedWord;
 use std::time::Instant;
@@ -104,12 +103,12 @@ pub fn build_indexes(
 ) -> Result<BuildStats> {
     let t0 = Instant::now();
     let pool = table.primary.pool().clone();
-    let types: Vec<Vec<DataType>> = defs
+    let types: Vec<Vec<KeyColumn>> = defs
         .iter()
         .map(|d| {
             d.columns
                 .iter()
-                .map(|&c| table.def.columns[c].data_type)
+                .map(|&c| crate::table::key_column(&table.def, c))
                 .collect()
         })
         .collect();

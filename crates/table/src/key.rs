@@ -1,7 +1,8 @@
 //! Memcomparable key encoding: `memcmp` of two encoded keys orders them as
 //! MySQL orders the values (NULLs first), column after column.
 //!
-//! Per column: one byte, 0x00 for NULL (nothing follows) or 0x01, then
+//! Per column: for a nullable column one byte, 0x00 for NULL (nothing
+//! follows) or 0x01; NOT NULL columns have no such byte. Then
 //! - signed integers, DATE, DATETIME: big-endian with the sign bit flipped,
 //!   in the type's width;
 //! - unsigned integers: big-endian in the type's width;
@@ -12,6 +13,24 @@
 //!   written as 0x00 0xFF, then the terminator 0x00 0x00, so a prefix sorts
 //!   before its extensions and columns after it stay aligned.
 use crate::types::{DataType, Dec, Value};
+
+/// A key column: its type and whether it may be NULL. NOT NULL columns are
+/// encoded without the NULL-flag byte, so a 4-byte INT key is 4 bytes and
+/// fills the B-tree's 4-byte key head exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyColumn {
+    pub data_type: DataType,
+    pub nullable: bool,
+}
+
+impl KeyColumn {
+    pub fn new(data_type: DataType, nullable: bool) -> KeyColumn {
+        KeyColumn {
+            data_type,
+            nullable,
+        }
+    }
+}
 
 const NULL: u8 = 0x00;
 const NOT_NULL: u8 = 0x01;
@@ -51,12 +70,18 @@ fn get_signed(b: &[u8]) -> i128 {
 }
 
 /// Appends the encoding of `v` (already coerced to `dt`) to `out`.
-pub fn encode_value(dt: &DataType, v: &Value, out: &mut Vec<u8>) {
+pub fn encode_value(col: &KeyColumn, v: &Value, out: &mut Vec<u8>) {
+    let dt = &col.data_type;
     if v.is_null() {
-        out.push(NULL);
+        // A NULL bound on a NOT NULL column encodes as nothing: below everything.
+        if col.nullable {
+            out.push(NULL);
+        }
         return;
     }
-    out.push(NOT_NULL);
+    if col.nullable {
+        out.push(NOT_NULL);
+    }
     let w = int_width(dt);
     match (dt, v) {
         (DataType::BigInt { unsigned: true }, Value::UInt(u)) => {
@@ -97,13 +122,20 @@ pub fn encode_value(dt: &DataType, v: &Value, out: &mut Vec<u8>) {
 
 /// Appends the encoding of column `c` of a stored row (no allocation for
 /// strings: they are encoded from the row's bytes).
-pub fn encode_row_column(dt: &DataType, row: &crate::row::RowRef<'_>, c: usize, out: &mut Vec<u8>) {
-    match dt {
+pub fn encode_row_column(
+    col: &KeyColumn,
+    row: &crate::row::RowRef<'_>,
+    c: usize,
+    out: &mut Vec<u8>,
+) {
+    match col.data_type {
         DataType::Char(_) | DataType::VarChar(_) if !row.is_null(c) => {
-            out.push(NOT_NULL);
-            encode_str(dt, row.bytes(c), out);
+            if col.nullable {
+                out.push(NOT_NULL);
+            }
+            encode_str(&col.data_type, row.bytes(c), out);
         }
-        _ => encode_value(dt, &row.value(c), out),
+        _ => encode_value(col, &row.value(c), out),
     }
 }
 
@@ -123,7 +155,7 @@ fn encode_str(dt: &DataType, mut b: &[u8], out: &mut Vec<u8>) {
 }
 
 /// Encodes a whole key.
-pub fn encode_key<'a>(cols: impl IntoIterator<Item = (&'a DataType, &'a Value)>) -> Vec<u8> {
+pub fn encode_key<'a>(cols: impl IntoIterator<Item = (&'a KeyColumn, &'a Value)>) -> Vec<u8> {
     let mut out = Vec::new();
     for (dt, v) in cols {
         encode_value(dt, v, &mut out);
@@ -132,11 +164,14 @@ pub fn encode_key<'a>(cols: impl IntoIterator<Item = (&'a DataType, &'a Value)>)
 }
 
 /// Decodes one value at `*pos`, advancing it. Returns `None` on malformed input.
-pub fn decode_value(dt: &DataType, b: &[u8], pos: &mut usize) -> Option<Value> {
-    let flag = *b.get(*pos)?;
-    *pos += 1;
-    if flag == NULL {
-        return Some(Value::Null);
+pub fn decode_value(col: &KeyColumn, b: &[u8], pos: &mut usize) -> Option<Value> {
+    let dt = &col.data_type;
+    if col.nullable {
+        let flag = *b.get(*pos)?;
+        *pos += 1;
+        if flag == NULL {
+            return Some(Value::Null);
+        }
     }
     let w = int_width(dt);
     let take = |pos: &mut usize, n: usize| -> Option<&[u8]> {
@@ -194,11 +229,14 @@ pub fn decode_value(dt: &DataType, b: &[u8], pos: &mut usize) -> Option<Value> {
 }
 
 /// Advances `*pos` past one encoded value.
-pub fn skip_value(dt: &DataType, b: &[u8], pos: &mut usize) -> Option<()> {
-    let flag = *b.get(*pos)?;
-    *pos += 1;
-    if flag == NULL {
-        return Some(());
+pub fn skip_value(col: &KeyColumn, b: &[u8], pos: &mut usize) -> Option<()> {
+    let dt = &col.data_type;
+    if col.nullable {
+        let flag = *b.get(*pos)?;
+        *pos += 1;
+        if flag == NULL {
+            return Some(());
+        }
     }
     match dt {
         DataType::Char(_) | DataType::VarChar(_) => loop {
@@ -306,7 +344,8 @@ mod tests {
             t1 in 0..TYPES.len(), t2 in 0..TYPES.len(),
             seed in any::<u64>(),
         ) {
-            let (d1, d2) = (TYPES[t1], TYPES[t2]);
+            let nullable = seed % 2 == 0;
+            let (d1, d2) = (KeyColumn::new(TYPES[t1], nullable), KeyColumn::new(TYPES[t2], true));
             let mut runner = proptest::test_runner::TestRunner::new_with_rng(
                 Default::default(),
                 proptest::test_runner::TestRng::from_seed(proptest::test_runner::RngAlgorithm::ChaCha, &{
@@ -315,9 +354,12 @@ mod tests {
                     s
                 }),
             );
-            let strat = (arb(d1), arb(d2), arb(d1), arb(d2));
+            let strat = (arb(d1.data_type), arb(d2.data_type), arb(d1.data_type), arb(d2.data_type));
             for _ in 0..50 {
                 let (a1, a2, b1, b2) = strat.new_tree(&mut runner).unwrap().current();
+                if !nullable && (a1.is_null() || b1.is_null()) {
+                    continue;
+                }
                 let ka = encode_key([(&d1, &a1), (&d2, &a2)]);
                 let kb = encode_key([(&d1, &b1), (&d2, &b2)]);
                 let want = rust_cmp(&a1, &b1).then(rust_cmp(&a2, &b2));

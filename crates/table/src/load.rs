@@ -1,2 +1,3 @@
 //! Loaders for benchmark data.
 pub mod sbtest;
+pub mod tpch;

@@ -7,10 +7,10 @@
 //!   entry points to a row whose columns match it;
 //! - a unique index has no two entries with equal, NULL-free columns.
 use crate::error::{Error, Result};
-use crate::key::{decode_value, encode_value, prefix_end, skip_value};
+use crate::key::{decode_value, encode_value, prefix_end, skip_value, KeyColumn};
 use crate::row::{RowLayout, RowRef};
 use crate::schema::{IndexDef, TableDef};
-use crate::types::{DataType, Value};
+use crate::types::Value;
 use lineardb_btree::BTree;
 use lineardb_sync::{Mutex, SharedWord};
 use std::ops::Bound;
@@ -20,7 +20,7 @@ use std::sync::Arc;
 pub struct Index {
     pub def: IndexDef,
     pub tree: BTree,
-    types: Vec<DataType>,
+    types: Vec<KeyColumn>,
 }
 
 impl Index {
@@ -54,7 +54,7 @@ impl KeyRange {
     /// The keys whose leading columns lie between `lo` and `hi`, each a
     /// prefix of the key's columns (so `lo = [5]` on a two-column key
     /// means "first column >= 5").
-    pub fn from_values(types: &[DataType], lo: Bound<&[Value]>, hi: Bound<&[Value]>) -> KeyRange {
+    pub fn from_values(types: &[KeyColumn], lo: Bound<&[Value]>, hi: Bound<&[Value]>) -> KeyRange {
         let enc = |vals: &[Value]| {
             let mut out = Vec::new();
             for (t, v) in types.iter().zip(vals) {
@@ -107,8 +107,12 @@ impl IndexEntry<'_> {
             }
             skip_value(t, self.key, &mut pos)?;
         }
-        for &pk in &self.table.def.primary_key {
-            let t = &self.table.def.columns[pk].data_type;
+        for (t, &pk) in self
+            .table
+            .primary_key_columns
+            .iter()
+            .zip(&self.table.def.primary_key)
+        {
             if pk == col {
                 return decode_value(t, self.key, &mut pos);
             }
@@ -124,10 +128,16 @@ impl IndexEntry<'_> {
 }
 
 /// Rows fetched per batch of primary-key lookups in a non-covering scan.
-pub const LOOKUP_BATCH: usize = 256;
+pub const LOOKUP_BATCH: usize = 1024;
+
+/// The key column for table column `c` (its type and nullability).
+pub(crate) fn key_column(def: &TableDef, c: usize) -> KeyColumn {
+    KeyColumn::new(def.columns[c].data_type, def.columns[c].nullable)
+}
 
 pub struct Table {
     pub def: TableDef,
+    primary_key_columns: Vec<KeyColumn>,
     pub layout: RowLayout,
     pub primary: BTree,
     pub indexes: Vec<Index>,
@@ -148,17 +158,18 @@ impl Table {
             .indexes
             .iter()
             .map(|d| Index {
-                types: d
-                    .columns
-                    .iter()
-                    .map(|&c| def.columns[c].data_type)
-                    .collect(),
+                types: d.columns.iter().map(|&c| key_column(&def, c)).collect(),
                 tree: BTree::open(pool.clone(), d.root),
                 def: d.clone(),
             })
             .collect();
         let layout = RowLayout::new(def.columns.iter().map(|c| c.data_type).collect());
         let t = Table {
+            primary_key_columns: def
+                .primary_key
+                .iter()
+                .map(|&c| key_column(&def, c))
+                .collect(),
             layout,
             primary,
             indexes,
@@ -195,7 +206,7 @@ impl Table {
         } else if let Some(ai) = self.def.auto_increment_column() {
             if self.def.primary_key[0] == ai {
                 let mut pos = 0;
-                if let Some(v) = decode_value(&self.def.columns[ai].data_type, &last, &mut pos) {
+                if let Some(v) = decode_value(&self.primary_key_columns[0], &last, &mut pos) {
                     let n = match v {
                         Value::Int(i) => i.max(0) as u64,
                         Value::UInt(u) => u,
@@ -218,15 +229,13 @@ impl Table {
             .ok_or_else(|| Error::NoSuchIndex(name.to_string()))
     }
 
-    pub fn primary_key_types(&self) -> Vec<DataType> {
-        self.def
-            .primary_key
-            .iter()
-            .map(|&c| self.def.columns[c].data_type)
-            .collect()
+    /// The key columns of the clustered index.
+    pub fn primary_key_types(&self) -> &[KeyColumn] {
+        &self.primary_key_columns
     }
 
-    pub fn index_types(&self, index: usize) -> &[DataType] {
+    /// The key columns of secondary index `index` (without the primary key).
+    pub fn index_types(&self, index: usize) -> &[KeyColumn] {
         &self.indexes[index].types
     }
 
@@ -236,8 +245,8 @@ impl Table {
         if self.def.primary_key.is_empty() {
             k.extend_from_slice(&row_id.expect("row id").to_be_bytes());
         } else {
-            for &c in &self.def.primary_key {
-                encode_value(&self.def.columns[c].data_type, &row[c], &mut k);
+            for (t, &c) in self.primary_key_columns.iter().zip(&self.def.primary_key) {
+                encode_value(t, &row[c], &mut k);
             }
         }
         k
@@ -252,13 +261,14 @@ impl Table {
             )));
         }
         let mut k = Vec::new();
-        for (&c, v) in self.def.primary_key.iter().zip(key) {
+        for ((t, &c), v) in self
+            .primary_key_columns
+            .iter()
+            .zip(&self.def.primary_key)
+            .zip(key)
+        {
             let col = &self.def.columns[c];
-            encode_value(
-                &col.data_type,
-                &col.data_type.coerce(v.clone(), &col.name)?,
-                &mut k,
-            );
+            encode_value(t, &col.data_type.coerce(v.clone(), &col.name)?, &mut k);
         }
         Ok(k)
     }
@@ -402,40 +412,50 @@ impl Table {
     /// (bottom-up, no per-row descent). Secondary indexes are built after,
     /// with [`crate::Engine::create_indexes`]. Returns the number of rows.
     pub fn bulk_load(&self, rows: impl IntoIterator<Item = Vec<Value>>) -> Result<u64> {
-        if !self.indexes.is_empty() {
-            return Err(Error::Invalid(
-                "bulk load into a table with secondary indexes".into(),
-            ));
-        }
         let mut err: Option<Error> = None;
-        let mut last_auto = 0u64;
-        let ai = self.def.auto_increment_column();
         let mut row_id = 0u64;
         let encoded = rows.into_iter().map_while(|r| {
-            let given = r.into_iter().map(Some).collect();
-            match self.prepare_row(given) {
-                Ok((row, _)) => {
-                    if let Some(Value::Int(i)) = ai.map(|c| &row[c]) {
-                        last_auto = last_auto.max(*i as u64);
-                    }
-                    row_id += 1;
-                    let pk = self.primary_key_of(&row, Some(row_id));
-                    let mut bytes = Vec::new();
-                    self.layout.encode(&row, &mut bytes);
-                    Some((pk, bytes))
-                }
+            row_id += 1;
+            match self.encode_for_load(r, row_id) {
+                Ok(kv) => Some(kv),
                 Err(e) => {
                     err = Some(e);
                     None
                 }
             }
         });
-        let n = self.primary.bulk_load(encoded)?;
-        if let Some(e) = err {
-            return Err(e);
+        let n = self.bulk_load_encoded(encoded);
+        match err {
+            Some(e) => Err(e),
+            None => n,
         }
-        self.next_auto.fetch_max(last_auto + 1);
-        self.next_row_id.fetch_max(row_id + 1);
+    }
+
+    /// Validates a complete row (values for every column) and encodes its
+    /// primary key and row bytes for [`Table::bulk_load_encoded`]. `row_id`
+    /// is used for tables without a primary key.
+    pub fn encode_for_load(&self, values: Vec<Value>, row_id: u64) -> Result<(Vec<u8>, Vec<u8>)> {
+        let (row, _) = self.prepare_row(values.into_iter().map(Some).collect())?;
+        let pk = self.primary_key_of(&row, Some(row_id));
+        let mut bytes = Vec::with_capacity(128);
+        self.layout.encode(&row, &mut bytes);
+        Ok((pk, bytes))
+    }
+
+    /// Loads encoded (primary key, row) pairs in ascending key order into
+    /// this empty table, then moves the AUTO_INCREMENT and row-id counters
+    /// past the largest key.
+    pub fn bulk_load_encoded(
+        &self,
+        rows: impl IntoIterator<Item = (Vec<u8>, Vec<u8>)>,
+    ) -> Result<u64> {
+        if !self.indexes.is_empty() {
+            return Err(Error::Invalid(
+                "bulk load into a table with secondary indexes".into(),
+            ));
+        }
+        let n = self.primary.bulk_load(rows)?;
+        self.init_counters()?;
         Ok(n)
     }
 
@@ -582,45 +602,48 @@ impl Table {
     ) -> Result<()> {
         let idx = &self.indexes[index];
         let mut c = idx.tree.cursor(&range.start);
-        let mut pks: Vec<(Vec<u8>, usize)> = Vec::new();
-        let mut rows: Vec<Option<(usize, usize)>> = Vec::new();
+        // Primary keys of the batch in one buffer: (offset, length, position).
+        let mut keys: Vec<u8> = Vec::new();
+        let mut order: Vec<(u32, u32, u32)> = Vec::new();
+        let mut rows: Vec<Option<(u32, u32)>> = Vec::new();
         let mut data: Vec<u8> = Vec::new();
-        let mut sorted: Vec<Vec<u8>> = Vec::new();
-        let mut done = false;
-        let mut budget = usize::MAX;
-        while !done {
-            let b = c.next_batch(LOOKUP_BATCH.min(budget))?;
+        loop {
+            let b = c.next_batch(LOOKUP_BATCH)?;
             if b.is_empty() {
-                break;
+                return Ok(());
             }
-            pks.clear();
+            keys.clear();
+            order.clear();
+            let mut done = false;
             for (i, (k, _)) in b.iter().enumerate() {
                 if !range.contains_upper(k) {
                     done = true;
                     break;
                 }
-                let start = idx.columns_len(k);
-                pks.push((k[start..].to_vec(), i));
+                let pk = &k[idx.columns_len(k)..];
+                order.push((keys.len() as u32, pk.len() as u32, i as u32));
+                keys.extend_from_slice(pk);
             }
-            pks.sort_unstable();
-            sorted.clear();
-            sorted.extend(pks.iter().map(|(k, _)| k.clone()));
+            let key_of = |&(o, l, _): &(u32, u32, u32)| &keys[o as usize..(o + l) as usize];
+            order.sort_unstable_by(|a, b| key_of(a).cmp(key_of(b)));
+            let sorted: Vec<&[u8]> = order.iter().map(key_of).collect();
             rows.clear();
-            rows.resize(pks.len(), None);
+            rows.resize(order.len(), None);
             data.clear();
             self.primary.get_sorted(&sorted, |j, v| {
-                let s = data.len();
+                let s = data.len() as u32;
                 data.extend_from_slice(v);
-                rows[pks[j].1] = Some((s, data.len()));
+                rows[order[j].2 as usize] = Some((s, data.len() as u32));
             })?;
             for (s, e) in rows.iter().flatten() {
-                if !f(self.layout.row(&data[*s..*e])) {
+                if !f(self.layout.row(&data[*s as usize..*e as usize])) {
                     return Ok(());
                 }
-                budget = budget.saturating_sub(1);
+            }
+            if done {
+                return Ok(());
             }
         }
-        Ok(())
     }
 
     /// Number of rows (a parallel count over the clustered index).

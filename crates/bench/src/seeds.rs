@@ -1,0 +1,565 @@
+//! The experiments of the seeds, through the table layer (in-process).
+//!
+//! - `seed001-scans`: PK, covering and non-covering range scans of 10 and
+//!   1000 rows on sbtest (the queries of ANCHORS.md).
+//! - `seed000-q6`: TPC-H Q6, one-month variant, index plan vs table scan.
+//! - `seed003-create-index`: three secondary indexes on lineitem in one
+//!   statement, 1 and 2 build threads, instrumentation on and off.
+//! - `seed004-cold-count`: COUNT(*) of a table several times larger than the
+//!   pool, page cache dropped, against `dd`'s sequential read bandwidth.
+use crate::harness::{Matrix, Worker};
+use crate::report::{Measurement, Point};
+use lineardb_btree::PoolConfig;
+use lineardb_table::load::{sbtest, tpch};
+use lineardb_table::{Engine, KeyRange, Table, Value};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::hint::black_box;
+use std::ops::Bound;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Options shared by the seed experiments.
+#[derive(Debug, Clone)]
+pub struct SeedOptions {
+    pub threads: Vec<usize>,
+    pub seconds: f64,
+    pub repeat: usize,
+    pub datadir: Option<PathBuf>,
+    pub pool_bytes: usize,
+    /// sbtest rows.
+    pub rows: u32,
+    /// TPC-H scale factor.
+    pub sf: f64,
+    /// Threads for loading and index builds.
+    pub load_threads: usize,
+}
+
+/// A data directory: the one given, or a temporary one removed at the end.
+pub struct DataDir {
+    pub path: PathBuf,
+    _tmp: Option<tempfile::TempDir>,
+}
+
+impl DataDir {
+    pub fn new(given: &Option<PathBuf>) -> anyhow::Result<DataDir> {
+        Ok(match given {
+            Some(d) => {
+                std::fs::create_dir_all(d)?;
+                DataDir {
+                    path: d.clone(),
+                    _tmp: None,
+                }
+            }
+            None => {
+                let t = tempfile::Builder::new()
+                    .prefix("lineardb-bench")
+                    .tempdir_in(".")?;
+                DataDir {
+                    path: t.path().to_path_buf(),
+                    _tmp: Some(t),
+                }
+            }
+        })
+    }
+
+    /// A fresh data file in this directory.
+    pub fn fresh_engine(&self, file: &str, pool_bytes: usize) -> anyhow::Result<(Engine, PathBuf)> {
+        let path = self.path.join(file);
+        if path.exists() {
+            std::fs::remove_file(&path)?;
+        }
+        let engine = Engine::open(
+            &path,
+            PoolConfig {
+                pool_bytes,
+                ..PoolConfig::default()
+            },
+        )?;
+        Ok((engine, path))
+    }
+}
+
+fn matrix(name: &str, o: &SeedOptions) -> Matrix {
+    Matrix {
+        experiment: name.into(),
+        threads: o.threads.clone(),
+        seconds: o.seconds,
+        repeat: o.repeat,
+    }
+}
+
+// ---------------------------------------------------------------- seed 001
+
+#[derive(Clone, Copy)]
+enum Scan {
+    Pk,
+    Covering,
+    NonCovering,
+}
+
+struct ScanWorker<'a> {
+    table: &'a Table,
+    kind: Scan,
+    n: i64,
+    rows: i64,
+    rng: SmallRng,
+}
+
+impl Worker for ScanWorker<'_> {
+    fn op(&mut self) -> u64 {
+        let x = self.rng.gen_range(1..=(self.rows - self.n + 1).max(1));
+        let (lo, hi) = ([Value::Int(x)], [Value::Int(x + self.n - 1)]);
+        let mut rows = 0u64;
+        let mut sum = 0i64;
+        match self.kind {
+            Scan::Pk => {
+                // SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN ? AND ?
+                let r = KeyRange::from_values(
+                    self.table.primary_key_types(),
+                    Bound::Included(&lo),
+                    Bound::Included(&hi),
+                );
+                self.table
+                    .scan_primary(&r, |_, row| {
+                        sum += row.int(1);
+                        rows += 1;
+                        true
+                    })
+                    .expect("scan");
+            }
+            Scan::Covering => {
+                // SELECT SUM(id) FROM sbtest1 FORCE INDEX(k_1) WHERE k BETWEEN ? AND ?
+                let r = KeyRange::from_values(
+                    self.table.index_types(0),
+                    Bound::Included(&lo),
+                    Bound::Included(&hi),
+                );
+                self.table
+                    .scan_index(0, &r, |e| {
+                        if let Some(Value::Int(id)) = e.column(0) {
+                            sum += id;
+                        }
+                        rows += 1;
+                        true
+                    })
+                    .expect("scan");
+            }
+            Scan::NonCovering => {
+                // SELECT SUM(LENGTH(c)) FROM sbtest1 FORCE INDEX(k_1) WHERE k BETWEEN ? AND ?
+                let r = KeyRange::from_values(
+                    self.table.index_types(0),
+                    Bound::Included(&lo),
+                    Bound::Included(&hi),
+                );
+                self.table
+                    .scan_index_rows(0, &r, |row| {
+                        sum += row.bytes(2).len() as i64;
+                        rows += 1;
+                        true
+                    })
+                    .expect("scan");
+            }
+        }
+        black_box(sum);
+        rows
+    }
+}
+
+/// sbtest with `rows` rows and index k_1.
+pub fn load_sbtest(
+    o: &SeedOptions,
+    dir: &DataDir,
+    log: &mut dyn FnMut(&str),
+) -> anyhow::Result<(Engine, Arc<Table>)> {
+    let t0 = Instant::now();
+    let (engine, _) = dir.fresh_engine("sbtest.ldb", o.pool_bytes)?;
+    let table = sbtest::load(&engine, "sbtest", "sbtest1", o.rows, o.load_threads, 42)?;
+    log(&format!(
+        "loaded sbtest1: {} rows with index k_1 in {:.1} s",
+        o.rows,
+        t0.elapsed().as_secs_f64()
+    ));
+    Ok((engine, table))
+}
+
+pub fn seed001_scans(
+    o: &SeedOptions,
+    log: &mut dyn FnMut(&str),
+    on_point: impl FnMut(&Point),
+) -> anyhow::Result<Vec<Point>> {
+    let dir = DataDir::new(&o.datadir)?;
+    let (engine, table) = load_sbtest(o, &dir, log)?;
+    let kinds = [
+        (Scan::Pk, "pk"),
+        (Scan::Covering, "covering"),
+        (Scan::NonCovering, "noncovering"),
+    ];
+    let mut cases = Vec::new();
+    let mut names = Vec::new();
+    for n in [10i64, 1000] {
+        for (k, name) in kinds {
+            cases.push((k, n));
+            names.push(format!("{name}_{n}"));
+        }
+    }
+    let points = matrix("seed001-scans", o).run(
+        &names,
+        |ci, _t, seed| {
+            let (kind, n) = cases[ci];
+            Box::new(ScanWorker {
+                table: &table,
+                kind,
+                n,
+                rows: o.rows as i64,
+                rng: SmallRng::seed_from_u64(seed),
+            })
+        },
+        on_point,
+    );
+    engine.close()?;
+    Ok(points)
+}
+
+// ---------------------------------------------------------------- seed 000
+
+/// lineitem at `o.sf` with an index on l_shipdate.
+pub fn load_lineitem(
+    o: &SeedOptions,
+    dir: &DataDir,
+    indexes: bool,
+    log: &mut dyn FnMut(&str),
+) -> anyhow::Result<(Engine, Arc<Table>, PathBuf)> {
+    let t0 = Instant::now();
+    let (engine, path) = dir.fresh_engine("tpch.ldb", o.pool_bytes)?;
+    let table = tpch::load_lineitem(&engine, "tpch", o.sf, o.load_threads, &|_| {})?;
+    log(&format!(
+        "loaded lineitem SF {}: {} rows in {:.1} s",
+        o.sf,
+        table.count(o.load_threads)?,
+        t0.elapsed().as_secs_f64()
+    ));
+    if !indexes {
+        return Ok((engine, table, path));
+    }
+    let t1 = Instant::now();
+    let (table, _) = engine.create_indexes(
+        "tpch",
+        "lineitem",
+        &[("i_l_shipdate".into(), vec!["l_shipdate".into()], false)],
+        o.load_threads,
+        &|_| {},
+    )?;
+    log(&format!(
+        "built index on l_shipdate in {:.1} s",
+        t1.elapsed().as_secs_f64()
+    ));
+    Ok((engine, table, path))
+}
+
+const L_QUANTITY: usize = 4;
+const L_EXTENDEDPRICE: usize = 5;
+const L_DISCOUNT: usize = 6;
+const L_SHIPDATE: usize = 10;
+
+/// Q6 for the month starting at `first` (days since 1970), by the index on
+/// l_shipdate (`index = true`) or a table scan. Returns revenue * 10^4.
+pub fn q6_month(table: &Table, first: i32, next: i32, index: bool) -> i128 {
+    let mut revenue: i128 = 0;
+    let mut add = |row: lineardb_table::RowRef<'_>| {
+        let disc = row.decimal(L_DISCOUNT);
+        if (4..=6).contains(&disc) && row.decimal(L_QUANTITY) < 2500 {
+            revenue += row.decimal(L_EXTENDEDPRICE) * disc;
+        }
+    };
+    if index {
+        let r = KeyRange::from_values(
+            table.index_types(0),
+            Bound::Included(&[Value::Date(first)]),
+            Bound::Excluded(&[Value::Date(next)]),
+        );
+        table
+            .scan_index_rows(0, &r, |row| {
+                add(row);
+                true
+            })
+            .expect("scan");
+    } else {
+        table
+            .scan_primary(&KeyRange::all(), |_, row| {
+                let d = row.int(L_SHIPDATE) as i32;
+                if d >= first && d < next {
+                    add(row);
+                }
+                true
+            })
+            .expect("scan");
+    }
+    revenue
+}
+
+fn month_bounds(year: i32, month: u32) -> (i32, i32) {
+    let first = lineardb_table::types::days_from_civil(year, month, 1);
+    let next = if month == 12 {
+        lineardb_table::types::days_from_civil(year + 1, 1, 1)
+    } else {
+        lineardb_table::types::days_from_civil(year, month + 1, 1)
+    };
+    (first, next)
+}
+
+struct Q6Worker<'a> {
+    table: &'a Table,
+    index: bool,
+    rng: SmallRng,
+}
+
+impl Worker for Q6Worker<'_> {
+    fn op(&mut self) -> u64 {
+        let (first, next) =
+            month_bounds(self.rng.gen_range(1993..=1997), self.rng.gen_range(1..=12));
+        black_box(q6_month(self.table, first, next, self.index));
+        1
+    }
+}
+
+pub fn seed000_q6(
+    o: &SeedOptions,
+    log: &mut dyn FnMut(&str),
+    on_point: impl FnMut(&Point),
+) -> anyhow::Result<Vec<Point>> {
+    let dir = DataDir::new(&o.datadir)?;
+    let (engine, table, _) = load_lineitem(o, &dir, true, log)?;
+    let (first, next) = month_bounds(1997, 1);
+    let by_index = q6_month(&table, first, next, true);
+    let by_scan = q6_month(&table, first, next, false);
+    log(&format!(
+        "Q6 1997-01: index plan {} / table scan {} (at SF 1 the answer is 9584789.4683)",
+        lineardb_table::Dec::new(by_index, 4),
+        lineardb_table::Dec::new(by_scan, 4)
+    ));
+    anyhow::ensure!(by_index == by_scan, "index plan and table scan disagree");
+    let names = vec!["index".to_string(), "table_scan".to_string()];
+    let points = matrix("seed000-q6", o).run(
+        &names,
+        |ci, _t, seed| {
+            Box::new(Q6Worker {
+                table: &table,
+                index: ci == 0,
+                rng: SmallRng::seed_from_u64(seed),
+            })
+        },
+        on_point,
+    );
+    engine.close()?;
+    Ok(points)
+}
+
+// ---------------------------------------------------------------- seed 003
+
+fn single_point(
+    experiment: &str,
+    case: &str,
+    threads: usize,
+    ops_per_s: f64,
+    extra: &[(&str, f64)],
+) -> Point {
+    Point {
+        experiment: experiment.into(),
+        case: case.into(),
+        threads,
+        ratio_to_1_thread: None,
+        m: Measurement {
+            runs: 1,
+            ops_per_s,
+            ops_per_s_min: ops_per_s,
+            ops_per_s_max: ops_per_s,
+            rows_per_s: 0.0,
+            cpu_us_per_op: 0.0,
+            shared_writes_per_row: None,
+            shared_writes_per_op: None,
+        },
+        extra: extra.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+    }
+}
+
+pub fn seed003_create_index(
+    o: &SeedOptions,
+    log: &mut dyn FnMut(&str),
+    mut on_point: impl FnMut(&Point),
+) -> anyhow::Result<Vec<Point>> {
+    let dir = DataDir::new(&o.datadir)?;
+    let (engine, table, _) = load_lineitem(o, &dir, false, log)?;
+    let rows = table.count(o.load_threads)? as f64;
+    drop(table);
+    let specs: Vec<(String, Vec<String>, bool)> = ["l_shipdate", "l_partkey", "l_suppkey"]
+        .iter()
+        .map(|c| (format!("i_{c}"), vec![c.to_string()], false))
+        .collect();
+    let mut times: std::collections::BTreeMap<(usize, bool), Vec<f64>> = Default::default();
+    let threads: Vec<usize> = o.threads.clone();
+    for _ in 0..o.repeat.max(1) {
+        for &t in &threads {
+            for instr in [true, false] {
+                lineardb_sync::wait::set_enabled(instr);
+                let t0 = Instant::now();
+                let (table, stats) =
+                    engine.create_indexes("tpch", "lineitem", &specs, t, &|_| {})?;
+                let secs = t0.elapsed().as_secs_f64();
+                lineardb_sync::wait::set_enabled(true);
+                log(&format!(
+                    "  {t} thread(s), instrumentation {}: {secs:.2} s (scan+sort {:.2} s, merge+load {:.2} s)",
+                    if instr { "on" } else { "off" },
+                    stats.scan_sort_seconds,
+                    stats.merge_load_seconds
+                ));
+                times.entry((t, instr)).or_default().push(secs);
+                drop(table);
+                for (name, _, _) in &specs {
+                    engine.drop_index("tpch", "lineitem", name)?;
+                }
+            }
+        }
+    }
+    let mut points = Vec::new();
+    let one = times
+        .get(&(1, true))
+        .map(|v| crate::harness::median(&mut v.clone()));
+    for ((t, instr), v) in times.iter_mut() {
+        let secs = crate::harness::median(v);
+        let mut p = single_point(
+            "seed003-create-index",
+            if *instr {
+                "instrumentation_on"
+            } else {
+                "instrumentation_off"
+            },
+            *t,
+            1.0 / secs,
+            &[("seconds", secs), ("rows_per_s_built", rows * 3.0 / secs)],
+        );
+        p.ratio_to_1_thread = one.map(|o| o / secs);
+        on_point(&p);
+        points.push(p);
+    }
+    engine.close()?;
+    Ok(points)
+}
+
+// ---------------------------------------------------------------- seed 004
+
+/// Drops a file's pages from the OS page cache.
+fn drop_page_cache(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::io::AsRawFd;
+    let f = std::fs::File::open(path)?;
+    f.sync_all()?;
+    // SAFETY: plain integer arguments on a valid descriptor.
+    unsafe { libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
+    Ok(())
+}
+
+/// Sequential read bandwidth of `path` with `dd` (O_DIRECT), bytes/s.
+fn dd_bandwidth(path: &Path) -> anyhow::Result<f64> {
+    drop_page_cache(path)?;
+    let len = std::fs::metadata(path)?.len() as f64;
+    let t0 = Instant::now();
+    let out = std::process::Command::new("dd")
+        .arg(format!("if={}", path.display()))
+        .args(["of=/dev/null", "bs=1M", "iflag=direct"])
+        .output()?;
+    anyhow::ensure!(
+        out.status.success(),
+        "dd failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Ok(len / t0.elapsed().as_secs_f64())
+}
+
+pub fn seed004_cold_count(
+    o: &SeedOptions,
+    log: &mut dyn FnMut(&str),
+    mut on_point: impl FnMut(&Point),
+) -> anyhow::Result<Vec<Point>> {
+    let dir = DataDir::new(&o.datadir)?;
+    let path = {
+        let (engine, path) = dir.fresh_engine("cold.ldb", 2 << 30)?;
+        let t0 = Instant::now();
+        engine.create_database("sbtest", true)?;
+        let table = engine.create_table(sbtest::spec("sbtest", "sbtest1"))?;
+        table.bulk_load(sbtest::rows(o.rows, 42).map(|r| {
+            vec![
+                Value::Int(r.id as i64),
+                Value::Int(r.k as i64),
+                Value::Bytes(r.c.into_bytes()),
+                Value::Bytes(r.pad.into_bytes()),
+            ]
+        }))?;
+        engine.close()?;
+        log(&format!(
+            "loaded {} rows in {:.1} s",
+            o.rows,
+            t0.elapsed().as_secs_f64()
+        ));
+        path
+    };
+    let file_bytes = std::fs::metadata(&path)?.len() as f64;
+    log(&format!(
+        "data file {:.0} MiB, pool {:.0} MiB",
+        file_bytes / 1048576.0,
+        o.pool_bytes as f64 / 1048576.0
+    ));
+    let mut results: std::collections::BTreeMap<usize, Vec<f64>> = Default::default();
+    let mut dd = Vec::new();
+    for _ in 0..o.repeat.max(1) {
+        dd.push(dd_bandwidth(&path)?);
+        for &t in &o.threads {
+            drop_page_cache(&path)?;
+            let engine = Engine::open(
+                &path,
+                PoolConfig {
+                    pool_bytes: o.pool_bytes,
+                    ..PoolConfig::default()
+                },
+            )?;
+            let table = engine.table("sbtest", "sbtest1")?;
+            let t0 = Instant::now();
+            let n = table.count(t)?;
+            let secs = t0.elapsed().as_secs_f64();
+            anyhow::ensure!(n == o.rows as u64, "count {n} != {}", o.rows);
+            results.entry(t).or_default().push(secs);
+            drop(table);
+            drop(engine);
+        }
+    }
+    let dd_bw = crate::harness::median(&mut dd);
+    log(&format!(
+        "dd (O_DIRECT, 1 MiB blocks): {:.0} MiB/s",
+        dd_bw / 1048576.0
+    ));
+    let mut points = Vec::new();
+    let one = results
+        .get(&1)
+        .map(|v| crate::harness::median(&mut v.clone()));
+    for (t, v) in results.iter_mut() {
+        let secs = crate::harness::median(v);
+        let bw = file_bytes / secs;
+        let mut p = single_point(
+            "seed004-cold-count",
+            "count_star",
+            *t,
+            1.0 / secs,
+            &[
+                ("seconds", secs),
+                ("mib_per_s", bw / 1048576.0),
+                ("dd_mib_per_s", dd_bw / 1048576.0),
+                ("share_of_dd", bw / dd_bw),
+            ],
+        );
+        p.m.rows_per_s = o.rows as f64 / secs;
+        p.ratio_to_1_thread = one.map(|o| o / secs);
+        on_point(&p);
+        points.push(p);
+    }
+    Ok(points)
+}
