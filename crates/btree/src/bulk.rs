@@ -6,6 +6,15 @@ use crate::tree::{interrupt_to_error, BTree};
 use lineardb_buffer::{Error, PageId, Result};
 use lineardb_sync::WaitClass;
 
+/// Leaves built for one part of a bulk load.
+#[derive(Default)]
+struct Leaves {
+    pids: Vec<PageId>,
+    /// Separators between consecutive leaves.
+    seps: Vec<Vec<u8>>,
+    entries: u64,
+}
+
 /// Share of a page bulk-built nodes fill, leaving room for later inserts.
 pub const BULK_FILL: f64 = 0.92;
 
@@ -18,25 +27,97 @@ impl BTree {
         K: AsRef<[u8]>,
         V: AsRef<[u8]>,
     {
-        let page_size = self.pool.page_size();
-        {
-            let g = self
-                .pool
-                .exclusive(self.root, WaitClass::TreeInner)
-                .map_err(interrupt_to_error)?;
-            let r = NodeRef::new(g.page());
-            if !r.is_leaf() || r.count() > 0 {
-                return Err(Error::Invalid("bulk load needs an empty tree".into()));
-            }
+        self.check_empty()?;
+        let leaves = self.build_leaves(entries, None, None)?;
+        self.finish(vec![leaves], &[])
+    }
+
+    /// Like [`BTree::bulk_load`], with the input cut into parts at
+    /// `splitters` (strictly ascending keys): part `i` holds the keys in
+    /// `[splitters[i-1], splitters[i])` (a part may be empty). Leaves of the
+    /// parts are built by
+    /// `threads` workers at once; the inner levels after.
+    pub fn bulk_load_parts<I, K, V>(
+        &self,
+        parts: Vec<I>,
+        splitters: &[Vec<u8>],
+        threads: usize,
+    ) -> Result<u64>
+    where
+        I: IntoIterator<Item = (K, V)> + Send,
+        K: AsRef<[u8]>,
+        V: AsRef<[u8]>,
+    {
+        if parts.len() != splitters.len() + 1 {
+            return Err(Error::Invalid(
+                "bulk load: parts and splitters do not match".into(),
+            ));
         }
+        self.check_empty()?;
+        let n = parts.len();
+        let jobs: Vec<lineardb_sync::Mutex<Option<I>>> = parts
+            .into_iter()
+            .map(|p| lineardb_sync::Mutex::new(Some(p)))
+            .collect();
+        let results: Vec<lineardb_sync::Mutex<Option<Result<Leaves>>>> =
+            (0..n).map(|_| lineardb_sync::Mutex::new(None)).collect();
+        // Next part to build: written once per part.
+        let next = lineardb_sync::SharedWord::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..threads.max(1).min(n) {
+                s.spawn(|| loop {
+                    let i = next.fetch_add(1) as usize;
+                    if i >= n {
+                        return;
+                    }
+                    let part = jobs[i].lock().take().expect("each part is taken once");
+                    let lower = (i > 0).then(|| splitters[i - 1].clone());
+                    let upper = splitters.get(i).cloned();
+                    *results[i].lock() = Some(self.build_leaves(part, lower, upper));
+                });
+            }
+        });
+        let mut all = Vec::with_capacity(n);
+        for r in results {
+            all.push(r.into_inner().expect("every part was built")?);
+        }
+        self.finish(all, splitters)
+    }
+
+    fn check_empty(&self) -> Result<()> {
+        let g = self
+            .pool
+            .exclusive(self.root, WaitClass::TreeInner)
+            .map_err(interrupt_to_error)?;
+        let r = NodeRef::new(g.page());
+        if !r.is_leaf() || r.count() > 0 {
+            return Err(Error::Invalid("bulk load needs an empty tree".into()));
+        }
+        Ok(())
+    }
+
+    /// Builds the leaves for ascending `entries` covering `[lower, upper)`.
+    fn build_leaves<K, V>(
+        &self,
+        entries: impl IntoIterator<Item = (K, V)>,
+        lower: Option<Vec<u8>>,
+        upper: Option<Vec<u8>>,
+    ) -> Result<Leaves>
+    where
+        K: AsRef<[u8]>,
+        V: AsRef<[u8]>,
+    {
+        let page_size = self.pool.page_size();
         let budget = (page_size as f64 * BULK_FILL) as usize;
-        let fence_room = 8 + self.max_key_len();
-        let mut children: Vec<PageId> = Vec::new();
-        let mut seps: Vec<Vec<u8>> = Vec::new();
-        let mut current: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+        let fence_room = 2 * (8 + self.max_key_len());
+        let mut out = Leaves::default();
+        // The current leaf's records, flat: (key offset, key len, value len).
+        let mut data: Vec<u8> = Vec::new();
+        let mut recs: Vec<(u32, u32, u32)> = Vec::new();
         let mut used = 0usize;
-        let mut lower: Option<Vec<u8>> = None;
-        let mut total = 0u64;
+        let mut lower = lower;
+        let key_of =
+            |r: &(u32, u32, u32)| -> std::ops::Range<usize> { r.0 as usize..(r.0 + r.1) as usize };
         for (k, v) in entries {
             let (k, v) = (k.as_ref(), v.as_ref());
             if k.len() > self.max_key_len() || k.len() + v.len() > self.max_entry_len() {
@@ -45,32 +126,81 @@ impl BTree {
                     max: self.max_entry_len(),
                 });
             }
-            if let Some((last, _)) = current.last() {
-                if last.as_slice() >= k {
+            if let Some(last) = recs.last() {
+                if &data[key_of(last)] >= k {
                     return Err(Error::Invalid(
                         "bulk load input is not strictly ascending".into(),
                     ));
                 }
             }
             let need = entry_space(k.len(), v.len());
-            let fixed = NodeImage::fixed_space(&NodeHeader::leaf(lower.clone(), None)) + fence_room;
-            if !current.is_empty() && fixed + used + need > budget {
-                let sep = separator(&current.last().unwrap().0, k);
+            if !recs.is_empty() && crate::node::SLOTS + fence_room + used + need > budget {
+                let sep = separator(&data[key_of(recs.last().unwrap())], k);
                 let h = NodeHeader::leaf(lower.take(), Some(sep.clone()));
-                children.push(self.write_new_node(h, &current)?);
-                seps.push(sep.clone());
+                out.pids.push(self.write_flat_node(h, &data, &recs)?);
+                out.seps.push(sep.clone());
                 lower = Some(sep);
-                current.clear();
+                data.clear();
+                recs.clear();
                 used = 0;
             }
             used += need;
-            current.push((k.to_vec(), v.to_vec()));
-            total += 1;
+            recs.push((data.len() as u32, k.len() as u32, v.len() as u32));
+            data.extend_from_slice(k);
+            data.extend_from_slice(v);
+            out.entries += 1;
         }
+        // The last leaf (possibly empty, for an empty part) closes at the
+        // part's upper bound.
+        out.pids
+            .push(self.write_flat_node(NodeHeader::leaf(lower, upper), &data, &recs)?);
+        Ok(out)
+    }
+
+    fn write_flat_node(
+        &self,
+        h: NodeHeader,
+        data: &[u8],
+        recs: &[(u32, u32, u32)],
+    ) -> Result<PageId> {
+        let img = NodeImage::build(
+            self.pool.page_size(),
+            h,
+            recs.iter().map(|&(o, kl, vl)| {
+                let (o, kl, vl) = (o as usize, kl as usize, vl as usize);
+                (&data[o..o + kl], &data[o + kl..o + kl + vl])
+            }),
+        );
+        let mut g = self.pool.allocate()?;
+        NodeMut::new(g.page_mut()).write_image(&img);
+        Ok(g.pid())
+    }
+
+    /// Joins the leaves of the parts (separated by `splitters`), builds the
+    /// inner levels and moves the top node into the root.
+    fn finish(&self, parts: Vec<Leaves>, splitters: &[Vec<u8>]) -> Result<u64> {
+        let total: u64 = parts.iter().map(|p| p.entries).sum();
         if total == 0 {
+            for p in parts {
+                for pid in p.pids {
+                    self.pool
+                        .exclusive(pid, WaitClass::TreeLeaf)
+                        .map_err(interrupt_to_error)?
+                        .free();
+                }
+            }
             return Ok(0);
         }
-        children.push(self.write_new_node(NodeHeader::leaf(lower, None), &current)?);
+        let budget = (self.pool.page_size() as f64 * BULK_FILL) as usize;
+        let mut children = Vec::new();
+        let mut seps = Vec::new();
+        for (i, p) in parts.into_iter().enumerate() {
+            if i > 0 {
+                seps.push(splitters[i - 1].clone());
+            }
+            children.extend(p.pids);
+            seps.extend(p.seps);
+        }
         let mut level = 0u8;
         while children.len() > 1 {
             level += 1;

@@ -24,8 +24,13 @@ pub struct BTree {
     pub(crate) root: PageId,
 }
 
+/// Keys of a sorted batch lookup whose leaves are prefetched together.
+const PREFETCH_GROUP: usize = 8;
+/// Bytes of a leaf prefetched ahead of a lookup: header and slot array.
+const PREFETCH_LEAF_BYTES: usize = 1024;
+
 /// Children of a level-1 node read ahead when a scan reaches one not in memory.
-const READ_AHEAD_CHILDREN: usize = 32;
+const READ_AHEAD_CHILDREN: usize = 64;
 
 impl BTree {
     /// Makes an empty tree in a new page.
@@ -156,7 +161,19 @@ impl BTree {
         let mut i = 0;
         let mut vals: Vec<u8> = Vec::new();
         let mut hits: Vec<(usize, usize, usize)> = Vec::new();
+        let mut prefetched = 0;
         while i < keys.len() {
+            // Random lookups are bound by memory latency: before looking up
+            // a group of keys, walk the (cached) inner levels for the next
+            // ones and prefetch their leaves, so their misses overlap.
+            if i >= prefetched {
+                let end = (i + PREFETCH_GROUP).min(keys.len());
+                let mut last_leaf = u64::MAX;
+                for k in &keys[prefetched.max(i)..end] {
+                    last_leaf = self.prefetch_leaf(k.as_ref(), last_leaf);
+                }
+                prefetched = end;
+            }
             let next = retry(|| {
                 vals.clear();
                 hits.clear();
@@ -185,6 +202,39 @@ impl BTree {
             i = next;
         }
         Ok(())
+    }
+
+    /// Descends to the leaf of `key` without trusting what it reads and
+    /// prefetches the leaf's header and slot array. A hint only: any
+    /// inconsistency just stops it. Returns the leaf id (skipped if it is
+    /// `skip`, the previous key's leaf).
+    fn prefetch_leaf(&self, key: &[u8], skip: u64) -> u64 {
+        let Ok(mut g) = self.pool.optimistic(self.root, WaitClass::TreeInner) else {
+            return u64::MAX;
+        };
+        for _ in 0..16 {
+            let n = NodeRef::new(g.page());
+            if n.level() == 1 {
+                let child = n.child_at(n.upper_bound(key));
+                if child == skip || !g.is_valid() {
+                    return child;
+                }
+                self.pool.prefetch_page(child, PREFETCH_LEAF_BYTES);
+                return child;
+            }
+            if n.is_leaf() {
+                return g.pid();
+            }
+            let child = n.child_at(n.upper_bound(key));
+            if !g.is_valid() {
+                return u64::MAX;
+            }
+            match self.pool.optimistic(child, WaitClass::TreeInner) {
+                Ok(c) => g = c,
+                Err(_) => return u64::MAX,
+            }
+        }
+        u64::MAX
     }
 
     /// Inserts or replaces `key -> value`. Returns true if it replaced a value.

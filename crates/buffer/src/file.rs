@@ -35,7 +35,23 @@ pub(crate) struct FileHeader {
 
 pub(crate) struct DataFile {
     file: File,
+    /// The same file opened with O_DIRECT, for page reads that bypass the
+    /// kernel's page cache (no double buffering, no copy); `None` where the
+    /// file system refuses it or pages are smaller than 4 KiB.
+    direct: Option<File>,
     page_size: usize,
+}
+
+fn open_direct(path: &Path, page_size: usize) -> Option<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    if page_size < 4096 {
+        return None;
+    }
+    OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_DIRECT)
+        .open(path)
+        .ok()
 }
 
 pub(crate) fn checksum(page: &[u8]) -> u32 {
@@ -66,7 +82,11 @@ impl DataFile {
             .write(true)
             .create_new(true)
             .open(path)?;
-        Ok(DataFile { file, page_size })
+        Ok(DataFile {
+            file,
+            direct: open_direct(path, page_size),
+            page_size,
+        })
     }
 
     /// Opens an existing file and reads its header.
@@ -88,7 +108,11 @@ impl DataFile {
         if !valid_page_size(page_size) {
             return Err(Error::BadFile(format!("page size {page_size}")));
         }
-        let df = DataFile { file, page_size };
+        let df = DataFile {
+            direct: open_direct(path, page_size),
+            file,
+            page_size,
+        };
         let mut page = vec![0u8; page_size];
         df.read_into(0, &mut page)?;
         verify(0, &page)?;
@@ -138,14 +162,33 @@ impl DataFile {
     /// while the read runs (the caller holds the page's exclusive latch; stale
     /// optimistic readers may read them and will fail validation).
     pub(crate) unsafe fn read_raw(&self, pid: PageId, dst: *mut u8) -> Result<()> {
+        self.read_many_raw(pid, &[dst])
+    }
+
+    /// Reads pages `first..first + dsts.len()` into the frames `dsts` with
+    /// as few system calls as possible (one `preadv` when nothing is short).
+    ///
+    /// # Safety
+    /// As [`DataFile::read_raw`], for every destination; each is page-sized
+    /// and page-aligned (O_DIRECT needs aligned buffers).
+    pub(crate) unsafe fn read_many_raw(&self, first: PageId, dsts: &[*mut u8]) -> Result<()> {
+        let fd = self.direct.as_ref().unwrap_or(&self.file).as_raw_fd();
+        let mut iov: Vec<libc::iovec> = dsts
+            .iter()
+            .map(|&d| libc::iovec {
+                iov_base: d as *mut libc::c_void,
+                iov_len: self.page_size,
+            })
+            .collect();
+        let total = self.page_size * dsts.len();
         let mut done = 0usize;
-        let off = pid * self.page_size as u64;
-        while done < self.page_size {
-            let n = libc::pread(
-                self.file.as_raw_fd(),
-                dst.add(done) as *mut libc::c_void,
-                self.page_size - done,
-                (off + done as u64) as libc::off_t,
+        let mut at = 0usize; // first iovec not yet complete
+        while done < total {
+            let n = libc::preadv(
+                fd,
+                iov[at..].as_ptr(),
+                (iov.len() - at).min(1024) as libc::c_int,
+                (first * self.page_size as u64 + done as u64) as libc::off_t,
             );
             if n < 0 {
                 let e = std::io::Error::last_os_error();
@@ -156,11 +199,24 @@ impl DataFile {
             }
             if n == 0 {
                 return Err(Error::Corrupt {
-                    page: pid,
+                    page: first + (done / self.page_size) as u64,
                     reason: "beyond the end of the data file".into(),
                 });
             }
             done += n as usize;
+            // Skip the iovecs now full; shorten a partly filled one.
+            let mut left = n as usize;
+            while left > 0 {
+                let v = &mut iov[at];
+                if left >= v.iov_len {
+                    left -= v.iov_len;
+                    at += 1;
+                } else {
+                    v.iov_base = (v.iov_base as *mut u8).add(left) as *mut libc::c_void;
+                    v.iov_len -= left;
+                    left = 0;
+                }
+            }
         }
         Ok(())
     }
@@ -176,19 +232,6 @@ impl DataFile {
     pub(crate) fn sync(&self) -> Result<()> {
         self.file.sync_all()?;
         Ok(())
-    }
-
-    /// Asks the kernel to start reading pages `first..first+count` (read-ahead).
-    pub(crate) fn advise_willneed(&self, first: PageId, count: u64) {
-        // SAFETY: posix_fadvise only takes plain integers; failure is harmless.
-        unsafe {
-            libc::posix_fadvise(
-                self.file.as_raw_fd(),
-                (first * self.page_size as u64) as libc::off_t,
-                (count * self.page_size as u64) as libc::off_t,
-                libc::POSIX_FADV_WILLNEED,
-            );
-        }
     }
 }
 

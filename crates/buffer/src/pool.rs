@@ -202,6 +202,23 @@ impl BufferPool {
         unsafe { RacySlice::new(self.frame_ptr(frame), self.page_size) }
     }
 
+    /// Asks the CPU to fetch the first `bytes` of page `pid` into cache if the
+    /// page is in memory (a hint: reads nothing it relies on, writes nothing).
+    #[inline]
+    pub fn prefetch_page(&self, pid: PageId, bytes: usize) {
+        if pid >= self.capacity {
+            return;
+        }
+        let frame = (self.entry_unchecked(pid).frame.load() & FRAME_INDEX) as usize;
+        if frame == 0 || frame > self.nframes {
+            return;
+        }
+        let page = self.frame_read(frame - 1);
+        for off in (0..bytes.min(self.page_size)).step_by(64) {
+            page.prefetch(off);
+        }
+    }
+
     /// True if `pid` is in memory now (a single load; may change at once).
     #[inline]
     pub fn is_resident(&self, pid: PageId) -> bool {
@@ -318,7 +335,7 @@ impl BufferPool {
             entry.latch.unlock_exclusive_unchanged(true);
             return Err(e.into());
         }
-        count(Counter::PagesRead, 1);
+        count_pages_read(1);
         entry.frame.store(frame as u64 + 1);
         self.frame_owner[frame].store(pid + 1);
         entry.latch.unlock_exclusive();
@@ -435,29 +452,102 @@ impl BufferPool {
         self.free_pages.lock().push(pid);
     }
 
-    /// Hints that `pids` will be read soon: absent ones are read ahead by the
-    /// kernel (adjacent pages in one request).
+    /// Reads ahead for a scan: of `pids`, those not in memory are read now,
+    /// by this thread, in runs of consecutive pages (one `preadv` each), so
+    /// a scan's I/O is large and sequential and never waits on another
+    /// thread (DESIGN.md invariant 4).
     pub fn read_ahead(&self, pids: &[PageId]) {
-        let mut run: Option<(PageId, u64)> = None;
-        for &pid in pids {
-            let Ok(entry) = self.entry(pid) else { continue };
-            if entry.latch.state() != LatchState::Absent {
+        let mut i = 0;
+        while i < pids.len() {
+            let mut j = i + 1;
+            while j < pids.len() && pids[j] == pids[j - 1] + 1 {
+                j += 1;
+            }
+            if let Ok(n) = self.load_run(pids[i], j - i) {
+                if n > 0 {
+                    count(Counter::ReadAheadHints, 1);
+                }
+            }
+            i = j;
+        }
+    }
+
+    /// Loads up to `max` consecutive absent pages from `first`, stopping at
+    /// the first one that is resident, free or being loaded. Returns how many
+    /// it loaded. Failures are left for the thread that needs the page.
+    fn load_run(&self, first: PageId, max: usize) -> Result<usize> {
+        let count = self.page_count.load();
+        // A run may take at most 1/16 of the pool, so that concurrent scans
+        // and other readers always find frames.
+        let max = max.min(self.nframes / 16).max(1);
+        let mut locked: Vec<PageId> = Vec::with_capacity(max);
+        for pid in first..first + max as u64 {
+            if pid >= count || pid == HEADER_PAGE || pid >= self.capacity {
+                break;
+            }
+            let entry = self.entry_unchecked(pid);
+            if entry.latch.try_lock_absent().is_none() {
+                break;
+            }
+            if entry.frame.load() & FRAME_FREED != 0 {
+                entry.latch.unlock_exclusive_unchanged(true);
+                break;
+            }
+            locked.push(pid);
+        }
+        if locked.is_empty() {
+            return Ok(0);
+        }
+        let release_all = |pids: &[PageId]| {
+            for &p in pids {
+                self.entry_unchecked(p)
+                    .latch
+                    .unlock_exclusive_unchanged(true);
+            }
+        };
+        let mut frames = Vec::with_capacity(locked.len());
+        for _ in &locked {
+            match self.take_frame() {
+                Ok(f) => frames.push(f),
+                Err(e) => {
+                    self.free_frames
+                        .lock()
+                        .extend(frames.iter().map(|&f| f as u32));
+                    release_all(&locked);
+                    return Err(e);
+                }
+            }
+        }
+        let ptrs: Vec<*mut u8> = frames.iter().map(|&f| self.frame_ptr(f)).collect();
+        let read = {
+            let _timer = WaitTimer::start(WaitSite::new(WaitClass::IoRead, first));
+            // SAFETY: we hold the exclusive latch of every page in the run and
+            // own every frame (free or evicted for us); frames are page-aligned.
+            unsafe { self.file.read_many_raw(first, &ptrs) }
+        };
+        if let Err(e) = read {
+            self.free_frames
+                .lock()
+                .extend(frames.iter().map(|&f| f as u32));
+            release_all(&locked);
+            return Err(e);
+        }
+        let mut loaded = 0;
+        for (&pid, &frame) in locked.iter().zip(&frames) {
+            let entry = self.entry_unchecked(pid);
+            // SAFETY: the frame is ours and nothing writes it.
+            if file::verify(pid, unsafe { self.frame_read(frame).as_plain() }).is_err() {
+                self.free_frames.lock().push(frame as u32);
+                entry.latch.unlock_exclusive_unchanged(true);
                 continue;
             }
-            run = match run {
-                Some((first, n)) if first + n == pid => Some((first, n + 1)),
-                Some((first, n)) => {
-                    self.file.advise_willneed(first, n);
-                    count(Counter::ReadAheadHints, 1);
-                    Some((pid, 1))
-                }
-                None => Some((pid, 1)),
-            };
+            entry.frame.store(frame as u64 + 1);
+            self.frame_owner[frame].store(pid + 1);
+            entry.latch.unlock_exclusive();
+            loaded += 1;
         }
-        if let Some((first, n)) = run {
-            self.file.advise_willneed(first, n);
-            count(Counter::ReadAheadHints, 1);
-        }
+        count_pages_read(loaded as u64);
+        Ok(loaded)
     }
 
     /// Writes every dirty page to the file (pages stay resident).
@@ -559,6 +649,10 @@ impl BufferPool {
         *self.free_pages.lock() = free;
         Ok(())
     }
+}
+
+fn count_pages_read(n: u64) {
+    count(Counter::PagesRead, n);
 }
 
 impl Drop for BufferPool {

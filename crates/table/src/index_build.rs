@@ -31,6 +31,20 @@ struct Run {
 }
 
 impl Run {
+    /// Position of the first key `>= key`.
+    fn lower_bound(&self, key: &[u8]) -> usize {
+        let (mut lo, mut hi) = (0, self.keys.len());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if self.key(mid) < key {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+
     fn push(&mut self, start: usize) {
         let len = self.data.len() - start;
         let mut p = [0u8; 16];
@@ -56,10 +70,11 @@ impl Run {
     }
 }
 
-/// Merges sorted runs into one sorted stream.
+/// Merges sorted runs (each between `pos` and `end`) into one sorted stream.
 struct Merge<'a> {
     runs: &'a [Run],
     pos: Vec<usize>,
+    end: Vec<usize>,
 }
 
 impl<'a> Iterator for Merge<'a> {
@@ -68,7 +83,7 @@ impl<'a> Iterator for Merge<'a> {
     fn next(&mut self) -> Option<Self::Item> {
         let mut best: Option<usize> = None;
         for r in 0..self.runs.len() {
-            if self.pos[r] >= self.runs[r].keys.len() {
+            if self.pos[r] >= self.end[r] {
                 continue;
             }
             best = match best {
@@ -90,6 +105,34 @@ impl<'a> Iterator for Merge<'a> {
         self.pos[b] += 1;
         Some((k, []))
     }
+}
+
+/// About `parts - 1` distinct, ascending keys that cut the union of `runs`
+/// into parts of similar size (sampled at even positions of each run).
+fn choose_splitters(runs: &[Run], parts: usize) -> Vec<Vec<u8>> {
+    if parts <= 1 {
+        return Vec::new();
+    }
+    let mut sample: Vec<&[u8]> = Vec::new();
+    for r in runs {
+        let n = r.keys.len();
+        for j in 1..parts {
+            if n > 0 {
+                sample.push(r.key(n * j / parts));
+            }
+        }
+    }
+    sample.sort_unstable();
+    sample.dedup();
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    for j in 1..parts {
+        if let Some(k) = sample.get(sample.len() * j / parts) {
+            if out.last().is_none_or(|l| l.as_slice() < *k) {
+                out.push(k.to_vec());
+            }
+        }
+    }
+    out
 }
 
 /// Builds the indexes `defs` (their trees, rooted at `def.root`, empty) of
@@ -174,33 +217,27 @@ pub fn build_indexes(
             by_index[i].push(r);
         }
     }
-    let next = SharedWord::new(0);
-    let results: Vec<Result<()>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads.max(1).min(defs.len().max(1)))
-            .map(|_| {
-                s.spawn(|| -> Result<()> {
-                    loop {
-                        let i = next.fetch_add(1) as usize;
-                        if i >= defs.len() {
-                            return Ok(());
-                        }
-                        let runs = &by_index[i];
-                        let tree = BTree::open(pool.clone(), defs[i].root);
-                        tree.bulk_load(Merge {
-                            runs,
-                            pos: vec![0; runs.len()],
-                        })?;
-                    }
-                })
+    // Each index is cut into parts at splitter keys sampled from the runs;
+    // the parts' leaves are built by all workers at once, so the load
+    // phase scales with threads whatever the number of indexes.
+    let parts_per_index = if threads <= 1 { 1 } else { threads * 4 };
+    for (i, runs) in by_index.iter().enumerate() {
+        let splitters = choose_splitters(runs, parts_per_index);
+        let mut bounds: Vec<Vec<usize>> = vec![vec![0; runs.len()]];
+        for sp in &splitters {
+            bounds.push(runs.iter().map(|r| r.lower_bound(sp)).collect());
+        }
+        bounds.push(runs.iter().map(|r| r.keys.len()).collect());
+        let parts: Vec<Merge<'_>> = bounds
+            .windows(2)
+            .map(|w| Merge {
+                runs,
+                pos: w[0].clone(),
+                end: w[1].clone(),
             })
             .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("build worker panicked"))
-            .collect()
-    });
-    for r in results {
-        r?;
+        let tree = BTree::open(pool.clone(), defs[i].root);
+        tree.bulk_load_parts(parts, &splitters, threads)?;
     }
     Ok(BuildStats {
         rows,
