@@ -76,6 +76,9 @@ struct SeedArgs {
     /// Threads for loading data and building indexes (default: cores).
     #[arg(long)]
     load_threads: Option<usize>,
+    /// Cases to run, comma-separated (default: all).
+    #[arg(long, value_delimiter = ',')]
+    cases: Vec<String>,
 }
 
 impl SeedArgs {
@@ -94,6 +97,7 @@ impl SeedArgs {
             rows: self.rows.unwrap_or(rows),
             sf: self.sf.unwrap_or(1.0),
             load_threads: self.load_threads.unwrap_or(cores),
+            cases: self.cases.clone(),
         }
     }
 }

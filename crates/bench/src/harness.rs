@@ -122,11 +122,13 @@ where
                     barrier.wait();
                     let start = Instant::now();
                     let (mut ops, mut rows) = (0u64, 0u64);
+                    // The flag is checked after every operation: slow ones (a
+                    // table scan) must not run on long past the end. It is a
+                    // line nobody writes until the end, so the check stays in
+                    // this core's cache.
                     while !stop.get() {
-                        for _ in 0..16 {
-                            rows += w.op();
-                        }
-                        ops += 16;
+                        rows += w.op();
+                        ops += 1;
                     }
                     (ops, rows, start, Instant::now())
                 })

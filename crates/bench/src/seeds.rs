@@ -34,6 +34,14 @@ pub struct SeedOptions {
     pub sf: f64,
     /// Threads for loading and index builds.
     pub load_threads: usize,
+    /// Cases to run (empty: all).
+    pub cases: Vec<String>,
+}
+
+impl SeedOptions {
+    fn wants(&self, case: &str) -> bool {
+        self.cases.is_empty() || self.cases.iter().any(|c| c == case)
+    }
 }
 
 /// A data directory: the one given, or a temporary one removed at the end.
@@ -200,8 +208,11 @@ pub fn seed001_scans(
     let mut names = Vec::new();
     for n in [10i64, 1000] {
         for (k, name) in kinds {
-            cases.push((k, n));
-            names.push(format!("{name}_{n}"));
+            let case = format!("{name}_{n}");
+            if o.wants(&case) {
+                cases.push((k, n));
+                names.push(case);
+            }
         }
     }
     let points = matrix("seed001-scans", o).run(

@@ -171,7 +171,7 @@ impl BTree {
                 (&data[o..o + kl], &data[o + kl..o + kl + vl])
             }),
         );
-        let mut g = self.pool.allocate()?;
+        let mut g = self.allocate_node()?;
         NodeMut::new(g.page_mut()).write_image(&img);
         Ok(g.pid())
     }
@@ -216,7 +216,7 @@ impl BTree {
             h,
             entries.iter().map(|(k, v)| (k.as_slice(), v.as_slice())),
         );
-        let mut g = self.pool.allocate()?;
+        let mut g = self.allocate_node()?;
         NodeMut::new(g.page_mut()).write_image(&img);
         Ok(g.pid())
     }

@@ -1,7 +1,7 @@
 //! Slotted B+tree node inside a page.
 //!
 //! ```text
-//! 0..16   buffer page header (checksum, LSN)
+//! 0..16   buffer page header: checksum; at 4 the owning tree's id; LSN at 8
 //! 16      u8  1 = leaf, 0 = inner
 //! 17      u8  level (0 = leaf)
 //! 18      u16 count: number of slots
@@ -30,6 +30,9 @@ use lineardb_buffer::PAGE_HEADER_SIZE;
 use lineardb_sync::{RacySlice, RacySliceMut};
 use std::cmp::Ordering;
 
+/// The owning tree's id (its root page, as u32), in the buffer header's
+/// owner bytes; set when the page is allocated for the tree.
+pub(crate) const TREE_ID: usize = 4;
 const IS_LEAF: usize = 16;
 const LEVEL: usize = 17;
 const COUNT: usize = 18;
@@ -215,6 +218,21 @@ impl<'a> NodeRef<'a> {
             out,
         );
     }
+    #[inline]
+    pub(crate) fn tree_id(&self) -> u32 {
+        self.page.u32_at(TREE_ID)
+    }
+
+    /// Is `key` at or above the lower fence?
+    pub(crate) fn above_lower_fence(&self, key: &[u8]) -> bool {
+        self.page.u8_at(FENCE_FLAGS) & LOWER_INF != 0
+            || self.page.compare(
+                self.page.u16_at(LOWER_OFF) as usize,
+                self.page.u16_at(LOWER_LEN) as usize,
+                key,
+            ) != Ordering::Greater
+    }
+
     /// Is `key` below the upper fence (inside this node, if above the lower)?
     pub(crate) fn below_upper_fence(&self, key: &[u8]) -> bool {
         self.upper_is_infinite()

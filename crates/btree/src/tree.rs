@@ -37,6 +37,8 @@ impl BTree {
     pub fn create(pool: Arc<BufferPool>) -> Result<BTree> {
         let root = {
             let mut g = pool.allocate()?;
+            let id = g.pid();
+            stamp_tree(&mut g, id);
             let img = NodeImage::build(
                 pool.page_size(),
                 NodeHeader::leaf(None, None),
@@ -55,6 +57,29 @@ impl BTree {
 
     pub fn root(&self) -> PageId {
         self.root
+    }
+
+    /// Allocates a page for a node of this tree, stamped with the tree's id.
+    pub(crate) fn allocate_node(&self) -> Result<lineardb_buffer::ExclusiveGuard<'_>> {
+        let mut g = self.pool.allocate()?;
+        stamp_tree(&mut g, self.root);
+        Ok(g)
+    }
+
+    /// The leaf `hint` if it is a leaf of this tree whose fences hold `key`
+    /// (then it is *the* leaf for `key`: leaves partition the key space).
+    /// The caller validates the guard after reading.
+    fn leaf_from_hint(&self, hint: PageId, key: &[u8]) -> Option<OptimisticGuard<'_>> {
+        if hint == u64::MAX {
+            return None;
+        }
+        let g = self.pool.optimistic(hint, WaitClass::TreeLeaf).ok()?;
+        let n = NodeRef::new(g.page());
+        (n.tree_id() == self.root as u32
+            && n.is_leaf()
+            && n.above_lower_fence(key)
+            && n.below_upper_fence(key))
+        .then_some(g)
     }
 
     pub fn pool(&self) -> &Arc<BufferPool> {
@@ -161,23 +186,33 @@ impl BTree {
         let mut i = 0;
         let mut vals: Vec<u8> = Vec::new();
         let mut hits: Vec<(usize, usize, usize)> = Vec::new();
-        let mut prefetched = 0;
+        // Leaf hints of the current group: (first key index, leaf ids).
+        let mut group_start = 0;
+        let mut hints: Vec<PageId> = Vec::with_capacity(PREFETCH_GROUP);
         while i < keys.len() {
             // Random lookups are bound by memory latency: before looking up
-            // a group of keys, walk the (cached) inner levels for the next
-            // ones and prefetch their leaves, so their misses overlap.
-            if i >= prefetched {
+            // a group of keys, walk the (cached) inner levels for them and
+            // prefetch their leaves, so their misses overlap. The leaf ids
+            // found are used as hints: a hinted leaf whose fences hold the
+            // key needs no second descent.
+            if i >= group_start + hints.len() {
+                group_start = i;
+                hints.clear();
                 let end = (i + PREFETCH_GROUP).min(keys.len());
                 let mut last_leaf = u64::MAX;
-                for k in &keys[prefetched.max(i)..end] {
+                for k in &keys[i..end] {
                     last_leaf = self.prefetch_leaf(k.as_ref(), last_leaf);
+                    hints.push(last_leaf);
                 }
-                prefetched = end;
             }
+            let hint = hints[i - group_start];
             let next = retry(|| {
                 vals.clear();
                 hits.clear();
-                let g = self.find_leaf(keys[i].as_ref(), false)?;
+                let g = match self.leaf_from_hint(hint, keys[i].as_ref()) {
+                    Some(g) => g,
+                    None => self.find_leaf(keys[i].as_ref(), false)?,
+                };
                 let n = NodeRef::new(g.page());
                 let mut j = i;
                 while j < keys.len() {
@@ -469,7 +504,7 @@ impl BTree {
             if !NodeMut::new(px.page_mut()).fits(sep.len(), 8) {
                 return Ok(Some(level + 1));
             }
-            let mut nx = self.pool.allocate()?;
+            let mut nx = self.allocate_node()?;
             NodeMut::new(nx.page_mut()).write_image(&right);
             NodeMut::new(cx.page_mut()).write_image(&left);
             let mut p = NodeMut::new(px.page_mut());
@@ -489,8 +524,8 @@ impl BTree {
         }
         let level = r.level();
         let (left, right, sep) = split_images(page_size, &r);
-        let mut lx = self.pool.allocate()?;
-        let mut nx = self.pool.allocate()?;
+        let mut lx = self.allocate_node()?;
+        let mut nx = self.allocate_node()?;
         NodeMut::new(lx.page_mut()).write_image(&left);
         NodeMut::new(nx.page_mut()).write_image(&right);
         let root = NodeImage::build(
@@ -758,6 +793,12 @@ pub(crate) fn interrupt_to_error(i: Interrupt) -> Error {
         Interrupt::Error(e) => e,
         Interrupt::Restart => Error::Invalid("page changed during a latched walk".into()),
     }
+}
+
+/// Writes the owning tree's id into a node page's header (bytes 4..8, which
+/// node images never overwrite).
+fn stamp_tree(g: &mut lineardb_buffer::ExclusiveGuard<'_>, tree: PageId) {
+    g.page_mut().set_u32(crate::node::TREE_ID, tree as u32);
 }
 
 /// Runs an optimistic operation until it does not restart. After a few

@@ -71,7 +71,28 @@ fn reader(tree: &BTree, r: u32, stop: &SharedFlag) -> u64 {
     let mut buf = Vec::new();
     while !stop.get() {
         let k = rng.gen_range(0..KEYS);
-        if rng.gen_bool(0.7) {
+        if rng.gen_bool(0.2) {
+            // Sorted batch lookups (leaf hints, prefetching): stable keys must
+            // all be found with their values, others only with their own.
+            let mut keys: Vec<u32> = (0..32).map(|_| rng.gen_range(0..KEYS)).collect();
+            keys.sort_unstable();
+            keys.dedup();
+            let enc: Vec<[u8; 4]> = keys.iter().map(|k| k.to_be_bytes()).collect();
+            let mut seen = vec![false; keys.len()];
+            tree.get_sorted(&enc, |i, v| {
+                assert!(!seen[i], "key {} reported twice", keys[i]);
+                seen[i] = true;
+                assert!(
+                    value_matches(keys[i], v),
+                    "batch: key {} has a foreign value",
+                    keys[i]
+                );
+            })
+            .unwrap();
+            for (i, k) in keys.iter().enumerate() {
+                assert!(k % 4 != 0 || seen[i], "batch: stable key {k} missing");
+            }
+        } else if rng.gen_bool(0.7) {
             let found = tree.get_into(&k.to_be_bytes(), &mut buf).unwrap();
             if k % 4 == 0 {
                 assert!(found, "stable key {k} missing");

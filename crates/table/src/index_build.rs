@@ -61,12 +61,34 @@ impl Run {
 
     fn sort(&mut self) {
         let data = &self.data;
+        // Equal prefixes of keys that both fit in 16 bytes: the shorter is a
+        // prefix of the longer (zero padding), so it sorts first.
         self.keys.sort_unstable_by(|a, b| {
             a.0.cmp(&b.0).then_with(|| {
+                if a.2 <= 16 && b.2 <= 16 {
+                    return a.2.cmp(&b.2);
+                }
                 data[a.1 as usize..(a.1 + a.2) as usize]
                     .cmp(&data[b.1 as usize..(b.1 + b.2) as usize])
             })
         });
+    }
+}
+
+/// A key out of a run: short keys (<= 16 bytes) are rebuilt from the
+/// sorted prefix, so merging them never touches the run's data buffer
+/// (which, in sorted order, would be a cache miss per key).
+pub(crate) enum KeyBytes<'a> {
+    Inline([u8; 16], u8),
+    Slice(&'a [u8]),
+}
+
+impl AsRef<[u8]> for KeyBytes<'_> {
+    fn as_ref(&self) -> &[u8] {
+        match self {
+            KeyBytes::Inline(b, n) => &b[..*n as usize],
+            KeyBytes::Slice(s) => s,
+        }
     }
 }
 
@@ -78,7 +100,7 @@ struct Merge<'a> {
 }
 
 impl<'a> Iterator for Merge<'a> {
-    type Item = (&'a [u8], [u8; 0]);
+    type Item = (KeyBytes<'a>, [u8; 0]);
 
     fn next(&mut self) -> Option<Self::Item> {
         let mut best: Option<usize> = None;
@@ -101,7 +123,13 @@ impl<'a> Iterator for Merge<'a> {
             };
         }
         let b = best?;
-        let k = self.runs[b].key(self.pos[b]);
+        let run = &self.runs[b];
+        let (prefix, _, len) = run.keys[self.pos[b]];
+        let k = if len <= 16 {
+            KeyBytes::Inline(prefix.to_be_bytes(), len as u8)
+        } else {
+            KeyBytes::Slice(run.key(self.pos[b]))
+        };
         self.pos[b] += 1;
         Some((k, []))
     }

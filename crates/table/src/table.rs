@@ -127,8 +127,27 @@ impl IndexEntry<'_> {
     }
 }
 
-/// Rows fetched per batch of primary-key lookups in a non-covering scan.
+/// Largest batch a scan copies out of the tree at once (and the most
+/// primary keys a non-covering scan looks up together).
 pub const LOOKUP_BATCH: usize = 1024;
+
+/// Batch sizes of a scan: small first (a 10-row range must not copy a
+/// whole leaf), growing 4x per batch up to [`LOOKUP_BATCH`].
+struct BatchSize(usize);
+
+impl Default for BatchSize {
+    fn default() -> Self {
+        BatchSize(16)
+    }
+}
+
+impl BatchSize {
+    fn next(&mut self) -> usize {
+        let n = self.0;
+        self.0 = (n * 4).min(LOOKUP_BATCH);
+        n
+    }
+}
 
 /// The key column for table column `c` (its type and nullability).
 pub(crate) fn key_column(def: &TableDef, c: usize) -> KeyColumn {
@@ -547,8 +566,9 @@ impl Table {
         mut f: impl FnMut(&[u8], RowRef<'_>) -> bool,
     ) -> Result<()> {
         let mut c = self.primary.cursor(&range.start);
+        let mut batch = BatchSize::default();
         loop {
-            let b = c.next_batch(LOOKUP_BATCH)?;
+            let b = c.next_batch(batch.next())?;
             if b.is_empty() {
                 return Ok(());
             }
@@ -570,8 +590,9 @@ impl Table {
     ) -> Result<()> {
         let idx = &self.indexes[index];
         let mut c = idx.tree.cursor(&range.start);
+        let mut batch = BatchSize::default();
         loop {
-            let b = c.next_batch(LOOKUP_BATCH)?;
+            let b = c.next_batch(batch.next())?;
             if b.is_empty() {
                 return Ok(());
             }
@@ -607,8 +628,9 @@ impl Table {
         let mut order: Vec<(u32, u32, u32)> = Vec::new();
         let mut rows: Vec<Option<(u32, u32)>> = Vec::new();
         let mut data: Vec<u8> = Vec::new();
+        let mut batch = BatchSize::default();
         loop {
-            let b = c.next_batch(LOOKUP_BATCH)?;
+            let b = c.next_batch(batch.next())?;
             if b.is_empty() {
                 return Ok(());
             }
