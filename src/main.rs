@@ -5,6 +5,12 @@ use lineardb_bench::report;
 use lineardb_bench::seeds::{self, SeedOptions};
 use std::path::PathBuf;
 
+/// mimalloc's heaps are per thread: query paths that allocate small
+/// buffers never share an allocator lock, whatever the thread count
+/// (glibc shares its arenas once threads outnumber 8 per core).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "lineardb",

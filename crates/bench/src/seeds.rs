@@ -351,13 +351,17 @@ pub fn seed000_q6(
         lineardb_table::Dec::new(by_scan, 4)
     ));
     anyhow::ensure!(by_index == by_scan, "index plan and table scan disagree");
-    let names = vec!["index".to_string(), "table_scan".to_string()];
+    let names: Vec<String> = ["index", "table_scan"]
+        .into_iter()
+        .filter(|c| o.wants(c))
+        .map(String::from)
+        .collect();
     let points = matrix("seed000-q6", o).run(
         &names,
         |ci, _t, seed| {
             Box::new(Q6Worker {
                 table: &table,
-                index: ci == 0,
+                index: names[ci] == "index",
                 rng: SmallRng::seed_from_u64(seed),
             })
         },

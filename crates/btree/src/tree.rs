@@ -189,6 +189,8 @@ impl BTree {
         // Leaf hints of the current group: (first key index, leaf ids).
         let mut group_start = 0;
         let mut hints: Vec<PageId> = Vec::with_capacity(PREFETCH_GROUP);
+        // The level-1 node of the last hint: sorted keys mostly share it.
+        let mut parent: Option<OptimisticGuard<'_>> = None;
         while i < keys.len() {
             // Random lookups are bound by memory latency: before looking up
             // a group of keys, walk the (cached) inner levels for them and
@@ -201,7 +203,7 @@ impl BTree {
                 let end = (i + PREFETCH_GROUP).min(keys.len());
                 let mut last_leaf = u64::MAX;
                 for k in &keys[i..end] {
-                    last_leaf = self.prefetch_leaf(k.as_ref(), last_leaf);
+                    last_leaf = self.prefetch_leaf(k.as_ref(), last_leaf, &mut parent);
                     hints.push(last_leaf);
                 }
             }
@@ -243,24 +245,40 @@ impl BTree {
     /// prefetches the leaf's header and slot array. A hint only: any
     /// inconsistency just stops it. Returns the leaf id (skipped if it is
     /// `skip`, the previous key's leaf).
-    fn prefetch_leaf(&self, key: &[u8], skip: u64) -> u64 {
+    fn prefetch_leaf<'a>(&'a self, key: &[u8], skip: u64, parent: &mut Option<OptimisticGuard<'a>>) -> u64 {
+        // Reuse the cached level-1 node while the key is inside its fences.
+        if let Some(p) = parent.as_ref() {
+            let n = NodeRef::new(p.page());
+            if n.level() == 1 && n.above_lower_fence(key) && n.below_upper_fence(key) {
+                let child = n.child_at(n.upper_bound(key));
+                if p.is_valid() {
+                    if child != skip {
+                        self.pool.prefetch_page(child, PREFETCH_LEAF_BYTES);
+                    }
+                    return child;
+                }
+            }
+            *parent = None;
+        }
         let Ok(mut g) = self.pool.optimistic(self.root, WaitClass::TreeInner) else {
             return u64::MAX;
         };
         for _ in 0..16 {
             let n = NodeRef::new(g.page());
-            if n.level() == 1 {
-                let child = n.child_at(n.upper_bound(key));
-                if child == skip || !g.is_valid() {
-                    return child;
-                }
-                self.pool.prefetch_page(child, PREFETCH_LEAF_BYTES);
-                return child;
-            }
             if n.is_leaf() {
                 return g.pid();
             }
             let child = n.child_at(n.upper_bound(key));
+            if n.level() == 1 {
+                if !g.is_valid() {
+                    return u64::MAX;
+                }
+                if child != skip {
+                    self.pool.prefetch_page(child, PREFETCH_LEAF_BYTES);
+                }
+                *parent = Some(g);
+                return child;
+            }
             if !g.is_valid() {
                 return u64::MAX;
             }
