@@ -245,7 +245,12 @@ impl BTree {
     /// prefetches the leaf's header and slot array. A hint only: any
     /// inconsistency just stops it. Returns the leaf id (skipped if it is
     /// `skip`, the previous key's leaf).
-    fn prefetch_leaf<'a>(&'a self, key: &[u8], skip: u64, parent: &mut Option<OptimisticGuard<'a>>) -> u64 {
+    fn prefetch_leaf<'a>(
+        &'a self,
+        key: &[u8],
+        skip: u64,
+        parent: &mut Option<OptimisticGuard<'a>>,
+    ) -> u64 {
         // Reuse the cached level-1 node while the key is inside its fences.
         if let Some(p) = parent.as_ref() {
             let n = NodeRef::new(p.page());
