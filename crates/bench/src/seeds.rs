@@ -513,16 +513,7 @@ pub fn seed004_cold_count(
     let path = {
         let (engine, path) = dir.fresh_engine("cold.ldb", 2 << 30)?;
         let t0 = Instant::now();
-        engine.create_database("sbtest", true)?;
-        let table = engine.create_table(sbtest::spec("sbtest", "sbtest1"))?;
-        table.bulk_load(sbtest::rows(o.rows, 42).map(|r| {
-            vec![
-                Value::Int(r.id as i64),
-                Value::Int(r.k as i64),
-                Value::Bytes(r.c.into_bytes()),
-                Value::Bytes(r.pad.into_bytes()),
-            ]
-        }))?;
+        sbtest::load_rows(&engine, "sbtest", "sbtest1", o.rows, 42)?;
         engine.close()?;
         log(&format!(
             "loaded {} rows in {:.1} s",

@@ -86,6 +86,26 @@ pub fn load(
     threads: usize,
     seed: u64,
 ) -> Result<Arc<Table>> {
+    load_rows(engine, db, name, rows, seed)?;
+    let (table, _) = engine.create_indexes(
+        db,
+        name,
+        &[("k_1".into(), vec!["k".into()], false)],
+        threads,
+        &|_| {},
+    )?;
+    Ok(table)
+}
+
+/// Creates `db.name` (database too, if needed) with `rows` rows and no
+/// secondary index, bulk-loaded in id order.
+pub fn load_rows(
+    engine: &Engine,
+    db: &str,
+    name: &str,
+    rows: u32,
+    seed: u64,
+) -> Result<Arc<Table>> {
     engine.create_database(db, true)?;
     let table = engine.create_table(spec(db, name))?;
     table.bulk_load(self::rows(rows, seed).map(|r| {
@@ -96,13 +116,6 @@ pub fn load(
             Value::Bytes(r.pad.into_bytes()),
         ]
     }))?;
-    let (table, _) = engine.create_indexes(
-        db,
-        name,
-        &[("k_1".into(), vec!["k".into()], false)],
-        threads,
-        &|_| {},
-    )?;
     Ok(table)
 }
 
