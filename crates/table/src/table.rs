@@ -129,7 +129,7 @@ impl IndexEntry<'_> {
 
 /// Largest batch a scan copies out of the tree at once (and the most
 /// primary keys a non-covering scan looks up together).
-pub const LOOKUP_BATCH: usize = 1024;
+pub const LOOKUP_BATCH: usize = 256;
 
 /// Batch sizes of a scan: small first (a 10-row range must not copy a
 /// whole leaf), growing 4x per batch up to [`LOOKUP_BATCH`].
