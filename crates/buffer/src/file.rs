@@ -172,7 +172,21 @@ impl DataFile {
     /// As [`DataFile::read_raw`], for every destination; each is page-sized
     /// and page-aligned (O_DIRECT needs aligned buffers).
     pub(crate) unsafe fn read_many_raw(&self, first: PageId, dsts: &[*mut u8]) -> Result<()> {
-        let fd = self.direct.as_ref().unwrap_or(&self.file).as_raw_fd();
+        if let Some(direct) = &self.direct {
+            match self.read_many_from(direct, first, dsts) {
+                // A file system that took O_DIRECT at open but refuses the
+                // read: fall back to the buffered descriptor.
+                Err(Error::Io(e)) if e.raw_os_error() == Some(libc::EINVAL) => {}
+                other => return other,
+            }
+        }
+        self.read_many_from(&self.file, first, dsts)
+    }
+
+    /// # Safety
+    /// As [`DataFile::read_many_raw`].
+    unsafe fn read_many_from(&self, file: &File, first: PageId, dsts: &[*mut u8]) -> Result<()> {
+        let fd = file.as_raw_fd();
         let mut iov: Vec<libc::iovec> = dsts
             .iter()
             .map(|&d| libc::iovec {

@@ -664,3 +664,112 @@ impl Drop for BufferPool {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(frames: usize) -> PoolConfig {
+        PoolConfig {
+            page_size: 4096,
+            pool_bytes: 4096 * frames,
+            max_pages: 1 << 16,
+        }
+    }
+
+    fn stamp(pool: &BufferPool, n: u64) -> Vec<PageId> {
+        (0..n)
+            .map(|i| {
+                let mut g = pool.allocate().unwrap();
+                let pid = g.pid();
+                g.page_mut().set_u64(64, pid * 1000 + i);
+                pid
+            })
+            .collect()
+    }
+
+    fn read_u64(pool: &BufferPool, pid: PageId) -> u64 {
+        loop {
+            let g = pool.optimistic(pid, WaitClass::Page).unwrap();
+            let v = g.page().u64_at(64);
+            if g.is_valid() {
+                return v;
+            }
+        }
+    }
+
+    #[test]
+    fn pages_survive_eviction_and_reopen() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.ldb");
+        let pids = {
+            // 16 frames for 200 pages: allocation itself must evict.
+            let pool = BufferPool::create(&path, cfg(16)).unwrap();
+            let pids = stamp(&pool, 200);
+            for (i, &pid) in pids.iter().enumerate() {
+                assert_eq!(read_u64(&pool, pid), pid * 1000 + i as u64);
+            }
+            assert!(pool.stats().resident <= 16);
+            pool.close().unwrap();
+            pids
+        };
+        // A run may take 1/16 of the pool: 256 frames allow the 10-page run.
+        let pool = BufferPool::open(&path, cfg(256)).unwrap();
+        assert_eq!(pool.stats().page_count, 201);
+        // Read ahead in runs (one preadv each), then check every page.
+        pool.read_ahead(&pids[10..20]);
+        for &pid in &pids[10..20] {
+            assert!(pool.is_resident(pid));
+        }
+        for (i, &pid) in pids.iter().enumerate() {
+            assert_eq!(read_u64(&pool, pid), pid * 1000 + i as u64);
+        }
+    }
+
+    #[test]
+    fn freed_pages_are_reused_and_remembered_across_reopen() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.ldb");
+        {
+            let pool = BufferPool::create(&path, cfg(32)).unwrap();
+            let pids = stamp(&pool, 50);
+            for &pid in &pids[..20] {
+                pool.exclusive(pid, WaitClass::Page).ok().unwrap().free();
+            }
+            assert_eq!(pool.stats().free_pages, 20);
+            let again = pool.allocate().unwrap().pid();
+            assert!(pids[..20].contains(&again), "a freed page is reused first");
+            pool.close().unwrap();
+        }
+        let pool = BufferPool::open(&path, cfg(32)).unwrap();
+        assert_eq!(pool.stats().free_pages, 19);
+        let before = pool.stats().page_count;
+        for _ in 0..19 {
+            pool.allocate().unwrap();
+        }
+        assert_eq!(
+            pool.stats().page_count,
+            before,
+            "free pages are used before the file grows"
+        );
+    }
+
+    #[test]
+    fn invalid_page_sizes_and_ids_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let bad = PoolConfig {
+            page_size: 3000,
+            ..cfg(8)
+        };
+        assert!(BufferPool::create(&dir.path().join("x.ldb"), bad).is_err());
+        let pool = BufferPool::create(&dir.path().join("y.ldb"), cfg(8)).unwrap();
+        assert!(matches!(
+            pool.optimistic(HEADER_PAGE, WaitClass::Page),
+            Err(Interrupt::Error(Error::Corrupt { .. }))
+        ));
+        assert!(matches!(
+            pool.optimistic(1 << 40, WaitClass::Page),
+            Err(Interrupt::Error(Error::Corrupt { .. }))
+        ));
+    }
+}
