@@ -337,37 +337,50 @@ impl BTree {
 
     /// The largest key in the tree, if any.
     pub fn last_key(&self) -> Result<Option<Vec<u8>>> {
-        retry(|| {
-            let mut g = self.pool.optimistic(self.root, WaitClass::TreeInner)?;
-            loop {
-                let n = NodeRef::new(g.page());
-                if n.is_leaf() {
-                    let count = n.count();
-                    let k = (count > 0).then(|| n.key(count - 1));
-                    g.validate()?;
-                    if k.is_none() && n.lower_fence().is_some() {
-                        // An empty rightmost leaf: fall back to a full scan's end.
-                        return Err(Interrupt::Error(Error::Invalid(
-                            "empty rightmost leaf".into(),
-                        )));
+        /// What the leaf reached for a bound holds.
+        enum Below {
+            Found(Vec<u8>),
+            /// Nothing below the bound here: go on below this lower fence.
+            Before(Vec<u8>),
+            /// Nothing below the bound in the whole tree.
+            None,
+        }
+        // The largest key < bound (None: no bound). The child for a bound b
+        // is the one whose range [s_{i-1}, s_i) has s_{i-1} < b <= s_i; if
+        // its leaf (emptied by deletes) has nothing below b, the answer lies
+        // below the leaf's lower fence. One descent per empty leaf met.
+        let mut bound: Option<Vec<u8>> = None;
+        loop {
+            let r = retry(|| {
+                let mut g = self.pool.optimistic(self.root, WaitClass::TreeInner)?;
+                loop {
+                    let n = NodeRef::new(g.page());
+                    let pos = match &bound {
+                        None => n.count(),
+                        Some(b) => n.lower_bound(b).0,
+                    };
+                    if n.is_leaf() {
+                        let r = if pos > 0 {
+                            Below::Found(n.key(pos - 1))
+                        } else {
+                            n.lower_fence().map_or(Below::None, Below::Before)
+                        };
+                        g.validate()?;
+                        return Ok(r);
                     }
-                    return Ok(k);
+                    let child = n.child_at(pos);
+                    g.validate()?;
+                    let c = self.pool.optimistic(child, WaitClass::TreeInner)?;
+                    g.validate()?;
+                    g = c;
                 }
-                let child = n.upper_child();
-                g.validate()?;
-                let c = self.pool.optimistic(child, WaitClass::TreeInner)?;
-                g.validate()?;
-                g = c;
-            }
-        })
-        .or_else(|_| {
-            let mut last = None;
-            self.scan(b"", |k, _| {
-                last = Some(k.to_vec());
-                true
             })?;
-            Ok(last)
-        })
+            match r {
+                Below::Found(k) => return Ok(Some(k)),
+                Below::None => return Ok(None),
+                Below::Before(fence) => bound = Some(fence),
+            }
+        }
     }
 
     /// Keys that split the tree into about `parts` ranges of similar size,

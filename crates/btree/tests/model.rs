@@ -252,6 +252,18 @@ fn insert_new_last_key_split_points_and_count_range() {
     assert!(!tree.insert_new(&3u32.to_be_bytes(), b"other").unwrap());
     assert_eq!(tree.get(&3u32.to_be_bytes()).unwrap().unwrap(), b"v");
     assert_eq!(tree.last_key().unwrap().unwrap(), 29_997u32.to_be_bytes());
+    // Emptying the top of the key space (possibly leaving empty leaves on
+    // the right) moves the last key down.
+    let mut removed = Vec::new();
+    for i in (20_001..30_000u32).filter(|i| i % 3 == 0) {
+        assert!(tree.remove(&i.to_be_bytes()).unwrap());
+        removed.push(i);
+    }
+    assert_eq!(tree.last_key().unwrap().unwrap(), 19_998u32.to_be_bytes());
+    for i in removed {
+        assert!(tree.insert_new(&i.to_be_bytes(), b"v").unwrap());
+    }
+    assert_eq!(tree.last_key().unwrap().unwrap(), 29_997u32.to_be_bytes());
     let total = tree.count_range(b"", None).unwrap();
     assert_eq!(total, 10_000);
     assert_eq!(
@@ -312,4 +324,26 @@ proptest! {
         tree.remove(b"\x01zz").unwrap();
         prop_assert_eq!(tree.check().unwrap(), entries.len() as u64);
     }
+}
+
+#[test]
+fn last_key_skips_empty_leaves_on_the_right() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::create(&dir.path().join("e.ldb"), small_config()).unwrap();
+    let tree = store.create_tree("e").unwrap();
+    // Bulk-built leaves are 92% full: an emptied last leaf cannot merge into
+    // its left neighbour and stays, empty, at the right edge.
+    tree.bulk_load((0..5000u32).map(|i| (i.to_be_bytes(), [1u8; 8])))
+        .unwrap();
+    let mut i = 4999u32;
+    let mut last_seen = tree.last_key().unwrap();
+    while i > 4000 {
+        tree.remove(&i.to_be_bytes()).unwrap();
+        i -= 1;
+        let now = tree.last_key().unwrap().unwrap();
+        assert_eq!(now, i.to_be_bytes(), "after removing {}", i + 1);
+        last_seen = Some(now);
+    }
+    assert!(last_seen.is_some());
+    assert_eq!(tree.check().unwrap(), 4001);
 }
