@@ -73,28 +73,14 @@ pub struct EngineData {
     pub primary: BTree,
     pub index: BTree,
     pub rows: u32,
-    _tmp: Option<tempfile::TempDir>,
+    _dir: harness::DataDir,
 }
 
 /// Makes the data: rows generated in id order, bulk-loaded into the primary
 /// tree; (k, id) pairs sorted and bulk-loaded into the index tree.
 pub fn prepare(opts: &EngineOptions, log: &mut dyn FnMut(&str)) -> anyhow::Result<EngineData> {
-    let (dir, tmp) = match &opts.datadir {
-        Some(d) => {
-            std::fs::create_dir_all(d)?;
-            (d.clone(), None)
-        }
-        None => {
-            let t = tempfile::Builder::new()
-                .prefix("lineardb-bench")
-                .tempdir_in(".")?;
-            (t.path().to_path_buf(), Some(t))
-        }
-    };
-    let path = dir.join("engine.ldb");
-    if path.exists() {
-        std::fs::remove_file(&path)?;
-    }
+    let dir = harness::DataDir::new(&opts.datadir)?;
+    let path = dir.fresh_file("engine.ldb")?;
     let t0 = Instant::now();
     let cfg = PoolConfig {
         pool_bytes: opts.pool_bytes,
@@ -123,7 +109,7 @@ pub fn prepare(opts: &EngineOptions, log: &mut dyn FnMut(&str)) -> anyhow::Resul
         primary,
         index,
         rows: opts.rows,
-        _tmp: tmp,
+        _dir: dir,
     })
 }
 

@@ -173,3 +173,42 @@ pub fn median(values: &mut [f64]) -> f64 {
         (values[n / 2 - 1] + values[n / 2]) / 2.0
     }
 }
+
+/// A data directory: the one given, or a temporary one here, removed when
+/// dropped.
+pub struct DataDir {
+    pub path: std::path::PathBuf,
+    _tmp: Option<tempfile::TempDir>,
+}
+
+impl DataDir {
+    pub fn new(given: &Option<std::path::PathBuf>) -> anyhow::Result<DataDir> {
+        Ok(match given {
+            Some(d) => {
+                std::fs::create_dir_all(d)?;
+                DataDir {
+                    path: d.clone(),
+                    _tmp: None,
+                }
+            }
+            None => {
+                let t = tempfile::Builder::new()
+                    .prefix("lineardb-bench")
+                    .tempdir_in(".")?;
+                DataDir {
+                    path: t.path().to_path_buf(),
+                    _tmp: Some(t),
+                }
+            }
+        })
+    }
+
+    /// The path of `file` in this directory, with any old file removed.
+    pub fn fresh_file(&self, file: &str) -> anyhow::Result<std::path::PathBuf> {
+        let path = self.path.join(file);
+        if path.exists() {
+            std::fs::remove_file(&path)?;
+        }
+        Ok(path)
+    }
+}

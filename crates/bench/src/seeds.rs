@@ -7,7 +7,7 @@
 //!   statement, 1 and 2 build threads, instrumentation on and off.
 //! - `seed004-cold-count`: COUNT(*) of a table several times larger than the
 //!   pool, page cache dropped, against `dd`'s sequential read bandwidth.
-use crate::harness::{Matrix, Worker};
+use crate::harness::{DataDir, Matrix, Worker};
 use crate::report::{Measurement, Point};
 use lineardb_btree::PoolConfig;
 use lineardb_table::load::{sbtest, tpch};
@@ -44,40 +44,10 @@ impl SeedOptions {
     }
 }
 
-/// A data directory: the one given, or a temporary one removed at the end.
-pub struct DataDir {
-    pub path: PathBuf,
-    _tmp: Option<tempfile::TempDir>,
-}
-
 impl DataDir {
-    pub fn new(given: &Option<PathBuf>) -> anyhow::Result<DataDir> {
-        Ok(match given {
-            Some(d) => {
-                std::fs::create_dir_all(d)?;
-                DataDir {
-                    path: d.clone(),
-                    _tmp: None,
-                }
-            }
-            None => {
-                let t = tempfile::Builder::new()
-                    .prefix("lineardb-bench")
-                    .tempdir_in(".")?;
-                DataDir {
-                    path: t.path().to_path_buf(),
-                    _tmp: Some(t),
-                }
-            }
-        })
-    }
-
-    /// A fresh data file in this directory.
+    /// A fresh data file in this directory (an old one is removed).
     pub fn fresh_engine(&self, file: &str, pool_bytes: usize) -> anyhow::Result<(Engine, PathBuf)> {
-        let path = self.path.join(file);
-        if path.exists() {
-            std::fs::remove_file(&path)?;
-        }
+        let path = self.fresh_file(file)?;
         let engine = Engine::open(
             &path,
             PoolConfig {
@@ -119,57 +89,37 @@ impl Worker for ScanWorker<'_> {
     fn op(&mut self) -> u64 {
         let x = self.rng.gen_range(1..=(self.rows - self.n + 1).max(1));
         let (lo, hi) = ([Value::Int(x)], [Value::Int(x + self.n - 1)]);
+        // `id BETWEEN ? AND ?` on the primary key, `k BETWEEN ? AND ?` on k_1.
+        let key = match self.kind {
+            Scan::Pk => self.table.primary_key_types(),
+            Scan::Covering | Scan::NonCovering => self.table.index_types(0),
+        };
+        let r = KeyRange::from_values(key, Bound::Included(&lo), Bound::Included(&hi));
         let mut rows = 0u64;
         let mut sum = 0i64;
-        match self.kind {
-            Scan::Pk => {
-                // SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN ? AND ?
-                let r = KeyRange::from_values(
-                    self.table.primary_key_types(),
-                    Bound::Included(&lo),
-                    Bound::Included(&hi),
-                );
-                self.table
-                    .scan_primary(&r, |_, row| {
-                        sum += row.int(1);
-                        rows += 1;
-                        true
-                    })
-                    .expect("scan");
-            }
-            Scan::Covering => {
-                // SELECT SUM(id) FROM sbtest1 FORCE INDEX(k_1) WHERE k BETWEEN ? AND ?
-                let r = KeyRange::from_values(
-                    self.table.index_types(0),
-                    Bound::Included(&lo),
-                    Bound::Included(&hi),
-                );
-                self.table
-                    .scan_index(0, &r, |e| {
-                        if let Some(Value::Int(id)) = e.column(0) {
-                            sum += id;
-                        }
-                        rows += 1;
-                        true
-                    })
-                    .expect("scan");
-            }
-            Scan::NonCovering => {
-                // SELECT SUM(LENGTH(c)) FROM sbtest1 FORCE INDEX(k_1) WHERE k BETWEEN ? AND ?
-                let r = KeyRange::from_values(
-                    self.table.index_types(0),
-                    Bound::Included(&lo),
-                    Bound::Included(&hi),
-                );
-                self.table
-                    .scan_index_rows(0, &r, |row| {
-                        sum += row.bytes(2).len() as i64;
-                        rows += 1;
-                        true
-                    })
-                    .expect("scan");
-            }
-        }
+        let scanned = match self.kind {
+            // SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN ? AND ?
+            Scan::Pk => self.table.scan_primary(&r, |_, row| {
+                sum += row.int(1);
+                rows += 1;
+                true
+            }),
+            // SELECT SUM(id) FROM sbtest1 FORCE INDEX(k_1) WHERE k BETWEEN ? AND ?
+            Scan::Covering => self.table.scan_index(0, &r, |e| {
+                if let Some(Value::Int(id)) = e.column(0) {
+                    sum += id;
+                }
+                rows += 1;
+                true
+            }),
+            // SELECT SUM(LENGTH(c)) FROM sbtest1 FORCE INDEX(k_1) WHERE k BETWEEN ? AND ?
+            Scan::NonCovering => self.table.scan_index_rows(0, &r, |row| {
+                sum += row.bytes(2).len() as i64;
+                rows += 1;
+                true
+            }),
+        };
+        scanned.expect("scan");
         black_box(sum);
         rows
     }

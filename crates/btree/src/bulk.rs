@@ -6,6 +6,18 @@ use crate::tree::{interrupt_to_error, BTree};
 use lineardb_buffer::{Error, PageId, Result};
 use lineardb_sync::WaitClass;
 
+/// The records of a leaf being built: (key offset, key length, value
+/// length) into `data`, where each key is followed by its value.
+fn flat_records<'a>(
+    data: &'a [u8],
+    recs: &'a [(u32, u32, u32)],
+) -> impl Iterator<Item = (&'a [u8], &'a [u8])> {
+    recs.iter().map(move |&(o, kl, vl)| {
+        let (o, kl, vl) = (o as usize, kl as usize, vl as usize);
+        (&data[o..o + kl], &data[o + kl..o + kl + vl])
+    })
+}
+
 /// Leaves built for one part of a bulk load.
 #[derive(Default)]
 struct Leaves {
@@ -137,7 +149,8 @@ impl BTree {
             if !recs.is_empty() && crate::node::SLOTS + fence_room + used + need > budget {
                 let sep = separator(&data[key_of(recs.last().unwrap())], k);
                 let h = NodeHeader::leaf(lower.take(), Some(sep.clone()));
-                out.pids.push(self.write_flat_node(h, &data, &recs)?);
+                out.pids
+                    .push(self.write_new_node(h, flat_records(&data, &recs))?);
                 out.seps.push(sep.clone());
                 lower = Some(sep);
                 data.clear();
@@ -153,27 +166,8 @@ impl BTree {
         // The last leaf (possibly empty, for an empty part) closes at the
         // part's upper bound.
         out.pids
-            .push(self.write_flat_node(NodeHeader::leaf(lower, upper), &data, &recs)?);
+            .push(self.write_new_node(NodeHeader::leaf(lower, upper), flat_records(&data, &recs))?);
         Ok(out)
-    }
-
-    fn write_flat_node(
-        &self,
-        h: NodeHeader,
-        data: &[u8],
-        recs: &[(u32, u32, u32)],
-    ) -> Result<PageId> {
-        let img = NodeImage::build(
-            self.pool.page_size(),
-            h,
-            recs.iter().map(|&(o, kl, vl)| {
-                let (o, kl, vl) = (o as usize, kl as usize, vl as usize);
-                (&data[o..o + kl], &data[o + kl..o + kl + vl])
-            }),
-        );
-        let mut g = self.allocate_node()?;
-        NodeMut::new(g.page_mut()).write_image(&img);
-        Ok(g.pid())
     }
 
     /// Joins the leaves of the parts (separated by `splitters`), builds the
@@ -210,12 +204,13 @@ impl BTree {
         Ok(total)
     }
 
-    fn write_new_node(&self, h: NodeHeader, entries: &[(Vec<u8>, Vec<u8>)]) -> Result<PageId> {
-        let img = NodeImage::build(
-            self.pool.page_size(),
-            h,
-            entries.iter().map(|(k, v)| (k.as_slice(), v.as_slice())),
-        );
+    /// Writes a node with these records into a new page of this tree.
+    fn write_new_node<'k>(
+        &self,
+        h: NodeHeader,
+        entries: impl Iterator<Item = (&'k [u8], &'k [u8])>,
+    ) -> Result<PageId> {
+        let img = NodeImage::build(self.pool.page_size(), h, entries);
         let mut g = self.allocate_node()?;
         NodeMut::new(g.page_mut()).write_image(&img);
         Ok(g.pid())
@@ -260,7 +255,9 @@ impl BTree {
                 upper: (end + 1 < children.len()).then(|| seps[end].clone()),
                 upper_child: children[end],
             };
-            nodes.push(self.write_new_node(h, &entries)?);
+            nodes.push(
+                self.write_new_node(h, entries.iter().map(|(k, v)| (k.as_slice(), v.as_slice())))?,
+            );
             if end + 1 < children.len() {
                 up_seps.push(seps[end].clone());
             }

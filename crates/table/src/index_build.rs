@@ -200,30 +200,21 @@ pub fn build_indexes(
             )
         },
         |(runs, rows), piece| {
-            let mut c = table.primary.cursor(&piece.start);
             let mut n = 0u64;
-            'piece: loop {
-                let b = c.next_batch(512)?;
-                if b.is_empty() {
-                    break;
-                }
-                for (pk, v) in b.iter() {
-                    if !piece.contains_upper(pk) {
-                        break 'piece;
+            crate::table::scan_range(&table.primary, piece, |pk, v| {
+                let row = table.layout.row(v);
+                for (i, def) in defs.iter().enumerate() {
+                    let run = &mut runs[i];
+                    let start = run.data.len();
+                    for (t, &col) in types[i].iter().zip(&def.columns) {
+                        encode_row_column(t, &row, col, &mut run.data);
                     }
-                    let row = table.layout.row(v);
-                    for (i, def) in defs.iter().enumerate() {
-                        let run = &mut runs[i];
-                        let start = run.data.len();
-                        for (t, &col) in types[i].iter().zip(&def.columns) {
-                            encode_row_column(t, &row, col, &mut run.data);
-                        }
-                        run.data.extend_from_slice(pk);
-                        run.push(start);
-                    }
-                    n += 1;
+                    run.data.extend_from_slice(pk);
+                    run.push(start);
                 }
-            }
+                n += 1;
+                true
+            })?;
             *rows += n;
             progress(scanned.fetch_add(n) + n);
             Ok(())

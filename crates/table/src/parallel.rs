@@ -109,18 +109,9 @@ pub fn scan<S: Send>(
 ) -> Result<Vec<S>> {
     let pieces = split_range(tree, range, threads.max(1) * PIECES_PER_THREAD)?;
     run_pieces(&pieces, threads, init, |state, piece| {
-        let mut c = tree.cursor(&piece.start);
-        loop {
-            let b = c.next_batch(512)?;
-            if b.is_empty() {
-                return Ok(());
-            }
-            for (k, v) in b.iter() {
-                if !piece.contains_upper(k) {
-                    return Ok(());
-                }
-                f(state, k, v);
-            }
-        }
+        crate::table::scan_range(tree, piece, |k, v| {
+            f(state, k, v);
+            true
+        })
     })
 }

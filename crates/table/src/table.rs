@@ -149,6 +149,28 @@ impl BatchSize {
     }
 }
 
+/// Calls `f(key, value)` on the entries of `tree` in `range`, in key order,
+/// until it returns false. Batches start small and grow (see [`BatchSize`]).
+pub(crate) fn scan_range(
+    tree: &BTree,
+    range: &KeyRange,
+    mut f: impl FnMut(&[u8], &[u8]) -> bool,
+) -> Result<()> {
+    let mut c = tree.cursor(&range.start);
+    let mut batch = BatchSize::default();
+    loop {
+        let b = c.next_batch(batch.next())?;
+        if b.is_empty() {
+            return Ok(());
+        }
+        for (k, v) in b.iter() {
+            if !range.contains_upper(k) || !f(k, v) {
+                return Ok(());
+            }
+        }
+    }
+}
+
 /// The key column for table column `c` (its type and nullability).
 pub(crate) fn key_column(def: &TableDef, c: usize) -> KeyColumn {
     KeyColumn::new(def.columns[c].data_type, def.columns[c].nullable)
@@ -565,19 +587,7 @@ impl Table {
         range: &KeyRange,
         mut f: impl FnMut(&[u8], RowRef<'_>) -> bool,
     ) -> Result<()> {
-        let mut c = self.primary.cursor(&range.start);
-        let mut batch = BatchSize::default();
-        loop {
-            let b = c.next_batch(batch.next())?;
-            if b.is_empty() {
-                return Ok(());
-            }
-            for (k, v) in b.iter() {
-                if !range.contains_upper(k) || !f(k, self.layout.row(v)) {
-                    return Ok(());
-                }
-            }
-        }
+        scan_range(&self.primary, range, |k, v| f(k, self.layout.row(v)))
     }
 
     /// Covering scan: calls `f` on the entries of secondary index `index`
@@ -589,27 +599,13 @@ impl Table {
         mut f: impl FnMut(&IndexEntry<'_>) -> bool,
     ) -> Result<()> {
         let idx = &self.indexes[index];
-        let mut c = idx.tree.cursor(&range.start);
-        let mut batch = BatchSize::default();
-        loop {
-            let b = c.next_batch(batch.next())?;
-            if b.is_empty() {
-                return Ok(());
-            }
-            for (k, _) in b.iter() {
-                if !range.contains_upper(k) {
-                    return Ok(());
-                }
-                let e = IndexEntry {
-                    key: k,
-                    index: idx,
-                    table: self,
-                };
-                if !f(&e) {
-                    return Ok(());
-                }
-            }
-        }
+        scan_range(&idx.tree, range, |k, _| {
+            f(&IndexEntry {
+                key: k,
+                index: idx,
+                table: self,
+            })
+        })
     }
 
     /// Non-covering scan: rows whose secondary-index entries lie in `range`,
