@@ -25,9 +25,13 @@ pub struct BTree {
 }
 
 /// Keys of a sorted batch lookup whose leaves are prefetched together.
-const PREFETCH_GROUP: usize = 8;
+const PREFETCH_GROUP: usize = 4;
 /// Bytes of a leaf prefetched ahead of a lookup: header and slot array.
-const PREFETCH_LEAF_BYTES: usize = 1024;
+const PREFETCH_LEAF_BYTES: usize = 2048;
+/// Bytes at a leaf's end prefetched with it: the fences live there (the
+/// heap grows down from the end and fences are placed first), and a hinted
+/// leaf is checked against them before it is used.
+const PREFETCH_FENCE_BYTES: usize = 128;
 
 /// Children of a level-1 node read ahead when a scan reaches one not in memory.
 const READ_AHEAD_CHILDREN: usize = 64;
@@ -177,7 +181,14 @@ impl BTree {
 
     /// Looks up keys given in ascending order, reusing a leaf while the next
     /// key falls inside its fences (one descent per leaf, not per key).
-    /// `found(i, value)` is called for each key `i` that exists.
+    /// `found(i, value)` is called for each key `i` that exists, in order.
+    ///
+    /// Random lookups are bound by memory latency, so a group of keys goes
+    /// through three stages, each issuing the misses of the whole group
+    /// before waiting on any: (1) walk the cached inner levels and prefetch
+    /// each leaf's header, slots and fences; (2) search the leaves and
+    /// prefetch the records found; (3) copy the records and validate each
+    /// leaf. A leaf that changed in between is looked up again, key by key.
     pub fn get_sorted<K: AsRef<[u8]>>(
         &self,
         keys: &[K],
@@ -185,58 +196,86 @@ impl BTree {
     ) -> Result<()> {
         let mut i = 0;
         let mut vals: Vec<u8> = Vec::new();
-        let mut hits: Vec<(usize, usize, usize)> = Vec::new();
-        // Leaf hints of the current group: (first key index, leaf ids).
-        let mut group_start = 0;
+        let mut copied: Vec<(usize, usize, usize)> = Vec::new();
         let mut hints: Vec<PageId> = Vec::with_capacity(PREFETCH_GROUP);
+        // Leaves searched in stage 2: (guard, keys [from, to), hits [h0, h1)).
+        let mut leaves: Vec<(OptimisticGuard<'_>, usize, usize, usize, usize)> = Vec::new();
+        // Hits of stage 2: (key index, slot).
+        let mut hits: Vec<(usize, usize)> = Vec::new();
         // The level-1 node of the last hint: sorted keys mostly share it.
         let mut parent: Option<OptimisticGuard<'_>> = None;
         while i < keys.len() {
-            // Random lookups are bound by memory latency: before looking up
-            // a group of keys, walk the (cached) inner levels for them and
-            // prefetch their leaves, so their misses overlap. The leaf ids
-            // found are used as hints: a hinted leaf whose fences hold the
-            // key needs no second descent.
-            if i >= group_start + hints.len() {
-                group_start = i;
-                hints.clear();
-                let end = (i + PREFETCH_GROUP).min(keys.len());
-                let mut last_leaf = u64::MAX;
-                for k in &keys[i..end] {
-                    last_leaf = self.prefetch_leaf(k.as_ref(), last_leaf, &mut parent);
-                    hints.push(last_leaf);
-                }
+            // Stage 1: leaf ids of the group, used as hints (a hinted leaf
+            // whose fences hold the key needs no descent).
+            hints.clear();
+            let group_end = (i + PREFETCH_GROUP).min(keys.len());
+            let mut last_leaf = u64::MAX;
+            for k in &keys[i..group_end] {
+                last_leaf = self.prefetch_leaf(k.as_ref(), last_leaf, &mut parent);
+                hints.push(last_leaf);
             }
-            let hint = hints[i - group_start];
-            let next = retry(|| {
-                vals.clear();
-                hits.clear();
-                let g = match self.leaf_from_hint(hint, keys[i].as_ref()) {
+            // Stage 2: search; the keys of one leaf are consumed together
+            // (possibly past the group's end).
+            leaves.clear();
+            hits.clear();
+            let mut j = i;
+            while j < group_end {
+                let key = keys[j].as_ref();
+                let g = match self.leaf_from_hint(hints[j - i], key) {
                     Some(g) => g,
-                    None => self.find_leaf(keys[i].as_ref(), false)?,
+                    None => match self.find_leaf(key, false) {
+                        Ok(g) => g,
+                        Err(Interrupt::Error(e)) => return Err(e),
+                        Err(Interrupt::Restart) => break,
+                    },
                 };
                 let n = NodeRef::new(g.page());
-                let mut j = i;
+                let (from, h0) = (j, hits.len());
                 while j < keys.len() {
                     let k = keys[j].as_ref();
-                    if j > i && !n.below_upper_fence(k) {
+                    if j > from && !n.below_upper_fence(k) {
                         break;
                     }
                     let (pos, hit) = n.lower_bound(k);
                     if hit {
-                        let start = vals.len();
-                        n.append_value(pos, &mut vals);
-                        hits.push((j, start, vals.len()));
+                        n.prefetch_value(pos);
+                        hits.push((j, pos));
                     }
                     j += 1;
                 }
-                g.validate()?;
-                Ok(j)
-            })?;
-            for &(j, s, e) in &hits {
-                found(j, &vals[s..e]);
+                leaves.push((g, from, j, h0, hits.len()));
             }
-            i = next;
+            if j == i {
+                // A descent met a change in progress: one key the plain way.
+                if self.get_into(keys[i].as_ref(), &mut vals)? {
+                    found(i, &vals);
+                }
+                i += 1;
+                continue;
+            }
+            // Stage 3: copy, validate, hand out.
+            for (g, from, to, h0, h1) in leaves.drain(..) {
+                vals.clear();
+                copied.clear();
+                let n = NodeRef::new(g.page());
+                for &(k, pos) in &hits[h0..h1] {
+                    let s = vals.len();
+                    n.append_value(pos, &mut vals);
+                    copied.push((k, s, vals.len()));
+                }
+                if g.is_valid() {
+                    for &(k, s, e) in &copied {
+                        found(k, &vals[s..e]);
+                    }
+                } else {
+                    for (k, key) in keys.iter().enumerate().take(to).skip(from) {
+                        if self.get_into(key.as_ref(), &mut vals)? {
+                            found(k, &vals);
+                        }
+                    }
+                }
+            }
+            i = j;
         }
         Ok(())
     }
@@ -258,7 +297,8 @@ impl BTree {
                 let child = n.child_at(n.upper_bound(key));
                 if p.is_valid() {
                     if child != skip {
-                        self.pool.prefetch_page(child, PREFETCH_LEAF_BYTES);
+                        self.pool
+                            .prefetch_page(child, PREFETCH_LEAF_BYTES, PREFETCH_FENCE_BYTES);
                     }
                     return child;
                 }
@@ -279,7 +319,8 @@ impl BTree {
                     return u64::MAX;
                 }
                 if child != skip {
-                    self.pool.prefetch_page(child, PREFETCH_LEAF_BYTES);
+                    self.pool
+                        .prefetch_page(child, PREFETCH_LEAF_BYTES, PREFETCH_FENCE_BYTES);
                 }
                 *parent = Some(g);
                 return child;

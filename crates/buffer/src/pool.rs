@@ -202,10 +202,11 @@ impl BufferPool {
         unsafe { RacySlice::new(self.frame_ptr(frame), self.page_size) }
     }
 
-    /// Asks the CPU to fetch the first `bytes` of page `pid` into cache if the
-    /// page is in memory (a hint: reads nothing it relies on, writes nothing).
+    /// Asks the CPU to fetch the first `bytes` and the last `tail` bytes of
+    /// page `pid` into cache if the page is in memory (a hint: reads nothing
+    /// it relies on, writes nothing).
     #[inline]
-    pub fn prefetch_page(&self, pid: PageId, bytes: usize) {
+    pub fn prefetch_page(&self, pid: PageId, bytes: usize, tail: usize) {
         if pid >= self.capacity {
             return;
         }
@@ -215,6 +216,9 @@ impl BufferPool {
         }
         let page = self.frame_read(frame - 1);
         for off in (0..bytes.min(self.page_size)).step_by(64) {
+            page.prefetch(off);
+        }
+        for off in (self.page_size.saturating_sub(tail)..self.page_size).step_by(64) {
             page.prefetch(off);
         }
     }

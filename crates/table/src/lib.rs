@@ -30,5 +30,5 @@ pub use index_build::{build_indexes, BuildStats};
 pub use key::KeyColumn;
 pub use row::{RowLayout, RowRef};
 pub use schema::{ColumnDef, ColumnDefault, IndexDef, TableDef};
-pub use table::{Index, IndexEntry, KeyRange, Table, LOOKUP_BATCH};
+pub use table::{Index, IndexEntry, KeyRange, Table, LOOKUP_BATCH, SWEEP_BATCH};
 pub use types::{DataType, Dec, Value};

@@ -131,6 +131,10 @@ impl IndexEntry<'_> {
 /// primary keys a non-covering scan looks up together).
 pub const LOOKUP_BATCH: usize = 256;
 
+/// Most primary keys one sweep of an unordered non-covering scan sorts and
+/// looks up together (see [`Table::scan_index_rows_unordered`]).
+pub const SWEEP_BATCH: usize = 1 << 16;
+
 /// Batch sizes of a scan: small first (a 10-row range must not copy a
 /// whole leaf), growing 4x per batch up to [`LOOKUP_BATCH`].
 struct BatchSize(usize);
@@ -662,6 +666,60 @@ impl Table {
                 return Ok(());
             }
         }
+    }
+
+    /// Non-covering scan in primary-key order ("multi-range read"): for
+    /// callers that do not need index order (aggregates, counts). Primary
+    /// keys are gathered in batches of up to [`SWEEP_BATCH`], sorted, and
+    /// looked up in one sweep of the clustered index, so neighbouring keys
+    /// share leaves and descents. Rows are passed straight from the leaf
+    /// (no second copy). Stops when `f` returns false.
+    pub fn scan_index_rows_unordered(
+        &self,
+        index: usize,
+        range: &KeyRange,
+        mut f: impl FnMut(RowRef<'_>) -> bool,
+    ) -> Result<()> {
+        let idx = &self.indexes[index];
+        let mut c = idx.tree.cursor(&range.start);
+        let mut keys: Vec<u8> = Vec::new();
+        let mut spans: Vec<(u32, u32)> = Vec::new();
+        let mut batch = BatchSize::default();
+        let mut more = true;
+        let mut stopped = false;
+        while more && !stopped {
+            keys.clear();
+            spans.clear();
+            // Fill one sweep batch from as many cursor batches as it takes.
+            while spans.len() < SWEEP_BATCH {
+                let b = c.next_batch(batch.next())?;
+                if b.is_empty() {
+                    more = false;
+                    break;
+                }
+                for (k, _) in b.iter() {
+                    if !range.contains_upper(k) {
+                        more = false;
+                        break;
+                    }
+                    let pk = &k[idx.columns_len(k)..];
+                    spans.push((keys.len() as u32, pk.len() as u32));
+                    keys.extend_from_slice(pk);
+                }
+                if !more {
+                    break;
+                }
+            }
+            let key_of = |&(o, l): &(u32, u32)| &keys[o as usize..(o + l) as usize];
+            spans.sort_unstable_by(|a, b| key_of(a).cmp(key_of(b)));
+            let sorted: Vec<&[u8]> = spans.iter().map(key_of).collect();
+            self.primary.get_sorted(&sorted, |_, v| {
+                if !stopped && !f(self.layout.row(v)) {
+                    stopped = true;
+                }
+            })?;
+        }
+        Ok(())
     }
 
     /// Number of rows (a parallel count over the clustered index).

@@ -210,6 +210,13 @@ proptest! {
         let mut want: Vec<(i64, i64)> = model.iter().filter(|(_, (g, _))| (5..=9).contains(g)).map(|(id, (g, _))| (*g, *id)).collect();
         want.sort();
         prop_assert_eq!(got, want.clone());
+        // The unordered (sweep) form returns the same rows in key order of
+        // the primary key.
+        let mut swept = Vec::new();
+        t.scan_index_rows_unordered(0, &range, |r| { swept.push((r.int(1), r.int(0))); true }).unwrap();
+        prop_assert!(swept.windows(2).all(|w| w[0].1 < w[1].1));
+        swept.sort();
+        prop_assert_eq!(swept, want.clone());
         // The covering scan sees the same (grp, id) pairs from the index alone.
         let mut cov = Vec::new();
         t.scan_index(0, &range, |e| {
@@ -324,4 +331,25 @@ fn parallel_scan_and_count_equal_serial_with_a_small_pool() {
     .unwrap();
     assert!(a.len() > 1000);
     assert_eq!(a, b);
+    // The sweep form, with a pool smaller than the table, returns the same
+    // rows (in primary-key order) and stops when asked.
+    let mut c = Vec::new();
+    t.scan_index_rows_unordered(0, &range, |r| {
+        c.push(r.value(0));
+        true
+    })
+    .unwrap();
+    let mut sorted_b = b.clone();
+    sorted_b.sort_by_key(|v| match v {
+        Value::Int(i) => *i,
+        _ => unreachable!(),
+    });
+    assert_eq!(c, sorted_b);
+    let mut seen = 0;
+    t.scan_index_rows_unordered(0, &range, |_| {
+        seen += 1;
+        seen < 10
+    })
+    .unwrap();
+    assert_eq!(seen, 10);
 }
