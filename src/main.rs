@@ -29,6 +29,57 @@ enum Command {
         #[command(subcommand)]
         experiment: Experiment,
     },
+    /// Serve the MySQL protocol (the mysql client, drivers, sysbench).
+    Serve(ServeArgs),
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    /// Data directory, created on first start.
+    #[arg(long, default_value = "./lineardb-data")]
+    datadir: PathBuf,
+    /// TCP port.
+    #[arg(long, default_value_t = 3306)]
+    port: u16,
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    bind: String,
+    /// Buffer pool size in MiB.
+    #[arg(long, default_value_t = 4096)]
+    pool_mib: usize,
+}
+
+fn serve(a: ServeArgs) -> anyhow::Result<()> {
+    std::fs::create_dir_all(&a.datadir)?;
+    let cfg = lineardb_table::PoolConfig {
+        pool_bytes: a.pool_mib << 20,
+        ..Default::default()
+    };
+    let engine = std::sync::Arc::new(lineardb_table::Engine::open(
+        &a.datadir.join("lineardb.ldb"),
+        cfg,
+    )?);
+    let listener = std::net::TcpListener::bind((a.bind.as_str(), a.port))?;
+    eprintln!(
+        "lineardb {} serving {} on {}",
+        env!("CARGO_PKG_VERSION"),
+        a.datadir.display(),
+        listener.local_addr()?
+    );
+    {
+        // A clean shutdown on SIGINT/SIGTERM: flush the pool and close the file.
+        let engine = engine.clone();
+        lineardb_server::on_shutdown(move || {
+            if let Err(e) = engine.close() {
+                eprintln!("shutdown: {e}");
+                std::process::exit(1);
+            }
+            eprintln!("lineardb: shut down cleanly");
+            std::process::exit(0);
+        })?;
+    }
+    lineardb_server::serve(listener, engine)?;
+    Ok(())
 }
 
 #[derive(Subcommand)]
@@ -145,6 +196,7 @@ struct EngineArgs {
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
+        Command::Serve(a) => serve(a),
         Command::Bench { experiment } => match experiment {
             Experiment::Engine(a) => {
                 let cases = if a.cases.is_empty() {

@@ -10,7 +10,7 @@ use crate::index_build::{build_indexes, BuildStats};
 use crate::schema::{ColumnDef, IndexDef, TableDef};
 use crate::table::{KeyRange, Table};
 use lineardb_btree::{BTree, PoolConfig, Store};
-use lineardb_sync::Mutex;
+use lineardb_sync::{Mutex, MutexGuard, SharedWord};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -61,6 +61,23 @@ pub struct Engine {
     catalog: BTree,
     tables: Mutex<HashMap<(String, String), Arc<Table>>>,
     ddl: Mutex<()>,
+    /// Bumped by every DDL statement when it ends. Sessions cache table
+    /// handles and only re-fetch them when this changed: a query reads it,
+    /// never writes it.
+    version: SharedWord,
+}
+
+/// Held for the length of a DDL statement; bumps the catalog version on
+/// release (so a session that saw the old version re-fetches its tables).
+struct DdlGuard<'a> {
+    _lock: MutexGuard<'a, ()>,
+    version: &'a SharedWord,
+}
+
+impl Drop for DdlGuard<'_> {
+    fn drop(&mut self) {
+        self.version.fetch_add(1);
+    }
 }
 
 fn table_key(db: &str, name: &str) -> Vec<u8> {
@@ -94,7 +111,20 @@ impl Engine {
             catalog,
             tables: Mutex::new(HashMap::new()),
             ddl: Mutex::new(()),
+            version: SharedWord::new(0),
         })
+    }
+
+    fn ddl_lock(&self) -> DdlGuard<'_> {
+        DdlGuard {
+            _lock: self.ddl.lock(),
+            version: &self.version,
+        }
+    }
+
+    /// The catalog version: changes after every DDL statement.
+    pub fn catalog_version(&self) -> u64 {
+        self.version.load()
     }
 
     pub fn store(&self) -> &Store {
@@ -102,7 +132,7 @@ impl Engine {
     }
 
     pub fn create_database(&self, name: &str, if_not_exists: bool) -> Result<()> {
-        let _ddl = self.ddl.lock();
+        let _ddl = self.ddl_lock();
         if !ident_ok(name) {
             return Err(Error::Invalid(format!("Incorrect database name '{name}'")));
         }
@@ -146,7 +176,7 @@ impl Engine {
         for t in self.tables(name)? {
             self.drop_table(name, &t, true)?;
         }
-        let _ddl = self.ddl.lock();
+        let _ddl = self.ddl_lock();
         self.catalog.remove(&db_key(name))?;
         Ok(())
     }
@@ -172,7 +202,7 @@ impl Engine {
 
     /// Creates a table (and the trees of its indexes).
     pub fn create_table(&self, spec: TableSpec) -> Result<Arc<Table>> {
-        let _ddl = self.ddl.lock();
+        let _ddl = self.ddl_lock();
         if !self.database_exists(&spec.database)? {
             return Err(Error::NoSuchDatabase(spec.database));
         }
@@ -265,7 +295,7 @@ impl Engine {
             Err(Error::NoSuchTable(_)) if if_exists => return Ok(()),
             Err(e) => return Err(e),
         };
-        let _ddl = self.ddl.lock();
+        let _ddl = self.ddl_lock();
         self.catalog.remove(&table_key(db, name))?;
         self.tables
             .lock()
@@ -281,7 +311,7 @@ impl Engine {
     /// Empties a table (new empty trees; the old ones are freed).
     pub fn truncate_table(&self, db: &str, name: &str) -> Result<Arc<Table>> {
         let old = self.table(db, name)?;
-        let _ddl = self.ddl.lock();
+        let _ddl = self.ddl_lock();
         let pool = self.store.pool();
         let mut def = old.def.clone();
         def.primary_root = BTree::create(pool.clone())?.root();
@@ -316,7 +346,7 @@ impl Engine {
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<(Arc<Table>, BuildStats)> {
         let old = self.table(db, name)?;
-        let _ddl = self.ddl.lock();
+        let _ddl = self.ddl_lock();
         let pool = self.store.pool();
         let mut new_defs = Vec::new();
         for (iname, cols, unique) in specs {
@@ -380,7 +410,7 @@ impl Engine {
     /// Drops a secondary index.
     pub fn drop_index(&self, db: &str, name: &str, index: &str) -> Result<Arc<Table>> {
         let old = self.table(db, name)?;
-        let _ddl = self.ddl.lock();
+        let _ddl = self.ddl_lock();
         let pos = old
             .def
             .index_position(index)

@@ -1,0 +1,669 @@
+//! One client connection: handshake, then commands until COM_QUIT or the
+//! socket closes. Each connection runs on its own thread with its own
+//! [`Session`]; nothing here is shared between connections.
+use crate::packet::{put_lenenc_int, put_lenenc_str, PacketIo, Reader};
+use lineardb_sql::{
+    Column, ColumnKind, Outcome, Prepared, RowSink, Session, SqlError, SERVER_VERSION,
+};
+use lineardb_table::types::{civil_from_days, MICROS_PER_DAY};
+use lineardb_table::{Engine, Value};
+use std::collections::HashMap;
+use std::io::{self, Read, Write};
+use std::sync::Arc;
+
+// Capability flags.
+const LONG_PASSWORD: u32 = 1;
+const FOUND_ROWS: u32 = 2;
+const LONG_FLAG: u32 = 4;
+const CONNECT_WITH_DB: u32 = 8;
+const PROTOCOL_41: u32 = 512;
+const TRANSACTIONS: u32 = 8192;
+const SECURE_CONNECTION: u32 = 32768;
+const MULTI_RESULTS: u32 = 1 << 17;
+const PS_MULTI_RESULTS: u32 = 1 << 18;
+const PLUGIN_AUTH: u32 = 1 << 19;
+const CONNECT_ATTRS: u32 = 1 << 20;
+const PLUGIN_AUTH_LENENC: u32 = 1 << 21;
+const SERVER_CAPS: u32 = LONG_PASSWORD
+    | FOUND_ROWS
+    | LONG_FLAG
+    | CONNECT_WITH_DB
+    | PROTOCOL_41
+    | TRANSACTIONS
+    | SECURE_CONNECTION
+    | MULTI_RESULTS
+    | PS_MULTI_RESULTS
+    | PLUGIN_AUTH
+    | CONNECT_ATTRS
+    | PLUGIN_AUTH_LENENC;
+
+const STATUS_AUTOCOMMIT: u16 = 2;
+const UTF8MB4_GENERAL_CI: u8 = 45;
+const BINARY_CHARSET: u16 = 63;
+
+// Column types on the wire.
+const T_NEWDECIMAL: u8 = 246;
+const T_DOUBLE: u8 = 5;
+const T_LONGLONG: u8 = 8;
+const T_DATE: u8 = 10;
+const T_DATETIME: u8 = 12;
+const T_VAR_STRING: u8 = 253;
+
+fn wire_type(k: ColumnKind) -> u8 {
+    match k {
+        ColumnKind::Int | ColumnKind::UInt => T_LONGLONG,
+        ColumnKind::Decimal { .. } => T_NEWDECIMAL,
+        ColumnKind::Double => T_DOUBLE,
+        ColumnKind::Date => T_DATE,
+        ColumnKind::DateTime => T_DATETIME,
+        ColumnKind::Text => T_VAR_STRING,
+    }
+}
+
+pub struct Conn<S: Read + Write> {
+    io: PacketIo<S>,
+    session: Session,
+    caps: u32,
+    id: u32,
+    statements: HashMap<u32, Statement>,
+    next_statement: u32,
+}
+
+struct Statement {
+    prepared: Prepared,
+    /// Parameter types from the last execute that sent them.
+    types: Vec<(u8, bool)>,
+    long_data: HashMap<u16, Vec<u8>>,
+}
+
+/// Writes result rows as they come: text protocol or binary.
+struct Sink<'a, S: Read + Write> {
+    io: &'a mut PacketIo<S>,
+    binary: bool,
+    kinds: Vec<ColumnKind>,
+    buf: Vec<u8>,
+}
+
+fn column_def(c: &Column, out: &mut Vec<u8>) {
+    put_lenenc_str(out, b"def");
+    put_lenenc_str(out, c.schema.as_bytes());
+    put_lenenc_str(out, c.table.as_bytes());
+    put_lenenc_str(out, c.table.as_bytes());
+    put_lenenc_str(out, c.name.as_bytes());
+    put_lenenc_str(out, c.org_name.as_bytes());
+    out.push(0x0c);
+    let text = c.kind == ColumnKind::Text;
+    out.extend_from_slice(
+        &(if text {
+            UTF8MB4_GENERAL_CI as u16
+        } else {
+            BINARY_CHARSET
+        })
+        .to_le_bytes(),
+    );
+    out.extend_from_slice(
+        &(if text {
+            c.length.saturating_mul(4)
+        } else {
+            c.length
+        })
+        .to_le_bytes(),
+    );
+    out.push(wire_type(c.kind));
+    let mut flags: u16 = if c.nullable { 0 } else { 1 };
+    if !text {
+        flags |= 128; // BINARY
+    }
+    if c.kind == ColumnKind::UInt {
+        flags |= 32;
+    }
+    out.extend_from_slice(&flags.to_le_bytes());
+    out.push(match c.kind {
+        ColumnKind::Decimal { scale } => scale,
+        ColumnKind::Double => 31,
+        _ => 0,
+    });
+    out.extend_from_slice(&[0, 0]);
+}
+
+fn eof(status: u16, warnings: u16) -> Vec<u8> {
+    let mut p = vec![0xfe];
+    p.extend_from_slice(&warnings.to_le_bytes());
+    p.extend_from_slice(&status.to_le_bytes());
+    p
+}
+
+fn int_of(v: &Value) -> i64 {
+    match v {
+        Value::Int(i) => *i,
+        Value::UInt(u) => *u as i64,
+        Value::Decimal(d) => d.rescale(0).unscaled as i64,
+        Value::Double(f) => f.round() as i64,
+        other => other
+            .to_text()
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(0),
+    }
+}
+
+fn put_binary(out: &mut Vec<u8>, kind: ColumnKind, v: &Value) {
+    match kind {
+        ColumnKind::Int | ColumnKind::UInt => out.extend_from_slice(&int_of(v).to_le_bytes()),
+        ColumnKind::Double => out.extend_from_slice(&v.as_f64().unwrap_or(0.0).to_le_bytes()),
+        ColumnKind::Date | ColumnKind::DateTime => {
+            let (days, micros) = match v {
+                Value::Date(d) => (*d, 0i64),
+                Value::DateTime(t) => (
+                    t.div_euclid(MICROS_PER_DAY) as i32,
+                    t.rem_euclid(MICROS_PER_DAY),
+                ),
+                _ => (0, 0),
+            };
+            let (y, m, d) = civil_from_days(days);
+            let secs = micros / 1_000_000;
+            let frac = (micros % 1_000_000) as u32;
+            if kind == ColumnKind::Date || micros == 0 {
+                out.push(4);
+                out.extend_from_slice(&(y as u16).to_le_bytes());
+                out.extend_from_slice(&[m as u8, d as u8]);
+            } else {
+                out.push(if frac == 0 { 7 } else { 11 });
+                out.extend_from_slice(&(y as u16).to_le_bytes());
+                out.extend_from_slice(&[
+                    m as u8,
+                    d as u8,
+                    (secs / 3600) as u8,
+                    (secs / 60 % 60) as u8,
+                    (secs % 60) as u8,
+                ]);
+                if frac != 0 {
+                    out.extend_from_slice(&frac.to_le_bytes());
+                }
+            }
+        }
+        ColumnKind::Decimal { .. } | ColumnKind::Text => match v {
+            Value::Bytes(b) => put_lenenc_str(out, b),
+            other => put_lenenc_str(out, other.to_text().unwrap_or_default().as_bytes()),
+        },
+    }
+}
+
+impl<S: Read + Write> RowSink for Sink<'_, S> {
+    fn columns(&mut self, columns: &[Column]) -> Result<(), SqlError> {
+        self.kinds = columns.iter().map(|c| c.kind).collect();
+        self.buf.clear();
+        put_lenenc_int(&mut self.buf, columns.len() as u64);
+        self.io.write(&self.buf).map_err(io_err)?;
+        for c in columns {
+            self.buf.clear();
+            column_def(c, &mut self.buf);
+            self.io.write(&self.buf).map_err(io_err)?;
+        }
+        self.io.write(&eof(STATUS_AUTOCOMMIT, 0)).map_err(io_err)
+    }
+
+    fn row(&mut self, row: &[Value]) -> Result<(), SqlError> {
+        self.buf.clear();
+        if self.binary {
+            self.buf.push(0);
+            let bitmap_at = self.buf.len();
+            self.buf.resize(bitmap_at + (row.len() + 7 + 2) / 8, 0);
+            for (i, v) in row.iter().enumerate() {
+                if v.is_null() {
+                    let bit = i + 2;
+                    self.buf[bitmap_at + bit / 8] |= 1 << (bit % 8);
+                } else {
+                    put_binary(
+                        &mut self.buf,
+                        self.kinds.get(i).copied().unwrap_or(ColumnKind::Text),
+                        v,
+                    );
+                }
+            }
+        } else {
+            for v in row {
+                match v {
+                    Value::Null => self.buf.push(0xfb),
+                    Value::Bytes(b) => put_lenenc_str(&mut self.buf, b),
+                    other => put_lenenc_str(
+                        &mut self.buf,
+                        other.to_text().unwrap_or_default().as_bytes(),
+                    ),
+                }
+            }
+        }
+        self.io.write(&self.buf).map_err(io_err)
+    }
+}
+
+fn io_err(e: io::Error) -> SqlError {
+    SqlError::new(
+        1160,
+        "08S01",
+        format!("Got an error writing communication packets: {e}"),
+    )
+}
+
+/// Decodes one binary-protocol parameter.
+fn read_param(r: &mut Reader<'_>, ty: u8, unsigned: bool) -> io::Result<Value> {
+    Ok(match ty {
+        1 => {
+            let b = r.u8()?;
+            if unsigned {
+                Value::Int(b as i64)
+            } else {
+                Value::Int(b as i8 as i64)
+            }
+        }
+        2 | 13 => {
+            let b = r.u16()?;
+            if unsigned {
+                Value::Int(b as i64)
+            } else {
+                Value::Int(b as i16 as i64)
+            }
+        }
+        3 | 9 => {
+            let b = r.u32()?;
+            if unsigned {
+                Value::Int(b as i64)
+            } else {
+                Value::Int(b as i32 as i64)
+            }
+        }
+        8 => {
+            let b = r.u64()?;
+            if unsigned && b > i64::MAX as u64 {
+                Value::UInt(b)
+            } else {
+                Value::Int(b as i64)
+            }
+        }
+        4 => Value::Double(f32::from_le_bytes(r.take(4)?.try_into().unwrap()) as f64),
+        5 => Value::Double(f64::from_le_bytes(r.take(8)?.try_into().unwrap())),
+        6 => Value::Null,
+        7 | 10 | 12 => {
+            let n = r.u8()? as usize;
+            let b = r.take(n)?;
+            if n == 0 {
+                return Ok(Value::Date(0));
+            }
+            let y = u16::from_le_bytes([b[0], *b.get(1).unwrap_or(&0)]) as i32;
+            let (m, d) = (
+                *b.get(2).unwrap_or(&1) as u32,
+                *b.get(3).unwrap_or(&1) as u32,
+            );
+            let days = lineardb_table::types::days_from_civil(y, m.max(1), d.max(1));
+            if n <= 4 || ty == 10 {
+                Value::Date(days)
+            } else {
+                let (h, mi, s) = (
+                    b[4] as i64,
+                    *b.get(5).unwrap_or(&0) as i64,
+                    *b.get(6).unwrap_or(&0) as i64,
+                );
+                let frac = if n >= 11 {
+                    u32::from_le_bytes(b[7..11].try_into().unwrap()) as i64
+                } else {
+                    0
+                };
+                Value::DateTime(
+                    days as i64 * MICROS_PER_DAY + (h * 3600 + mi * 60 + s) * 1_000_000 + frac,
+                )
+            }
+        }
+        _ => Value::Bytes(r.lenenc_str()?.to_vec()),
+    })
+}
+
+impl<S: Read + Write> Conn<S> {
+    pub fn new(stream: S, engine: Arc<Engine>, id: u32) -> Self {
+        Conn {
+            io: PacketIo::new(stream),
+            session: Session::new(engine, "root", id as u64),
+            caps: 0,
+            id,
+            statements: HashMap::new(),
+            next_statement: 1,
+        }
+    }
+
+    fn status(&self) -> u16 {
+        if self.session.autocommit() {
+            STATUS_AUTOCOMMIT
+        } else {
+            0
+        }
+    }
+
+    fn send_ok(&mut self, affected: u64, last_id: u64, info: &str) -> io::Result<()> {
+        let mut p = vec![0];
+        put_lenenc_int(&mut p, affected);
+        put_lenenc_int(&mut p, last_id);
+        p.extend_from_slice(&self.status().to_le_bytes());
+        p.extend_from_slice(&self.session.warning_count().to_le_bytes());
+        if !info.is_empty() {
+            // Length-encoded, as MariaDB sends it and libmariadb reads it.
+            put_lenenc_str(&mut p, info.as_bytes());
+        }
+        self.io.write(&p)
+    }
+
+    fn send_err(&mut self, e: &SqlError) -> io::Result<()> {
+        let mut p = vec![0xff];
+        p.extend_from_slice(&e.code.to_le_bytes());
+        p.push(b'#');
+        p.extend_from_slice(e.sqlstate.as_bytes());
+        p.extend_from_slice(e.message.as_bytes());
+        self.io.write(&p)
+    }
+
+    fn handshake(&mut self) -> io::Result<bool> {
+        let scramble: [u8; 20] = std::array::from_fn(|_| rand::random::<u8>() % 94 + 33);
+        let mut p = vec![10];
+        p.extend_from_slice(SERVER_VERSION.as_bytes());
+        p.push(0);
+        p.extend_from_slice(&self.id.to_le_bytes());
+        p.extend_from_slice(&scramble[..8]);
+        p.push(0);
+        p.extend_from_slice(&(SERVER_CAPS as u16).to_le_bytes());
+        p.push(UTF8MB4_GENERAL_CI);
+        p.extend_from_slice(&STATUS_AUTOCOMMIT.to_le_bytes());
+        p.extend_from_slice(&((SERVER_CAPS >> 16) as u16).to_le_bytes());
+        p.push(21);
+        p.extend_from_slice(&[0; 10]);
+        p.extend_from_slice(&scramble[8..]);
+        p.push(0);
+        p.extend_from_slice(b"mysql_native_password\0");
+        self.io.seq = 0;
+        self.io.write(&p)?;
+        self.io.flush()?;
+        let Some(resp) = self.io.read()? else {
+            return Ok(false);
+        };
+        let mut r = Reader::new(&resp);
+        self.caps = r.u32()? & SERVER_CAPS;
+        let _max_packet = r.u32()?;
+        let _charset = r.u8()?;
+        r.take(23)?;
+        let user = String::from_utf8_lossy(r.nul_str()?).into_owned();
+        let auth = if self.caps & PLUGIN_AUTH_LENENC != 0 {
+            r.lenenc_str()?
+        } else {
+            let n = r.u8()? as usize;
+            r.take(n)?
+        };
+        let db = if self.caps & CONNECT_WITH_DB != 0 && !r.is_empty() {
+            Some(String::from_utf8_lossy(r.nul_str()?).into_owned())
+        } else {
+            None
+        };
+        // Users: root with an empty password (loopback by default).
+        if user != "root" || !auth.is_empty() {
+            self.send_err(&SqlError::new(
+                1045,
+                "28000",
+                format!(
+                    "Access denied for user '{user}'@'localhost' (using password: {})",
+                    if auth.is_empty() { "NO" } else { "YES" }
+                ),
+            ))?;
+            self.io.flush()?;
+            return Ok(false);
+        }
+        if let Some(db) = db.filter(|d| !d.is_empty()) {
+            if let Err(e) = self.session.use_database(&db) {
+                self.send_err(&e)?;
+                self.io.flush()?;
+                return Ok(false);
+            }
+        }
+        self.send_ok(0, 0, "")?;
+        self.io.flush()?;
+        Ok(true)
+    }
+
+    /// Serves the connection until it ends.
+    pub fn run(mut self) -> io::Result<()> {
+        if !self.handshake()? {
+            return Ok(());
+        }
+        while let Some(packet) = self.io.read()? {
+            let Some((&cmd, body)) = packet.split_first() else {
+                return Ok(());
+            };
+            match self.command(cmd, body) {
+                Ok(true) => {}
+                Ok(false) => return Ok(()),
+                Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                    // A malformed request: answer it, keep the connection.
+                    self.send_err(&SqlError::new(
+                        1835,
+                        "HY000",
+                        format!("Malformed communication packet: {e}"),
+                    ))?;
+                }
+                Err(e) => return Err(e),
+            }
+            self.io.flush()?;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, r: Result<Outcome, SqlError>) -> io::Result<()> {
+        match r {
+            Ok(Outcome::Rows) => {
+                let status = self.status();
+                let w = self.session.warning_count();
+                self.io.write(&eof(status, w))
+            }
+            Ok(Outcome::Done {
+                affected,
+                last_insert_id,
+                info,
+            }) => self.send_ok(affected, last_insert_id, &info),
+            Err(e) => self.send_err(&e),
+        }
+    }
+
+    /// Handles one command; false to close the connection.
+    fn command(&mut self, cmd: u8, body: &[u8]) -> io::Result<bool> {
+        match cmd {
+            0x01 => return Ok(false), // COM_QUIT
+            0x02 => {
+                let db = String::from_utf8_lossy(body).into_owned();
+                match self.session.use_database(&db) {
+                    Ok(()) => self.send_ok(0, 0, "")?,
+                    Err(e) => self.send_err(&e)?,
+                }
+            }
+            0x03 => {
+                let sql = String::from_utf8_lossy(body).into_owned();
+                let mut sink = Sink {
+                    io: &mut self.io,
+                    binary: false,
+                    kinds: Vec::new(),
+                    buf: Vec::new(),
+                };
+                let r = self.session.execute(&sql, &mut sink);
+                self.finish(r)?;
+            }
+            0x04 => {
+                // COM_FIELD_LIST: the table's columns, then EOF.
+                let mut r = Reader::new(body);
+                let table = String::from_utf8_lossy(r.nul_str().unwrap_or(body)).into_owned();
+                let mut collect = lineardb_sql::CollectSink::default();
+                let q = format!("SELECT * FROM `{}` LIMIT 0", table.replace('`', "``"));
+                match self.session.execute(&q, &mut collect) {
+                    Ok(_) => {
+                        for c in &collect.columns {
+                            let mut p = Vec::new();
+                            column_def(c, &mut p);
+                            p.push(0xfb); // no default shown
+                            self.io.write(&p)?;
+                        }
+                        let status = self.status();
+                        self.io.write(&eof(status, 0))?;
+                    }
+                    Err(e) => self.send_err(&e)?,
+                }
+            }
+            0x09 => {
+                // COM_STATISTICS: one plain-text packet.
+                let text = "Uptime: 1  Threads: 1  Questions: 0  Slow queries: 0  Opens: 0  Open tables: 0  Queries per second avg: 0.000";
+                self.io.write(text.as_bytes())?;
+            }
+            0x0e | 0x1f => self.send_ok(0, 0, "")?, // COM_PING, COM_RESET_CONNECTION
+            0x1b => {
+                // COM_SET_OPTION: EOF.
+                let status = self.status();
+                self.io.write(&eof(status, 0))?;
+            }
+            0x16 => self.prepare(body)?,
+            0x17 => self.execute(body)?,
+            0x18 => {
+                // COM_STMT_SEND_LONG_DATA: no reply.
+                let mut r = Reader::new(body);
+                let id = r.u32()?;
+                let param = r.u16()?;
+                if let Some(s) = self.statements.get_mut(&id) {
+                    s.long_data
+                        .entry(param)
+                        .or_default()
+                        .extend_from_slice(r.rest());
+                }
+            }
+            0x19 => {
+                // COM_STMT_CLOSE: no reply.
+                let id = Reader::new(body).u32()?;
+                self.statements.remove(&id);
+            }
+            0x1a => {
+                let id = Reader::new(body).u32()?;
+                match self.statements.get_mut(&id) {
+                    Some(s) => {
+                        s.long_data.clear();
+                        self.send_ok(0, 0, "")?;
+                    }
+                    None => self.send_err(&unknown_statement(id))?,
+                }
+            }
+            other => self.send_err(&SqlError::new(
+                1047,
+                "08S01",
+                format!("Unknown command {other:#04x}"),
+            ))?,
+        }
+        Ok(true)
+    }
+
+    fn prepare(&mut self, body: &[u8]) -> io::Result<()> {
+        let sql = String::from_utf8_lossy(body).into_owned();
+        let prepared = match self.session.prepare(&sql) {
+            Ok(p) => p,
+            Err(e) => return self.send_err(&e),
+        };
+        let id = self.next_statement;
+        self.next_statement = self.next_statement.wrapping_add(1).max(1);
+        let (params, columns) = (prepared.param_count(), prepared.columns.clone());
+        let mut p = vec![0];
+        p.extend_from_slice(&id.to_le_bytes());
+        p.extend_from_slice(&(columns.len() as u16).to_le_bytes());
+        p.extend_from_slice(&(params as u16).to_le_bytes());
+        p.push(0);
+        p.extend_from_slice(&0u16.to_le_bytes());
+        self.io.write(&p)?;
+        if params > 0 {
+            for _ in 0..params {
+                let mut d = Vec::new();
+                column_def(&Column::expr("?", ColumnKind::Text), &mut d);
+                self.io.write(&d)?;
+            }
+            self.io.write(&eof(self.status(), 0))?;
+        }
+        if !columns.is_empty() {
+            for c in &columns {
+                let mut d = Vec::new();
+                column_def(c, &mut d);
+                self.io.write(&d)?;
+            }
+            self.io.write(&eof(self.status(), 0))?;
+        }
+        self.statements.insert(
+            id,
+            Statement {
+                prepared,
+                types: Vec::new(),
+                long_data: HashMap::new(),
+            },
+        );
+        Ok(())
+    }
+
+    fn execute(&mut self, body: &[u8]) -> io::Result<()> {
+        let mut r = Reader::new(body);
+        let id = r.u32()?;
+        let _flags = r.u8()?;
+        let _iterations = r.u32()?;
+        let Some(mut st) = self.statements.remove(&id) else {
+            return self.send_err(&unknown_statement(id));
+        };
+        let n = st.prepared.param_count();
+        let decoded = (|| -> io::Result<Vec<Value>> {
+            let mut params = Vec::with_capacity(n);
+            if n > 0 {
+                let nulls = r.take(n.div_ceil(8))?.to_vec();
+                if r.u8()? == 1 {
+                    st.types = (0..n)
+                        .map(|_| Ok((r.u8()?, r.u8()? & 0x80 != 0)))
+                        .collect::<io::Result<_>>()?;
+                }
+                if st.types.len() != n {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        "parameter types never sent",
+                    ));
+                }
+                for i in 0..n {
+                    if nulls[i / 8] & (1 << (i % 8)) != 0 {
+                        params.push(Value::Null);
+                    } else if let Some(data) = st.long_data.remove(&(i as u16)) {
+                        params.push(Value::Bytes(data));
+                    } else {
+                        let (t, u) = st.types[i];
+                        params.push(read_param(&mut r, t, u)?);
+                    }
+                }
+            }
+            Ok(params)
+        })();
+        let result = match decoded {
+            Ok(params) => {
+                let mut sink = Sink {
+                    io: &mut self.io,
+                    binary: true,
+                    kinds: Vec::new(),
+                    buf: Vec::new(),
+                };
+                let res = self
+                    .session
+                    .execute_prepared(&mut st.prepared, &params, &mut sink);
+                self.finish(res)
+            }
+            Err(e) => {
+                self.statements.insert(id, st);
+                return Err(e);
+            }
+        };
+        self.statements.insert(id, st);
+        result
+    }
+}
+
+fn unknown_statement(id: u32) -> SqlError {
+    SqlError::new(
+        1243,
+        "HY000",
+        format!("Unknown prepared statement handler ({id}) given to mysqld_stmt_execute"),
+    )
+}

@@ -1,0 +1,1497 @@
+//! Scalar expressions: compiled once from the parser's tree into a small
+//! tree over column positions, parameter slots and aggregate slots, then
+//! evaluated per row with MySQL's rules (NULL propagation, three-valued
+//! logic, string-to-number conversion in numeric context).
+use crate::error::{Result, SqlError};
+use crate::result::ColumnKind;
+use lineardb_table::types::{civil_from_days, days_from_civil, parse_date, MICROS_PER_DAY};
+use lineardb_table::{Dec, RowRef, Value};
+use sqlparser::ast;
+use std::cmp::Ordering;
+
+/// A row that expressions read columns from.
+pub(crate) trait Row {
+    fn get(&self, col: usize) -> Value;
+}
+
+impl Row for RowRef<'_> {
+    #[inline]
+    fn get(&self, col: usize) -> Value {
+        self.value(col)
+    }
+}
+
+impl Row for [Value] {
+    #[inline]
+    fn get(&self, col: usize) -> Value {
+        self.get(col).cloned().unwrap_or(Value::Null)
+    }
+}
+
+impl Row for Vec<Value> {
+    #[inline]
+    fn get(&self, col: usize) -> Value {
+        self.as_slice().get(col).cloned().unwrap_or(Value::Null)
+    }
+}
+
+/// Statement parameters and the current group's aggregate results.
+#[derive(Clone, Copy)]
+pub(crate) struct Env<'a> {
+    pub params: &'a [Value],
+    pub aggs: &'a [Value],
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    NullSafeEq,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ArithOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    IntDiv,
+    Mod,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Func {
+    Length,
+    CharLength,
+    Upper,
+    Lower,
+    Concat,
+    Substring,
+    Abs,
+    Round,
+    Floor,
+    Ceil,
+    Coalesce,
+    If,
+    DateAdd,
+    DateSub,
+    Year,
+    Month,
+    Day,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AggFunc {
+    CountStar,
+    Count,
+    Sum,
+    Avg,
+    Min,
+    Max,
+}
+
+/// An aggregate call found in a SELECT.
+#[derive(Debug, Clone)]
+pub(crate) struct AggSpec {
+    pub func: AggFunc,
+    pub arg: Option<Expr>,
+    pub distinct: bool,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum Expr {
+    Col(usize),
+    Lit(Value),
+    Param(usize),
+    Cmp(CmpOp, Box<Expr>, Box<Expr>),
+    Arith(ArithOp, Box<Expr>, Box<Expr>),
+    And(Box<Expr>, Box<Expr>),
+    Or(Box<Expr>, Box<Expr>),
+    Not(Box<Expr>),
+    Neg(Box<Expr>),
+    IsNull(Box<Expr>, bool),
+    Between(Box<Expr>, Box<Expr>, Box<Expr>, bool),
+    InList(Box<Expr>, Vec<Expr>, bool),
+    Like(Box<Expr>, Box<Expr>, bool),
+    Func(Func, Vec<Expr>),
+    /// Interval in days or microseconds for DATE_ADD (unit, amount).
+    Interval(IntervalUnit, Box<Expr>),
+    Agg(usize),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum IntervalUnit {
+    Day,
+    Week,
+    Month,
+    Quarter,
+    Year,
+    Hour,
+    Minute,
+    Second,
+}
+
+/// A column visible to expressions.
+#[derive(Debug, Clone)]
+pub(crate) struct ScopeColumn {
+    pub name: String,
+    pub table: String,
+    pub kind: ColumnKind,
+}
+
+/// Session facts some functions return.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SessionFacts {
+    pub database: Option<String>,
+    pub user: String,
+    pub connection_id: u64,
+}
+
+/// Maps each `?` (by its position in the text) to its parameter index.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Params {
+    positions: Vec<(u64, u64)>,
+}
+
+impl Params {
+    pub fn of(statement: &ast::Statement) -> Params {
+        use std::ops::ControlFlow;
+        let mut positions = Vec::new();
+        let _ = ast::visit_expressions(statement, |e| {
+            if let ast::Expr::Value(v) = e {
+                if matches!(v.value, ast::Value::Placeholder(_)) {
+                    positions.push((v.span.start.line, v.span.start.column));
+                }
+            }
+            ControlFlow::<()>::Continue(())
+        });
+        positions.sort_unstable();
+        positions.dedup();
+        Params { positions }
+    }
+    pub fn count(&self) -> usize {
+        self.positions.len()
+    }
+    fn index(&self, span: &sqlparser::tokenizer::Span) -> Option<usize> {
+        self.positions
+            .binary_search(&(span.start.line, span.start.column))
+            .ok()
+    }
+}
+
+/// Compiles parser expressions against a scope.
+pub(crate) struct Compiler<'a> {
+    pub scope: &'a [ScopeColumn],
+    pub params: &'a Params,
+    pub facts: &'a SessionFacts,
+    /// Where aggregate calls go; `None` where they are not allowed.
+    pub aggs: Option<Vec<AggSpec>>,
+    /// Session/system variables for `@@name`.
+    pub variable: &'a dyn Fn(&str) -> Option<Value>,
+}
+
+fn ident_name(id: &ast::Ident) -> &str {
+    &id.value
+}
+
+pub(crate) fn object_name(n: &ast::ObjectName) -> Vec<String> {
+    n.0.iter()
+        .map(|p| match p {
+            ast::ObjectNamePart::Identifier(i) => i.value.clone(),
+            other => other.to_string(),
+        })
+        .collect()
+}
+
+impl Compiler<'_> {
+    pub fn column(&self, table: Option<&str>, name: &str) -> Result<usize> {
+        let mut found = None;
+        for (i, c) in self.scope.iter().enumerate() {
+            if c.name.eq_ignore_ascii_case(name)
+                && table.is_none_or(|t| c.table.eq_ignore_ascii_case(t))
+            {
+                if found.is_some() {
+                    return Err(SqlError::new(
+                        1052,
+                        "23000",
+                        format!("Column '{name}' in field list is ambiguous"),
+                    ));
+                }
+                found = Some(i);
+            }
+        }
+        found.ok_or_else(|| {
+            SqlError::unknown_column(&match table {
+                Some(t) => format!("{t}.{name}"),
+                None => name.to_string(),
+            })
+        })
+    }
+
+    pub fn compile(&mut self, e: &ast::Expr) -> Result<Expr> {
+        use ast::Expr as E;
+        Ok(match e {
+            E::Identifier(id) => {
+                if let Some(v) = id.value.strip_prefix("@@") {
+                    return self.var(v);
+                }
+                Expr::Col(self.column(None, ident_name(id))?)
+            }
+            E::CompoundIdentifier(parts) => {
+                let n = parts.len();
+                if n >= 2 && parts[0].value.starts_with("@@") {
+                    let name = parts[1..]
+                        .iter()
+                        .map(|p| p.value.as_str())
+                        .collect::<Vec<_>>()
+                        .join(".");
+                    return self.var(&name);
+                }
+                Expr::Col(self.column(Some(&parts[n - 2].value), &parts[n - 1].value)?)
+            }
+            E::Value(v) => match &v.value {
+                ast::Value::Placeholder(_) => Expr::Param(
+                    self.params
+                        .index(&v.span)
+                        .ok_or_else(|| SqlError::internal("unplaced parameter"))?,
+                ),
+                other => Expr::Lit(literal(other)?),
+            },
+            E::Nested(inner) => self.compile(inner)?,
+            E::IsNull(x) => Expr::IsNull(Box::new(self.compile(x)?), false),
+            E::IsNotNull(x) => Expr::IsNull(Box::new(self.compile(x)?), true),
+            E::IsTrue(x) => Expr::Cmp(
+                CmpOp::Ne,
+                Box::new(self.compile(x)?),
+                Box::new(Expr::Lit(Value::Int(0))),
+            ),
+            E::Between {
+                expr,
+                negated,
+                low,
+                high,
+            } => Expr::Between(
+                Box::new(self.compile(expr)?),
+                Box::new(self.compile(low)?),
+                Box::new(self.compile(high)?),
+                *negated,
+            ),
+            E::InList {
+                expr,
+                list,
+                negated,
+            } => Expr::InList(
+                Box::new(self.compile(expr)?),
+                list.iter()
+                    .map(|x| self.compile(x))
+                    .collect::<Result<_>>()?,
+                *negated,
+            ),
+            E::Like {
+                negated,
+                expr,
+                pattern,
+                escape_char: None,
+                any: false,
+            } => Expr::Like(
+                Box::new(self.compile(expr)?),
+                Box::new(self.compile(pattern)?),
+                *negated,
+            ),
+            E::UnaryOp { op, expr } => {
+                let x = self.compile(expr)?;
+                match op {
+                    ast::UnaryOperator::Not => Expr::Not(Box::new(x)),
+                    ast::UnaryOperator::Minus => match x {
+                        Expr::Lit(Value::Int(i)) => Expr::Lit(Value::Int(-i)),
+                        Expr::Lit(Value::Decimal(d)) => {
+                            Expr::Lit(Value::Decimal(Dec::new(-d.unscaled, d.scale)))
+                        }
+                        Expr::Lit(Value::Double(f)) => Expr::Lit(Value::Double(-f)),
+                        x => Expr::Neg(Box::new(x)),
+                    },
+                    ast::UnaryOperator::Plus => x,
+                    other => return Err(SqlError::unsupported(format!("operator {other}"))),
+                }
+            }
+            E::BinaryOp { left, op, right } => {
+                use ast::BinaryOperator as B;
+                // DATE + INTERVAL n unit
+                if let (B::Plus | B::Minus, E::Interval(_)) = (op, right.as_ref()) {
+                    let f = if *op == B::Plus {
+                        Func::DateAdd
+                    } else {
+                        Func::DateSub
+                    };
+                    return Ok(Expr::Func(
+                        f,
+                        vec![self.compile(left)?, self.compile(right)?],
+                    ));
+                }
+                let l = Box::new(self.compile(left)?);
+                let r = Box::new(self.compile(right)?);
+                match op {
+                    B::Eq => Expr::Cmp(CmpOp::Eq, l, r),
+                    B::NotEq => Expr::Cmp(CmpOp::Ne, l, r),
+                    B::Lt => Expr::Cmp(CmpOp::Lt, l, r),
+                    B::LtEq => Expr::Cmp(CmpOp::Le, l, r),
+                    B::Gt => Expr::Cmp(CmpOp::Gt, l, r),
+                    B::GtEq => Expr::Cmp(CmpOp::Ge, l, r),
+                    B::Spaceship => Expr::Cmp(CmpOp::NullSafeEq, l, r),
+                    B::And => Expr::And(l, r),
+                    B::Or => Expr::Or(l, r),
+                    B::Xor => Expr::Cmp(CmpOp::Ne, Box::new(truth(*l)), Box::new(truth(*r))),
+                    B::Plus => Expr::Arith(ArithOp::Add, l, r),
+                    B::Minus => Expr::Arith(ArithOp::Sub, l, r),
+                    B::Multiply => Expr::Arith(ArithOp::Mul, l, r),
+                    B::Divide => Expr::Arith(ArithOp::Div, l, r),
+                    B::MyIntegerDivide => Expr::Arith(ArithOp::IntDiv, l, r),
+                    B::Modulo => Expr::Arith(ArithOp::Mod, l, r),
+                    other => return Err(SqlError::unsupported(format!("operator {other}"))),
+                }
+            }
+            E::Interval(iv) => {
+                let unit = match iv.leading_field {
+                    Some(ast::DateTimeField::Day) | Some(ast::DateTimeField::Days) | None => {
+                        IntervalUnit::Day
+                    }
+                    Some(ast::DateTimeField::Week(_)) | Some(ast::DateTimeField::Weeks) => {
+                        IntervalUnit::Week
+                    }
+                    Some(ast::DateTimeField::Month) | Some(ast::DateTimeField::Months) => {
+                        IntervalUnit::Month
+                    }
+                    Some(ast::DateTimeField::Quarter) => IntervalUnit::Quarter,
+                    Some(ast::DateTimeField::Year) | Some(ast::DateTimeField::Years) => {
+                        IntervalUnit::Year
+                    }
+                    Some(ast::DateTimeField::Hour) | Some(ast::DateTimeField::Hours) => {
+                        IntervalUnit::Hour
+                    }
+                    Some(ast::DateTimeField::Minute) | Some(ast::DateTimeField::Minutes) => {
+                        IntervalUnit::Minute
+                    }
+                    Some(ast::DateTimeField::Second) | Some(ast::DateTimeField::Seconds) => {
+                        IntervalUnit::Second
+                    }
+                    Some(ref other) => {
+                        return Err(SqlError::unsupported(format!("INTERVAL unit {other}")))
+                    }
+                };
+                Expr::Interval(unit, Box::new(self.compile(&iv.value)?))
+            }
+            E::TypedString(ts) => {
+                let text = match &ts.value.value {
+                    ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
+                        s.clone()
+                    }
+                    other => other.to_string(),
+                };
+                match ts.data_type {
+                    ast::DataType::Date => Expr::Lit(Value::Date(
+                        parse_date(&text)
+                            .ok_or_else(|| SqlError::syntax(format!("bad DATE '{text}'")))?,
+                    )),
+                    _ => Expr::Lit(Value::Bytes(text.into_bytes())),
+                }
+            }
+            E::Function(f) => self.function(f)?,
+            other => return Err(SqlError::unsupported(other.to_string())),
+        })
+    }
+
+    fn var(&self, name: &str) -> Result<Expr> {
+        let name = name
+            .trim_start_matches("session.")
+            .trim_start_matches("global.")
+            .trim_start_matches("SESSION.")
+            .trim_start_matches("GLOBAL.");
+        match (self.variable)(name) {
+            Some(v) => Ok(Expr::Lit(v)),
+            None => Err(SqlError::new(
+                1193,
+                "HY000",
+                format!("Unknown system variable '{name}'"),
+            )),
+        }
+    }
+
+    fn function(&mut self, f: &ast::Function) -> Result<Expr> {
+        let name = object_name(&f.name).join(".").to_ascii_uppercase();
+        let (args, distinct): (Vec<&ast::FunctionArg>, bool) = match &f.args {
+            ast::FunctionArguments::None => (Vec::new(), false),
+            ast::FunctionArguments::List(l) => (
+                l.args.iter().collect(),
+                matches!(
+                    l.duplicate_treatment,
+                    Some(ast::DuplicateTreatment::Distinct)
+                ),
+            ),
+            ast::FunctionArguments::Subquery(_) => return Err(SqlError::unsupported("subquery")),
+        };
+        let star = args.len() == 1
+            && matches!(
+                args[0],
+                ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Wildcard)
+            );
+        let arg_exprs = |c: &mut Self| -> Result<Vec<Expr>> {
+            args.iter()
+                .map(|a| match a {
+                    ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)) => c.compile(e),
+                    other => Err(SqlError::unsupported(other.to_string())),
+                })
+                .collect()
+        };
+        let agg = match name.as_str() {
+            "COUNT" if star => Some(AggFunc::CountStar),
+            "COUNT" => Some(AggFunc::Count),
+            "SUM" => Some(AggFunc::Sum),
+            "AVG" => Some(AggFunc::Avg),
+            "MIN" => Some(AggFunc::Min),
+            "MAX" => Some(AggFunc::Max),
+            _ => None,
+        };
+        if let Some(func) = agg {
+            if self.aggs.is_none() {
+                return Err(SqlError::new(
+                    1111,
+                    "HY000",
+                    "Invalid use of group function",
+                ));
+            }
+            let arg = if func == AggFunc::CountStar {
+                None
+            } else {
+                // The argument is evaluated on source rows: no nested aggregates.
+                let saved = self.aggs.take();
+                let a = arg_exprs(self);
+                self.aggs = saved;
+                let mut a = a?;
+                if a.len() != 1 {
+                    return Err(SqlError::wrong_arguments(&name));
+                }
+                a.pop()
+            };
+            let aggs = self.aggs.as_mut().expect("checked above");
+            aggs.push(AggSpec {
+                func,
+                arg,
+                distinct,
+            });
+            return Ok(Expr::Agg(aggs.len() - 1));
+        }
+        let facts = self.facts;
+        let lit = |v: Value| Ok(Expr::Lit(v));
+        let a = arg_exprs(self)?;
+        let want = |n: std::ops::RangeInclusive<usize>| {
+            if n.contains(&a.len()) {
+                Ok(())
+            } else {
+                Err(SqlError::wrong_arguments(&name))
+            }
+        };
+        let func = match name.as_str() {
+            "DATABASE" | "SCHEMA" => {
+                return lit(match &facts.database {
+                    Some(d) => Value::str(d),
+                    None => Value::Null,
+                })
+            }
+            "USER" | "CURRENT_USER" | "SESSION_USER" | "SYSTEM_USER" => {
+                return lit(Value::str(&format!("{}@localhost", facts.user)))
+            }
+            "VERSION" => return lit(Value::str(crate::SERVER_VERSION)),
+            "CONNECTION_ID" => return lit(Value::UInt(facts.connection_id)),
+            "LENGTH" | "OCTET_LENGTH" => (Func::Length, 1..=1),
+            "CHAR_LENGTH" | "CHARACTER_LENGTH" => (Func::CharLength, 1..=1),
+            "UPPER" | "UCASE" => (Func::Upper, 1..=1),
+            "LOWER" | "LCASE" => (Func::Lower, 1..=1),
+            "CONCAT" => (Func::Concat, 1..=usize::MAX),
+            "SUBSTRING" | "SUBSTR" => (Func::Substring, 2..=3),
+            "ABS" => (Func::Abs, 1..=1),
+            "ROUND" => (Func::Round, 1..=2),
+            "FLOOR" => (Func::Floor, 1..=1),
+            "CEIL" | "CEILING" => (Func::Ceil, 1..=1),
+            "COALESCE" | "IFNULL" => (Func::Coalesce, 1..=usize::MAX),
+            "IF" => (Func::If, 3..=3),
+            "DATE_ADD" | "ADDDATE" => (Func::DateAdd, 2..=2),
+            "DATE_SUB" | "SUBDATE" => (Func::DateSub, 2..=2),
+            "YEAR" => (Func::Year, 1..=1),
+            "MONTH" => (Func::Month, 1..=1),
+            "DAY" | "DAYOFMONTH" => (Func::Day, 1..=1),
+            _ => {
+                return Err(SqlError::new(
+                    1305,
+                    "42000",
+                    format!("FUNCTION {name} does not exist"),
+                ))
+            }
+        };
+        want(func.1)?;
+        Ok(Expr::Func(func.0, a))
+    }
+}
+
+fn truth(e: Expr) -> Expr {
+    Expr::Cmp(CmpOp::Ne, Box::new(e), Box::new(Expr::Lit(Value::Int(0))))
+}
+
+/// A literal from the parser.
+pub(crate) fn literal(v: &ast::Value) -> Result<Value> {
+    Ok(match v {
+        ast::Value::Number(s, _) => number(s)?,
+        ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
+            Value::Bytes(s.as_bytes().to_vec())
+        }
+        ast::Value::HexStringLiteral(h) => Value::Bytes(
+            (0..h.len() / 2)
+                .map(|i| u8::from_str_radix(&h[2 * i..2 * i + 2], 16))
+                .collect::<std::result::Result<_, _>>()
+                .map_err(|_| SqlError::syntax(format!("bad hex literal X'{h}'")))?,
+        ),
+        ast::Value::Boolean(b) => Value::Int(*b as i64),
+        ast::Value::Null => Value::Null,
+        other => return Err(SqlError::unsupported(format!("literal {other}"))),
+    })
+}
+
+fn number(s: &str) -> Result<Value> {
+    if let Ok(i) = s.parse::<i64>() {
+        return Ok(Value::Int(i));
+    }
+    if let Ok(u) = s.parse::<u64>() {
+        return Ok(Value::UInt(u));
+    }
+    if s.contains(['e', 'E']) {
+        return s
+            .parse::<f64>()
+            .map(Value::Double)
+            .map_err(|_| SqlError::syntax(format!("bad number {s}")));
+    }
+    Dec::parse(s)
+        .map(Value::Decimal)
+        .ok_or_else(|| SqlError::syntax(format!("bad number {s}")))
+}
+
+/// A value in numeric context (strings are parsed as MySQL does: the
+/// longest numeric prefix, 0 if none).
+fn numeric(v: &Value) -> Value {
+    match v {
+        Value::Bytes(b) => {
+            let s = String::from_utf8_lossy(b);
+            let t = s.trim();
+            let end = t
+                .char_indices()
+                .take_while(|&(i, c)| {
+                    c.is_ascii_digit()
+                        || c == '.'
+                        || ((c == '-' || c == '+') && i == 0)
+                        || c == 'e'
+                        || c == 'E'
+                })
+                .map(|(i, c)| i + c.len_utf8())
+                .last()
+                .unwrap_or(0);
+            let t = &t[..end];
+            if t.is_empty() {
+                return Value::Int(0);
+            }
+            if let Ok(i) = t.parse::<i64>() {
+                Value::Int(i)
+            } else {
+                Value::Double(t.parse::<f64>().unwrap_or(0.0))
+            }
+        }
+        Value::Date(d) => {
+            let (y, m, dd) = civil_from_days(*d);
+            Value::Int(y as i64 * 10000 + m as i64 * 100 + dd as i64)
+        }
+        other => other.clone(),
+    }
+}
+
+/// SQL comparison; `None` if either side is NULL.
+pub(crate) fn compare(a: &Value, b: &Value) -> Option<Ordering> {
+    match (a, b) {
+        (Value::Null, _) | (_, Value::Null) => None,
+        (Value::Bytes(_), Value::Bytes(_)) => a.sql_cmp(b),
+        (Value::Date(_) | Value::DateTime(_), Value::Bytes(s))
+        | (Value::Bytes(s), Value::Date(_) | Value::DateTime(_)) => {
+            let text = String::from_utf8_lossy(s);
+            let other = if let Some(d) = parse_date(&text) {
+                Value::Date(d)
+            } else if let Some(t) = lineardb_table::types::parse_datetime(&text) {
+                Value::DateTime(t)
+            } else {
+                return a.sql_cmp(b);
+            };
+            if matches!(a, Value::Bytes(_)) {
+                other.sql_cmp(b)
+            } else {
+                a.sql_cmp(&other)
+            }
+        }
+        (Value::Bytes(_), _) => numeric(a).sql_cmp(b),
+        (_, Value::Bytes(_)) => a.sql_cmp(&numeric(b)),
+        _ => a.sql_cmp(b),
+    }
+}
+
+/// MySQL truth: NULL is unknown (`None`).
+pub(crate) fn truth_of(v: &Value) -> Option<bool> {
+    match v {
+        Value::Null => None,
+        Value::Int(i) => Some(*i != 0),
+        Value::UInt(u) => Some(*u != 0),
+        Value::Decimal(d) => Some(d.unscaled != 0),
+        Value::Double(f) => Some(*f != 0.0),
+        Value::Date(_) | Value::DateTime(_) => Some(true),
+        Value::Bytes(_) => truth_of(&numeric(v)),
+    }
+}
+
+fn bool_value(b: Option<bool>) -> Value {
+    match b {
+        None => Value::Null,
+        Some(b) => Value::Int(b as i64),
+    }
+}
+
+fn as_dec(v: &Value) -> Option<Dec> {
+    match v {
+        Value::Int(i) => Some(Dec::new(*i as i128, 0)),
+        Value::UInt(u) => Some(Dec::new(*u as i128, 0)),
+        Value::Decimal(d) => Some(*d),
+        _ => None,
+    }
+}
+
+pub(crate) fn arith(op: ArithOp, a: &Value, b: &Value) -> Result<Value> {
+    if a.is_null() || b.is_null() {
+        return Ok(Value::Null);
+    }
+    let (a, b) = (numeric(a), numeric(b));
+    let overflow = || SqlError::out_of_range("BIGINT");
+    match (&a, &b) {
+        (Value::Double(_), _) | (_, Value::Double(_)) => {
+            let (x, y) = (a.as_f64().unwrap_or(0.0), b.as_f64().unwrap_or(0.0));
+            Ok(match op {
+                ArithOp::Add => Value::Double(x + y),
+                ArithOp::Sub => Value::Double(x - y),
+                ArithOp::Mul => Value::Double(x * y),
+                ArithOp::Div if y == 0.0 => Value::Null,
+                ArithOp::Div => Value::Double(x / y),
+                ArithOp::IntDiv if y == 0.0 => Value::Null,
+                ArithOp::IntDiv => Value::Int((x / y).trunc() as i64),
+                ArithOp::Mod if y == 0.0 => Value::Null,
+                ArithOp::Mod => Value::Double(x % y),
+            })
+        }
+        (Value::Int(x), Value::Int(y)) if op != ArithOp::Div => Ok(match op {
+            ArithOp::Add => Value::Int(x.checked_add(*y).ok_or_else(overflow)?),
+            ArithOp::Sub => Value::Int(x.checked_sub(*y).ok_or_else(overflow)?),
+            ArithOp::Mul => Value::Int(x.checked_mul(*y).ok_or_else(overflow)?),
+            ArithOp::IntDiv if *y == 0 => Value::Null,
+            ArithOp::IntDiv => Value::Int(x.checked_div(*y).ok_or_else(overflow)?),
+            ArithOp::Mod if *y == 0 => Value::Null,
+            ArithOp::Mod => Value::Int(x.checked_rem(*y).unwrap_or(0)),
+            ArithOp::Div => unreachable!(),
+        }),
+        _ => {
+            let (Some(x), Some(y)) = (as_dec(&a), as_dec(&b)) else {
+                return Ok(Value::Null);
+            };
+            let s = x.scale.max(y.scale);
+            let (xs, ys) = (x.rescale(s).unscaled, y.rescale(s).unscaled);
+            let dec_overflow = || SqlError::out_of_range("DECIMAL");
+            Ok(match op {
+                ArithOp::Add => {
+                    Value::Decimal(Dec::new(xs.checked_add(ys).ok_or_else(dec_overflow)?, s))
+                }
+                ArithOp::Sub => {
+                    Value::Decimal(Dec::new(xs.checked_sub(ys).ok_or_else(dec_overflow)?, s))
+                }
+                ArithOp::Mul => Value::Decimal(Dec::new(
+                    x.unscaled
+                        .checked_mul(y.unscaled)
+                        .ok_or_else(dec_overflow)?,
+                    x.scale + y.scale,
+                )),
+                ArithOp::Div => {
+                    if y.unscaled == 0 {
+                        return Ok(Value::Null);
+                    }
+                    // MySQL: the dividend's scale plus 4 (div_precision_increment).
+                    let scale = (x.scale + 4).min(lineardb_table::types::MAX_DECIMAL_PRECISION);
+                    let num = x
+                        .unscaled
+                        .checked_mul(lineardb_table::types::pow10(scale - x.scale + y.scale))
+                        .ok_or_else(dec_overflow)?;
+                    let q = num / y.unscaled;
+                    let r = num % y.unscaled;
+                    let q = if r.abs() * 2 >= y.unscaled.abs() {
+                        q + (num.signum() * y.unscaled.signum())
+                    } else {
+                        q
+                    };
+                    Value::Decimal(Dec::new(q, scale))
+                }
+                ArithOp::IntDiv => {
+                    if ys == 0 {
+                        return Ok(Value::Null);
+                    }
+                    Value::Int((xs / ys) as i64)
+                }
+                ArithOp::Mod => {
+                    if ys == 0 {
+                        return Ok(Value::Null);
+                    }
+                    Value::Decimal(Dec::new(xs % ys, s))
+                }
+            })
+        }
+    }
+}
+
+/// MySQL LIKE: `%` any run, `_` one character, `\` escapes.
+pub(crate) fn like(text: &[u8], pattern: &[u8]) -> bool {
+    let (mut t, mut p) = (0usize, 0usize);
+    let (mut star_p, mut star_t) = (usize::MAX, 0usize);
+    while t < text.len() {
+        if p < pattern.len() {
+            match pattern[p] {
+                b'%' => {
+                    star_p = p;
+                    star_t = t;
+                    p += 1;
+                    continue;
+                }
+                b'_' => {
+                    t += 1;
+                    p += 1;
+                    continue;
+                }
+                b'\\' if p + 1 < pattern.len() && pattern[p + 1] == text[t] => {
+                    t += 1;
+                    p += 2;
+                    continue;
+                }
+                b'\\' if p + 1 < pattern.len() => {}
+                c if c.eq_ignore_ascii_case(&text[t]) => {
+                    t += 1;
+                    p += 1;
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        if star_p == usize::MAX {
+            return false;
+        }
+        p = star_p + 1;
+        star_t += 1;
+        t = star_t;
+    }
+    pattern[p..].iter().all(|&c| c == b'%')
+}
+
+fn add_interval(base: &Value, unit: IntervalUnit, n: i64) -> Value {
+    let micros = |d: i32| d as i64 * MICROS_PER_DAY;
+    let (days, time, was_date) = match base {
+        Value::Date(d) => (*d, 0i64, true),
+        Value::DateTime(t) => (
+            t.div_euclid(MICROS_PER_DAY) as i32,
+            t.rem_euclid(MICROS_PER_DAY),
+            false,
+        ),
+        Value::Bytes(b) => {
+            let s = String::from_utf8_lossy(b);
+            if let Some(d) = parse_date(&s) {
+                (d, 0, true)
+            } else if let Some(t) = lineardb_table::types::parse_datetime(&s) {
+                (
+                    t.div_euclid(MICROS_PER_DAY) as i32,
+                    t.rem_euclid(MICROS_PER_DAY),
+                    false,
+                )
+            } else {
+                return Value::Null;
+            }
+        }
+        _ => return Value::Null,
+    };
+    let months = match unit {
+        IntervalUnit::Month => Some(n),
+        IntervalUnit::Quarter => Some(3 * n),
+        IntervalUnit::Year => Some(12 * n),
+        _ => None,
+    };
+    if let Some(m) = months {
+        let (y, mo, d) = civil_from_days(days);
+        let total = y as i64 * 12 + (mo as i64 - 1) + m;
+        let (ny, nm) = (total.div_euclid(12) as i32, total.rem_euclid(12) as u32 + 1);
+        let next_first = if nm == 12 {
+            days_from_civil(ny + 1, 1, 1)
+        } else {
+            days_from_civil(ny, nm + 1, 1)
+        };
+        let last_day = (next_first - days_from_civil(ny, nm, 1)) as u32;
+        let nd = days_from_civil(ny, nm, d.min(last_day));
+        return if was_date {
+            Value::Date(nd)
+        } else {
+            Value::DateTime(micros(nd) + time)
+        };
+    }
+    let delta = match unit {
+        IntervalUnit::Day => n * MICROS_PER_DAY,
+        IntervalUnit::Week => 7 * n * MICROS_PER_DAY,
+        IntervalUnit::Hour => n * 3_600_000_000,
+        IntervalUnit::Minute => n * 60_000_000,
+        IntervalUnit::Second => n * 1_000_000,
+        _ => unreachable!(),
+    };
+    let t = micros(days) + time + delta;
+    if was_date && delta % MICROS_PER_DAY == 0 {
+        Value::Date(t.div_euclid(MICROS_PER_DAY) as i32)
+    } else {
+        Value::DateTime(t)
+    }
+}
+
+fn int_of(v: &Value) -> Option<i64> {
+    match numeric(v) {
+        Value::Int(i) => Some(i),
+        Value::UInt(u) => Some(u as i64),
+        Value::Decimal(d) => Some(d.rescale(0).unscaled as i64),
+        Value::Double(f) => Some(f.round() as i64),
+        _ => None,
+    }
+}
+
+impl Expr {
+    pub fn eval<R: Row + ?Sized>(&self, row: &R, env: Env<'_>) -> Result<Value> {
+        Ok(match self {
+            Expr::Col(c) => row.get(*c),
+            Expr::Lit(v) => v.clone(),
+            Expr::Param(i) => env.params.get(*i).cloned().unwrap_or(Value::Null),
+            Expr::Agg(i) => env.aggs.get(*i).cloned().unwrap_or(Value::Null),
+            Expr::Cmp(op, a, b) => {
+                let (a, b) = (a.eval(row, env)?, b.eval(row, env)?);
+                if *op == CmpOp::NullSafeEq {
+                    return Ok(Value::Int(match (a.is_null(), b.is_null()) {
+                        (true, true) => 1,
+                        (false, false) => (compare(&a, &b) == Some(Ordering::Equal)) as i64,
+                        _ => 0,
+                    }));
+                }
+                bool_value(compare(&a, &b).map(|o| match op {
+                    CmpOp::Eq => o == Ordering::Equal,
+                    CmpOp::Ne => o != Ordering::Equal,
+                    CmpOp::Lt => o == Ordering::Less,
+                    CmpOp::Le => o != Ordering::Greater,
+                    CmpOp::Gt => o == Ordering::Greater,
+                    CmpOp::Ge => o != Ordering::Less,
+                    CmpOp::NullSafeEq => unreachable!(),
+                }))
+            }
+            Expr::Arith(op, a, b) => arith(*op, &a.eval(row, env)?, &b.eval(row, env)?)?,
+            Expr::And(a, b) => {
+                let x = truth_of(&a.eval(row, env)?);
+                if x == Some(false) {
+                    return Ok(Value::Int(0));
+                }
+                let y = truth_of(&b.eval(row, env)?);
+                bool_value(match (x, y) {
+                    (_, Some(false)) => Some(false),
+                    (Some(true), Some(true)) => Some(true),
+                    _ => None,
+                })
+            }
+            Expr::Or(a, b) => {
+                let x = truth_of(&a.eval(row, env)?);
+                if x == Some(true) {
+                    return Ok(Value::Int(1));
+                }
+                let y = truth_of(&b.eval(row, env)?);
+                bool_value(match (x, y) {
+                    (_, Some(true)) => Some(true),
+                    (Some(false), Some(false)) => Some(false),
+                    _ => None,
+                })
+            }
+            Expr::Not(a) => bool_value(truth_of(&a.eval(row, env)?).map(|b| !b)),
+            Expr::Neg(a) => arith(ArithOp::Sub, &Value::Int(0), &a.eval(row, env)?)?,
+            Expr::IsNull(a, negated) => {
+                Value::Int((a.eval(row, env)?.is_null() != *negated) as i64)
+            }
+            Expr::Between(x, lo, hi, negated) => {
+                let v = x.eval(row, env)?;
+                let (l, h) = (lo.eval(row, env)?, hi.eval(row, env)?);
+                let ge = compare(&v, &l).map(|o| o != Ordering::Less);
+                let le = compare(&v, &h).map(|o| o != Ordering::Greater);
+                let r = match (ge, le) {
+                    (Some(false), _) | (_, Some(false)) => Some(false),
+                    (Some(true), Some(true)) => Some(true),
+                    _ => None,
+                };
+                bool_value(r.map(|b| b != *negated))
+            }
+            Expr::InList(x, list, negated) => {
+                let v = x.eval(row, env)?;
+                if v.is_null() {
+                    return Ok(Value::Null);
+                }
+                let mut saw_null = false;
+                let mut found = false;
+                for e in list {
+                    match compare(&v, &e.eval(row, env)?) {
+                        Some(Ordering::Equal) => {
+                            found = true;
+                            break;
+                        }
+                        None => saw_null = true,
+                        _ => {}
+                    }
+                }
+                if found {
+                    Value::Int(!*negated as i64)
+                } else if saw_null {
+                    Value::Null
+                } else {
+                    Value::Int(*negated as i64)
+                }
+            }
+            Expr::Like(x, p, negated) => {
+                let (v, p) = (x.eval(row, env)?, p.eval(row, env)?);
+                match (v.to_text(), p.to_text()) {
+                    (Some(v), Some(p)) => {
+                        Value::Int((like(v.as_bytes(), p.as_bytes()) != *negated) as i64)
+                    }
+                    _ => Value::Null,
+                }
+            }
+            Expr::Interval(_, n) => n.eval(row, env)?,
+            Expr::Func(f, args) => self.eval_func(*f, args, row, env)?,
+        })
+    }
+
+    fn eval_func<R: Row + ?Sized>(
+        &self,
+        f: Func,
+        args: &[Expr],
+        row: &R,
+        env: Env<'_>,
+    ) -> Result<Value> {
+        let v0 = || args[0].eval(row, env);
+        Ok(match f {
+            Func::Length => match v0()? {
+                Value::Null => Value::Null,
+                Value::Bytes(b) => Value::Int(b.len() as i64),
+                v => Value::Int(v.to_text().map_or(0, |s| s.len()) as i64),
+            },
+            Func::CharLength => match v0()?.to_text() {
+                None => Value::Null,
+                Some(s) => Value::Int(s.chars().count() as i64),
+            },
+            Func::Upper | Func::Lower => match v0()?.to_text() {
+                None => Value::Null,
+                Some(s) => Value::str(&if f == Func::Upper {
+                    s.to_uppercase()
+                } else {
+                    s.to_lowercase()
+                }),
+            },
+            Func::Concat => {
+                let mut out = Vec::new();
+                for a in args {
+                    match a.eval(row, env)? {
+                        Value::Null => return Ok(Value::Null),
+                        Value::Bytes(b) => out.extend_from_slice(&b),
+                        v => out.extend_from_slice(v.to_text().unwrap_or_default().as_bytes()),
+                    }
+                }
+                Value::Bytes(out)
+            }
+            Func::Substring => {
+                let Some(s) = v0()?.to_text() else {
+                    return Ok(Value::Null);
+                };
+                let Some(pos) = int_of(&args[1].eval(row, env)?) else {
+                    return Ok(Value::Null);
+                };
+                let chars: Vec<char> = s.chars().collect();
+                let n = chars.len() as i64;
+                let start = if pos > 0 {
+                    pos - 1
+                } else if pos < 0 {
+                    n + pos
+                } else {
+                    return Ok(Value::str(""));
+                };
+                if start < 0 || start >= n {
+                    return Ok(Value::str(""));
+                }
+                let len = match args.get(2) {
+                    Some(e) => match int_of(&e.eval(row, env)?) {
+                        Some(l) => l.max(0),
+                        None => return Ok(Value::Null),
+                    },
+                    None => n,
+                };
+                let end = (start + len).min(n);
+                Value::str(
+                    &chars[start as usize..end as usize]
+                        .iter()
+                        .collect::<String>(),
+                )
+            }
+            Func::Abs => match numeric(&v0()?) {
+                Value::Int(i) => Value::Int(
+                    i.checked_abs()
+                        .ok_or_else(|| SqlError::out_of_range("BIGINT"))?,
+                ),
+                Value::Decimal(d) => Value::Decimal(Dec::new(d.unscaled.abs(), d.scale)),
+                Value::Double(x) => Value::Double(x.abs()),
+                v => v,
+            },
+            Func::Round | Func::Floor | Func::Ceil => {
+                let digits = match args.get(1) {
+                    Some(e) => int_of(&e.eval(row, env)?).unwrap_or(0).clamp(0, 28) as u8,
+                    None => 0,
+                };
+                match numeric(&v0()?) {
+                    Value::Decimal(d) => {
+                        let r = match f {
+                            Func::Round => d.rescale(digits.min(d.scale)),
+                            _ => {
+                                let p = lineardb_table::types::pow10(d.scale);
+                                let q = d.unscaled.div_euclid(p);
+                                let q = if f == Func::Ceil && d.unscaled.rem_euclid(p) != 0 {
+                                    q + 1
+                                } else {
+                                    q
+                                };
+                                Dec::new(q, 0)
+                            }
+                        };
+                        Value::Decimal(r)
+                    }
+                    Value::Double(x) => {
+                        let m = 10f64.powi(digits as i32);
+                        Value::Double(match f {
+                            Func::Round => (x * m).round() / m,
+                            Func::Floor => x.floor(),
+                            _ => x.ceil(),
+                        })
+                    }
+                    v => v,
+                }
+            }
+            Func::Coalesce => {
+                for a in args {
+                    let v = a.eval(row, env)?;
+                    if !v.is_null() {
+                        return Ok(v);
+                    }
+                }
+                Value::Null
+            }
+            Func::If => {
+                if truth_of(&v0()?) == Some(true) {
+                    args[1].eval(row, env)?
+                } else {
+                    args[2].eval(row, env)?
+                }
+            }
+            Func::DateAdd | Func::DateSub => {
+                let base = v0()?;
+                let (unit, amount) = match &args[1] {
+                    Expr::Interval(u, n) => (*u, n.eval(row, env)?),
+                    other => (IntervalUnit::Day, other.eval(row, env)?),
+                };
+                let Some(n) = int_of(&amount) else {
+                    return Ok(Value::Null);
+                };
+                add_interval(&base, unit, if f == Func::DateSub { -n } else { n })
+            }
+            Func::Year | Func::Month | Func::Day => {
+                let d = match v0()? {
+                    Value::Date(d) => d,
+                    Value::DateTime(t) => t.div_euclid(MICROS_PER_DAY) as i32,
+                    Value::Bytes(b) => match parse_date(&String::from_utf8_lossy(&b)) {
+                        Some(d) => d,
+                        None => return Ok(Value::Null),
+                    },
+                    _ => return Ok(Value::Null),
+                };
+                let (y, m, dd) = civil_from_days(d);
+                Value::Int(match f {
+                    Func::Year => y as i64,
+                    Func::Month => m as i64,
+                    _ => dd as i64,
+                })
+            }
+        })
+    }
+
+    /// The type this expression produces (for result-set metadata).
+    pub fn kind(&self, scope: &[ScopeColumn], aggs: &[AggSpec]) -> ColumnKind {
+        match self {
+            Expr::Col(c) => scope.get(*c).map_or(ColumnKind::Text, |s| s.kind),
+            Expr::Lit(v) => ColumnKind::of_value(v),
+            Expr::Param(_) => ColumnKind::Text,
+            Expr::Cmp(..)
+            | Expr::And(..)
+            | Expr::Or(..)
+            | Expr::Not(_)
+            | Expr::IsNull(..)
+            | Expr::Between(..)
+            | Expr::InList(..)
+            | Expr::Like(..) => ColumnKind::Int,
+            Expr::Neg(a) => a.kind(scope, aggs),
+            Expr::Arith(op, a, b) => {
+                let (x, y) = (a.kind(scope, aggs), b.kind(scope, aggs));
+                match (op, x, y) {
+                    (_, ColumnKind::Double, _) | (_, _, ColumnKind::Double) => ColumnKind::Double,
+                    (ArithOp::IntDiv, ..) => ColumnKind::Int,
+                    (ArithOp::Div, ColumnKind::Decimal { scale }, _) => {
+                        ColumnKind::Decimal { scale: scale + 4 }
+                    }
+                    (ArithOp::Div, ..) => ColumnKind::Decimal { scale: 4 },
+                    (
+                        ArithOp::Mul,
+                        ColumnKind::Decimal { scale: s },
+                        ColumnKind::Decimal { scale: t },
+                    ) => ColumnKind::Decimal { scale: s + t },
+                    (_, ColumnKind::Decimal { scale: s }, ColumnKind::Decimal { scale: t }) => {
+                        ColumnKind::Decimal { scale: s.max(t) }
+                    }
+                    (_, ColumnKind::Decimal { scale }, _)
+                    | (_, _, ColumnKind::Decimal { scale }) => ColumnKind::Decimal { scale },
+                    (_, ColumnKind::Text, _) | (_, _, ColumnKind::Text) => ColumnKind::Double,
+                    _ => ColumnKind::Int,
+                }
+            }
+            Expr::Interval(..) => ColumnKind::Int,
+            Expr::Func(f, args) => match f {
+                Func::Length | Func::CharLength | Func::Year | Func::Month | Func::Day => {
+                    ColumnKind::Int
+                }
+                Func::Upper | Func::Lower | Func::Concat | Func::Substring => ColumnKind::Text,
+                Func::Abs | Func::Round => args[0].kind(scope, aggs),
+                Func::Floor | Func::Ceil => match args[0].kind(scope, aggs) {
+                    ColumnKind::Decimal { .. } => ColumnKind::Decimal { scale: 0 },
+                    k => k,
+                },
+                Func::Coalesce => args[0].kind(scope, aggs),
+                Func::If => args[1].kind(scope, aggs),
+                Func::DateAdd | Func::DateSub => match args[0].kind(scope, aggs) {
+                    ColumnKind::Date => ColumnKind::Date,
+                    _ => ColumnKind::DateTime,
+                },
+            },
+            Expr::Agg(i) => {
+                let spec = &aggs[*i];
+                let arg = spec.arg.as_ref().map(|a| a.kind(scope, aggs));
+                match (spec.func, arg) {
+                    (AggFunc::CountStar | AggFunc::Count, _) => ColumnKind::Int,
+                    (AggFunc::Sum, Some(ColumnKind::Int | ColumnKind::UInt)) => {
+                        ColumnKind::Decimal { scale: 0 }
+                    }
+                    (AggFunc::Sum, Some(ColumnKind::Decimal { scale })) => {
+                        ColumnKind::Decimal { scale }
+                    }
+                    (AggFunc::Avg, Some(ColumnKind::Int | ColumnKind::UInt)) => {
+                        ColumnKind::Decimal { scale: 4 }
+                    }
+                    (AggFunc::Avg, Some(ColumnKind::Decimal { scale })) => {
+                        ColumnKind::Decimal { scale: scale + 4 }
+                    }
+                    (AggFunc::Sum | AggFunc::Avg, _) => ColumnKind::Double,
+                    (AggFunc::Min | AggFunc::Max, Some(k)) => k,
+                    (AggFunc::Min | AggFunc::Max, None) => ColumnKind::Text,
+                }
+            }
+        }
+    }
+
+    /// Calls `f` on every column this expression reads.
+    pub fn columns(&self, f: &mut impl FnMut(usize)) {
+        match self {
+            Expr::Col(c) => f(*c),
+            Expr::Lit(_) | Expr::Param(_) | Expr::Agg(_) => {}
+            Expr::Cmp(_, a, b)
+            | Expr::Arith(_, a, b)
+            | Expr::And(a, b)
+            | Expr::Or(a, b)
+            | Expr::Like(a, b, _) => {
+                a.columns(f);
+                b.columns(f);
+            }
+            Expr::Not(a) | Expr::Neg(a) | Expr::IsNull(a, _) | Expr::Interval(_, a) => a.columns(f),
+            Expr::Between(a, b, c, _) => {
+                a.columns(f);
+                b.columns(f);
+                c.columns(f);
+            }
+            Expr::InList(a, l, _) => {
+                a.columns(f);
+                l.iter().for_each(|x| x.columns(f));
+            }
+            Expr::Func(_, l) => l.iter().for_each(|x| x.columns(f)),
+        }
+    }
+
+    /// True if the value does not depend on the row (literals, parameters).
+    pub fn is_constant(&self) -> bool {
+        match self {
+            Expr::Lit(_) | Expr::Param(_) => true,
+            Expr::Arith(_, a, b) => a.is_constant() && b.is_constant(),
+            Expr::Neg(a) => a.is_constant(),
+            Expr::Func(_, l) => l.iter().all(|x| x.is_constant()),
+            Expr::Interval(_, a) => a.is_constant(),
+            _ => false,
+        }
+    }
+}
+
+/// Running state of one aggregate over one group.
+#[derive(Debug, Clone)]
+pub(crate) enum Acc {
+    Count(i64),
+    SumInt(i128, bool),
+    SumDec(i128, u8, bool),
+    SumDouble(f64, bool),
+    Avg(Box<Acc>, i64),
+    MinMax(Option<Value>, bool),
+    /// DISTINCT: values seen (as text keys), then the inner accumulator.
+    Distinct(std::collections::HashSet<Vec<u8>>, Box<Acc>),
+}
+
+impl Acc {
+    pub fn new(spec: &AggSpec) -> Acc {
+        let inner = match spec.func {
+            AggFunc::CountStar | AggFunc::Count => Acc::Count(0),
+            AggFunc::Sum => Acc::SumInt(0, false),
+            AggFunc::Avg => Acc::Avg(Box::new(Acc::SumInt(0, false)), 0),
+            AggFunc::Min => Acc::MinMax(None, false),
+            AggFunc::Max => Acc::MinMax(None, true),
+        };
+        if spec.distinct {
+            Acc::Distinct(Default::default(), Box::new(inner))
+        } else {
+            inner
+        }
+    }
+
+    /// Adds one row's argument value (`Int(1)` for COUNT(*)).
+    pub fn add(&mut self, v: &Value) -> Result<()> {
+        if v.is_null() {
+            return Ok(());
+        }
+        match self {
+            Acc::Count(n) => *n += 1,
+            Acc::SumInt(..) | Acc::SumDec(..) | Acc::SumDouble(..) => add_sum(self, v)?,
+            Acc::Avg(sum, n) => {
+                add_sum(sum, v)?;
+                *n += 1;
+            }
+            Acc::MinMax(cur, is_max) => {
+                let replace = match cur {
+                    None => true,
+                    Some(c) => match compare(v, c) {
+                        Some(Ordering::Greater) => *is_max,
+                        Some(Ordering::Less) => !*is_max,
+                        _ => false,
+                    },
+                };
+                if replace {
+                    *cur = Some(v.clone());
+                }
+            }
+            Acc::Distinct(seen, inner) => {
+                let mut key = vec![kind_tag(v)];
+                key.extend_from_slice(v.to_text().unwrap_or_default().as_bytes());
+                if seen.insert(key) {
+                    inner.add(v)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn finish(&self) -> Value {
+        match self {
+            Acc::Count(n) => Value::Int(*n),
+            Acc::SumInt(s, any) => {
+                if *any {
+                    Value::Decimal(Dec::new(*s, 0))
+                } else {
+                    Value::Null
+                }
+            }
+            Acc::SumDec(s, scale, any) => {
+                if *any {
+                    Value::Decimal(Dec::new(*s, *scale))
+                } else {
+                    Value::Null
+                }
+            }
+            Acc::SumDouble(s, any) => {
+                if *any {
+                    Value::Double(*s)
+                } else {
+                    Value::Null
+                }
+            }
+            Acc::Avg(sum, n) => {
+                if *n == 0 {
+                    return Value::Null;
+                }
+                match sum.finish() {
+                    Value::Decimal(d) => arith(ArithOp::Div, &Value::Decimal(d), &Value::Int(*n))
+                        .unwrap_or(Value::Null),
+                    Value::Double(x) => Value::Double(x / *n as f64),
+                    _ => Value::Null,
+                }
+            }
+            Acc::MinMax(v, _) => v.clone().unwrap_or(Value::Null),
+            Acc::Distinct(_, inner) => inner.finish(),
+        }
+    }
+}
+
+fn kind_tag(v: &Value) -> u8 {
+    match v {
+        Value::Null => 0,
+        Value::Int(_) | Value::UInt(_) | Value::Decimal(_) => 1,
+        Value::Double(_) => 2,
+        Value::Date(_) | Value::DateTime(_) => 3,
+        Value::Bytes(_) => 4,
+    }
+}
+
+fn add_sum(acc: &mut Acc, v: &Value) -> Result<()> {
+    let v = numeric(v);
+    let overflow = || SqlError::out_of_range("DECIMAL");
+    match (&mut *acc, &v) {
+        (Acc::SumInt(s, any), Value::Int(i)) => {
+            *s = s.checked_add(*i as i128).ok_or_else(overflow)?;
+            *any = true;
+        }
+        (Acc::SumInt(s, any), Value::UInt(u)) => {
+            *s = s.checked_add(*u as i128).ok_or_else(overflow)?;
+            *any = true;
+        }
+        (Acc::SumInt(s, _), Value::Decimal(d)) => {
+            *acc = Acc::SumDec(
+                *s * lineardb_table::types::pow10(d.scale) + d.unscaled,
+                d.scale,
+                true,
+            );
+        }
+        (Acc::SumDec(s, scale, _), Value::Int(_) | Value::UInt(_) | Value::Decimal(_)) => {
+            let d = as_dec(&v).expect("numeric");
+            if d.scale > *scale {
+                *s = s
+                    .checked_mul(lineardb_table::types::pow10(d.scale - *scale))
+                    .ok_or_else(overflow)?;
+                *scale = d.scale;
+            }
+            *s = s
+                .checked_add(d.rescale(*scale).unscaled)
+                .ok_or_else(overflow)?;
+        }
+        (Acc::SumInt(s, any), Value::Double(x)) => {
+            *acc = Acc::SumDouble(if *any { *s as f64 } else { 0.0 } + x, true);
+        }
+        (Acc::SumDec(s, scale, _), Value::Double(x)) => {
+            *acc = Acc::SumDouble(Dec::new(*s, *scale).to_f64() + x, true);
+        }
+        (Acc::SumDouble(s, any), _) => {
+            *s += v.as_f64().unwrap_or(0.0);
+            *any = true;
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn like_matches_as_mysql() {
+        assert!(like(b"abc", b"a%"));
+        assert!(like(b"abc", b"%c"));
+        assert!(like(b"abc", b"_b_"));
+        assert!(!like(b"abc", b"_b"));
+        assert!(like(b"a%c", b"a\\%c"));
+        assert!(!like(b"abc", b"a\\%c"));
+        assert!(like(b"12-0-3", b"%0%"));
+        assert!(like(b"ABC", b"abc"));
+    }
+
+    #[test]
+    fn arithmetic_follows_mysql_types() {
+        assert_eq!(
+            arith(ArithOp::Add, &Value::Int(2), &Value::Int(3)).unwrap(),
+            Value::Int(5)
+        );
+        assert_eq!(
+            arith(ArithOp::Div, &Value::Int(1), &Value::Int(3))
+                .unwrap()
+                .to_text()
+                .unwrap(),
+            "0.3333"
+        );
+        assert_eq!(
+            arith(ArithOp::Div, &Value::Int(1), &Value::Int(0)).unwrap(),
+            Value::Null
+        );
+        assert_eq!(
+            arith(
+                ArithOp::Mul,
+                &Value::Decimal(Dec::new(150, 2)),
+                &Value::Int(2)
+            )
+            .unwrap()
+            .to_text()
+            .unwrap(),
+            "3.00"
+        );
+        assert_eq!(
+            arith(ArithOp::Add, &Value::str("2"), &Value::Int(3)).unwrap(),
+            Value::Int(5)
+        );
+        assert_eq!(
+            arith(ArithOp::Mul, &Value::Int(i64::MAX), &Value::Int(2))
+                .unwrap_err()
+                .code,
+            1690
+        );
+    }
+
+    #[test]
+    fn dates_add_months_clamping_the_day() {
+        let d = parse_date("2024-01-31").unwrap();
+        assert_eq!(
+            add_interval(&Value::Date(d), IntervalUnit::Month, 1),
+            Value::Date(parse_date("2024-02-29").unwrap())
+        );
+        assert_eq!(
+            add_interval(&Value::Date(d), IntervalUnit::Day, 1),
+            Value::Date(parse_date("2024-02-01").unwrap())
+        );
+        assert_eq!(
+            add_interval(&Value::Date(d), IntervalUnit::Year, -1),
+            Value::Date(parse_date("2023-01-31").unwrap())
+        );
+    }
+}

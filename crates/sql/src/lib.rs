@@ -1,0 +1,27 @@
+//! SQL in the MySQL dialect over the table layer: statements are parsed
+//! with `sqlparser`, planned (access path from the WHERE clause and index
+//! hints: primary-key range, covering or non-covering secondary range, or
+//! a table scan), and executed by streaming rows to a [`RowSink`].
+//!
+//! ```no_run
+//! use lineardb_sql::{CollectSink, Session};
+//! use lineardb_table::Engine;
+//! use std::sync::Arc;
+//! let engine = Arc::new(Engine::open("data.ldb".as_ref(), Default::default()).unwrap());
+//! let mut s = Session::new(engine, "root", 1);
+//! s.query("CREATE DATABASE shop").unwrap();
+//! s.query("USE shop").unwrap();
+//! s.query("CREATE TABLE t (id INT PRIMARY KEY, name VARCHAR(20))").unwrap();
+//! s.query("INSERT INTO t VALUES (1, 'apple'), (2, 'pear')").unwrap();
+//! let (_, rows) = s.query("SELECT name FROM t WHERE id = 2").unwrap();
+//! assert_eq!(rows.rows.len(), 1);
+//! ```
+mod error;
+mod expr;
+mod result;
+mod select;
+mod session;
+
+pub use error::{Result, SqlError};
+pub use result::{CollectSink, Column, ColumnKind, Outcome, RowSink};
+pub use session::{Prepared, Session, SERVER_VERSION};

@@ -1,0 +1,132 @@
+//! What a statement produces: result-set columns streamed to a [`RowSink`],
+//! or a count of affected rows.
+use crate::error::Result;
+use lineardb_table::{DataType, Value};
+
+/// The type a result column is sent as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColumnKind {
+    Int,
+    UInt,
+    Decimal { scale: u8 },
+    Double,
+    Date,
+    DateTime,
+    Text,
+}
+
+impl ColumnKind {
+    pub fn of(t: DataType) -> ColumnKind {
+        match t {
+            DataType::BigInt { unsigned: true } => ColumnKind::UInt,
+            DataType::TinyInt { .. }
+            | DataType::SmallInt { .. }
+            | DataType::MediumInt { .. }
+            | DataType::Int { .. }
+            | DataType::BigInt { .. } => ColumnKind::Int,
+            DataType::Decimal { scale, .. } => ColumnKind::Decimal { scale },
+            DataType::Double => ColumnKind::Double,
+            DataType::Date => ColumnKind::Date,
+            DataType::DateTime => ColumnKind::DateTime,
+            DataType::Char(_) | DataType::VarChar(_) => ColumnKind::Text,
+        }
+    }
+
+    /// The kind of a value whose type is not known statically.
+    pub fn of_value(v: &Value) -> ColumnKind {
+        match v {
+            Value::Int(_) => ColumnKind::Int,
+            Value::UInt(_) => ColumnKind::UInt,
+            Value::Decimal(d) => ColumnKind::Decimal { scale: d.scale },
+            Value::Double(_) => ColumnKind::Double,
+            Value::Date(_) => ColumnKind::Date,
+            Value::DateTime(_) => ColumnKind::DateTime,
+            Value::Null | Value::Bytes(_) => ColumnKind::Text,
+        }
+    }
+}
+
+/// A result-set column.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Column {
+    /// Name (or alias) shown to the client.
+    pub name: String,
+    /// Source column name ("" for expressions).
+    pub org_name: String,
+    /// Source table ("" for expressions).
+    pub table: String,
+    pub schema: String,
+    pub kind: ColumnKind,
+    /// Display length in characters.
+    pub length: u32,
+    pub nullable: bool,
+}
+
+impl Column {
+    pub fn expr(name: &str, kind: ColumnKind) -> Column {
+        Column {
+            name: name.to_string(),
+            org_name: String::new(),
+            table: String::new(),
+            schema: String::new(),
+            kind,
+            length: match kind {
+                ColumnKind::Int | ColumnKind::UInt => 21,
+                ColumnKind::Decimal { .. } => 65,
+                ColumnKind::Double => 22,
+                ColumnKind::Date => 10,
+                ColumnKind::DateTime => 19,
+                ColumnKind::Text => 255,
+            },
+            nullable: true,
+        }
+    }
+}
+
+/// Receives a result set: the columns once, then each row. The server
+/// writes them to the client as they come (rows are not collected).
+pub trait RowSink {
+    fn columns(&mut self, columns: &[Column]) -> Result<()>;
+    fn row(&mut self, row: &[Value]) -> Result<()>;
+}
+
+/// How a statement ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// A result set was sent to the sink.
+    Rows,
+    /// No result set: rows changed, generated id, extra text.
+    Done {
+        affected: u64,
+        last_insert_id: u64,
+        info: String,
+    },
+}
+
+impl Outcome {
+    pub fn done(affected: u64) -> Outcome {
+        Outcome::Done {
+            affected,
+            last_insert_id: 0,
+            info: String::new(),
+        }
+    }
+}
+
+/// A sink that keeps everything (tests, embedded use, derived tables).
+#[derive(Default, Debug)]
+pub struct CollectSink {
+    pub columns: Vec<Column>,
+    pub rows: Vec<Vec<Value>>,
+}
+
+impl RowSink for CollectSink {
+    fn columns(&mut self, columns: &[Column]) -> Result<()> {
+        self.columns = columns.to_vec();
+        Ok(())
+    }
+    fn row(&mut self, row: &[Value]) -> Result<()> {
+        self.rows.push(row.to_vec());
+        Ok(())
+    }
+}

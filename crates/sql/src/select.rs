@@ -1,0 +1,996 @@
+//! SELECT: planning (access path from the WHERE clause and index hints)
+//! and execution (scan, filter, aggregate, sort, limit), streaming rows to
+//! a [`RowSink`].
+use crate::error::{Result, SqlError};
+use crate::expr::{
+    compare, object_name, truth_of, Acc, AggFunc, AggSpec, CmpOp, Compiler, Env, Expr, Params, Row,
+    ScopeColumn, SessionFacts,
+};
+use crate::result::{Column, ColumnKind, RowSink};
+use lineardb_table::{KeyRange, Table, Value};
+use sqlparser::ast;
+use std::cmp::Ordering;
+use std::ops::Bound;
+use std::sync::Arc;
+
+/// Where rows come from.
+pub(crate) enum Source {
+    /// No FROM: one empty row.
+    Nothing,
+    Table(TableSource),
+    Derived(Box<SelectPlan>),
+}
+
+/// The access path chosen for a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Access {
+    /// Clustered index (range or full scan).
+    Primary,
+    /// Secondary index `i`, reading only the entry (covering).
+    Covering(usize),
+    /// Secondary index `i`, then the row by primary key (batched).
+    NonCovering(usize),
+}
+
+pub(crate) struct TableSource {
+    pub table: Arc<Table>,
+    pub access: Access,
+    /// Key predicates on the chosen index's columns, in index order:
+    /// equalities on a prefix, then at most one range.
+    pub key: KeyPredicate,
+}
+
+/// One alternative range: (low, inclusive), (high, inclusive); `None`
+/// for no bound on that side.
+pub(crate) type RangeAlt = (Option<(Expr, bool)>, Option<(Expr, bool)>);
+
+/// What the WHERE clause says about the chosen index's leading columns.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct KeyPredicate {
+    /// `col = expr` for the first `eq.len()` key columns.
+    pub eq: Vec<Expr>,
+    /// Alternatives on the next column (IN list, OR of ranges): each
+    /// (low, high) with inclusive flags; empty = no range.
+    pub ranges: Vec<RangeAlt>,
+}
+
+pub(crate) struct SelectPlan {
+    pub source: Source,
+    pub filter: Option<Expr>,
+    pub group_by: Vec<Expr>,
+    pub aggs: Vec<AggSpec>,
+    pub having: Option<Expr>,
+    pub projection: Vec<Expr>,
+    pub columns: Vec<Column>,
+    /// Sort keys (evaluated like the projection) and descending flags.
+    pub order_by: Vec<(Expr, bool)>,
+    pub distinct: bool,
+    pub limit: Option<Expr>,
+    pub offset: Option<Expr>,
+    /// Is this an aggregate query (one output row per group)?
+    pub aggregate: bool,
+}
+
+/// Context for planning a SELECT.
+pub(crate) struct Planner<'a> {
+    pub params: &'a Params,
+    pub facts: &'a SessionFacts,
+    pub variable: &'a dyn Fn(&str) -> Option<Value>,
+    pub resolve: &'a mut dyn FnMut(&[String]) -> Result<Arc<Table>>,
+}
+
+fn scope_of(table: &Table, alias: &str) -> Vec<ScopeColumn> {
+    table
+        .def
+        .columns
+        .iter()
+        .map(|c| ScopeColumn {
+            name: c.name.clone(),
+            table: alias.to_string(),
+            kind: ColumnKind::of(c.data_type),
+        })
+        .collect()
+}
+
+/// The conjuncts of a WHERE clause.
+fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match e {
+        Expr::And(a, b) => {
+            conjuncts(a, out);
+            conjuncts(b, out);
+        }
+        other => out.push(other),
+    }
+}
+
+/// Ranges a conjunct puts on column `col`, as alternatives; `None` if it
+/// says nothing usable about it.
+fn ranges_on(e: &Expr, col: usize) -> Option<Vec<RangeAlt>> {
+    let is_col = |x: &Expr| matches!(x, Expr::Col(c) if *c == col);
+    match e {
+        Expr::Cmp(op, a, b) if is_col(a) && b.is_constant() => range_for(*op, (**b).clone()),
+        Expr::Cmp(op, a, b) if is_col(b) && a.is_constant() => {
+            let flipped = match op {
+                CmpOp::Lt => CmpOp::Gt,
+                CmpOp::Le => CmpOp::Ge,
+                CmpOp::Gt => CmpOp::Lt,
+                CmpOp::Ge => CmpOp::Le,
+                o => *o,
+            };
+            range_for(flipped, (**a).clone())
+        }
+        Expr::Between(x, lo, hi, false) if is_col(x) && lo.is_constant() && hi.is_constant() => {
+            Some(vec![(
+                Some(((**lo).clone(), true)),
+                Some(((**hi).clone(), true)),
+            )])
+        }
+        Expr::InList(x, list, false) if is_col(x) && list.iter().all(Expr::is_constant) => Some(
+            list.iter()
+                .map(|v| (Some((v.clone(), true)), Some((v.clone(), true))))
+                .collect(),
+        ),
+        Expr::Or(a, b) => {
+            let mut l = ranges_on(a, col)?;
+            l.extend(ranges_on(b, col)?);
+            Some(l)
+        }
+        _ => None,
+    }
+}
+
+fn range_for(op: CmpOp, v: Expr) -> Option<Vec<RangeAlt>> {
+    Some(vec![match op {
+        CmpOp::Eq => (Some((v.clone(), true)), Some((v, true))),
+        CmpOp::Lt => (None, Some((v, false))),
+        CmpOp::Le => (None, Some((v, true))),
+        CmpOp::Gt => (Some((v, false)), None),
+        CmpOp::Ge => (Some((v, true)), None),
+        CmpOp::Ne | CmpOp::NullSafeEq => return None,
+    }])
+}
+
+fn is_point(alts: &[RangeAlt]) -> Option<Expr> {
+    match alts {
+        [(Some((a, true)), Some((b, true)))] if format!("{a:?}") == format!("{b:?}") => {
+            Some(a.clone())
+        }
+        _ => None,
+    }
+}
+
+/// The key predicate a WHERE clause gives an index with these columns.
+fn key_predicate(filter: &[&Expr], key_columns: &[usize]) -> KeyPredicate {
+    let mut kp = KeyPredicate::default();
+    for &c in key_columns {
+        let mut alts: Option<Vec<RangeAlt>> = None;
+        for e in filter {
+            if let Some(r) = ranges_on(e, c) {
+                // Prefer a point; otherwise keep the first range found.
+                if is_point(&r).is_some() || alts.is_none() {
+                    alts = Some(r);
+                }
+            }
+        }
+        let Some(alts) = alts else { break };
+        match is_point(&alts) {
+            Some(v) => kp.eq.push(v),
+            None => {
+                kp.ranges = alts;
+                break;
+            }
+        }
+    }
+    kp
+}
+
+impl KeyPredicate {
+    /// How selective it looks: (equalities, has a range). Bigger is better.
+    fn strength(&self) -> (usize, bool) {
+        (self.eq.len(), !self.ranges.is_empty())
+    }
+}
+
+impl Planner<'_> {
+    pub fn plan_query(&mut self, q: &ast::Query) -> Result<SelectPlan> {
+        let ast::SetExpr::Select(select) = q.body.as_ref() else {
+            return match q.body.as_ref() {
+                ast::SetExpr::Query(inner) => self.plan_query(inner),
+                _ => Err(SqlError::unsupported("UNION / VALUES as a query")),
+            };
+        };
+        let (source, scope, hints): (Source, Vec<ScopeColumn>, Vec<ast::TableIndexHints>) =
+            match select.from.as_slice() {
+                [] => (Source::Nothing, Vec::new(), Vec::new()),
+                [twj] if twj.joins.is_empty() => match &twj.relation {
+                    ast::TableFactor::Table {
+                        name,
+                        alias,
+                        index_hints,
+                        ..
+                    } => {
+                        let parts = object_name(name);
+                        let table = (self.resolve)(&parts)?;
+                        let alias = alias
+                            .as_ref()
+                            .map(|a| a.name.value.clone())
+                            .unwrap_or_else(|| parts.last().cloned().unwrap_or_default());
+                        let scope = scope_of(&table, &alias);
+                        (
+                            Source::Table(TableSource {
+                                table,
+                                access: Access::Primary,
+                                key: KeyPredicate::default(),
+                            }),
+                            scope,
+                            index_hints.clone(),
+                        )
+                    }
+                    ast::TableFactor::Derived {
+                        subquery, alias, ..
+                    } => {
+                        let inner = self.plan_query(subquery)?;
+                        let alias = alias
+                            .as_ref()
+                            .map(|a| a.name.value.clone())
+                            .unwrap_or_default();
+                        let scope = inner
+                            .columns
+                            .iter()
+                            .map(|c| ScopeColumn {
+                                name: c.name.clone(),
+                                table: alias.clone(),
+                                kind: c.kind,
+                            })
+                            .collect();
+                        (Source::Derived(Box::new(inner)), scope, Vec::new())
+                    }
+                    other => return Err(SqlError::unsupported(format!("FROM {other}"))),
+                },
+                _ => return Err(SqlError::unsupported("joins")),
+            };
+        let mut c = Compiler {
+            scope: &scope,
+            params: self.params,
+            facts: self.facts,
+            aggs: None,
+            variable: self.variable,
+        };
+        let filter = select
+            .selection
+            .as_ref()
+            .map(|e| c.compile(e))
+            .transpose()?;
+        let group_by = match &select.group_by {
+            ast::GroupByExpr::Expressions(list, _) => list
+                .iter()
+                .map(|e| c.compile(e))
+                .collect::<Result<Vec<_>>>()?,
+            ast::GroupByExpr::All(_) => return Err(SqlError::unsupported("GROUP BY ALL")),
+        };
+        c.aggs = Some(Vec::new());
+        let mut projection = Vec::new();
+        let mut names = Vec::new();
+        let mut origins: Vec<Option<usize>> = Vec::new();
+        for item in &select.projection {
+            match item {
+                ast::SelectItem::UnnamedExpr(e) => {
+                    let x = c.compile(e)?;
+                    origins.push(match x {
+                        Expr::Col(i) => Some(i),
+                        _ => None,
+                    });
+                    names.push(match e {
+                        ast::Expr::Identifier(i) => i.value.clone(),
+                        ast::Expr::CompoundIdentifier(p) => {
+                            p.last().map(|i| i.value.clone()).unwrap_or_default()
+                        }
+                        other => other.to_string(),
+                    });
+                    projection.push(x);
+                }
+                ast::SelectItem::ExprWithAlias { expr, alias } => {
+                    let x = c.compile(expr)?;
+                    origins.push(match x {
+                        Expr::Col(i) => Some(i),
+                        _ => None,
+                    });
+                    names.push(alias.value.clone());
+                    projection.push(x);
+                }
+                ast::SelectItem::ExprWithAliases { .. } => {
+                    return Err(SqlError::unsupported("several aliases for one expression"))
+                }
+                ast::SelectItem::Wildcard(_) | ast::SelectItem::QualifiedWildcard(..) => {
+                    for (i, s) in scope.iter().enumerate() {
+                        projection.push(Expr::Col(i));
+                        names.push(s.name.clone());
+                        origins.push(Some(i));
+                    }
+                }
+            }
+        }
+        let having = select.having.as_ref().map(|e| c.compile(e)).transpose()?;
+        let mut order_by = Vec::new();
+        if let Some(ob) = &q.order_by {
+            if let ast::OrderByKind::Expressions(list) = &ob.kind {
+                for o in list {
+                    let desc = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
+                    // ORDER BY alias, or position.
+                    let x = match &o.expr {
+                        ast::Expr::Identifier(i)
+                            if names.iter().any(|n| n.eq_ignore_ascii_case(&i.value))
+                                && c.column(None, &i.value).is_err() =>
+                        {
+                            let p = names
+                                .iter()
+                                .position(|n| n.eq_ignore_ascii_case(&i.value))
+                                .unwrap();
+                            projection[p].clone()
+                        }
+                        ast::Expr::Value(v) if matches!(v.value, ast::Value::Number(..)) => {
+                            let n: usize = v.value.to_string().parse().unwrap_or(0);
+                            if n == 0 || n > projection.len() {
+                                return Err(SqlError::new(
+                                    1054,
+                                    "42S22",
+                                    format!("Unknown column '{n}' in 'order clause'"),
+                                ));
+                            }
+                            projection[n - 1].clone()
+                        }
+                        e => c.compile(e)?,
+                    };
+                    order_by.push((x, desc));
+                }
+            }
+        }
+        let aggs = c.aggs.take().unwrap_or_default();
+        let aggregate = !aggs.is_empty() || !group_by.is_empty();
+        let (limit, offset) = match &q.limit_clause {
+            None => (None, None),
+            Some(ast::LimitClause::LimitOffset { limit, offset, .. }) => (
+                limit.as_ref().map(|e| c.compile(e)).transpose()?,
+                offset.as_ref().map(|o| c.compile(&o.value)).transpose()?,
+            ),
+            Some(ast::LimitClause::OffsetCommaLimit { offset, limit }) => {
+                (Some(c.compile(limit)?), Some(c.compile(offset)?))
+            }
+        };
+        let columns = projection
+            .iter()
+            .zip(&names)
+            .zip(&origins)
+            .map(|((x, n), o)| {
+                let mut col = Column::expr(n, x.kind(&scope, &aggs));
+                if let (Some(i), Source::Table(ts)) = (o, &source) {
+                    let def = &ts.table.def.columns[*i];
+                    col.org_name = def.name.clone();
+                    col.table = scope[*i].table.clone();
+                    col.schema = ts.table.def.database.clone();
+                    col.nullable = def.nullable;
+                    col.length = match def.data_type {
+                        lineardb_table::DataType::Char(n)
+                        | lineardb_table::DataType::VarChar(n) => n,
+                        _ => col.length,
+                    };
+                }
+                col
+            })
+            .collect();
+        let mut plan = SelectPlan {
+            source,
+            filter,
+            group_by,
+            aggs,
+            having,
+            projection,
+            columns,
+            order_by,
+            distinct: matches!(select.distinct, Some(ast::Distinct::Distinct)),
+            limit,
+            offset,
+            aggregate,
+        };
+        if let Source::Table(ts) = &mut plan.source {
+            let mut needed = vec![false; ts.table.def.columns.len()];
+            let mut mark = |c: usize| {
+                if c < needed.len() {
+                    needed[c] = true
+                }
+            };
+            plan.filter.iter().for_each(|e| e.columns(&mut mark));
+            plan.group_by.iter().for_each(|e| e.columns(&mut mark));
+            plan.projection.iter().for_each(|e| e.columns(&mut mark));
+            plan.order_by.iter().for_each(|(e, _)| e.columns(&mut mark));
+            plan.aggs
+                .iter()
+                .for_each(|a| a.arg.iter().for_each(|e| e.columns(&mut mark)));
+            plan.having.iter().for_each(|e| e.columns(&mut mark));
+            choose_access(ts, plan.filter.as_ref(), &needed, &hints)?;
+        }
+        Ok(plan)
+    }
+}
+
+/// Picks the access path: index hints first, then the index whose leading
+/// columns the WHERE clause constrains most (equalities, then a range),
+/// the primary key winning ties; covering when the index holds every
+/// column the query reads.
+fn choose_access(
+    ts: &mut TableSource,
+    filter: Option<&Expr>,
+    needed: &[bool],
+    hints: &[ast::TableIndexHints],
+) -> Result<()> {
+    let table = &ts.table;
+    let mut parts = Vec::new();
+    if let Some(f) = filter {
+        conjuncts(f, &mut parts);
+    }
+    let index_by_name = |n: &str| -> Result<Option<usize>> {
+        if n.eq_ignore_ascii_case("PRIMARY") {
+            return Ok(None);
+        }
+        table.def.index_position(n).map(Some).ok_or_else(|| {
+            SqlError::new(
+                1176,
+                "42000",
+                format!("Key '{n}' doesn't exist in table '{}'", table.def.name),
+            )
+        })
+    };
+    // Candidates: None = primary, Some(i) = secondary i.
+    let mut candidates: Vec<Option<usize>> = std::iter::once(None)
+        .chain((0..table.indexes.len()).map(Some))
+        .collect();
+    let mut forced = false;
+    for h in hints {
+        let named: Vec<Option<usize>> = h
+            .index_names
+            .iter()
+            .map(|n| index_by_name(&n.value))
+            .collect::<Result<_>>()?;
+        match h.hint_type {
+            ast::TableIndexHintType::Ignore => candidates.retain(|c| !named.contains(c)),
+            ast::TableIndexHintType::Use | ast::TableIndexHintType::Force => {
+                if !named.is_empty() {
+                    candidates.retain(|c| named.contains(c));
+                }
+                forced |= h.hint_type == ast::TableIndexHintType::Force;
+            }
+        }
+    }
+    let pk_cols = &table.def.primary_key;
+    let columns_of = |c: Option<usize>| -> Vec<usize> {
+        match c {
+            None => pk_cols.clone(),
+            Some(i) => table.def.indexes[i].columns.clone(),
+        }
+    };
+    let mut best: Option<(Option<usize>, KeyPredicate)> = None;
+    for &cand in &candidates {
+        let kp = key_predicate(&parts, &columns_of(cand));
+        let better = match &best {
+            None => true,
+            Some((_, b)) => kp.strength() > b.strength(),
+        };
+        if better {
+            best = Some((cand, kp));
+        }
+    }
+    let (choice, kp) = best.unwrap_or((None, KeyPredicate::default()));
+    // Without a usable predicate, a secondary index is used only when
+    // forced (a full index scan); otherwise the table is scanned.
+    let (choice, kp) = if kp.strength() == (0, false) && !(forced && choice.is_some()) {
+        (None, KeyPredicate::default())
+    } else {
+        (choice, kp)
+    };
+    ts.access = match choice {
+        None => Access::Primary,
+        Some(i) => {
+            let def = &table.def.indexes[i];
+            let covered = needed
+                .iter()
+                .enumerate()
+                .all(|(c, &n)| !n || def.columns.contains(&c) || pk_cols.contains(&c));
+            if covered && !pk_cols.is_empty() {
+                Access::Covering(i)
+            } else {
+                Access::NonCovering(i)
+            }
+        }
+    };
+    ts.key = kp;
+    Ok(())
+}
+
+/// One source row handed to the pipeline.
+enum SourceRow<'r> {
+    Row(lineardb_table::RowRef<'r>),
+    Values(&'r [Value]),
+}
+
+impl Row for SourceRow<'_> {
+    #[inline]
+    fn get(&self, col: usize) -> Value {
+        match self {
+            SourceRow::Row(r) => r.value(col),
+            SourceRow::Values(v) => v.get(col).cloned().unwrap_or(Value::Null),
+        }
+    }
+}
+
+/// Builds the key ranges to scan for the chosen index; `None` if a bound
+/// could not be turned into a key (the scan then covers everything and
+/// the filter decides).
+fn key_ranges(ts: &TableSource, env: Env<'_>) -> Result<Option<Vec<KeyRange>>> {
+    let t = &ts.table;
+    let (types, cols): (Vec<lineardb_table::KeyColumn>, Vec<usize>) = match ts.access {
+        Access::Primary => (t.primary_key_types().to_vec(), t.def.primary_key.clone()),
+        Access::Covering(i) | Access::NonCovering(i) => {
+            (t.index_types(i).to_vec(), t.def.indexes[i].columns.clone())
+        }
+    };
+    let empty: &[Value] = &[];
+    let coerce = |pos: usize, e: &Expr| -> Result<Option<Value>> {
+        let v = e.eval(empty, env)?;
+        if v.is_null() {
+            return Ok(None);
+        }
+        let col = &t.def.columns[cols[pos]];
+        match col.data_type.coerce(v.clone(), &col.name) {
+            Ok(k) if compare(&k, &v) == Some(Ordering::Equal) => Ok(Some(k)),
+            _ => Err(SqlError::internal("inexact")),
+        }
+    };
+    let mut eq = Vec::new();
+    for (i, e) in ts.key.eq.iter().enumerate() {
+        match coerce(i, e) {
+            Ok(Some(v)) => eq.push(v),
+            Ok(None) => return Ok(Some(Vec::new())), // col = NULL: nothing
+            Err(_) => return Ok(None),
+        }
+    }
+    if ts.key.ranges.is_empty() {
+        if eq.is_empty() {
+            return Ok(Some(vec![KeyRange::all()]));
+        }
+        return Ok(Some(vec![KeyRange::from_values(
+            &types,
+            Bound::Included(&eq),
+            Bound::Included(&eq),
+        )]));
+    }
+    let pos = eq.len();
+    let mut out = Vec::new();
+    for (lo, hi) in &ts.key.ranges {
+        let bound = |b: &Option<(Expr, bool)>| -> Result<Option<Option<(Value, bool)>>> {
+            match b {
+                None => Ok(Some(None)),
+                Some((e, inc)) => match coerce(pos, e) {
+                    Ok(Some(v)) => Ok(Some(Some((v, *inc)))),
+                    Ok(None) => Ok(None),
+                    Err(_) => Err(SqlError::internal("inexact")),
+                },
+            }
+        };
+        let (l, h) = match (bound(lo), bound(hi)) {
+            (Ok(Some(l)), Ok(Some(h))) => (l, h),
+            (Ok(None), _) | (_, Ok(None)) => continue, // NULL bound: no rows
+            _ => return Ok(None),
+        };
+        let mut lo_vals = eq.clone();
+        let mut hi_vals = eq.clone();
+        let lo_b = match &l {
+            None if eq.is_empty() => Bound::Unbounded,
+            None => Bound::Included(&lo_vals[..]),
+            Some((v, inc)) => {
+                lo_vals.push(v.clone());
+                if *inc {
+                    Bound::Included(&lo_vals[..])
+                } else {
+                    Bound::Excluded(&lo_vals[..])
+                }
+            }
+        };
+        let hi_b = match &h {
+            None if eq.is_empty() => Bound::Unbounded,
+            None => Bound::Included(&hi_vals[..]),
+            Some((v, inc)) => {
+                hi_vals.push(v.clone());
+                if *inc {
+                    Bound::Included(&hi_vals[..])
+                } else {
+                    Bound::Excluded(&hi_vals[..])
+                }
+            }
+        };
+        out.push(KeyRange::from_values(&types, lo_b, hi_b));
+    }
+    // Alternatives in key order, overlaps merged (each row once).
+    out.sort_by(|a, b| a.start.cmp(&b.start));
+    let mut merged: Vec<KeyRange> = Vec::new();
+    for r in out {
+        if let Some(last) = merged.last_mut() {
+            let overlaps = match &last.end {
+                None => true,
+                Some(e) => r.start <= *e,
+            };
+            if overlaps {
+                last.end = match (&last.end, &r.end) {
+                    (None, _) | (_, None) => None,
+                    (Some(a), Some(b)) => Some(a.max(b).clone()),
+                };
+                continue;
+            }
+        }
+        merged.push(r);
+    }
+    Ok(Some(merged))
+}
+
+/// Group state: the group's key values, a representative row's projection
+/// inputs and the accumulators.
+struct Group {
+    first_row: Vec<Value>,
+    accs: Vec<Acc>,
+}
+
+impl SelectPlan {
+    /// Runs the plan, sending columns and rows to `sink`.
+    pub fn run(&self, params: &[Value], sink: &mut dyn RowSink) -> Result<()> {
+        sink.columns(&self.columns)?;
+        let env = Env { params, aggs: &[] };
+        let int_of = |e: &Option<Expr>| -> Result<Option<u64>> {
+            e.as_ref()
+                .map(|e| match e.eval(&[][..], env)? {
+                    Value::Int(i) if i >= 0 => Ok(i as u64),
+                    Value::UInt(u) => Ok(u),
+                    Value::Bytes(b) => String::from_utf8_lossy(&b)
+                        .trim()
+                        .parse::<u64>()
+                        .map_err(|_| SqlError::syntax("bad LIMIT")),
+                    _ => Err(SqlError::syntax(
+                        "LIMIT and OFFSET take non-negative integers",
+                    )),
+                })
+                .transpose()
+        };
+        let limit = int_of(&self.limit)?.unwrap_or(u64::MAX);
+        let offset = int_of(&self.offset)?.unwrap_or(0);
+        let mut out = Output::new(self, limit, offset);
+        if limit == 0 {
+            return Ok(());
+        }
+        if self.aggregate {
+            let mut groups: std::collections::HashMap<Vec<u8>, Group> = Default::default();
+            let mut order: Vec<Vec<u8>> = Vec::new();
+            let mut key = Vec::new();
+            let mut err = None;
+            self.scan(params, &mut |row: &SourceRow<'_>| match self.accumulate(
+                row,
+                env,
+                &mut groups,
+                &mut order,
+                &mut key,
+            ) {
+                Ok(()) => true,
+                Err(e) => {
+                    err = Some(e);
+                    false
+                }
+            })?;
+            if let Some(e) = err {
+                return Err(e);
+            }
+            if order.is_empty() && self.group_by.is_empty() {
+                // No rows and no GROUP BY: one row of empty aggregates.
+                order.push(Vec::new());
+                groups.insert(
+                    Vec::new(),
+                    Group {
+                        first_row: Vec::new(),
+                        accs: self.aggs.iter().map(Acc::new).collect(),
+                    },
+                );
+            }
+            for k in &order {
+                let g = &groups[k];
+                let aggs: Vec<Value> = g.accs.iter().map(Acc::finish).collect();
+                let genv = Env {
+                    params,
+                    aggs: &aggs,
+                };
+                if let Some(h) = &self.having {
+                    if truth_of(&h.eval(&g.first_row[..], genv)?) != Some(true) {
+                        continue;
+                    }
+                }
+                if !out.push(&g.first_row[..], genv, sink)? {
+                    break;
+                }
+            }
+        } else {
+            let mut err = None;
+            self.scan(
+                params,
+                &mut |row: &SourceRow<'_>| match out.push(row, env, sink) {
+                    Ok(more) => more,
+                    Err(e) => {
+                        err = Some(e);
+                        false
+                    }
+                },
+            )?;
+            if let Some(e) = err {
+                return Err(e);
+            }
+        }
+        out.finish(sink)
+    }
+
+    fn accumulate(
+        &self,
+        row: &SourceRow<'_>,
+        env: Env<'_>,
+        groups: &mut std::collections::HashMap<Vec<u8>, Group>,
+        order: &mut Vec<Vec<u8>>,
+        key: &mut Vec<u8>,
+    ) -> Result<()> {
+        key.clear();
+        for g in &self.group_by {
+            let v = g.eval(row, env)?;
+            key.push(v.is_null() as u8);
+            let t = v.to_text().unwrap_or_default();
+            key.extend_from_slice(&(t.len() as u32).to_le_bytes());
+            key.extend_from_slice(t.as_bytes());
+        }
+        if !groups.contains_key(key.as_slice()) {
+            let width = self.columns_in_scope();
+            let first_row = (0..width).map(|c| row.get(c)).collect();
+            groups.insert(
+                key.clone(),
+                Group {
+                    first_row,
+                    accs: self.aggs.iter().map(Acc::new).collect(),
+                },
+            );
+            order.push(key.clone());
+        }
+        let g = groups.get_mut(key.as_slice()).expect("inserted");
+        for (acc, spec) in g.accs.iter_mut().zip(&self.aggs) {
+            match (&spec.func, &spec.arg) {
+                (AggFunc::CountStar, _) | (_, None) => acc.add(&Value::Int(1))?,
+                (_, Some(e)) => acc.add(&e.eval(row, env)?)?,
+            }
+        }
+        Ok(())
+    }
+
+    fn columns_in_scope(&self) -> usize {
+        match &self.source {
+            Source::Nothing => 0,
+            Source::Table(t) => t.table.def.columns.len(),
+            Source::Derived(p) => p.columns.len(),
+        }
+    }
+
+    /// Feeds the rows that pass the WHERE clause to `f` until it says stop.
+    fn scan(&self, params: &[Value], f: &mut dyn FnMut(&SourceRow<'_>) -> bool) -> Result<()> {
+        let env = Env { params, aggs: &[] };
+        let mut err: Option<SqlError> = None;
+        let mut pass = |row: &SourceRow<'_>| -> bool {
+            if let Some(filter) = &self.filter {
+                match filter.eval(row, env) {
+                    Ok(v) if truth_of(&v) == Some(true) => {}
+                    Ok(_) => return true,
+                    Err(e) => {
+                        err = Some(e);
+                        return false;
+                    }
+                }
+            }
+            f(row)
+        };
+        match &self.source {
+            Source::Nothing => {
+                pass(&SourceRow::Values(&[]));
+            }
+            Source::Derived(inner) => {
+                let mut rows = crate::result::CollectSink::default();
+                inner.run(params, &mut rows)?;
+                for r in &rows.rows {
+                    if !pass(&SourceRow::Values(r)) {
+                        break;
+                    }
+                }
+            }
+            Source::Table(ts) => {
+                let ranges = key_ranges(ts, env)?;
+                let (ranges, access) = match ranges {
+                    Some(r) => (r, ts.access),
+                    None => (vec![KeyRange::all()], Access::Primary),
+                };
+                let t = &ts.table;
+                // Rows may come in primary-key order when nothing depends on order.
+                let unordered = self.aggregate && self.group_by.is_empty();
+                'ranges: for r in &ranges {
+                    let mut go = true;
+                    match access {
+                        Access::Primary => t.scan_primary(r, |_, row| {
+                            go = pass(&SourceRow::Row(row));
+                            go
+                        })?,
+                        Access::NonCovering(i) if unordered => {
+                            t.scan_index_rows_unordered(i, r, |row| {
+                                go = pass(&SourceRow::Row(row));
+                                go
+                            })?
+                        }
+                        Access::NonCovering(i) => t.scan_index_rows(i, r, |row| {
+                            go = pass(&SourceRow::Row(row));
+                            go
+                        })?,
+                        Access::Covering(i) => {
+                            let width = t.def.columns.len();
+                            let mut vals = vec![Value::Null; width];
+                            t.scan_index(i, r, |e| {
+                                for (c, v) in vals.iter_mut().enumerate() {
+                                    *v = e.column(c).unwrap_or(Value::Null);
+                                }
+                                go = pass(&SourceRow::Values(&vals));
+                                go
+                            })?
+                        }
+                    }
+                    if !go {
+                        break 'ranges;
+                    }
+                }
+            }
+        }
+        match err {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Projection, DISTINCT, ORDER BY, OFFSET and LIMIT over produced rows.
+struct Output<'p> {
+    plan: &'p SelectPlan,
+    limit: u64,
+    offset: u64,
+    sent: u64,
+    skipped: u64,
+    /// Rows held for sorting or DISTINCT: (sort keys, row).
+    held: Vec<(Vec<Value>, Vec<Value>)>,
+    seen: std::collections::HashSet<Vec<u8>>,
+}
+
+impl<'p> Output<'p> {
+    fn new(plan: &'p SelectPlan, limit: u64, offset: u64) -> Self {
+        Output {
+            plan,
+            limit,
+            offset,
+            sent: 0,
+            skipped: 0,
+            held: Vec::new(),
+            seen: Default::default(),
+        }
+    }
+
+    /// Takes one row; false when no more are wanted.
+    fn push<R: Row + ?Sized>(
+        &mut self,
+        row: &R,
+        env: Env<'_>,
+        sink: &mut dyn RowSink,
+    ) -> Result<bool> {
+        let values: Vec<Value> = self
+            .plan
+            .projection
+            .iter()
+            .map(|e| e.eval(row, env))
+            .collect::<Result<_>>()?;
+        if !self.plan.order_by.is_empty() {
+            let keys = self
+                .plan
+                .order_by
+                .iter()
+                .map(|(e, _)| e.eval(row, env))
+                .collect::<Result<_>>()?;
+            self.held.push((keys, values));
+            return Ok(true);
+        }
+        if self.plan.distinct && !self.seen.insert(distinct_key(&values)) {
+            return Ok(true);
+        }
+        self.emit(&values, sink)
+    }
+
+    fn emit(&mut self, values: &[Value], sink: &mut dyn RowSink) -> Result<bool> {
+        if self.skipped < self.offset {
+            self.skipped += 1;
+            return Ok(true);
+        }
+        sink.row(values)?;
+        self.sent += 1;
+        Ok(self.sent < self.limit)
+    }
+
+    fn finish(mut self, sink: &mut dyn RowSink) -> Result<()> {
+        if self.plan.order_by.is_empty() {
+            return Ok(());
+        }
+        let desc: Vec<bool> = self.plan.order_by.iter().map(|(_, d)| *d).collect();
+        let mut held = std::mem::take(&mut self.held);
+        held.sort_by(|a, b| {
+            for (i, d) in desc.iter().enumerate() {
+                let o = match (a.0[i].is_null(), b.0[i].is_null()) {
+                    (true, true) => Ordering::Equal,
+                    (true, false) => Ordering::Less,
+                    (false, true) => Ordering::Greater,
+                    _ => compare(&a.0[i], &b.0[i]).unwrap_or(Ordering::Equal),
+                };
+                let o = if *d { o.reverse() } else { o };
+                if o != Ordering::Equal {
+                    return o;
+                }
+            }
+            Ordering::Equal
+        });
+        for (_, values) in held {
+            if self.plan.distinct && !self.seen.insert(distinct_key(&values)) {
+                continue;
+            }
+            if !self.emit(&values, sink)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn distinct_key(values: &[Value]) -> Vec<u8> {
+    let mut k = Vec::new();
+    for v in values {
+        k.push(v.is_null() as u8);
+        let t = v.to_text().unwrap_or_default();
+        k.extend_from_slice(&(t.len() as u32).to_le_bytes());
+        k.extend_from_slice(t.as_bytes());
+    }
+    k
+}
+
+/// What EXPLAIN shows for a plan: (access type, key, covering).
+pub(crate) fn explain(plan: &SelectPlan) -> (String, String, bool) {
+    match &plan.source {
+        Source::Nothing => ("".into(), "".into(), false),
+        Source::Derived(_) => ("derived".into(), "".into(), false),
+        Source::Table(ts) => {
+            let ranged = !ts.key.eq.is_empty() || !ts.key.ranges.is_empty();
+            let kind = if ranged { "range" } else { "ALL" };
+            match ts.access {
+                Access::Primary => (
+                    kind.into(),
+                    if ranged { "PRIMARY".into() } else { "".into() },
+                    false,
+                ),
+                Access::Covering(i) => (
+                    if ranged { "range" } else { "index" }.into(),
+                    ts.table.def.indexes[i].name.clone(),
+                    true,
+                ),
+                Access::NonCovering(i) => (
+                    if ranged { "range" } else { "index" }.into(),
+                    ts.table.def.indexes[i].name.clone(),
+                    false,
+                ),
+            }
+        }
+    }
+}
