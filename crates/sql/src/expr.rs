@@ -28,13 +28,6 @@ impl Row for [Value] {
     }
 }
 
-impl Row for Vec<Value> {
-    #[inline]
-    fn get(&self, col: usize) -> Value {
-        self.as_slice().get(col).cloned().unwrap_or(Value::Null)
-    }
-}
-
 /// Statement parameters and the current group's aggregate results.
 #[derive(Clone, Copy)]
 pub(crate) struct Env<'a> {
@@ -102,7 +95,7 @@ pub(crate) struct AggSpec {
     pub distinct: bool,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Expr {
     Col(usize),
     Lit(Value),

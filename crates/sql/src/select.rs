@@ -79,7 +79,8 @@ pub(crate) struct Planner<'a> {
     pub resolve: &'a mut dyn FnMut(&[String]) -> Result<Arc<Table>>,
 }
 
-fn scope_of(table: &Table, alias: &str) -> Vec<ScopeColumn> {
+/// The columns of `table`, named under `alias`.
+pub(crate) fn scope_of(table: &Table, alias: &str) -> Vec<ScopeColumn> {
     table
         .def
         .columns
@@ -517,7 +518,7 @@ impl Row for SourceRow<'_> {
     fn get(&self, col: usize) -> Value {
         match self {
             SourceRow::Row(r) => r.value(col),
-            SourceRow::Values(v) => v.get(col).cloned().unwrap_or(Value::Null),
+            SourceRow::Values(v) => Row::get(*v, col),
         }
     }
 }

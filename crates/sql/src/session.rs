@@ -33,8 +33,7 @@ pub struct Session {
     facts: SessionFacts,
     variables: HashMap<String, Value>,
     warnings: Vec<(u16, String)>,
-    tables: HashMap<(String, String), Arc<Table>>,
-    tables_version: u64,
+    tables: TableCache,
     autocommit: bool,
 }
 
@@ -141,6 +140,48 @@ fn default_text(e: &ast::Expr) -> Result<Option<String>> {
     }
 }
 
+/// `[db, name]` or `[name]` (in `current`) as (db, name).
+fn qualify(current: Option<&str>, parts: &[String]) -> Result<(String, String)> {
+    match parts {
+        [name] => Ok((
+            current.ok_or_else(SqlError::no_database)?.to_string(),
+            name.clone(),
+        )),
+        [db, name] => Ok((db.clone(), name.clone())),
+        _ => Err(SqlError::syntax(format!(
+            "bad table name {}",
+            parts.join(".")
+        ))),
+    }
+}
+
+/// A session's table handles, dropped whenever the catalog version moved.
+#[derive(Default)]
+struct TableCache {
+    version: Option<u64>,
+    tables: HashMap<(String, String), Arc<Table>>,
+}
+
+impl TableCache {
+    fn get(&mut self, engine: &Engine, (db, name): (String, String)) -> Result<Arc<Table>> {
+        let version = engine.catalog_version();
+        if self.version != Some(version) {
+            self.tables.clear();
+            self.version = Some(version);
+        }
+        let key = (db.to_ascii_lowercase(), name.to_ascii_lowercase());
+        if let Some(t) = self.tables.get(&key) {
+            return Ok(t.clone());
+        }
+        let t = engine.table(&db, &name).map_err(|e| match e {
+            lineardb_table::Error::NoSuchTable(_) => SqlError::unknown_table(&db, &name),
+            e => e.into(),
+        })?;
+        self.tables.insert(key, t.clone());
+        Ok(t)
+    }
+}
+
 pub const SERVER_VERSION: &str = "10.11.0-lineardb-0.1.0";
 
 impl Session {
@@ -154,8 +195,7 @@ impl Session {
             },
             variables: HashMap::new(),
             warnings: Vec::new(),
-            tables: HashMap::new(),
-            tables_version: u64::MAX,
+            tables: TableCache::default(),
             autocommit: true,
         }
     }
@@ -213,73 +253,23 @@ impl Session {
         })
     }
 
+    /// `[db, name]` or `[name]` (in the current database) as (db, name).
+    fn qualified(&self, parts: &[String]) -> Result<(String, String)> {
+        qualify(self.facts.database.as_deref(), parts)
+    }
+
     fn table(&mut self, parts: &[String]) -> Result<Arc<Table>> {
-        let (db, name) = match parts {
-            [name] => (
-                self.facts
-                    .database
-                    .clone()
-                    .ok_or_else(SqlError::no_database)?,
-                name.clone(),
-            ),
-            [db, name] => (db.clone(), name.clone()),
-            _ => {
-                return Err(SqlError::syntax(format!(
-                    "bad table name {}",
-                    parts.join(".")
-                )))
-            }
-        };
-        let version = self.engine.catalog_version();
-        if version != self.tables_version {
-            self.tables.clear();
-            self.tables_version = version;
-        }
-        let key = (db.to_ascii_lowercase(), name.to_ascii_lowercase());
-        if let Some(t) = self.tables.get(&key) {
-            return Ok(t.clone());
-        }
-        let t = self.engine.table(&db, &name).map_err(|e| match e {
-            lineardb_table::Error::NoSuchTable(_) => SqlError::unknown_table(&db, &name),
-            e => e.into(),
-        })?;
-        self.tables.insert(key, t.clone());
-        Ok(t)
+        let name = self.qualified(parts)?;
+        self.tables.get(&self.engine, name)
     }
 
     fn plan_select(&mut self, q: &ast::Query, params: &Params) -> Result<SelectPlan> {
-        let engine = self.engine.clone();
-        let version = engine.catalog_version();
-        if version != self.tables_version {
-            self.tables.clear();
-            self.tables_version = version;
-        }
         // Table resolution fills the session's cache while the planner
         // reads variables: the cache is moved out for the duration.
         let mut cache = std::mem::take(&mut self.tables);
+        let engine = self.engine.clone();
         let db = self.facts.database.clone();
-        let mut resolve = |parts: &[String]| -> Result<Arc<Table>> {
-            let (db, name) = match parts {
-                [name] => (db.clone().ok_or_else(SqlError::no_database)?, name.clone()),
-                [d, name] => (d.clone(), name.clone()),
-                _ => {
-                    return Err(SqlError::syntax(format!(
-                        "bad table name {}",
-                        parts.join(".")
-                    )))
-                }
-            };
-            let key = (db.to_ascii_lowercase(), name.to_ascii_lowercase());
-            if let Some(t) = cache.get(&key) {
-                return Ok(t.clone());
-            }
-            let t = engine.table(&db, &name).map_err(|e| match e {
-                lineardb_table::Error::NoSuchTable(_) => SqlError::unknown_table(&db, &name),
-                e => e.into(),
-            })?;
-            cache.insert(key, t.clone());
-            Ok(t)
-        };
+        let mut resolve = |parts: &[String]| cache.get(&engine, qualify(db.as_deref(), parts)?);
         let vars = |n: &str| self.variable(n);
         let plan = Planner {
             params,
@@ -292,8 +282,8 @@ impl Session {
         plan
     }
 
-    /// Runs one or more statements of a COM_QUERY; `on_result` is called
-    /// after each with its outcome (the server sends each result).
+    /// Runs the statement of a COM_QUERY (one per query for now), sending
+    /// any result set to `sink`.
     pub fn execute(&mut self, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome> {
         let statements = parse(sql)?;
         let Some(stmt) = statements.first() else {
@@ -490,17 +480,7 @@ impl Session {
                     let parts = object_name(n);
                     match object_type {
                         ast::ObjectType::Table => {
-                            let (db, name) = match parts.as_slice() {
-                                [name] => (
-                                    self.facts
-                                        .database
-                                        .clone()
-                                        .ok_or_else(SqlError::no_database)?,
-                                    name.clone(),
-                                ),
-                                [db, name] => (db.clone(), name.clone()),
-                                _ => return Err(SqlError::syntax("bad table name")),
-                            };
+                            let (db, name) = self.qualified(&parts)?;
                             self.engine.drop_table(&db, &name, *if_exists).map_err(
                                 |e| match e {
                                     lineardb_table::Error::NoSuchTable(_) => SqlError::new(
@@ -793,17 +773,7 @@ impl Session {
 
     fn create_table(&mut self, ct: &ast::CreateTable) -> Result<Outcome> {
         let parts = object_name(&ct.name);
-        let (db, name) = match parts.as_slice() {
-            [name] => (
-                self.facts
-                    .database
-                    .clone()
-                    .ok_or_else(SqlError::no_database)?,
-                name.clone(),
-            ),
-            [db, name] => (db.clone(), name.clone()),
-            _ => return Err(SqlError::syntax("bad table name")),
-        };
+        let (db, name) = self.qualified(&parts)?;
         if ct.query.is_some() || ct.like.is_some() {
             return Err(SqlError::unsupported("CREATE TABLE ... AS / LIKE"));
         }
@@ -993,18 +963,7 @@ impl Session {
         params: &Params,
         args: &[Value],
     ) -> Result<Vec<Vec<u8>>> {
-        let mut sel = String::from("SELECT * FROM ");
-        let _ = &mut sel;
-        let scope: Vec<ScopeColumn> = table
-            .def
-            .columns
-            .iter()
-            .map(|c| ScopeColumn {
-                name: c.name.clone(),
-                table: table.def.name.clone(),
-                kind: ColumnKind::of(c.data_type),
-            })
-            .collect();
+        let scope = crate::select::scope_of(table, &table.def.name);
         let vars = |n: &str| self.variable(n);
         let filter = selection
             .map(|e| {
@@ -1049,16 +1008,7 @@ impl Session {
             return Err(SqlError::unsupported("UPDATE of a derived table"));
         };
         let t = self.table(&object_name(name))?;
-        let scope: Vec<ScopeColumn> = t
-            .def
-            .columns
-            .iter()
-            .map(|c| ScopeColumn {
-                name: c.name.clone(),
-                table: t.def.name.clone(),
-                kind: ColumnKind::of(c.data_type),
-            })
-            .collect();
+        let scope = crate::select::scope_of(&t, &t.def.name);
         let mut sets = Vec::new();
         {
             let vars = |n: &str| self.variable(n);
@@ -1090,7 +1040,7 @@ impl Session {
             };
             let mut new: Vec<Option<Value>> = vec![None; old.len()];
             for (col, e) in &sets {
-                new[*col] = Some(e.eval(&old, env)?);
+                new[*col] = Some(e.eval(&old[..], env)?);
             }
             let differs = sets.iter().any(|(c, _)| new[*c].as_ref() != Some(&old[*c]));
             t.update_by_key(pk, new)?;

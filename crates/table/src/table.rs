@@ -153,6 +153,41 @@ impl BatchSize {
     }
 }
 
+/// Primary keys taken from secondary-index entries, in one buffer.
+#[derive(Default)]
+struct PrimaryKeys {
+    bytes: Vec<u8>,
+    /// (offset, length) of each key in `bytes`, in the order gathered.
+    spans: Vec<(u32, u32)>,
+}
+
+impl PrimaryKeys {
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.spans.clear();
+    }
+    fn len(&self) -> usize {
+        self.spans.len()
+    }
+    fn get(&self, i: usize) -> &[u8] {
+        let (o, l) = self.spans[i];
+        &self.bytes[o as usize..(o + l) as usize]
+    }
+    /// Appends the primary keys of the batch's entries that lie in `range`;
+    /// false once an entry lies past its end.
+    fn gather(&mut self, idx: &Index, batch: &lineardb_btree::Batch, range: &KeyRange) -> bool {
+        for (k, _) in batch.iter() {
+            if !range.contains_upper(k) {
+                return false;
+            }
+            let pk = &k[idx.columns_len(k)..];
+            self.spans.push((self.bytes.len() as u32, pk.len() as u32));
+            self.bytes.extend_from_slice(pk);
+        }
+        true
+    }
+}
+
 /// Calls `f(key, value)` on the entries of `tree` in `range`, in key order,
 /// until it returns false. Batches start small and grow (see [`BatchSize`]).
 pub(crate) fn scan_range(
@@ -623,9 +658,9 @@ impl Table {
     ) -> Result<()> {
         let idx = &self.indexes[index];
         let mut c = idx.tree.cursor(&range.start);
-        // Primary keys of the batch in one buffer: (offset, length, position).
-        let mut keys: Vec<u8> = Vec::new();
-        let mut order: Vec<(u32, u32, u32)> = Vec::new();
+        let mut keys = PrimaryKeys::default();
+        // Batch positions in primary-key order, and where each row landed.
+        let mut order: Vec<u32> = Vec::new();
         let mut rows: Vec<Option<(u32, u32)>> = Vec::new();
         let mut data: Vec<u8> = Vec::new();
         let mut batch = BatchSize::default();
@@ -635,27 +670,18 @@ impl Table {
                 return Ok(());
             }
             keys.clear();
+            let done = !keys.gather(idx, b, range);
             order.clear();
-            let mut done = false;
-            for (i, (k, _)) in b.iter().enumerate() {
-                if !range.contains_upper(k) {
-                    done = true;
-                    break;
-                }
-                let pk = &k[idx.columns_len(k)..];
-                order.push((keys.len() as u32, pk.len() as u32, i as u32));
-                keys.extend_from_slice(pk);
-            }
-            let key_of = |&(o, l, _): &(u32, u32, u32)| &keys[o as usize..(o + l) as usize];
-            order.sort_unstable_by(|a, b| key_of(a).cmp(key_of(b)));
-            let sorted: Vec<&[u8]> = order.iter().map(key_of).collect();
+            order.extend(0..keys.len() as u32);
+            order.sort_unstable_by(|&a, &b| keys.get(a as usize).cmp(keys.get(b as usize)));
+            let sorted: Vec<&[u8]> = order.iter().map(|&i| keys.get(i as usize)).collect();
             rows.clear();
             rows.resize(order.len(), None);
             data.clear();
             self.primary.get_sorted(&sorted, |j, v| {
                 let s = data.len() as u32;
                 data.extend_from_slice(v);
-                rows[order[j].2 as usize] = Some((s, data.len() as u32));
+                rows[order[j] as usize] = Some((s, data.len() as u32));
             })?;
             for (s, e) in rows.iter().flatten() {
                 if !f(self.layout.row(&data[*s as usize..*e as usize])) {
@@ -682,37 +708,19 @@ impl Table {
     ) -> Result<()> {
         let idx = &self.indexes[index];
         let mut c = idx.tree.cursor(&range.start);
-        let mut keys: Vec<u8> = Vec::new();
-        let mut spans: Vec<(u32, u32)> = Vec::new();
+        let mut keys = PrimaryKeys::default();
         let mut batch = BatchSize::default();
         let mut more = true;
         let mut stopped = false;
         while more && !stopped {
             keys.clear();
-            spans.clear();
             // Fill one sweep batch from as many cursor batches as it takes.
-            while spans.len() < SWEEP_BATCH {
+            while more && keys.len() < SWEEP_BATCH {
                 let b = c.next_batch(batch.next())?;
-                if b.is_empty() {
-                    more = false;
-                    break;
-                }
-                for (k, _) in b.iter() {
-                    if !range.contains_upper(k) {
-                        more = false;
-                        break;
-                    }
-                    let pk = &k[idx.columns_len(k)..];
-                    spans.push((keys.len() as u32, pk.len() as u32));
-                    keys.extend_from_slice(pk);
-                }
-                if !more {
-                    break;
-                }
+                more = !b.is_empty() && keys.gather(idx, b, range);
             }
-            let key_of = |&(o, l): &(u32, u32)| &keys[o as usize..(o + l) as usize];
-            spans.sort_unstable_by(|a, b| key_of(a).cmp(key_of(b)));
-            let sorted: Vec<&[u8]> = spans.iter().map(key_of).collect();
+            let mut sorted: Vec<&[u8]> = (0..keys.len()).map(|i| keys.get(i)).collect();
+            sorted.sort_unstable();
             self.primary.get_sorted(&sorted, |_, v| {
                 if !stopped && !f(self.layout.row(v)) {
                     stopped = true;
