@@ -12,7 +12,7 @@ pub enum Error {
     PoolExhausted,
     #[error("data file full: {0} pages")]
     FileFull(u64),
-    #[error("entry too large: {size} bytes, at most {max}")]
+    #[error("Row size too large: {size} bytes, at most {max}")]
     TooLarge { size: usize, max: usize },
     #[error("{0}")]
     Invalid(String),

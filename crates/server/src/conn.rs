@@ -3,7 +3,8 @@
 //! [`Session`]; nothing here is shared between connections.
 use crate::packet::{put_lenenc_int, put_lenenc_str, PacketIo, Reader};
 use lineardb_sql::{
-    Column, ColumnKind, Outcome, Prepared, RowSink, Session, SqlError, SERVER_VERSION,
+    authenticate, Column, ColumnKind, Outcome, Prepared, Registry, RowSink, Session, SqlError,
+    SERVER_VERSION,
 };
 use lineardb_table::types::{civil_from_days, MICROS_PER_DAY};
 use lineardb_table::{Engine, Value};
@@ -19,6 +20,7 @@ const CONNECT_WITH_DB: u32 = 8;
 const PROTOCOL_41: u32 = 512;
 const TRANSACTIONS: u32 = 8192;
 const SECURE_CONNECTION: u32 = 32768;
+const MULTI_STATEMENTS: u32 = 1 << 16;
 const MULTI_RESULTS: u32 = 1 << 17;
 const PS_MULTI_RESULTS: u32 = 1 << 18;
 const PLUGIN_AUTH: u32 = 1 << 19;
@@ -31,6 +33,7 @@ const SERVER_CAPS: u32 = LONG_PASSWORD
     | PROTOCOL_41
     | TRANSACTIONS
     | SECURE_CONNECTION
+    | MULTI_STATEMENTS
     | MULTI_RESULTS
     | PS_MULTI_RESULTS
     | PLUGIN_AUTH
@@ -38,6 +41,7 @@ const SERVER_CAPS: u32 = LONG_PASSWORD
     | PLUGIN_AUTH_LENENC;
 
 const STATUS_AUTOCOMMIT: u16 = 2;
+const STATUS_MORE_RESULTS: u16 = 8;
 const UTF8MB4_GENERAL_CI: u8 = 45;
 const BINARY_CHARSET: u16 = 63;
 
@@ -63,8 +67,8 @@ fn wire_type(k: ColumnKind) -> u8 {
 pub struct Conn<S: Read + Write> {
     io: PacketIo<S>,
     session: Session,
-    caps: u32,
-    id: u32,
+    /// CLIENT_MULTI_STATEMENTS, or COM_SET_OPTION turned it on.
+    multi_statements: bool,
     statements: HashMap<u32, Statement>,
     next_statement: u32,
 }
@@ -316,16 +320,116 @@ fn read_param(r: &mut Reader<'_>, ty: u8, unsigned: bool) -> io::Result<Value> {
     })
 }
 
-impl<S: Read + Write> Conn<S> {
-    pub fn new(stream: S, engine: Arc<Engine>, id: u32) -> Self {
-        Conn {
-            io: PacketIo::new(stream),
-            session: Session::new(engine, "root", id as u64),
-            caps: 0,
-            id,
-            statements: HashMap::new(),
-            next_statement: 1,
+fn send_error<S: Read + Write>(io: &mut PacketIo<S>, e: &SqlError) -> io::Result<()> {
+    let mut p = vec![0xff];
+    p.extend_from_slice(&e.code.to_le_bytes());
+    p.push(b'#');
+    p.extend_from_slice(e.sqlstate.as_bytes());
+    p.extend_from_slice(e.message.as_bytes());
+    io.write(&p)
+}
+
+/// The handshake: greeting with a 20-byte scramble, the client's answer,
+/// mysql_native_password verification, then the session. `None` when the
+/// client went away or was refused (the error is sent).
+pub fn handshake<S: Read + Write>(
+    mut io: PacketIo<S>,
+    engine: &Arc<Engine>,
+    registry: &Arc<Registry>,
+    client_host: &str,
+) -> io::Result<Option<Conn<S>>> {
+    let id = registry.reserve_id();
+    let scramble: [u8; 20] = std::array::from_fn(|_| rand::random::<u8>() % 94 + 33);
+    let mut p = vec![10];
+    p.extend_from_slice(SERVER_VERSION.as_bytes());
+    p.push(0);
+    p.extend_from_slice(&(id as u32).to_le_bytes());
+    p.extend_from_slice(&scramble[..8]);
+    p.push(0);
+    p.extend_from_slice(&(SERVER_CAPS as u16).to_le_bytes());
+    p.push(UTF8MB4_GENERAL_CI);
+    p.extend_from_slice(&STATUS_AUTOCOMMIT.to_le_bytes());
+    p.extend_from_slice(&((SERVER_CAPS >> 16) as u16).to_le_bytes());
+    p.push(21);
+    p.extend_from_slice(&[0; 10]);
+    p.extend_from_slice(&scramble[8..]);
+    p.push(0);
+    p.extend_from_slice(b"mysql_native_password\0");
+    io.seq = 0;
+    io.write(&p)?;
+    io.flush()?;
+    let Some(resp) = io.read()? else {
+        return Ok(None);
+    };
+    let mut r = Reader::new(&resp);
+    let caps = r.u32()? & SERVER_CAPS;
+    let _max_packet = r.u32()?;
+    let _charset = r.u8()?;
+    r.take(23)?;
+    let user = String::from_utf8_lossy(r.nul_str()?).into_owned();
+    let auth = if caps & PLUGIN_AUTH_LENENC != 0 {
+        r.lenenc_str()?
+    } else {
+        let n = r.u8()? as usize;
+        r.take(n)?
+    };
+    let db = if caps & CONNECT_WITH_DB != 0 && !r.is_empty() {
+        Some(String::from_utf8_lossy(r.nul_str()?).into_owned())
+    } else {
+        None
+    };
+    let plugin = if caps & PLUGIN_AUTH != 0 && !r.is_empty() {
+        r.nul_str()?
+    } else {
+        b"mysql_native_password"
+    };
+    let auth = if plugin != b"mysql_native_password" && !auth.is_empty() {
+        // Ask the client to answer again with our plugin.
+        let mut p = vec![0xfe];
+        p.extend_from_slice(b"mysql_native_password\0");
+        p.extend_from_slice(&scramble);
+        p.push(0);
+        io.write(&p)?;
+        io.flush()?;
+        match io.read()? {
+            Some(a) => a,
+            None => return Ok(None),
         }
+    } else {
+        auth.to_vec()
+    };
+    let grants = match authenticate(engine, &user, client_host, &scramble, &auth) {
+        Ok(g) => g,
+        Err(e) => {
+            send_error(&mut io, &e)?;
+            io.flush()?;
+            return Ok(None);
+        }
+    };
+    let session = Session::login(engine.clone(), registry, id, &user, client_host, grants);
+    let mut conn = Conn {
+        io,
+        session,
+        multi_statements: caps & MULTI_STATEMENTS != 0,
+        statements: HashMap::new(),
+        next_statement: 1,
+    };
+    if let Some(db) = db.filter(|d| !d.is_empty()) {
+        if let Err(e) = conn.session.use_database(&db) {
+            conn.send_err(&e)?;
+            conn.io.flush()?;
+            return Ok(None);
+        }
+    }
+    conn.send_ok(0, 0, "")?;
+    conn.io.flush()?;
+    Ok(Some(conn))
+}
+
+impl<S: Read + Write> Conn<S> {
+    /// The session's slot (KILL wakes the connection through it).
+    pub fn session_slot(&self) -> &Arc<lineardb_sql::SessionSlot> {
+        self.session.slot()
     }
 
     fn status(&self) -> u16 {
@@ -337,10 +441,20 @@ impl<S: Read + Write> Conn<S> {
     }
 
     fn send_ok(&mut self, affected: u64, last_id: u64, info: &str) -> io::Result<()> {
+        self.send_ok_status(affected, last_id, info, 0)
+    }
+
+    fn send_ok_status(
+        &mut self,
+        affected: u64,
+        last_id: u64,
+        info: &str,
+        extra_status: u16,
+    ) -> io::Result<()> {
         let mut p = vec![0];
         put_lenenc_int(&mut p, affected);
         put_lenenc_int(&mut p, last_id);
-        p.extend_from_slice(&self.status().to_le_bytes());
+        p.extend_from_slice(&(self.status() | extra_status).to_le_bytes());
         p.extend_from_slice(&self.session.warning_count().to_le_bytes());
         if !info.is_empty() {
             // Length-encoded, as MariaDB sends it and libmariadb reads it.
@@ -350,85 +464,15 @@ impl<S: Read + Write> Conn<S> {
     }
 
     fn send_err(&mut self, e: &SqlError) -> io::Result<()> {
-        let mut p = vec![0xff];
-        p.extend_from_slice(&e.code.to_le_bytes());
-        p.push(b'#');
-        p.extend_from_slice(e.sqlstate.as_bytes());
-        p.extend_from_slice(e.message.as_bytes());
-        self.io.write(&p)
-    }
-
-    fn handshake(&mut self) -> io::Result<bool> {
-        let scramble: [u8; 20] = std::array::from_fn(|_| rand::random::<u8>() % 94 + 33);
-        let mut p = vec![10];
-        p.extend_from_slice(SERVER_VERSION.as_bytes());
-        p.push(0);
-        p.extend_from_slice(&self.id.to_le_bytes());
-        p.extend_from_slice(&scramble[..8]);
-        p.push(0);
-        p.extend_from_slice(&(SERVER_CAPS as u16).to_le_bytes());
-        p.push(UTF8MB4_GENERAL_CI);
-        p.extend_from_slice(&STATUS_AUTOCOMMIT.to_le_bytes());
-        p.extend_from_slice(&((SERVER_CAPS >> 16) as u16).to_le_bytes());
-        p.push(21);
-        p.extend_from_slice(&[0; 10]);
-        p.extend_from_slice(&scramble[8..]);
-        p.push(0);
-        p.extend_from_slice(b"mysql_native_password\0");
-        self.io.seq = 0;
-        self.io.write(&p)?;
-        self.io.flush()?;
-        let Some(resp) = self.io.read()? else {
-            return Ok(false);
-        };
-        let mut r = Reader::new(&resp);
-        self.caps = r.u32()? & SERVER_CAPS;
-        let _max_packet = r.u32()?;
-        let _charset = r.u8()?;
-        r.take(23)?;
-        let user = String::from_utf8_lossy(r.nul_str()?).into_owned();
-        let auth = if self.caps & PLUGIN_AUTH_LENENC != 0 {
-            r.lenenc_str()?
-        } else {
-            let n = r.u8()? as usize;
-            r.take(n)?
-        };
-        let db = if self.caps & CONNECT_WITH_DB != 0 && !r.is_empty() {
-            Some(String::from_utf8_lossy(r.nul_str()?).into_owned())
-        } else {
-            None
-        };
-        // Users: root with an empty password (loopback by default).
-        if user != "root" || !auth.is_empty() {
-            self.send_err(&SqlError::new(
-                1045,
-                "28000",
-                format!(
-                    "Access denied for user '{user}'@'localhost' (using password: {})",
-                    if auth.is_empty() { "NO" } else { "YES" }
-                ),
-            ))?;
-            self.io.flush()?;
-            return Ok(false);
-        }
-        if let Some(db) = db.filter(|d| !d.is_empty()) {
-            if let Err(e) = self.session.use_database(&db) {
-                self.send_err(&e)?;
-                self.io.flush()?;
-                return Ok(false);
-            }
-        }
-        self.send_ok(0, 0, "")?;
-        self.io.flush()?;
-        Ok(true)
+        send_error(&mut self.io, e)
     }
 
     /// Serves the connection until it ends.
     pub fn run(mut self) -> io::Result<()> {
-        if !self.handshake()? {
-            return Ok(());
-        }
         while let Some(packet) = self.io.read()? {
+            if self.session.slot().killed() {
+                return Ok(());
+            }
             let Some((&cmd, body)) = packet.split_first() else {
                 return Ok(());
             };
@@ -450,10 +494,42 @@ impl<S: Read + Write> Conn<S> {
         Ok(())
     }
 
-    fn finish(&mut self, r: Result<Outcome, SqlError>) -> io::Result<()> {
+    /// COM_QUERY: each statement's result in turn, all but the last
+    /// flagged "more results"; an error ends the batch.
+    fn query(&mut self, body: &[u8]) -> io::Result<()> {
+        let sql = String::from_utf8_lossy(body);
+        let batch = match self.session.parse_batch(&sql) {
+            Ok(b) if b.len() > 1 && !self.multi_statements => {
+                return self.send_err(&SqlError::syntax(
+                    "You have an error in your SQL syntax: several statements in one query need CLIENT_MULTI_STATEMENTS",
+                ))
+            }
+            Ok(b) => b,
+            Err(e) => return self.send_err(&e),
+        };
+        for i in 0..batch.len() {
+            let mut sink = Sink {
+                io: &mut self.io,
+                binary: false,
+                kinds: Vec::new(),
+                buf: Vec::new(),
+            };
+            let r = self.session.execute_in(&batch, i, &mut sink);
+            let failed = r.is_err();
+            let more = i + 1 < batch.len() && !failed;
+            self.finish(r, more)?;
+            if failed {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, r: Result<Outcome, SqlError>, more: bool) -> io::Result<()> {
+        let more = if more { STATUS_MORE_RESULTS } else { 0 };
         match r {
             Ok(Outcome::Rows) => {
-                let status = self.status();
+                let status = self.status() | more;
                 let w = self.session.warning_count();
                 self.io.write(&eof(status, w))
             }
@@ -461,7 +537,7 @@ impl<S: Read + Write> Conn<S> {
                 affected,
                 last_insert_id,
                 info,
-            }) => self.send_ok(affected, last_insert_id, &info),
+            }) => self.send_ok_status(affected, last_insert_id, &info, more),
             Err(e) => self.send_err(&e),
         }
     }
@@ -477,17 +553,7 @@ impl<S: Read + Write> Conn<S> {
                     Err(e) => self.send_err(&e)?,
                 }
             }
-            0x03 => {
-                let sql = String::from_utf8_lossy(body).into_owned();
-                let mut sink = Sink {
-                    io: &mut self.io,
-                    binary: false,
-                    kinds: Vec::new(),
-                    buf: Vec::new(),
-                };
-                let r = self.session.execute(&sql, &mut sink);
-                self.finish(r)?;
-            }
+            0x03 => self.query(body)?,
             0x04 => {
                 // COM_FIELD_LIST: the table's columns, then EOF.
                 let mut r = Reader::new(body);
@@ -510,12 +576,14 @@ impl<S: Read + Write> Conn<S> {
             }
             0x09 => {
                 // COM_STATISTICS: one plain-text packet.
-                let text = "Uptime: 1  Threads: 1  Questions: 0  Slow queries: 0  Opens: 0  Open tables: 0  Queries per second avg: 0.000";
+                let tables = self.session.engine().open_tables();
+                let text = self.session.registry().statistics_line(tables);
                 self.io.write(text.as_bytes())?;
             }
             0x0e | 0x1f => self.send_ok(0, 0, "")?, // COM_PING, COM_RESET_CONNECTION
             0x1b => {
-                // COM_SET_OPTION: EOF.
+                // COM_SET_OPTION: 0 turns multi-statements on, 1 off; EOF.
+                self.multi_statements = Reader::new(body).u16()? == 0;
                 let status = self.status();
                 self.io.write(&eof(status, 0))?;
             }
@@ -648,7 +716,7 @@ impl<S: Read + Write> Conn<S> {
                 let res = self
                     .session
                     .execute_prepared(&mut st.prepared, &params, &mut sink);
-                self.finish(res)
+                self.finish(res, false)
             }
             Err(e) => {
                 self.statements.insert(id, st);

@@ -5,6 +5,7 @@
 mod conn;
 mod packet;
 
+use lineardb_sql::Registry;
 use lineardb_table::Engine;
 use std::net::{TcpListener, TcpStream};
 use std::sync::Arc;
@@ -13,8 +14,7 @@ pub use packet::MAX_PACKET;
 
 /// Accepts connections on `listener` forever, one thread each.
 pub fn serve(listener: TcpListener, engine: Arc<Engine>) -> std::io::Result<()> {
-    // Connection ids: written once per connection, not per query.
-    let next_id = lineardb_sync::SharedWord::new(1);
+    let registry = Registry::new();
     for stream in listener.incoming() {
         let stream = match stream {
             Ok(s) => s,
@@ -23,27 +23,44 @@ pub fn serve(listener: TcpListener, engine: Arc<Engine>) -> std::io::Result<()> 
                 continue;
             }
         };
-        let id = next_id.fetch_add(1) as u32;
         let engine = engine.clone();
+        let registry = registry.clone();
         std::thread::Builder::new()
-            .name(format!("conn-{id}"))
-            .spawn(move || handle(stream, engine, id))?;
+            .name("conn".into())
+            .spawn(move || handle(stream, engine, registry))?;
     }
     Ok(())
 }
 
-fn handle(stream: TcpStream, engine: Arc<Engine>, id: u32) {
+fn handle(stream: TcpStream, engine: Arc<Engine>, registry: Arc<Registry>) {
     let _ = stream.set_nodelay(true);
-    let conn = conn::Conn::new(stream, engine, id);
+    let host = match stream.peer_addr() {
+        Ok(a) if a.ip().is_loopback() => "localhost".to_string(),
+        Ok(a) => a.ip().to_string(),
+        Err(_) => return,
+    };
+    let waker = stream.try_clone();
     // A panic in one connection must not take the server down.
-    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| conn.run()));
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let io = packet::PacketIo::new(stream);
+        let Some(conn) = conn::handshake(io, &engine, &registry, &host)? else {
+            return Ok(());
+        };
+        if let Ok(w) = waker {
+            // KILL wakes a connection blocked reading its socket.
+            conn.session_slot().on_interrupt(move || {
+                let _ = w.shutdown(std::net::Shutdown::Both);
+            });
+        }
+        conn.run()
+    }));
     match r {
         Ok(Ok(())) => {}
         Ok(Err(e))
             if e.kind() == std::io::ErrorKind::UnexpectedEof
                 || e.kind() == std::io::ErrorKind::ConnectionReset => {}
-        Ok(Err(e)) => eprintln!("connection {id}: {e}"),
-        Err(_) => eprintln!("connection {id}: internal error, connection closed"),
+        Ok(Err(e)) => eprintln!("connection from {host}: {e}"),
+        Err(_) => eprintln!("connection from {host}: internal error, connection closed"),
     }
 }
 

@@ -54,6 +54,10 @@ impl SqlError {
     pub fn out_of_range(what: &str) -> SqlError {
         SqlError::new(1690, "22003", format!("{what} value is out of range"))
     }
+    /// 1317: KILL QUERY stopped the statement.
+    pub fn interrupted() -> SqlError {
+        SqlError::new(1317, "70100", "Query execution was interrupted")
+    }
     pub fn internal(message: impl Into<String>) -> SqlError {
         SqlError::new(1105, "HY000", message)
     }

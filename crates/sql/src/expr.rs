@@ -63,6 +63,7 @@ pub(crate) enum Func {
     Upper,
     Lower,
     Concat,
+    Repeat,
     Substring,
     Abs,
     Round,
@@ -142,6 +143,7 @@ pub(crate) struct SessionFacts {
     pub database: Option<String>,
     pub user: String,
     pub connection_id: u64,
+    pub last_insert_id: u64,
 }
 
 /// Maps each `?` (by its position in the text) to its parameter index.
@@ -495,15 +497,17 @@ impl Compiler<'_> {
                 })
             }
             "USER" | "CURRENT_USER" | "SESSION_USER" | "SYSTEM_USER" => {
-                return lit(Value::str(&format!("{}@localhost", facts.user)))
+                return lit(Value::str(&facts.user))
             }
             "VERSION" => return lit(Value::str(crate::SERVER_VERSION)),
             "CONNECTION_ID" => return lit(Value::UInt(facts.connection_id)),
+            "LAST_INSERT_ID" if a.is_empty() => return lit(Value::UInt(facts.last_insert_id)),
             "LENGTH" | "OCTET_LENGTH" => (Func::Length, 1..=1),
             "CHAR_LENGTH" | "CHARACTER_LENGTH" => (Func::CharLength, 1..=1),
             "UPPER" | "UCASE" => (Func::Upper, 1..=1),
             "LOWER" | "LCASE" => (Func::Lower, 1..=1),
             "CONCAT" => (Func::Concat, 1..=usize::MAX),
+            "REPEAT" => (Func::Repeat, 2..=2),
             "SUBSTRING" | "SUBSTR" => (Func::Substring, 2..=3),
             "ABS" => (Func::Abs, 1..=1),
             "ROUND" => (Func::Round, 1..=2),
@@ -1010,6 +1014,31 @@ impl Expr {
                 }
                 Value::Bytes(out)
             }
+            Func::Repeat => {
+                let (s, n) = (v0()?, args[1].eval(row, env)?);
+                if s.is_null() || n.is_null() {
+                    return Ok(Value::Null);
+                }
+                let count = match numeric(&n) {
+                    Value::Int(i) => i.max(0) as usize,
+                    Value::UInt(u) => u as usize,
+                    Value::Decimal(d) => d.rescale(0).unscaled.max(0) as usize,
+                    Value::Double(x) => x.max(0.0).round() as usize,
+                    _ => 0,
+                };
+                let unit = match s {
+                    Value::Bytes(b) => b,
+                    v => v.to_text().unwrap_or_default().into_bytes(),
+                };
+                if unit.len().saturating_mul(count) > crate::MAX_STRING_BYTES {
+                    return Err(SqlError::new(
+                        1301,
+                        "HY000",
+                        "Result of repeat() was larger than max_allowed_packet",
+                    ));
+                }
+                Value::Bytes(unit.repeat(count))
+            }
             Func::Substring => {
                 let Some(s) = v0()?.to_text() else {
                     return Ok(Value::Null);
@@ -1175,7 +1204,9 @@ impl Expr {
                 Func::Length | Func::CharLength | Func::Year | Func::Month | Func::Day => {
                     ColumnKind::Int
                 }
-                Func::Upper | Func::Lower | Func::Concat | Func::Substring => ColumnKind::Text,
+                Func::Upper | Func::Lower | Func::Concat | Func::Repeat | Func::Substring => {
+                    ColumnKind::Text
+                }
                 Func::Abs | Func::Round => args[0].kind(scope, aggs),
                 Func::Floor | Func::Ceil => match args[0].kind(scope, aggs) {
                     ColumnKind::Decimal { .. } => ColumnKind::Decimal { scale: 0 },

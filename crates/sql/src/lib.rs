@@ -8,7 +8,7 @@
 //! use lineardb_table::Engine;
 //! use std::sync::Arc;
 //! let engine = Arc::new(Engine::open("data.ldb".as_ref(), Default::default()).unwrap());
-//! let mut s = Session::new(engine, "root", 1);
+//! let mut s = Session::new(engine, &lineardb_sql::Registry::new());
 //! s.query("CREATE DATABASE shop").unwrap();
 //! s.query("USE shop").unwrap();
 //! s.query("CREATE TABLE t (id INT PRIMARY KEY, name VARCHAR(20))").unwrap();
@@ -16,12 +16,23 @@
 //! let (_, rows) = s.query("SELECT name FROM t WHERE id = 2").unwrap();
 //! assert_eq!(rows.rows.len(), 1);
 //! ```
+mod admin;
+mod ddl;
+mod dml;
 mod error;
 mod expr;
 mod result;
 mod select;
 mod session;
+mod sessions;
+mod show;
+mod users;
+
+/// The longest string an expression may build (max_allowed_packet).
+pub const MAX_STRING_BYTES: usize = 64 << 20;
 
 pub use error::{Result, SqlError};
 pub use result::{CollectSink, Column, ColumnKind, Outcome, RowSink};
-pub use session::{Prepared, Session, SERVER_VERSION};
+pub use session::{Batch, Prepared, Session, SERVER_VERSION};
+pub use sessions::{Process, Registry, SessionSlot};
+pub use users::{authenticate, native_password_response, Grants};

@@ -7,6 +7,7 @@ use crate::expr::{
     ScopeColumn, SessionFacts,
 };
 use crate::result::{Column, ColumnKind, RowSink};
+use lineardb_sync::SharedFlag;
 use lineardb_table::{KeyRange, Table, Value};
 use sqlparser::ast;
 use std::cmp::Ordering;
@@ -641,7 +642,8 @@ struct Group {
 
 impl SelectPlan {
     /// Runs the plan, sending columns and rows to `sink`.
-    pub fn run(&self, params: &[Value], sink: &mut dyn RowSink) -> Result<()> {
+    /// Stops with error 1317 when `stop` is set (KILL QUERY).
+    pub fn run(&self, params: &[Value], stop: &SharedFlag, sink: &mut dyn RowSink) -> Result<()> {
         sink.columns(&self.columns)?;
         let env = Env { params, aggs: &[] };
         let int_of = |e: &Option<Expr>| -> Result<Option<u64>> {
@@ -670,19 +672,23 @@ impl SelectPlan {
             let mut order: Vec<Vec<u8>> = Vec::new();
             let mut key = Vec::new();
             let mut err = None;
-            self.scan(params, &mut |row: &SourceRow<'_>| match self.accumulate(
-                row,
-                env,
-                &mut groups,
-                &mut order,
-                &mut key,
-            ) {
-                Ok(()) => true,
-                Err(e) => {
-                    err = Some(e);
-                    false
-                }
-            })?;
+            self.scan(
+                params,
+                stop,
+                &mut |row: &SourceRow<'_>| match self.accumulate(
+                    row,
+                    env,
+                    &mut groups,
+                    &mut order,
+                    &mut key,
+                ) {
+                    Ok(()) => true,
+                    Err(e) => {
+                        err = Some(e);
+                        false
+                    }
+                },
+            )?;
             if let Some(e) = err {
                 return Err(e);
             }
@@ -717,6 +723,7 @@ impl SelectPlan {
             let mut err = None;
             self.scan(
                 params,
+                stop,
                 &mut |row: &SourceRow<'_>| match out.push(row, env, sink) {
                     Ok(more) => more,
                     Err(e) => {
@@ -779,10 +786,21 @@ impl SelectPlan {
     }
 
     /// Feeds the rows that pass the WHERE clause to `f` until it says stop.
-    fn scan(&self, params: &[Value], f: &mut dyn FnMut(&SourceRow<'_>) -> bool) -> Result<()> {
+    fn scan(
+        &self,
+        params: &[Value],
+        stop: &SharedFlag,
+        f: &mut dyn FnMut(&SourceRow<'_>) -> bool,
+    ) -> Result<()> {
         let env = Env { params, aggs: &[] };
         let mut err: Option<SqlError> = None;
+        let mut seen = 0u32;
         let mut pass = |row: &SourceRow<'_>| -> bool {
+            seen = seen.wrapping_add(1);
+            if seen.is_multiple_of(1024) && stop.get() {
+                err = Some(SqlError::interrupted());
+                return false;
+            }
             if let Some(filter) = &self.filter {
                 match filter.eval(row, env) {
                     Ok(v) if truth_of(&v) == Some(true) => {}
@@ -801,7 +819,7 @@ impl SelectPlan {
             }
             Source::Derived(inner) => {
                 let mut rows = crate::result::CollectSink::default();
-                inner.run(params, &mut rows)?;
+                inner.run(params, stop, &mut rows)?;
                 for r in &rows.rows {
                     if !pass(&SourceRow::Values(r)) {
                         break;
@@ -854,6 +872,7 @@ impl SelectPlan {
         }
         match err {
             Some(e) => Err(e),
+            None if stop.get() => Err(SqlError::interrupted()),
             None => Ok(()),
         }
     }

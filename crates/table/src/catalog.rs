@@ -271,6 +271,11 @@ impl Engine {
         Ok(table)
     }
 
+    /// How many tables are open (have been used since start).
+    pub fn open_tables(&self) -> usize {
+        self.tables.lock().len()
+    }
+
     /// The open table `db.name`.
     pub fn table(&self, db: &str, name: &str) -> Result<Arc<Table>> {
         let k = (db.to_ascii_lowercase(), name.to_ascii_lowercase());

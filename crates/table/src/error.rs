@@ -46,6 +46,7 @@ impl Error {
     /// MySQL error number.
     pub fn mysql_code(&self) -> u16 {
         match self {
+            Error::Storage(lineardb_buffer::Error::TooLarge { .. }) => 1118,
             Error::Storage(_) => 1030,
             Error::DuplicateKey { .. } => 1062,
             Error::NullNotAllowed(_) => 1048,
@@ -68,6 +69,7 @@ impl Error {
     /// SQLSTATE.
     pub fn sqlstate(&self) -> &'static str {
         match self {
+            Error::Storage(lineardb_buffer::Error::TooLarge { .. }) => "42000",
             Error::DuplicateKey { .. } | Error::NullNotAllowed(_) => "23000",
             Error::OutOfRange(_) => "22003",
             Error::DataTooLong(_) => "22001",

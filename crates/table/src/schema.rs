@@ -113,9 +113,9 @@ impl TableDef {
                 )));
             }
             if let DataType::Char(n) | DataType::VarChar(n) = c.data_type {
-                if n > 16_000 {
-                    return Err(Error::NotSupported(format!(
-                        "column '{}' is longer than 16000 characters",
+                if n > 65_535 {
+                    return Err(Error::Invalid(format!(
+                        "Column length too big for column '{}' (max = 65535); use BLOB or TEXT instead",
                         c.name
                     )));
                 }

@@ -1,0 +1,289 @@
+//! Data definition: CREATE/DROP DATABASE and TABLE, CREATE INDEX, ALTER
+//! TABLE ADD INDEX, TRUNCATE.
+use crate::error::{Result, SqlError};
+use crate::expr::object_name;
+use crate::result::Outcome;
+use crate::session::Session;
+use crate::users;
+use lineardb_table::{ColumnDef, DataType, TableSpec};
+use sqlparser::ast;
+
+fn data_type(t: &ast::DataType) -> Result<DataType> {
+    use ast::DataType as D;
+    let len = |l: &Option<ast::CharacterLength>| match l {
+        Some(ast::CharacterLength::IntegerLength { length, .. }) => *length as u32,
+        _ => 1,
+    };
+    Ok(match t {
+        D::TinyInt(_) => DataType::TinyInt { unsigned: false },
+        D::TinyIntUnsigned(_) => DataType::TinyInt { unsigned: true },
+        D::SmallInt(_) => DataType::SmallInt { unsigned: false },
+        D::SmallIntUnsigned(_) => DataType::SmallInt { unsigned: true },
+        D::MediumInt(_) => DataType::MediumInt { unsigned: false },
+        D::MediumIntUnsigned(_) => DataType::MediumInt { unsigned: true },
+        D::Int(_) | D::Integer(_) => DataType::Int { unsigned: false },
+        D::IntUnsigned(_) | D::IntegerUnsigned(_) => DataType::Int { unsigned: true },
+        D::BigInt(_) => DataType::BigInt { unsigned: false },
+        D::BigIntUnsigned(_) => DataType::BigInt { unsigned: true },
+        D::Decimal(info) | D::Numeric(info) | D::Dec(info) => {
+            let (precision, scale) = match info {
+                ast::ExactNumberInfo::None => (10, 0),
+                ast::ExactNumberInfo::Precision(p) => (*p as u8, 0),
+                ast::ExactNumberInfo::PrecisionAndScale(p, s) => (*p as u8, *s as u8),
+            };
+            DataType::Decimal { precision, scale }
+        }
+        D::Double(_) | D::DoublePrecision | D::Float(_) | D::Real => DataType::Double,
+        D::Date => DataType::Date,
+        D::Datetime(_) | D::Timestamp(..) => DataType::DateTime,
+        D::Char(l) | D::Character(l) => DataType::Char(len(l)),
+        D::Varchar(l) | D::CharacterVarying(l) => DataType::VarChar(len(l)),
+        D::TinyText | D::TinyBlob => DataType::VarChar(255),
+        D::Text | D::MediumText | D::LongText | D::Blob(_) | D::MediumBlob | D::LongBlob => {
+            DataType::VarChar(65535)
+        }
+        D::Bool | D::Boolean => DataType::TinyInt { unsigned: false },
+        other => return Err(SqlError::unsupported(format!("type {other}"))),
+    })
+}
+
+fn ident_list(cols: &[ast::IndexColumn]) -> Result<Vec<String>> {
+    cols.iter()
+        .map(|c| match &c.column.expr {
+            ast::Expr::Identifier(i) => Ok(i.value.clone()),
+            other => Err(SqlError::unsupported(format!(
+                "index on expression {other}"
+            ))),
+        })
+        .collect()
+}
+
+/// A literal DEFAULT as text (what the catalog keeps).
+fn default_text(e: &ast::Expr) -> Result<Option<String>> {
+    match e {
+        ast::Expr::Value(v) => match &v.value {
+            ast::Value::Null => Ok(None),
+            ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
+                Ok(Some(s.clone()))
+            }
+            ast::Value::Number(n, _) => Ok(Some(n.clone())),
+            other => Err(SqlError::unsupported(format!("DEFAULT {other}"))),
+        },
+        ast::Expr::UnaryOp {
+            op: ast::UnaryOperator::Minus,
+            expr,
+        } => Ok(default_text(expr)?.map(|s| format!("-{s}"))),
+        other => Err(SqlError::unsupported(format!("DEFAULT {other}"))),
+    }
+}
+
+impl Session {
+    pub(crate) fn create_table(&mut self, ct: &ast::CreateTable) -> Result<Outcome> {
+        let parts = object_name(&ct.name);
+        let (db, name) = self.qualified(&parts)?;
+        self.require(&db, users::CREATE, &name)?;
+        if ct.query.is_some() || ct.like.is_some() {
+            return Err(SqlError::unsupported("CREATE TABLE ... AS / LIKE"));
+        }
+        if ct.if_not_exists && self.engine.table(&db, &name).is_ok() {
+            self.warnings
+                .push((1050, format!("Table '{name}' already exists")));
+            return Ok(Outcome::done(0));
+        }
+        let mut spec = TableSpec::new(&db, &name);
+        let mut pk: Vec<String> = Vec::new();
+        for c in &ct.columns {
+            let mut def = ColumnDef::new(&c.name.value, data_type(&c.data_type)?);
+            for o in &c.options {
+                match &o.option {
+                    ast::ColumnOption::NotNull => def.nullable = false,
+                    ast::ColumnOption::Null => def.nullable = true,
+                    ast::ColumnOption::Default(e) => {
+                        def.default = match default_text(e)? {
+                            Some(s) => lineardb_table::ColumnDefault::Literal(s),
+                            None => lineardb_table::ColumnDefault::Null,
+                        }
+                    }
+                    ast::ColumnOption::PrimaryKey(_) => {
+                        pk = vec![c.name.value.clone()];
+                        def.nullable = false;
+                    }
+                    ast::ColumnOption::Unique(_) => {
+                        spec.indexes
+                            .push((c.name.value.clone(), vec![c.name.value.clone()], true))
+                    }
+                    ast::ColumnOption::DialectSpecific(tokens)
+                        if tokens
+                            .iter()
+                            .any(|t| t.to_string().eq_ignore_ascii_case("AUTO_INCREMENT")) =>
+                    {
+                        def.auto_increment = true;
+                        def.nullable = false;
+                    }
+                    ast::ColumnOption::CharacterSet(_)
+                    | ast::ColumnOption::Collation(_)
+                    | ast::ColumnOption::Comment(_) => {}
+                    other => return Err(SqlError::unsupported(format!("column option {other}"))),
+                }
+            }
+            spec.columns.push(def);
+        }
+        for con in &ct.constraints {
+            match con {
+                ast::TableConstraint::PrimaryKey(p) => pk = ident_list(&p.columns)?,
+                ast::TableConstraint::Index(ix) => spec.indexes.push((
+                    ix.name
+                        .as_ref()
+                        .map(|n| n.value.clone())
+                        .unwrap_or_else(|| {
+                            ident_list(&ix.columns)
+                                .map(|c| c[0].clone())
+                                .unwrap_or_default()
+                        }),
+                    ident_list(&ix.columns)?,
+                    false,
+                )),
+                ast::TableConstraint::Unique(u) => spec.indexes.push((
+                    u.name
+                        .as_ref()
+                        .or(u.index_name.as_ref())
+                        .map(|n| n.value.clone())
+                        .unwrap_or_else(|| {
+                            ident_list(&u.columns)
+                                .map(|c| c[0].clone())
+                                .unwrap_or_default()
+                        }),
+                    ident_list(&u.columns)?,
+                    true,
+                )),
+                other => return Err(SqlError::unsupported(format!("constraint {other}"))),
+            }
+        }
+        for c in &pk {
+            if let Some(d) = spec
+                .columns
+                .iter_mut()
+                .find(|d| d.name.eq_ignore_ascii_case(c))
+            {
+                d.nullable = false;
+            }
+        }
+        spec.primary_key = pk;
+        self.engine.create_table(spec)?;
+        Ok(Outcome::done(0))
+    }
+
+    pub(crate) fn create_index(&mut self, ci: &ast::CreateIndex) -> Result<Outcome> {
+        let parts = object_name(&ci.table_name);
+        let t = self.table(&parts, users::INDEX)?;
+        let name = ci
+            .name
+            .as_ref()
+            .map(|n| object_name(n).join("."))
+            .ok_or_else(|| SqlError::syntax("CREATE INDEX needs a name"))?;
+        let cols = ident_list(&ci.columns)?;
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        self.engine.create_indexes(
+            &t.def.database,
+            &t.def.name,
+            &[(name, cols, ci.unique)],
+            threads,
+            &|_| {},
+        )?;
+        Ok(Outcome::done(0))
+    }
+
+    pub(crate) fn alter_table(&mut self, at: &ast::AlterTable) -> Result<Outcome> {
+        let parts = object_name(&at.name);
+        let t = self.table(&parts, users::ALTER)?;
+        let mut specs: Vec<(String, Vec<String>, bool)> = Vec::new();
+        for op in &at.operations {
+            match op {
+                ast::AlterTableOperation::AddConstraint { constraint, .. } => match constraint {
+                    ast::TableConstraint::Index(ix) => specs.push((
+                        ix.name
+                            .as_ref()
+                            .map(|n| n.value.clone())
+                            .unwrap_or_else(|| format!("idx_{}", specs.len() + 1)),
+                        ident_list(&ix.columns)?,
+                        false,
+                    )),
+                    ast::TableConstraint::Unique(u) => specs.push((
+                        u.name
+                            .as_ref()
+                            .or(u.index_name.as_ref())
+                            .map(|n| n.value.clone())
+                            .unwrap_or_else(|| format!("uniq_{}", specs.len() + 1)),
+                        ident_list(&u.columns)?,
+                        true,
+                    )),
+                    other => return Err(SqlError::unsupported(format!("ALTER TABLE ADD {other}"))),
+                },
+                other => return Err(SqlError::unsupported(format!("ALTER TABLE {other}"))),
+            }
+        }
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        self.engine
+            .create_indexes(&t.def.database, &t.def.name, &specs, threads, &|_| {})?;
+        Ok(Outcome::done(0))
+    }
+
+    pub(crate) fn drop_objects(
+        &mut self,
+        object_type: &ast::ObjectType,
+        if_exists: bool,
+        names: &[ast::ObjectName],
+    ) -> Result<Outcome> {
+        for n in names {
+            let parts = object_name(n);
+            match object_type {
+                ast::ObjectType::Table => {
+                    let (db, name) = self.qualified(&parts)?;
+                    self.require(&db, users::DROP, &name)?;
+                    self.engine
+                        .drop_table(&db, &name, if_exists)
+                        .map_err(|e| match e {
+                            lineardb_table::Error::NoSuchTable(_) => {
+                                SqlError::new(1051, "42S02", format!("Unknown table '{db}.{name}'"))
+                            }
+                            e => e.into(),
+                        })?;
+                }
+                ast::ObjectType::Database | ast::ObjectType::Schema => {
+                    let name = parts.join(".");
+                    self.engine
+                        .drop_database(&name, if_exists)
+                        .map_err(|e| match e {
+                            lineardb_table::Error::NoSuchDatabase(_) => SqlError::new(
+                                1008,
+                                "HY000",
+                                format!("Can't drop database '{name}'; database doesn't exist"),
+                            ),
+                            e => e.into(),
+                        })?;
+                    if self
+                        .facts
+                        .database
+                        .as_deref()
+                        .is_some_and(|d| d.eq_ignore_ascii_case(&name))
+                    {
+                        self.facts.database = None;
+                        self.facts_changed();
+                    }
+                }
+                other => return Err(SqlError::unsupported(format!("DROP {other}"))),
+            }
+        }
+        Ok(Outcome::done(0))
+    }
+
+    pub(crate) fn truncate(&mut self, tr: &ast::Truncate) -> Result<Outcome> {
+        for t in &tr.table_names {
+            let parts = object_name(&t.name);
+            let table = self.table(&parts, users::DROP)?;
+            self.engine
+                .truncate_table(&table.def.database, &table.def.name)?;
+        }
+        Ok(Outcome::done(0))
+    }
+}

@@ -1,0 +1,244 @@
+//! Data changes: INSERT, REPLACE, UPDATE, DELETE.
+use crate::error::{Result, SqlError};
+use crate::expr::{object_name, Compiler, Env, Params};
+use crate::result::Outcome;
+use crate::session::Session;
+use crate::users;
+use lineardb_table::{Table, Value};
+use sqlparser::ast;
+use std::sync::Arc;
+
+impl Session {
+    pub(crate) fn insert(
+        &mut self,
+        ins: &ast::Insert,
+        params: &Params,
+        args: &[Value],
+    ) -> Result<Outcome> {
+        let ast::TableObject::TableName(name) = &ins.table else {
+            return Err(SqlError::unsupported("INSERT INTO a table function"));
+        };
+        let t = self.table(&object_name(name), users::INSERT)?;
+        let positions: Vec<usize> = if ins.columns.is_empty() {
+            (0..t.def.columns.len()).collect()
+        } else {
+            ins.columns
+                .iter()
+                .map(|c| {
+                    let n = object_name(c).join(".");
+                    t.def
+                        .column_index(&n)
+                        .map_err(|_| SqlError::unknown_column(&n))
+                })
+                .collect::<Result<_>>()?
+        };
+        let Some(src) = &ins.source else {
+            return Err(SqlError::unsupported("INSERT ... SET"));
+        };
+        let ast::SetExpr::Values(values) = src.body.as_ref() else {
+            return Err(SqlError::unsupported("INSERT ... SELECT"));
+        };
+        let replace = ins.replace_into;
+        let mut affected = 0u64;
+        let mut first_id = 0u64;
+        let env = Env {
+            params: args,
+            aggs: &[],
+        };
+        for row in &values.rows {
+            let exprs = &row.content;
+            if exprs.len() != positions.len() {
+                return Err(SqlError::new(
+                    1136,
+                    "21S01",
+                    format!(
+                        "Column count doesn't match value count at row {}",
+                        affected + 1
+                    ),
+                ));
+            }
+            let mut given: Vec<Option<Value>> = vec![None; t.def.columns.len()];
+            for (e, &p) in exprs.iter().zip(&positions) {
+                if matches!(e, ast::Expr::Identifier(i) if i.value.eq_ignore_ascii_case("DEFAULT"))
+                {
+                    continue;
+                }
+                let x = self.compile_constant(e, params)?;
+                given[p] = Some(x.eval(&[][..], env)?);
+            }
+            let (full, generated) = t.prepare_row(given)?;
+            match t.insert_prepared(&full) {
+                Ok(()) => affected += 1,
+                Err(lineardb_table::Error::DuplicateKey { .. })
+                    if replace && !t.def.primary_key.is_empty() =>
+                {
+                    let key: Vec<Value> =
+                        t.def.primary_key.iter().map(|&c| full[c].clone()).collect();
+                    let pk = t.encode_primary_key(&key)?;
+                    t.delete_by_key(&pk)?;
+                    t.insert_prepared(&full)?;
+                    affected += 2;
+                }
+                Err(e) if ins.ignore => {
+                    self.warnings.push((e.mysql_code(), e.to_string()));
+                }
+                Err(e) => return Err(e.into()),
+            }
+            if let (Some(g), 0) = (generated, first_id) {
+                first_id = g;
+            }
+        }
+        if first_id != 0 {
+            self.facts.last_insert_id = first_id;
+            self.facts_changed();
+        }
+        Ok(Outcome::Done {
+            affected,
+            last_insert_id: first_id,
+            info: if values.rows.len() > 1 {
+                format!(
+                    "Records: {}  Duplicates: 0  Warnings: {}",
+                    values.rows.len(),
+                    self.warnings.len()
+                )
+            } else {
+                String::new()
+            },
+        })
+    }
+
+    /// Primary keys of the rows a WHERE clause selects (collected first,
+    /// then changed, so a change never meets its own rows again).
+    fn matching_keys(
+        &mut self,
+        table: &Arc<Table>,
+        selection: Option<&ast::Expr>,
+        params: &Params,
+        args: &[Value],
+    ) -> Result<Vec<Vec<u8>>> {
+        let scope = crate::select::scope_of(table, &table.def.name);
+        let vars = |n: &str| self.variable(n);
+        let filter = selection
+            .map(|e| {
+                Compiler {
+                    scope: &scope,
+                    params,
+                    facts: &self.facts,
+                    aggs: None,
+                    variable: &vars,
+                }
+                .compile(e)
+            })
+            .transpose()?;
+        let env = Env {
+            params: args,
+            aggs: &[],
+        };
+        let mut keys = Vec::new();
+        let mut err = None;
+        table.scan_primary(&lineardb_table::KeyRange::all(), |pk, row| {
+            if let Some(f) = &filter {
+                match f.eval(&row, env) {
+                    Ok(v) if crate::expr::truth_of(&v) == Some(true) => {}
+                    Ok(_) => return true,
+                    Err(e) => {
+                        err = Some(e);
+                        return false;
+                    }
+                }
+            }
+            keys.push(pk.to_vec());
+            true
+        })?;
+        match err {
+            Some(e) => Err(e),
+            None => Ok(keys),
+        }
+    }
+
+    pub(crate) fn update(
+        &mut self,
+        u: &ast::Update,
+        params: &Params,
+        args: &[Value],
+    ) -> Result<Outcome> {
+        let ast::TableFactor::Table { name, .. } = &u.table.relation else {
+            return Err(SqlError::unsupported("UPDATE of a derived table"));
+        };
+        let t = self.table(&object_name(name), users::UPDATE)?;
+        let scope = crate::select::scope_of(&t, &t.def.name);
+        let mut sets = Vec::new();
+        {
+            let vars = |n: &str| self.variable(n);
+            let mut c = Compiler {
+                scope: &scope,
+                params,
+                facts: &self.facts,
+                aggs: None,
+                variable: &vars,
+            };
+            for a in &u.assignments {
+                let ast::AssignmentTarget::ColumnName(n) = &a.target else {
+                    return Err(SqlError::unsupported("tuple assignment"));
+                };
+                let parts = object_name(n);
+                let col = c.column(None, parts.last().map(String::as_str).unwrap_or(""))?;
+                sets.push((col, c.compile(&a.value)?));
+            }
+        }
+        let keys = self.matching_keys(&t, u.selection.as_ref(), params, args)?;
+        let env = Env {
+            params: args,
+            aggs: &[],
+        };
+        let mut changed = 0;
+        for pk in &keys {
+            let Some(old) = t.get_by_key(pk)? else {
+                continue;
+            };
+            let mut new: Vec<Option<Value>> = vec![None; old.len()];
+            for (col, e) in &sets {
+                new[*col] = Some(e.eval(&old[..], env)?);
+            }
+            let differs = sets.iter().any(|(c, _)| new[*c].as_ref() != Some(&old[*c]));
+            t.update_by_key(pk, new)?;
+            if differs {
+                changed += 1;
+            }
+        }
+        Ok(Outcome::Done {
+            affected: changed,
+            last_insert_id: 0,
+            info: format!(
+                "Rows matched: {}  Changed: {changed}  Warnings: 0",
+                keys.len()
+            ),
+        })
+    }
+
+    pub(crate) fn delete(
+        &mut self,
+        d: &ast::Delete,
+        params: &Params,
+        args: &[Value],
+    ) -> Result<Outcome> {
+        let from = match &d.from {
+            ast::FromTable::WithFromKeyword(t) | ast::FromTable::WithoutKeyword(t) => t,
+        };
+        let [twj] = from.as_slice() else {
+            return Err(SqlError::unsupported("multi-table DELETE"));
+        };
+        let ast::TableFactor::Table { name, .. } = &twj.relation else {
+            return Err(SqlError::unsupported("DELETE from a derived table"));
+        };
+        let t = self.table(&object_name(name), users::DELETE)?;
+        let keys = self.matching_keys(&t, d.selection.as_ref(), params, args)?;
+        let mut n = 0;
+        for pk in &keys {
+            if t.delete_by_key(pk)? {
+                n += 1;
+            }
+        }
+        Ok(Outcome::done(n))
+    }
+}

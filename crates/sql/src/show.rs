@@ -1,0 +1,431 @@
+//! SHOW statements and EXPLAIN.
+use crate::error::{Result, SqlError};
+use crate::expr::{object_name, Params};
+use crate::result::{Outcome, RowSink};
+use crate::session::Session;
+use crate::users;
+use lineardb_table::{Table, Value};
+use sqlparser::ast;
+
+impl Session {
+    pub(crate) fn show(
+        &mut self,
+        stmt: &ast::Statement,
+        params: &Params,
+        sink: &mut dyn RowSink,
+    ) -> Result<Outcome> {
+        use ast::Statement as S;
+        match stmt {
+            S::ShowDatabases { .. } => {
+                let rows = self
+                    .engine
+                    .databases()?
+                    .into_iter()
+                    .map(|d| vec![Value::str(&d)])
+                    .collect();
+                self.rows(sink, &["Database"], rows)
+            }
+            S::ShowTables { show_options, .. } => {
+                let db = match &show_options.show_in {
+                    Some(si) => si.parent_name.as_ref().map(|n| object_name(n).join(".")),
+                    None => None,
+                }
+                .or_else(|| self.facts.database.clone())
+                .ok_or_else(SqlError::no_database)?;
+                let rows = self
+                    .engine
+                    .tables(&db)?
+                    .into_iter()
+                    .map(|t| vec![Value::str(&t)])
+                    .collect();
+                let header = format!("Tables_in_{db}");
+                self.rows(sink, &[header.as_str()], rows)
+            }
+            S::ShowVariables { filter, .. } => {
+                let names = [
+                    "autocommit",
+                    "character_set_client",
+                    "character_set_connection",
+                    "character_set_results",
+                    "character_set_server",
+                    "collation_connection",
+                    "collation_server",
+                    "lineardb_parallel_threads",
+                    "lower_case_table_names",
+                    "max_allowed_packet",
+                    "sql_mode",
+                    "time_zone",
+                    "transaction_isolation",
+                    "version",
+                    "version_comment",
+                    "wait_timeout",
+                ];
+                let rows = names
+                    .iter()
+                    .filter(|n| matches_filter(filter, n))
+                    .map(|n| {
+                        let v = self.variable(n).and_then(|v| v.to_text());
+                        vec![Value::str(n), Value::str(&v.unwrap_or_default())]
+                    })
+                    .collect();
+                self.rows(sink, &["Variable_name", "Value"], rows)
+            }
+            S::ShowStatus { filter, .. } => {
+                let rows = self
+                    .registry
+                    .status()
+                    .into_iter()
+                    .filter(|(n, _)| matches_filter(filter, n))
+                    .map(|(n, v)| vec![Value::str(n), Value::str(&v.to_string())])
+                    .collect();
+                self.rows(sink, &["Variable_name", "Value"], rows)
+            }
+            S::ShowProcessList { full } => {
+                let rows = self
+                    .registry
+                    .processes()
+                    .into_iter()
+                    .map(|p| {
+                        let info = p.info.map(|i| {
+                            if *full {
+                                i
+                            } else {
+                                i.chars().take(100).collect()
+                            }
+                        });
+                        vec![
+                            Value::UInt(p.id),
+                            Value::str(&p.user),
+                            Value::str(&p.host),
+                            p.database.map_or(Value::Null, |d| Value::str(&d)),
+                            Value::str(p.command),
+                            Value::UInt(p.seconds),
+                            Value::str(if p.command == "Sleep" {
+                                ""
+                            } else {
+                                "executing"
+                            }),
+                            info.map_or(Value::Null, |i| Value::str(&i)),
+                        ]
+                    })
+                    .collect();
+                self.rows(
+                    sink,
+                    &[
+                        "Id", "User", "Host", "db", "Command", "Time", "State", "Info",
+                    ],
+                    rows,
+                )
+            }
+            S::ShowVariable { variable } => {
+                let words: Vec<String> = variable.iter().map(|i| i.value.clone()).collect();
+                self.show_words(&words, sink)
+            }
+            S::ShowCreate {
+                obj_type: ast::ShowCreateObject::Table,
+                obj_name,
+            } => {
+                let t = self.table(&object_name(obj_name), users::SELECT)?;
+                let text = show_create_table(&t);
+                self.rows(
+                    sink,
+                    &["Table", "Create Table"],
+                    vec![vec![Value::str(&t.def.name), Value::str(&text)]],
+                )
+            }
+            S::ShowColumns { show_options, .. } => {
+                let name = show_options
+                    .show_in
+                    .as_ref()
+                    .and_then(|s| s.parent_name.as_ref())
+                    .ok_or_else(|| SqlError::syntax("SHOW COLUMNS FROM <table>"))?;
+                let t = self.table(&object_name(name), users::SELECT)?;
+                let rows = t
+                    .def
+                    .columns
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| {
+                        vec![
+                            Value::str(&c.name),
+                            Value::str(&c.data_type.sql()),
+                            Value::str(if c.nullable { "YES" } else { "NO" }),
+                            Value::str(if t.def.primary_key.contains(&i) {
+                                "PRI"
+                            } else if t.def.indexes.iter().any(|x| x.columns.first() == Some(&i)) {
+                                "MUL"
+                            } else {
+                                ""
+                            }),
+                            match &c.default {
+                                lineardb_table::ColumnDefault::Literal(s) => Value::str(s),
+                                _ => Value::Null,
+                            },
+                            Value::str(if c.auto_increment {
+                                "auto_increment"
+                            } else {
+                                ""
+                            }),
+                        ]
+                    })
+                    .collect();
+                self.rows(
+                    sink,
+                    &["Field", "Type", "Null", "Key", "Default", "Extra"],
+                    rows,
+                )
+            }
+            S::Explain { statement, .. } => {
+                let ast::Statement::Query(q) = statement.as_ref() else {
+                    return Err(SqlError::unsupported("EXPLAIN of a non-SELECT"));
+                };
+                let plan = self.plan_select(q, params)?;
+                let (kind, key, covering) = crate::select::explain(&plan);
+                let table = match &plan.source {
+                    crate::select::Source::Table(ts) => ts.table.def.name.clone(),
+                    _ => String::new(),
+                };
+                let extra = if covering {
+                    "Using index"
+                } else if key.is_empty() {
+                    "Using where"
+                } else {
+                    "Using where; batched primary-key lookups"
+                };
+                self.rows(
+                    sink,
+                    &["id", "select_type", "table", "type", "key", "Extra"],
+                    vec![vec![
+                        Value::Int(1),
+                        Value::str("SIMPLE"),
+                        Value::str(&table),
+                        Value::str(&kind),
+                        Value::str(&key),
+                        Value::str(extra),
+                    ]],
+                )
+            }
+            _ => unreachable!("not a SHOW statement"),
+        }
+    }
+
+    /// The SHOW forms the parser leaves as words: WARNINGS, ERRORS,
+    /// COUNT(*) WARNINGS, INDEX/INDEXES/KEYS FROM t [FROM db].
+    fn show_words(&mut self, words: &[String], sink: &mut dyn RowSink) -> Result<Outcome> {
+        let upper: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
+        let upper: Vec<&str> = upper.iter().map(String::as_str).collect();
+        match upper.as_slice() {
+            ["WARNINGS"] | ["ERRORS"] => {
+                let errors_only = upper[0] == "ERRORS";
+                let rows = self
+                    .warnings
+                    .iter()
+                    .filter(|(code, _)| !errors_only || *code >= 1000 && !is_note(*code))
+                    .map(|(code, msg)| {
+                        vec![
+                            Value::str(if is_note(*code) { "Note" } else { "Warning" }),
+                            Value::UInt(*code as u64),
+                            Value::str(msg),
+                        ]
+                    })
+                    .collect();
+                self.rows(sink, &["Level", "Code", "Message"], rows)
+            }
+            ["COUNT", "WARNINGS"] | ["COUNT", "ERRORS"] => {
+                let n = self.warnings.len() as u64;
+                let name = if upper[1] == "WARNINGS" {
+                    "@@session.warning_count"
+                } else {
+                    "@@session.error_count"
+                };
+                self.rows(sink, &[name], vec![vec![Value::UInt(n)]])
+            }
+            ["INDEX" | "INDEXES" | "KEYS", "FROM" | "IN", ..] => {
+                let rest = &words[2..];
+                let parts: Vec<String> = match rest {
+                    [name] => name.split('.').map(str::to_string).collect(),
+                    [db, name] if db.contains('.') => vec![db.clone(), name.clone()],
+                    [a, b] => vec![a.clone(), b.clone()],
+                    [name, from, db]
+                        if from.eq_ignore_ascii_case("FROM") || from.eq_ignore_ascii_case("IN") =>
+                    {
+                        vec![db.clone(), name.clone()]
+                    }
+                    _ => return Err(SqlError::syntax("SHOW INDEX FROM <table> [FROM <db>]")),
+                };
+                let t = self.table(&parts, users::SELECT)?;
+                self.rows(
+                    sink,
+                    &[
+                        "Table",
+                        "Non_unique",
+                        "Key_name",
+                        "Seq_in_index",
+                        "Column_name",
+                        "Collation",
+                        "Cardinality",
+                        "Sub_part",
+                        "Packed",
+                        "Null",
+                        "Index_type",
+                        "Comment",
+                        "Index_comment",
+                    ],
+                    index_rows(&t),
+                )
+            }
+            ["GRANTS"] => self.show_grants(None, sink),
+            _ => Err(SqlError::unsupported(format!("SHOW {}", words.join(" ")))),
+        }
+    }
+
+    /// KILL [CONNECTION | QUERY] id.
+    pub(crate) fn kill(&mut self, id: u64, query_only: bool) -> Result<Outcome> {
+        let own = self.registry.processes().into_iter().find(|p| p.id == id);
+        match own {
+            None => Err(SqlError::new(
+                1094,
+                "HY000",
+                format!("Unknown thread id: {id}"),
+            )),
+            Some(p) if !self.is_superuser() && p.user != self.slot.user => Err(SqlError::new(
+                1095,
+                "HY000",
+                format!("You are not owner of thread {id}"),
+            )),
+            Some(_) => {
+                self.registry.kill(id, query_only);
+                Ok(Outcome::done(0))
+            }
+        }
+    }
+
+    /// CHECK TABLE / ANALYZE TABLE: one row per table.
+    pub(crate) fn maintain(
+        &mut self,
+        op: &str,
+        tables: &[Vec<String>],
+        sink: &mut dyn RowSink,
+    ) -> Result<Outcome> {
+        let mut rows = Vec::new();
+        for parts in tables {
+            let (db, name) = self.qualified(parts)?;
+            let label = Value::str(&format!("{db}.{name}"));
+            let (kind, text) = match self.table(parts, users::SELECT) {
+                Err(e) => ("Error", e.message),
+                // The trees' own checks and a bijection between every
+                // secondary index and the clustered index.
+                Ok(t) if op == "check" => match t.check() {
+                    Ok(_) => ("status", "OK".to_string()),
+                    Err(e) => ("error", e.to_string()),
+                },
+                // Estimates are read from the trees when a plan needs them:
+                // there are no statistics to refresh.
+                Ok(_) => ("status", "OK".to_string()),
+            };
+            rows.push(vec![
+                label,
+                Value::str(op),
+                Value::str(kind),
+                Value::str(&text),
+            ]);
+        }
+        self.rows(sink, &["Table", "Op", "Msg_type", "Msg_text"], rows)
+    }
+}
+
+fn is_note(code: u16) -> bool {
+    matches!(code, 1050 | 1051 | 1007 | 1008)
+}
+
+fn matches_filter(filter: &Option<ast::ShowStatementFilter>, name: &str) -> bool {
+    match filter {
+        Some(ast::ShowStatementFilter::Like(p)) => crate::expr::like(
+            name.to_ascii_lowercase().as_bytes(),
+            p.to_ascii_lowercase().as_bytes(),
+        ),
+        _ => true,
+    }
+}
+
+/// SHOW INDEX rows: the primary key, then each secondary index.
+fn index_rows(t: &Table) -> Vec<Vec<Value>> {
+    let d = &t.def;
+    let mut keys: Vec<(&str, bool, &[usize])> = Vec::new();
+    if !d.primary_key.is_empty() {
+        keys.push(("PRIMARY", true, &d.primary_key));
+    }
+    for ix in &d.indexes {
+        keys.push((&ix.name, ix.unique, &ix.columns));
+    }
+    let mut rows = Vec::new();
+    for (name, unique, cols) in keys {
+        for (seq, &c) in cols.iter().enumerate() {
+            let col = &d.columns[c];
+            rows.push(vec![
+                Value::str(&d.name),
+                Value::Int(!unique as i64),
+                Value::str(name),
+                Value::Int(seq as i64 + 1),
+                Value::str(&col.name),
+                Value::str("A"),
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                Value::str(if col.nullable { "YES" } else { "" }),
+                Value::str("BTREE"),
+                Value::str(""),
+                Value::str(""),
+            ]);
+        }
+    }
+    rows
+}
+
+fn show_create_table(t: &Table) -> String {
+    let d = &t.def;
+    let mut s = format!("CREATE TABLE `{}` (\n", d.name);
+    let mut lines: Vec<String> = d
+        .columns
+        .iter()
+        .map(|c| {
+            let mut l = format!("  `{}` {}", c.name, c.data_type.sql());
+            if !c.nullable {
+                l.push_str(" NOT NULL");
+            }
+            match &c.default {
+                lineardb_table::ColumnDefault::Literal(v) => l.push_str(&format!(" DEFAULT '{v}'")),
+                lineardb_table::ColumnDefault::Null if c.nullable => l.push_str(" DEFAULT NULL"),
+                _ => {}
+            }
+            if c.auto_increment {
+                l.push_str(" AUTO_INCREMENT");
+            }
+            l
+        })
+        .collect();
+    if !d.primary_key.is_empty() {
+        let cols: Vec<String> = d
+            .primary_key
+            .iter()
+            .map(|&c| format!("`{}`", d.columns[c].name))
+            .collect();
+        lines.push(format!("  PRIMARY KEY ({})", cols.join(",")));
+    }
+    for ix in &d.indexes {
+        let cols: Vec<String> = ix
+            .columns
+            .iter()
+            .map(|&c| format!("`{}`", d.columns[c].name))
+            .collect();
+        lines.push(format!(
+            "  {}KEY `{}` ({})",
+            if ix.unique { "UNIQUE " } else { "" },
+            ix.name,
+            cols.join(",")
+        ));
+    }
+    s.push_str(&lines.join(",\n"));
+    s.push_str("\n) ENGINE=lineardb");
+    s
+}

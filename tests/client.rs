@@ -1,0 +1,326 @@
+//! The Rust `mysql` client crate against a real `lineardb serve`: text and
+//! binary protocol, a round trip of every column type, NULLs, errors with
+//! their codes (the connection stays usable), multi-statement queries,
+//! SHOW PROCESSLIST, KILL QUERY and KILL CONNECTION.
+mod common;
+use common::Server;
+use mysql::consts::ColumnType;
+use mysql::prelude::*;
+use mysql::{Conn, Opts, Params, Row, Value};
+
+fn connect(server: &Server, db: &str) -> Conn {
+    Conn::new(Opts::from_url(&server.url(db)).unwrap()).unwrap()
+}
+
+/// A value as text, the same for both protocols (the column type says how
+/// a binary date prints).
+fn canon(row: &Row, i: usize) -> String {
+    let ty = row.columns_ref()[i].column_type();
+    match row.as_ref(i).unwrap() {
+        Value::NULL => "NULL".into(),
+        Value::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
+        Value::Int(n) => n.to_string(),
+        Value::UInt(n) => n.to_string(),
+        Value::Float(x) => x.to_string(),
+        // MySQL prints doubles in the shortest form, with an exponent
+        // where the plain form would be long.
+        Value::Double(x) if x.to_string().len() > 20 => format!("{x:e}"),
+        Value::Double(x) => x.to_string(),
+        Value::Date(y, mo, d, h, mi, s, us) => {
+            if ty == ColumnType::MYSQL_TYPE_DATE {
+                format!("{y:04}-{mo:02}-{d:02}")
+            } else if *us == 0 {
+                format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}:{s:02}")
+            } else {
+                format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}:{s:02}.{us:06}")
+            }
+        }
+        Value::Time(..) => panic!("no TIME columns here"),
+    }
+}
+
+fn canon_rows(rows: &[Row]) -> Vec<Vec<String>> {
+    rows.iter()
+        .map(|r| (0..r.len()).map(|i| canon(r, i)).collect())
+        .collect()
+}
+
+const CREATE: &str = "CREATE TABLE every_type (
+    id INT NOT NULL PRIMARY KEY,
+    ti TINYINT, si SMALLINT UNSIGNED, mi MEDIUMINT, i INT, bi BIGINT,
+    bu BIGINT UNSIGNED, de DECIMAL(12,3), do DOUBLE, da DATE, dt DATETIME,
+    ch CHAR(5), vc VARCHAR(20), tx TEXT)";
+
+#[test]
+fn every_type_round_trips_in_both_protocols() {
+    let server = Server::start();
+    let mut c = connect(&server, "");
+    c.query_drop("CREATE DATABASE types").unwrap();
+    c.select_db("types").unwrap();
+    c.query_drop(CREATE).unwrap();
+    // Row 1 through the text protocol, row 2 bound as typed parameters
+    // (binary protocol), row 3 all NULL.
+    c.query_drop(
+        "INSERT INTO every_type VALUES (1, -128, 65535, -8388608, -2147483648, \
+         -9223372036854775808, 18446744073709551615, -123456789.125, 2.5, \
+         '1999-12-31', '2024-02-29 23:59:58', 'abc', 'héllo wörld', 'a\\'quote')",
+    )
+    .unwrap();
+    c.exec_drop(
+        "INSERT INTO every_type VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        vec![
+            Value::Int(2),
+            Value::Int(127),
+            Value::UInt(0),
+            Value::Int(8388607),
+            Value::Int(2147483647),
+            Value::Int(9223372036854775807),
+            Value::UInt(0),
+            Value::Bytes(b"0.001".to_vec()),
+            Value::Double(-1.0e-300),
+            Value::Date(2000, 2, 29, 0, 0, 0, 0),
+            Value::Date(1970, 1, 1, 0, 0, 1, 0),
+            Value::Bytes(b"xy".to_vec()),
+            Value::Bytes("日本".as_bytes().to_vec()),
+            Value::Bytes(vec![b'z'; 1000]),
+        ],
+    )
+    .unwrap();
+    let mut nulls = vec![Value::Int(3)];
+    nulls.extend(std::iter::repeat_n(Value::NULL, 13));
+    c.exec_drop(
+        "INSERT INTO every_type VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        nulls,
+    )
+    .unwrap();
+
+    let long = "z".repeat(1000);
+    let expected = vec![
+        vec![
+            "1",
+            "-128",
+            "65535",
+            "-8388608",
+            "-2147483648",
+            "-9223372036854775808",
+            "18446744073709551615",
+            "-123456789.125",
+            "2.5",
+            "1999-12-31",
+            "2024-02-29 23:59:58",
+            "abc",
+            "héllo wörld",
+            "a'quote",
+        ],
+        vec![
+            "2",
+            "127",
+            "0",
+            "8388607",
+            "2147483647",
+            "9223372036854775807",
+            "0",
+            "0.001",
+            "-1e-300",
+            "2000-02-29",
+            "1970-01-01 00:00:01",
+            "xy",
+            "日本",
+            &long,
+        ],
+        std::iter::once("3")
+            .chain(std::iter::repeat_n("NULL", 13))
+            .collect(),
+    ];
+    let text_rows: Vec<Row> = c.query("SELECT * FROM every_type ORDER BY id").unwrap();
+    assert_eq!(canon_rows(&text_rows), expected);
+    let binary_rows: Vec<Row> = c
+        .exec("SELECT * FROM every_type WHERE id >= ? ORDER BY id", (1,))
+        .unwrap();
+    assert_eq!(canon_rows(&binary_rows), expected);
+    // Binary results carry native types.
+    assert_eq!(binary_rows[0].as_ref(1), Some(&Value::Int(-128)));
+    assert_eq!(
+        binary_rows[0].as_ref(6),
+        Some(&Value::UInt(18446744073709551615))
+    );
+    assert_eq!(binary_rows[0].as_ref(8), Some(&Value::Double(2.5)));
+    // Typed reads through the crate's conversions.
+    let (i, d, s): (i32, f64, String) = c
+        .exec_first("SELECT i, do, vc FROM every_type WHERE id = ?", (2,))
+        .unwrap()
+        .unwrap();
+    assert_eq!((i, d, s.as_str()), (2147483647, -1.0e-300, "日本"));
+    // NULL parameters compare as SQL NULL.
+    let none: Vec<Row> = c
+        .exec(
+            "SELECT id FROM every_type WHERE i = ?",
+            Params::Positional(vec![Value::NULL]),
+        )
+        .unwrap();
+    assert!(none.is_empty());
+    let null_count: i64 = c
+        .query_first("SELECT COUNT(*) FROM every_type WHERE vc IS NULL")
+        .unwrap()
+        .unwrap();
+    assert_eq!(null_count, 1);
+    // A prepared statement is reused with new parameter values.
+    let stmt = c.prep("SELECT vc FROM every_type WHERE id = ?").unwrap();
+    for (id, want) in [(1, "héllo wörld"), (2, "日本"), (1, "héllo wörld")] {
+        let v: Option<String> = c.exec_first(&stmt, (id,)).unwrap();
+        assert_eq!(v.as_deref(), Some(want));
+    }
+    c.close(stmt).unwrap();
+}
+
+/// (statement, MySQL error code, SQLSTATE)
+const FAILURES: &[(&str, u16, &str)] = &[
+    ("SELEC 1", 1064, "42000"),
+    ("SELECT * FROM nosuch", 1146, "42S02"),
+    ("SELECT nosuch FROM t", 1054, "42S22"),
+    ("INSERT INTO t VALUES (1, 'dup', 1)", 1062, "23000"),
+    ("INSERT INTO t VALUES (9, NULL, 1)", 1048, "23000"),
+    ("INSERT INTO t VALUES (9, 'x', 300)", 1264, "22003"),
+    (
+        "INSERT INTO t VALUES (9, 'this is too long', 1)",
+        1406,
+        "22001",
+    ),
+    ("USE nodb", 1049, "42000"),
+    ("CREATE TABLE t (a INT)", 1050, "42S01"),
+    ("DROP TABLE nosuch", 1051, "42S02"),
+    ("SELECT * FROM t a JOIN t b ON a.id = b.id", 1235, "42000"),
+    ("KILL 987654", 1094, "HY000"),
+    ("INSERT INTO t VALUES (1)", 1136, "21S01"),
+];
+
+#[test]
+fn errors_carry_codes_and_leave_the_connection_usable() {
+    let server = Server::start();
+    let mut c = connect(&server, "");
+    c.query_drop("CREATE DATABASE e").unwrap();
+    c.select_db("e").unwrap();
+    c.query_drop(
+        "CREATE TABLE t (id INT PRIMARY KEY, name VARCHAR(5) NOT NULL, n TINYINT UNSIGNED)",
+    )
+    .unwrap();
+    c.query_drop("INSERT INTO t VALUES (1, 'one', 1)").unwrap();
+    for &(sql, code, state) in FAILURES {
+        match c.query_drop(sql) {
+            Err(mysql::Error::MySqlError(e)) => {
+                assert_eq!((e.code, e.state.as_str()), (code, state), "{sql}: {e}")
+            }
+            other => panic!("{sql}: expected error {code}, got {other:?}"),
+        }
+        // Same through the binary protocol where the statement prepares.
+        if let Ok(stmt) = c.prep(sql) {
+            match c.exec_drop(&stmt, ()) {
+                Err(mysql::Error::MySqlError(e)) => assert_eq!(e.code, code, "{sql}"),
+                other => panic!("prepared {sql}: expected error {code}, got {other:?}"),
+            }
+        }
+        let one: i64 = c.query_first("SELECT 1").unwrap().unwrap();
+        assert_eq!(one, 1);
+    }
+    // Nothing the failures touched changed.
+    let rows: Vec<(i32, String, u8)> = c.query("SELECT * FROM t").unwrap();
+    assert_eq!(rows, vec![(1, "one".to_string(), 1)]);
+}
+
+#[test]
+fn multi_statements_processlist_and_kill() {
+    let server = Server::start();
+    let mut c = connect(&server, "");
+    // Several statements in one COM_QUERY: one result each.
+    let mut results = c
+        .query_iter("CREATE DATABASE k; USE k; SELECT 1 AS a; SELECT 2 AS b, 3 AS c")
+        .unwrap();
+    let mut sets = Vec::new();
+    while let Some(set) = results.iter() {
+        let rows: Vec<Row> = set.map(|r| r.unwrap()).collect();
+        sets.push(canon_rows(&rows));
+    }
+    drop(results);
+    assert_eq!(
+        sets,
+        vec![
+            vec![],
+            vec![],
+            vec![vec!["1".to_string()]],
+            vec![vec!["2".to_string(), "3".to_string()]]
+        ]
+    );
+    // An error stops the batch: the statement after it never runs.
+    let _ = c.query_drop("SELECT 1; SELECT * FROM nosuch; CREATE TABLE never (a INT PRIMARY KEY)");
+    let tables: Vec<String> = c.query("SHOW TABLES FROM k").unwrap();
+    assert!(tables.is_empty(), "{tables:?}");
+
+    c.query_drop("CREATE TABLE big (id INT PRIMARY KEY, c VARCHAR(60))")
+        .unwrap();
+    for chunk in 0..50 {
+        let values: Vec<String> = (0..2000)
+            .map(|i| {
+                format!(
+                    "({}, 'row {} xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx')",
+                    chunk * 2000 + i,
+                    i
+                )
+            })
+            .collect();
+        c.query_drop(format!("INSERT INTO big VALUES {}", values.join(",")))
+            .unwrap();
+    }
+    let victim_id: u64 = c.query_first("SELECT CONNECTION_ID()").unwrap().unwrap();
+    let url = server.url("k");
+    // A long scan in this connection; another one kills it.
+    let killer = std::thread::spawn(move || {
+        let mut k = Conn::new(Opts::from_url(&url).unwrap()).unwrap();
+        for _ in 0..2000 {
+            let procs: Vec<Row> = k.query("SHOW FULL PROCESSLIST").unwrap();
+            let running = procs.iter().any(|p| {
+                canon(p, 0) == victim_id.to_string()
+                    && canon(p, 4) == "Query"
+                    && canon(p, 7).contains("REPEAT")
+            });
+            if running {
+                k.query_drop(format!("KILL QUERY {victim_id}")).unwrap();
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        false
+    });
+    let mut killed = false;
+    for _ in 0..20 {
+        // Collect the rows: the error comes after the result's header.
+        match c.query::<Row, _>(
+            "SELECT COUNT(*) FROM big WHERE REPEAT(c, 200) LIKE '%zzz%' AND REPEAT(c, 200) LIKE '%yyy%'",
+        ) {
+            Err(mysql::Error::MySqlError(e)) => {
+                assert_eq!((e.code, e.state.as_str()), (1317, "70100"));
+                killed = true;
+                break;
+            }
+            Err(e) => panic!("{e}"),
+            Ok(_) if killer.is_finished() => break,
+            Ok(_) => {}
+        }
+    }
+    assert!(
+        killer.join().unwrap(),
+        "the scan never showed in SHOW PROCESSLIST"
+    );
+    assert!(killed, "KILL QUERY did not stop the scan");
+    // The connection survives KILL QUERY.
+    let n: i64 = c.query_first("SELECT COUNT(*) FROM big").unwrap().unwrap();
+    assert_eq!(n, 100_000);
+    // KILL CONNECTION ends it.
+    let mut other = connect(&server, "k");
+    other.query_drop(format!("KILL {victim_id}")).unwrap();
+    assert!(c.query_drop("SELECT 1").is_err());
+    let procs: Vec<Row> = other.query("SHOW PROCESSLIST").unwrap();
+    assert!(procs.iter().all(|p| canon(p, 0) != victim_id.to_string()));
+    let status: Vec<(String, String)> = other.query("SHOW STATUS LIKE 'Com_select'").unwrap();
+    assert_eq!(status.len(), 1);
+    assert!(status[0].1.parse::<u64>().unwrap() >= 5);
+}

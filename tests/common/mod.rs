@@ -1,0 +1,127 @@
+//! A real `lineardb serve` on a free loopback port with its own data
+//! directory, stopped (SIGTERM, then waited for) when dropped.
+#![allow(dead_code)]
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+pub struct Server {
+    child: Child,
+    pub port: u16,
+    dir: tempfile::TempDir,
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+impl Server {
+    pub fn start() -> Server {
+        Self::start_with(&[])
+    }
+
+    pub fn start_with(extra: &[&str]) -> Server {
+        let dir = tempfile::tempdir().unwrap();
+        let port = free_port();
+        let child = Command::new(env!("CARGO_BIN_EXE_lineardb"))
+            .args(["serve", "--port", &port.to_string(), "--pool-mib", "256"])
+            .args(extra)
+            .arg("--datadir")
+            .arg(dir.path().join("data"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start lineardb serve");
+        let server = Server { child, port, dir };
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "lineardb serve did not listen");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        server
+    }
+
+    pub fn datadir(&self) -> PathBuf {
+        self.dir.path().join("data")
+    }
+
+    pub fn url(&self, db: &str) -> String {
+        format!("mysql://root@127.0.0.1:{}/{db}", self.port)
+    }
+
+    /// The `mysql` command-line client with this server's address.
+    pub fn mysql_cli(&self) -> Command {
+        let mut c = Command::new(tool("mysql"));
+        c.args([
+            "-h",
+            "127.0.0.1",
+            "-P",
+            &self.port.to_string(),
+            "-u",
+            "root",
+        ]);
+        c
+    }
+
+    /// Runs SQL through the `mysql` client; panics on failure.
+    pub fn sql(&self, sql: &str) -> String {
+        let out = self.mysql_cli().args(["-e", sql]).output().unwrap();
+        assert!(out.status.success(), "{sql}: {}", text(&out.stderr));
+        text(&out.stdout)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A program the server tests drive (`.ci/run` installs them). Missing
+/// tools fail the test with the fix, rather than skipping it.
+pub fn tool(name: &str) -> &str {
+    let found = Command::new("sh")
+        .args(["-c", &format!("command -v {name}")])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        found,
+        "`{name}` is not installed: `apt-get install -y sysbench mariadb-client` (see .ci/run)"
+    );
+    name
+}
+
+pub fn repo_path(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+pub fn run_ok(cmd: &mut Command) -> Output {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed:\n{}\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    out
+}

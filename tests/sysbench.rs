@@ -1,0 +1,103 @@
+//! Unmodified sysbench against a real `lineardb serve`: the stock OLTP
+//! read scripts, bulk_insert, and the repository's scan and Q6 scripts in
+//! `bench/sysbench/`, each for a few seconds with no error at all.
+mod common;
+use common::{repo_path, run_ok, text, tool, Server};
+use std::process::Command;
+
+fn sysbench(server: &Server, script: &str, args: &[&str], command: &str) -> String {
+    let out = run_ok(
+        Command::new(tool("sysbench"))
+            .current_dir(repo_path("bench/sysbench"))
+            .arg(script)
+            .args([
+                "--db-driver=mysql",
+                "--mysql-host=127.0.0.1",
+                &format!("--mysql-port={}", server.port),
+                "--mysql-user=root",
+                "--mysql-db=sbtest",
+                "--db-ps-mode=auto",
+            ])
+            .args(args)
+            .arg(command),
+    );
+    text(&out.stdout)
+}
+
+fn figure(report: &str, label: &str) -> u64 {
+    let line = report
+        .lines()
+        .find(|l| l.trim_start().starts_with(label))
+        .unwrap_or_else(|| panic!("no '{label}' in:\n{report}"));
+    line.trim_start()[label.len()..]
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("bad '{label}' line: {line}"))
+}
+
+/// A `run` that did work and met no error and no reconnect.
+fn run_clean(server: &Server, script: &str, args: &[&str]) -> u64 {
+    let mut all = vec!["--time=2", "--threads=2", "--rand-type=uniform"];
+    all.extend_from_slice(args);
+    let report = sysbench(server, script, &all, "run");
+    let events = figure(&report, "total number of events:");
+    assert!(events > 0, "{script} {args:?}: no events\n{report}");
+    assert_eq!(figure(&report, "ignored errors:"), 0, "{script}\n{report}");
+    assert_eq!(figure(&report, "reconnects:"), 0, "{script}\n{report}");
+    events
+}
+
+#[test]
+fn sysbench_scripts_run_without_errors() {
+    let server = Server::start();
+    server.sql("CREATE DATABASE sbtest");
+    let table = ["--tables=1", "--table-size=20000", "--rand-type=uniform"];
+    sysbench(&server, "oltp_read_only", &table, "prepare");
+    assert_eq!(
+        server.sql("SELECT COUNT(*) FROM sbtest.sbtest1").trim(),
+        "COUNT(*)\n20000"
+    );
+    for script in [
+        "oltp_point_select",
+        "oltp_read_only",
+        "select_random_points",
+        "select_random_ranges",
+    ] {
+        run_clean(&server, script, &table);
+    }
+    for script in ["scan_pk.lua", "scan_covering.lua", "scan_noncovering.lua"] {
+        for range in ["--range_size=10", "--range_size=1000"] {
+            run_clean(&server, script, &[table[0], table[1], range]);
+        }
+    }
+    run_clean(
+        &server,
+        "scan_noncovering.lua",
+        &[table[0], table[1], "--scan_mode=rows"],
+    );
+    sysbench(&server, "oltp_read_only", &table, "cleanup");
+
+    sysbench(&server, "bulk_insert", &["--threads=2"], "prepare");
+    run_clean(&server, "bulk_insert", &[]);
+    let rows: u64 = server
+        .sql("SELECT COUNT(*) FROM sbtest.sbtest1")
+        .lines()
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(rows > 0, "bulk_insert inserted nothing");
+    sysbench(&server, "bulk_insert", &["--threads=2"], "cleanup");
+
+    sysbench(&server, "q6_month.lua", &["--q6_rows=20000"], "prepare");
+    run_clean(&server, "q6_month.lua", &["--q6_ps=on"]);
+    run_clean(&server, "q6_month.lua", &["--q6_ps=off"]);
+    run_clean(
+        &server,
+        "q6_month.lua",
+        &["--q6_ps=off", "--q6_hint=IGNORE INDEX (lineitem_shipdate)"],
+    );
+    sysbench(&server, "q6_month.lua", &["--q6_drop=on"], "cleanup");
+    assert_eq!(server.sql("SHOW TABLES FROM sbtest"), "");
+}
