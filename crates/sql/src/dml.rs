@@ -1,6 +1,6 @@
 //! Data changes: INSERT, REPLACE, UPDATE, DELETE.
 use crate::error::{Result, SqlError};
-use crate::expr::{object_name, Compiler, Env, Params};
+use crate::expr::{object_name, Env, Params};
 use crate::result::Outcome;
 use crate::session::Session;
 use crate::users;
@@ -117,18 +117,8 @@ impl Session {
         args: &[Value],
     ) -> Result<Vec<Vec<u8>>> {
         let scope = crate::select::scope_of(table, &table.def.name);
-        let vars = |n: &str| self.variable(n);
         let filter = selection
-            .map(|e| {
-                Compiler {
-                    scope: &scope,
-                    params,
-                    facts: &self.facts,
-                    aggs: None,
-                    variable: &vars,
-                }
-                .compile(e)
-            })
+            .map(|e| self.with_compiler(&scope, params, |c| c.compile(e)))
             .transpose()?;
         let env = Env {
             params: args,
@@ -167,16 +157,8 @@ impl Session {
         };
         let t = self.table(&object_name(name), users::UPDATE)?;
         let scope = crate::select::scope_of(&t, &t.def.name);
-        let mut sets = Vec::new();
-        {
-            let vars = |n: &str| self.variable(n);
-            let mut c = Compiler {
-                scope: &scope,
-                params,
-                facts: &self.facts,
-                aggs: None,
-                variable: &vars,
-            };
+        let sets = self.with_compiler(&scope, params, |c| {
+            let mut sets = Vec::new();
             for a in &u.assignments {
                 let ast::AssignmentTarget::ColumnName(n) = &a.target else {
                     return Err(SqlError::unsupported("tuple assignment"));
@@ -185,7 +167,8 @@ impl Session {
                 let col = c.column(None, parts.last().map(String::as_str).unwrap_or(""))?;
                 sets.push((col, c.compile(&a.value)?));
             }
-        }
+            Ok(sets)
+        })?;
         let keys = self.matching_keys(&t, u.selection.as_ref(), params, args)?;
         let env = Env {
             params: args,

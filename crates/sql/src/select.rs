@@ -583,33 +583,12 @@ fn key_ranges(ts: &TableSource, env: Env<'_>) -> Result<Option<Vec<KeyRange>>> {
             (Ok(None), _) | (_, Ok(None)) => continue, // NULL bound: no rows
             _ => return Ok(None),
         };
-        let mut lo_vals = eq.clone();
-        let mut hi_vals = eq.clone();
-        let lo_b = match &l {
-            None if eq.is_empty() => Bound::Unbounded,
-            None => Bound::Included(&lo_vals[..]),
-            Some((v, inc)) => {
-                lo_vals.push(v.clone());
-                if *inc {
-                    Bound::Included(&lo_vals[..])
-                } else {
-                    Bound::Excluded(&lo_vals[..])
-                }
-            }
-        };
-        let hi_b = match &h {
-            None if eq.is_empty() => Bound::Unbounded,
-            None => Bound::Included(&hi_vals[..]),
-            Some((v, inc)) => {
-                hi_vals.push(v.clone());
-                if *inc {
-                    Bound::Included(&hi_vals[..])
-                } else {
-                    Bound::Excluded(&hi_vals[..])
-                }
-            }
-        };
-        out.push(KeyRange::from_values(&types, lo_b, hi_b));
+        let (lo_end, hi_end) = (range_end(&eq, l), range_end(&eq, h));
+        out.push(KeyRange::from_values(
+            &types,
+            as_bound(&lo_end),
+            as_bound(&hi_end),
+        ));
     }
     // Alternatives in key order, overlaps merged (each row once).
     out.sort_by(|a, b| a.start.cmp(&b.start));
@@ -631,6 +610,28 @@ fn key_ranges(ts: &TableSource, env: Env<'_>) -> Result<Option<Vec<KeyRange>>> {
         merged.push(r);
     }
     Ok(Some(merged))
+}
+
+/// One end of a key range: the equality prefix `eq` followed by the range
+/// column's bound, if any, and whether it is inclusive; `None` = unbounded.
+fn range_end(eq: &[Value], end: Option<(Value, bool)>) -> Option<(Vec<Value>, bool)> {
+    match end {
+        None if eq.is_empty() => None,
+        None => Some((eq.to_vec(), true)),
+        Some((v, inclusive)) => {
+            let mut values = eq.to_vec();
+            values.push(v);
+            Some((values, inclusive))
+        }
+    }
+}
+
+fn as_bound(end: &Option<(Vec<Value>, bool)>) -> Bound<&[Value]> {
+    match end {
+        None => Bound::Unbounded,
+        Some((values, true)) => Bound::Included(values),
+        Some((values, false)) => Bound::Excluded(values),
+    }
 }
 
 /// Group state: the group's key values, a representative row's projection

@@ -40,8 +40,9 @@ impl Batch {
 pub struct Prepared {
     statement: ast::Statement,
     params: Params,
-    /// Compiled SELECT, if it is one (re-planned when the catalog changes).
-    plan: Option<(SelectPlan, u64)>,
+    /// Compiled SELECT, if it is one, and the [`Session::plan_version`] it
+    /// was planned at (re-planned when that moves).
+    plan: Option<(SelectPlan, (u64, u64))>,
     pub columns: Vec<Column>,
 }
 
@@ -501,8 +502,8 @@ impl Session {
 
     /// What a compiled plan depends on: the catalog and the session facts
     /// compiled into it as constants.
-    fn plan_version(&self) -> u64 {
-        self.engine.catalog_version().wrapping_mul(1 << 32) ^ self.facts_version
+    fn plan_version(&self) -> (u64, u64) {
+        (self.engine.catalog_version(), self.facts_version)
     }
 
     /// Records a fact change (USE, a generated id) for cached plans.
@@ -525,21 +526,30 @@ impl Session {
         Ok(Outcome::Rows)
     }
 
+    /// Runs `f` with an expression compiler over `scope` that sees this
+    /// session's facts and variables (no aggregates).
+    pub(crate) fn with_compiler<T>(
+        &self,
+        scope: &[ScopeColumn],
+        params: &Params,
+        f: impl FnOnce(&mut Compiler<'_>) -> Result<T>,
+    ) -> Result<T> {
+        let vars = |n: &str| self.variable(n);
+        f(&mut Compiler {
+            scope,
+            params,
+            facts: &self.facts,
+            aggs: None,
+            variable: &vars,
+        })
+    }
+
     pub(crate) fn compile_constant(
         &self,
         e: &ast::Expr,
         params: &Params,
     ) -> Result<crate::expr::Expr> {
-        let vars = |n: &str| self.variable(n);
-        let scope: [ScopeColumn; 0] = [];
-        Compiler {
-            scope: &scope,
-            params,
-            facts: &self.facts,
-            aggs: None,
-            variable: &vars,
-        }
-        .compile(e)
+        self.with_compiler(&[], params, |c| c.compile(e))
     }
 
     fn run(
