@@ -38,7 +38,7 @@ struct ServeArgs {
     /// Data directory, created on first start.
     #[arg(long, default_value = "./lineardb-data")]
     datadir: PathBuf,
-    /// TCP port.
+    /// TCP port (0: any free port, printed at start).
     #[arg(long, default_value_t = 3306)]
     port: u16,
     /// Address to listen on.

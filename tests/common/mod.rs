@@ -1,7 +1,7 @@
 //! A real `lineardb serve` on a free loopback port with its own data
 //! directory, stopped (SIGTERM, then waited for) when dropped.
 #![allow(dead_code)]
-use std::net::{TcpListener, TcpStream};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -12,14 +12,6 @@ pub struct Server {
     dir: tempfile::TempDir,
 }
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 impl Server {
     pub fn start() -> Server {
         Self::start_with(&[])
@@ -27,23 +19,35 @@ impl Server {
 
     pub fn start_with(extra: &[&str]) -> Server {
         let dir = tempfile::tempdir().unwrap();
-        let port = free_port();
-        let child = Command::new(env!("CARGO_BIN_EXE_lineardb"))
-            .args(["serve", "--port", &port.to_string(), "--pool-mib", "256"])
+        // Port 0: the server binds a free port itself and prints it, so
+        // servers started side by side never race for one.
+        let mut child = Command::new(env!("CARGO_BIN_EXE_lineardb"))
+            .args(["serve", "--port", "0", "--pool-mib", "256"])
             .args(extra)
             .arg("--datadir")
             .arg(dir.path().join("data"))
             .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("start lineardb serve");
-        let server = Server { child, port, dir };
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "lineardb serve did not listen");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        server
+        let mut log = BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        let port = loop {
+            line.clear();
+            let n = log.read_line(&mut line).unwrap();
+            assert!(n > 0, "lineardb serve exited before listening");
+            eprint!("{line}");
+            if let Some((_, addr)) = line.trim().split_once(" on ") {
+                break addr.rsplit(':').next().unwrap().parse::<u16>().unwrap();
+            }
+        };
+        // Keep draining the server's log so it never blocks on the pipe.
+        std::thread::spawn(move || {
+            for l in log.lines().map_while(Result::ok) {
+                eprintln!("{l}");
+            }
+        });
+        Server { child, port, dir }
     }
 
     pub fn datadir(&self) -> PathBuf {
