@@ -193,12 +193,16 @@ impl<'a> NodeRef<'a> {
         self.page.append_to(off, kl + vl, out);
         (kl, vl)
     }
-    /// Prefetches the first and last line of slot `i`'s value.
+    /// Prefetches every cache line of slot `i`'s value.
     #[inline]
     pub(crate) fn prefetch_value(&self, i: usize) {
         let off = self.rec_off(i);
-        self.page.prefetch(off);
-        self.page.prefetch(off + self.val_len(i).saturating_sub(1));
+        let end = off + self.val_len(i).max(1);
+        let mut line = off & !63;
+        while line < end {
+            self.page.prefetch(line.max(off));
+            line += 64;
+        }
     }
     pub(crate) fn value(&self, i: usize) -> Vec<u8> {
         let mut v = Vec::new();

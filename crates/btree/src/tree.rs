@@ -25,9 +25,9 @@ pub struct BTree {
 }
 
 /// Keys of a sorted batch lookup whose leaves are prefetched together.
-const PREFETCH_GROUP: usize = 4;
+const PREFETCH_GROUP: usize = 16;
 /// Bytes of a leaf prefetched ahead of a lookup: header and slot array.
-const PREFETCH_LEAF_BYTES: usize = 2048;
+const PREFETCH_LEAF_BYTES: usize = 512;
 /// Bytes at a leaf's end prefetched with it: the fences live there (the
 /// heap grows down from the end and fences are placed first), and a hinted
 /// leaf is checked against them before it is used.

@@ -39,6 +39,12 @@ pub(crate) struct TableSource {
     /// Key predicates on the chosen index's columns, in index order:
     /// equalities on a prefix, then at most one range.
     pub key: KeyPredicate,
+    /// The WHERE clause without the conjuncts the key ranges already
+    /// guarantee; applies only when the ranges are built exactly (see
+    /// `key_ranges`), otherwise the whole filter does.
+    pub residual: Option<Expr>,
+    /// Table columns the query reads (decoded from covering entries).
+    pub fetch: Vec<usize>,
 }
 
 /// One alternative range: (low, inclusive), (high, inclusive); `None`
@@ -161,20 +167,24 @@ fn is_point(alts: &[RangeAlt]) -> Option<Expr> {
     }
 }
 
-/// The key predicate a WHERE clause gives an index with these columns.
-fn key_predicate(filter: &[&Expr], key_columns: &[usize]) -> KeyPredicate {
+/// The key predicate a WHERE clause gives an index with these columns,
+/// and for each key column used, the conjunct (index into `filter`) it
+/// came from.
+fn key_predicate(filter: &[&Expr], key_columns: &[usize]) -> (KeyPredicate, Vec<usize>) {
     let mut kp = KeyPredicate::default();
+    let mut used = Vec::new();
     for &c in key_columns {
-        let mut alts: Option<Vec<RangeAlt>> = None;
-        for e in filter {
+        let mut alts: Option<(Vec<RangeAlt>, usize)> = None;
+        for (i, e) in filter.iter().enumerate() {
             if let Some(r) = ranges_on(e, c) {
                 // Prefer a point; otherwise keep the first range found.
                 if is_point(&r).is_some() || alts.is_none() {
-                    alts = Some(r);
+                    alts = Some((r, i));
                 }
             }
         }
-        let Some(alts) = alts else { break };
+        let Some((alts, from)) = alts else { break };
+        used.push(from);
         match is_point(&alts) {
             Some(v) => kp.eq.push(v),
             None => {
@@ -183,7 +193,20 @@ fn key_predicate(filter: &[&Expr], key_columns: &[usize]) -> KeyPredicate {
             }
         }
     }
-    kp
+    (kp, used)
+}
+
+/// Is the conjunct that put `alts` on column `col` fully guaranteed by the
+/// key range built from it? Key order equals SQL order for numbers and
+/// dates (string comparison may differ through padding); a range open
+/// below also admits NULL keys, which the conjunct rejects.
+fn implied_by_range(table: &Table, col: usize, alts: &[RangeAlt]) -> bool {
+    let def = &table.def.columns[col];
+    let ordered_like_sql = !matches!(
+        def.data_type,
+        lineardb_table::DataType::Char(_) | lineardb_table::DataType::VarChar(_)
+    );
+    ordered_like_sql && (!def.nullable || alts.iter().all(|(lo, _)| lo.is_some()))
 }
 
 impl KeyPredicate {
@@ -223,6 +246,8 @@ impl Planner<'_> {
                                 table,
                                 access: Access::Primary,
                                 key: KeyPredicate::default(),
+                                residual: None,
+                                fetch: Vec::new(),
                             }),
                             scope,
                             index_hints.clone(),
@@ -470,25 +495,47 @@ fn choose_access(
             Some(i) => table.def.indexes[i].columns.clone(),
         }
     };
-    let mut best: Option<(Option<usize>, KeyPredicate)> = None;
+    let mut best: Option<(Option<usize>, KeyPredicate, Vec<usize>)> = None;
     for &cand in &candidates {
-        let kp = key_predicate(&parts, &columns_of(cand));
+        let (kp, used) = key_predicate(&parts, &columns_of(cand));
         let better = match &best {
             None => true,
-            Some((_, b)) => kp.strength() > b.strength(),
+            Some((_, b, _)) => kp.strength() > b.strength(),
         };
         if better {
-            best = Some((cand, kp));
+            best = Some((cand, kp, used));
         }
     }
-    let (choice, kp) = best.unwrap_or((None, KeyPredicate::default()));
+    let (choice, kp, used) = best.unwrap_or((None, KeyPredicate::default(), Vec::new()));
     // Without a usable predicate, a secondary index is used only when
     // forced (a full index scan); otherwise the table is scanned.
-    let (choice, kp) = if kp.strength() == (0, false) && !(forced && choice.is_some()) {
-        (None, KeyPredicate::default())
+    let (choice, kp, used) = if kp.strength() == (0, false) && !(forced && choice.is_some()) {
+        (None, KeyPredicate::default(), Vec::new())
     } else {
-        (choice, kp)
+        (choice, kp, used)
     };
+    // Conjuncts the key range guarantees need no evaluation per row.
+    let key_cols = columns_of(choice);
+    let implied: Vec<usize> = used
+        .iter()
+        .enumerate()
+        .filter(|&(pos, _)| {
+            let alts = if pos < kp.eq.len() {
+                Vec::new() // an equality: bounded on both sides
+            } else {
+                kp.ranges.clone()
+            };
+            implied_by_range(table, key_cols[pos], &alts)
+        })
+        .map(|(_, &conjunct)| conjunct)
+        .collect();
+    ts.residual = parts
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !implied.contains(i))
+        .map(|(_, e)| (*e).clone())
+        .reduce(|a, b| Expr::And(Box::new(a), Box::new(b)));
+    ts.fetch = (0..needed.len()).filter(|&c| needed[c]).collect();
     ts.access = match choice {
         None => Access::Primary,
         Some(i) => {
@@ -641,6 +688,13 @@ struct Group {
     accs: Vec<Acc>,
 }
 
+/// Groups in order of first appearance, found by their encoded key.
+#[derive(Default)]
+struct Groups {
+    index: std::collections::HashMap<Vec<u8>, usize>,
+    list: Vec<Group>,
+}
+
 impl SelectPlan {
     /// Runs the plan, sending columns and rows to `sink`.
     /// Stops with error 1317 when `stop` is set (KILL QUERY).
@@ -669,20 +723,13 @@ impl SelectPlan {
             return Ok(());
         }
         if self.aggregate {
-            let mut groups: std::collections::HashMap<Vec<u8>, Group> = Default::default();
-            let mut order: Vec<Vec<u8>> = Vec::new();
+            let mut groups = Groups::default();
             let mut key = Vec::new();
             let mut err = None;
             self.scan(
                 params,
                 stop,
-                &mut |row: &SourceRow<'_>| match self.accumulate(
-                    row,
-                    env,
-                    &mut groups,
-                    &mut order,
-                    &mut key,
-                ) {
+                &mut |row: &SourceRow<'_>| match self.accumulate(row, env, &mut groups, &mut key) {
                     Ok(()) => true,
                     Err(e) => {
                         err = Some(e);
@@ -693,19 +740,14 @@ impl SelectPlan {
             if let Some(e) = err {
                 return Err(e);
             }
-            if order.is_empty() && self.group_by.is_empty() {
+            if groups.list.is_empty() && self.group_by.is_empty() {
                 // No rows and no GROUP BY: one row of empty aggregates.
-                order.push(Vec::new());
-                groups.insert(
-                    Vec::new(),
-                    Group {
-                        first_row: Vec::new(),
-                        accs: self.aggs.iter().map(Acc::new).collect(),
-                    },
-                );
+                groups.list.push(Group {
+                    first_row: Vec::new(),
+                    accs: self.aggs.iter().map(Acc::new).collect(),
+                });
             }
-            for k in &order {
-                let g = &groups[k];
+            for g in &groups.list {
                 let aggs: Vec<Value> = g.accs.iter().map(Acc::finish).collect();
                 let genv = Env {
                     params,
@@ -740,35 +782,42 @@ impl SelectPlan {
         out.finish(sink)
     }
 
+    /// Adds one row to its group (the only group without GROUP BY).
     fn accumulate(
         &self,
         row: &SourceRow<'_>,
         env: Env<'_>,
-        groups: &mut std::collections::HashMap<Vec<u8>, Group>,
-        order: &mut Vec<Vec<u8>>,
+        groups: &mut Groups,
         key: &mut Vec<u8>,
     ) -> Result<()> {
-        key.clear();
-        for g in &self.group_by {
-            let v = g.eval(row, env)?;
-            key.push(v.is_null() as u8);
-            let t = v.to_text().unwrap_or_default();
-            key.extend_from_slice(&(t.len() as u32).to_le_bytes());
-            key.extend_from_slice(t.as_bytes());
-        }
-        if !groups.contains_key(key.as_slice()) {
-            let width = self.columns_in_scope();
-            let first_row = (0..width).map(|c| row.get(c)).collect();
-            groups.insert(
-                key.clone(),
-                Group {
-                    first_row,
+        let existing = if self.group_by.is_empty() {
+            (!groups.list.is_empty()).then_some(0)
+        } else {
+            key.clear();
+            for g in &self.group_by {
+                let v = g.eval(row, env)?;
+                key.push(v.is_null() as u8);
+                let t = v.to_text().unwrap_or_default();
+                key.extend_from_slice(&(t.len() as u32).to_le_bytes());
+                key.extend_from_slice(t.as_bytes());
+            }
+            let found = groups.index.get(key.as_slice()).copied();
+            if found.is_none() {
+                groups.index.insert(key.clone(), groups.list.len());
+            }
+            found
+        };
+        let g = match existing {
+            Some(i) => &mut groups.list[i],
+            None => {
+                let width = self.columns_in_scope();
+                groups.list.push(Group {
+                    first_row: (0..width).map(|c| row.get(c)).collect(),
                     accs: self.aggs.iter().map(Acc::new).collect(),
-                },
-            );
-            order.push(key.clone());
-        }
-        let g = groups.get_mut(key.as_slice()).expect("inserted");
+                });
+                groups.list.last_mut().expect("pushed")
+            }
+        };
         for (acc, spec) in g.accs.iter_mut().zip(&self.aggs) {
             match (&spec.func, &spec.arg) {
                 (AggFunc::CountStar, _) | (_, None) => acc.add(&Value::Int(1))?,
@@ -794,6 +843,19 @@ impl SelectPlan {
         f: &mut dyn FnMut(&SourceRow<'_>) -> bool,
     ) -> Result<()> {
         let env = Env { params, aggs: &[] };
+        // Key ranges when the source is a table; then only the conjuncts
+        // the ranges do not guarantee are evaluated per row.
+        let mut filter = self.filter.as_ref();
+        let mut table_ranges = None;
+        if let Source::Table(ts) = &self.source {
+            table_ranges = Some(match key_ranges(ts, env)? {
+                Some(r) => {
+                    filter = ts.residual.as_ref();
+                    (r, ts.access)
+                }
+                None => (vec![KeyRange::all()], Access::Primary),
+            });
+        }
         let mut err: Option<SqlError> = None;
         let mut seen = 0u32;
         let mut pass = |row: &SourceRow<'_>| -> bool {
@@ -802,7 +864,7 @@ impl SelectPlan {
                 err = Some(SqlError::interrupted());
                 return false;
             }
-            if let Some(filter) = &self.filter {
+            if let Some(filter) = filter {
                 match filter.eval(row, env) {
                     Ok(v) if truth_of(&v) == Some(true) => {}
                     Ok(_) => return true,
@@ -828,11 +890,7 @@ impl SelectPlan {
                 }
             }
             Source::Table(ts) => {
-                let ranges = key_ranges(ts, env)?;
-                let (ranges, access) = match ranges {
-                    Some(r) => (r, ts.access),
-                    None => (vec![KeyRange::all()], Access::Primary),
-                };
+                let (ranges, access) = table_ranges.expect("built above");
                 let t = &ts.table;
                 // Rows may come in primary-key order when nothing depends on order.
                 let unordered = self.aggregate && self.group_by.is_empty();
@@ -854,11 +912,11 @@ impl SelectPlan {
                             go
                         })?,
                         Access::Covering(i) => {
-                            let width = t.def.columns.len();
-                            let mut vals = vec![Value::Null; width];
+                            // Only the columns the query reads are decoded.
+                            let mut vals = vec![Value::Null; t.def.columns.len()];
                             t.scan_index(i, r, |e| {
-                                for (c, v) in vals.iter_mut().enumerate() {
-                                    *v = e.column(c).unwrap_or(Value::Null);
+                                for &c in &ts.fetch {
+                                    vals[c] = e.column(c).unwrap_or(Value::Null);
                                 }
                                 go = pass(&SourceRow::Values(&vals));
                                 go
