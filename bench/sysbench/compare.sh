@@ -6,6 +6,8 @@
 #
 #   bench/sysbench/compare.sh [rows] [seconds] [threads...]
 #
+# Q6_ROWS (default 6000000, TPC-H SF1's lineitem size) sets the rows of the
+# synthetic lineitem table q6_month.lua makes; Q6_ROWS=0 skips Q6.
 # Needs mariadb-server, sysbench and a release build (cargo build --release).
 # MariaDB runs with ANCHORS' settings (4G pool, AHI off, performance_schema
 # off, flush at commit 2) in a scratch directory.
@@ -14,6 +16,7 @@ ROWS=${1:-1000000}
 SECS=${2:-10}
 shift 2 || true
 THREADS=("${@:-2}")
+Q6_ROWS=${Q6_ROWS:-6000000}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 WORK=${WORK:-$(mktemp -d /tmp/lineardb-compare.XXXX)}
@@ -73,8 +76,9 @@ run_case() { # system label script args...
     for t in "${THREADS[@]}"; do
         local c0 c1 out q
         c0=$(cpu_ticks "$PID")
-        out=$(sb "$script" --tables=1 --table-size="$ROWS" --rand-type=uniform \
-            --threads="$t" --time="$SECS" "$@" run)
+        local table=(--tables=1 --table-size="$ROWS" --rand-type=uniform)
+        [ "$script" = q6_month.lua ] && table=()
+        out=$(sb "$script" "${table[@]}" --threads="$t" --time="$SECS" "$@" run)
         c1=$(cpu_ticks "$PID")
         q=$(echo "$out" | awk '/queries:/ {print $2; exit}')
         echo "$out" | grep -q "ignored errors: *0 " || echo "$out" | grep "errors" >&2
@@ -104,6 +108,18 @@ for system in mariadb lineardb; do
         run_case "$system" "covering_$n" scan_covering.lua --range_size="$n"
         run_case "$system" "noncovering_$n" scan_noncovering.lua --range_size="$n" --scan_mode=sumlen
     done
+    if [ "$Q6_ROWS" -gt 0 ]; then
+        if ! mysql -h127.0.0.1 -P"$PORT" -uroot -e "SELECT 1 FROM sbtest.lineitem LIMIT 1" >/dev/null 2>&1; then
+            echo "$system: loading $Q6_ROWS lineitem rows" >&2
+            sb q6_month.lua --q6_rows="$Q6_ROWS" prepare >/dev/null
+        fi
+        mysql -h127.0.0.1 -P"$PORT" -uroot -e \
+            "SELECT SUM(l_quantity) FROM sbtest.lineitem; SELECT COUNT(*) FROM sbtest.lineitem FORCE INDEX (lineitem_shipdate) WHERE l_shipdate > '1990-01-01'" >/dev/null
+        run_case "$system" q6_month_index q6_month.lua --q6_ps=on
+        run_case "$system" q6_month_text q6_month.lua --q6_ps=off
+        run_case "$system" q6_month_tablescan q6_month.lua \
+            --q6_hint="IGNORE INDEX (lineitem_shipdate)"
+    fi
     kill "$PID"
     wait "$PID" 2>/dev/null || true
 done

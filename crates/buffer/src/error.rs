@@ -16,6 +16,8 @@ pub enum Error {
     TooLarge { size: usize, max: usize },
     #[error("{0}")]
     Invalid(String),
+    #[error("{0} is in use by another process")]
+    InUse(String),
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

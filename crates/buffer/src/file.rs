@@ -75,6 +75,17 @@ pub(crate) fn verify(pid: PageId, page: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// Takes the exclusive lock that keeps a second process off the file: two
+/// buffer pools writing one file would destroy it. The lock goes with the
+/// descriptor (and with the process, however it ends).
+fn lock(file: &File, path: &Path) -> Result<()> {
+    match file.try_lock() {
+        Ok(()) => Ok(()),
+        Err(std::fs::TryLockError::WouldBlock) => Err(Error::InUse(path.display().to_string())),
+        Err(std::fs::TryLockError::Error(e)) => Err(e.into()),
+    }
+}
+
 impl DataFile {
     pub(crate) fn create(path: &Path, page_size: usize) -> Result<DataFile> {
         let file = OpenOptions::new()
@@ -82,6 +93,7 @@ impl DataFile {
             .write(true)
             .create_new(true)
             .open(path)?;
+        lock(&file, path)?;
         Ok(DataFile {
             file,
             direct: open_direct(path, page_size),
@@ -92,6 +104,7 @@ impl DataFile {
     /// Opens an existing file and reads its header.
     pub(crate) fn open(path: &Path) -> Result<(DataFile, FileHeader)> {
         let file = OpenOptions::new().read(true).write(true).open(path)?;
+        lock(&file, path)?;
         let mut probe = vec![0u8; 64];
         read_exact_at(&file, &mut probe, 0)?;
         if &probe[H_MAGIC..H_MAGIC + 8] != MAGIC {

@@ -759,6 +759,25 @@ mod tests {
     }
 
     #[test]
+    fn a_file_in_use_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("l.ldb");
+        let pool = BufferPool::create(&path, cfg(8)).unwrap();
+        assert!(matches!(
+            BufferPool::open(&path, cfg(8)),
+            Err(Error::InUse(_))
+        ));
+        pool.close().unwrap();
+        drop(pool);
+        let again = BufferPool::open(&path, cfg(8)).unwrap();
+        assert!(matches!(
+            BufferPool::open(&path, cfg(8)),
+            Err(Error::InUse(_))
+        ));
+        drop(again);
+    }
+
+    #[test]
     fn invalid_page_sizes_and_ids_are_refused() {
         let dir = tempfile::tempdir().unwrap();
         let bad = PoolConfig {

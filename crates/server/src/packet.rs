@@ -10,7 +10,14 @@ pub struct PacketIo<S> {
     pub stream: S,
     pub seq: u8,
     out: Vec<u8>,
+    /// Bytes received and not yet consumed: `input[at..]`. One `read`
+    /// usually brings a whole request (header and payload) at once.
+    input: Vec<u8>,
+    at: usize,
 }
+
+/// Bytes asked of the socket per read.
+const READ_CHUNK: usize = 16 << 10;
 
 impl<S: Read + Write> PacketIo<S> {
     pub fn new(stream: S) -> Self {
@@ -18,7 +25,45 @@ impl<S: Read + Write> PacketIo<S> {
             stream,
             seq: 0,
             out: Vec::with_capacity(16 << 10),
+            input: Vec::with_capacity(READ_CHUNK),
+            at: 0,
         }
+    }
+
+    /// Fills `buf` from the input buffer first, then the socket.
+    fn read_exact(&mut self, buf: &mut [u8]) -> io::Result<()> {
+        let mut done = 0;
+        while done < buf.len() {
+            if self.at == self.input.len() {
+                let want = buf.len() - done;
+                if want >= READ_CHUNK {
+                    // Large payload: straight into place.
+                    return self.stream.read_exact(&mut buf[done..]);
+                }
+                self.input.resize(READ_CHUNK, 0);
+                let n = loop {
+                    match self.stream.read(&mut self.input) {
+                        Ok(n) => break n,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                        Err(e) => {
+                            self.input.clear();
+                            self.at = 0;
+                            return Err(e);
+                        }
+                    }
+                };
+                self.input.truncate(n);
+                self.at = 0;
+                if n == 0 {
+                    return Err(io::ErrorKind::UnexpectedEof.into());
+                }
+            }
+            let n = (self.input.len() - self.at).min(buf.len() - done);
+            buf[done..done + n].copy_from_slice(&self.input[self.at..self.at + n]);
+            self.at += n;
+            done += n;
+        }
+        Ok(())
     }
 
     /// Reads one logical packet; `Ok(None)` on a clean end of stream.
@@ -26,7 +71,7 @@ impl<S: Read + Write> PacketIo<S> {
         let mut payload = Vec::new();
         loop {
             let mut h = [0u8; 4];
-            match self.stream.read_exact(&mut h) {
+            match self.read_exact(&mut h) {
                 Ok(()) => {}
                 Err(e) if e.kind() == io::ErrorKind::UnexpectedEof && payload.is_empty() => {
                     return Ok(None)
@@ -43,7 +88,7 @@ impl<S: Read + Write> PacketIo<S> {
             }
             let start = payload.len();
             payload.resize(start + len, 0);
-            self.stream.read_exact(&mut payload[start..])?;
+            self.read_exact(&mut payload[start..])?;
             if len < MAX_CHUNK {
                 return Ok(Some(payload));
             }
