@@ -6,6 +6,7 @@
 #
 #   bench/sysbench/compare.sh [rows] [seconds] [threads...]
 #
+# SYSTEMS (default "mariadb lineardb") picks the systems to run.
 # Q6_ROWS (default 6000000, TPC-H SF1's lineitem size) sets the rows of the
 # synthetic lineitem table q6_month.lua makes; Q6_ROWS=0 skips Q6.
 # Needs mariadb-server, sysbench and a release build (cargo build --release).
@@ -89,7 +90,7 @@ run_case() { # system label script args...
     done
 }
 
-for system in mariadb lineardb; do
+for system in ${SYSTEMS:-mariadb lineardb}; do
     "start_$system"
     wait_port
     mysql -h127.0.0.1 -P"$PORT" -uroot -e "CREATE DATABASE IF NOT EXISTS sbtest"

@@ -296,6 +296,48 @@ fn insert_new_last_key_split_points_and_count_range() {
     }
 }
 
+#[test]
+fn range_estimates_track_exact_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = PoolConfig {
+        page_size: 1024,
+        pool_bytes: 1024 * 512,
+        max_pages: 1 << 16,
+    };
+    let store = Store::create(&dir.path().join("e.ldb"), cfg).unwrap();
+    let tree = store.create_tree("e").unwrap();
+    let k = |i: u32| i.to_be_bytes();
+    assert_eq!(tree.estimate_range(b"", None).unwrap(), 0);
+    for i in 0..10u32 {
+        tree.put(&k(i), b"v").unwrap();
+    }
+    // One leaf: exact.
+    assert_eq!(tree.estimate_range(&k(2), Some(&k(7))).unwrap(), 5);
+    // Random order: nodes unevenly filled, three levels.
+    let mut x = 12345u64;
+    for _ in 0..60_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        tree.put(&k((x % 200_000) as u32), &[0u8; 12]).unwrap();
+    }
+    let total = tree.count_range(b"", None).unwrap();
+    let whole = tree.estimate_range(b"", None).unwrap();
+    assert!(
+        whole > total / 2 && whole < total * 2,
+        "{whole} for {total}"
+    );
+    for (lo, hi) in [(0u32, 100_000u32), (50_000, 60_000), (1_000, 180_000)] {
+        let exact = tree.count_range(&k(lo), Some(&k(hi))).unwrap();
+        let est = tree.estimate_range(&k(lo), Some(&k(hi))).unwrap();
+        assert!(
+            est > exact / 2 && est < exact * 2,
+            "[{lo}, {hi}): estimate {est}, exact {exact}"
+        );
+    }
+    assert!(tree.estimate_range(&k(5), Some(&k(6))).unwrap() < 50);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
 

@@ -574,6 +574,73 @@ fn number(s: &str) -> Result<Value> {
         .ok_or_else(|| SqlError::syntax(format!("bad number {s}")))
 }
 
+/// A string constant compared with a column of kind `kind`, converted
+/// once the way [`compare`] would convert it on every row.
+fn constant_for(kind: ColumnKind, v: Value) -> Value {
+    let Value::Bytes(b) = &v else { return v };
+    match kind {
+        ColumnKind::Int | ColumnKind::UInt | ColumnKind::Decimal { .. } | ColumnKind::Double => {
+            numeric(&v)
+        }
+        ColumnKind::Date | ColumnKind::DateTime => {
+            let text = String::from_utf8_lossy(b);
+            if let Some(d) = parse_date(&text) {
+                Value::Date(d)
+            } else if let Some(t) = lineardb_table::types::parse_datetime(&text) {
+                Value::DateTime(t)
+            } else {
+                v
+            }
+        }
+        _ => v,
+    }
+}
+
+impl Expr {
+    /// This expression for one execution: parameters become literals, and
+    /// a string literal compared with a numeric or date column is converted
+    /// to the column's kind once instead of on every row. `kind_of` gives a
+    /// column's kind. Results are those of the unbound expression.
+    pub(crate) fn bind(&self, params: &[Value], kind_of: &dyn Fn(usize) -> ColumnKind) -> Expr {
+        let b = |e: &Expr| Box::new(e.bind(params, kind_of));
+        let lit_for = |col: &Expr, e: &Expr| -> Expr {
+            match (col, e.bind(params, kind_of)) {
+                (Expr::Col(c), Expr::Lit(v)) => Expr::Lit(constant_for(kind_of(*c), v)),
+                (_, other) => other,
+            }
+        };
+        match self {
+            Expr::Param(i) => Expr::Lit(params.get(*i).cloned().unwrap_or(Value::Null)),
+            Expr::Cmp(op, x, y) => match (x.as_ref(), y.as_ref()) {
+                (Expr::Col(_), _) => Expr::Cmp(*op, x.clone(), Box::new(lit_for(x, y))),
+                (_, Expr::Col(_)) => Expr::Cmp(*op, Box::new(lit_for(y, x)), y.clone()),
+                _ => Expr::Cmp(*op, b(x), b(y)),
+            },
+            Expr::Between(x, lo, hi, not) => Expr::Between(
+                b(x),
+                Box::new(lit_for(x, lo)),
+                Box::new(lit_for(x, hi)),
+                *not,
+            ),
+            Expr::InList(x, list, not) => {
+                Expr::InList(b(x), list.iter().map(|e| lit_for(x, e)).collect(), *not)
+            }
+            Expr::Arith(op, x, y) => Expr::Arith(*op, b(x), b(y)),
+            Expr::And(x, y) => Expr::And(b(x), b(y)),
+            Expr::Or(x, y) => Expr::Or(b(x), b(y)),
+            Expr::Not(x) => Expr::Not(b(x)),
+            Expr::Neg(x) => Expr::Neg(b(x)),
+            Expr::IsNull(x, not) => Expr::IsNull(b(x), *not),
+            Expr::Like(x, y, not) => Expr::Like(b(x), b(y), *not),
+            Expr::Func(f, args) => {
+                Expr::Func(*f, args.iter().map(|e| e.bind(params, kind_of)).collect())
+            }
+            Expr::Interval(u, x) => Expr::Interval(*u, b(x)),
+            Expr::Col(_) | Expr::Lit(_) | Expr::Agg(_) => self.clone(),
+        }
+    }
+}
+
 /// A value in numeric context (strings are parsed as MySQL does: the
 /// longest numeric prefix, 0 if none).
 fn numeric(v: &Value) -> Value {
@@ -1345,6 +1412,31 @@ impl Acc {
                     inner.add(v)?;
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// Folds in the state of the same aggregate over other rows (another
+    /// thread's share of a parallel scan).
+    pub fn merge(&mut self, other: Acc) -> Result<()> {
+        match (self, other) {
+            (Acc::Count(a), Acc::Count(b)) => *a += b,
+            (a @ (Acc::SumInt(..) | Acc::SumDec(..) | Acc::SumDouble(..)), b) => {
+                let v = b.finish();
+                if !v.is_null() {
+                    add_sum(a, &v)?;
+                }
+            }
+            (Acc::Avg(sum, n), Acc::Avg(other_sum, m)) => {
+                sum.merge(*other_sum)?;
+                *n += m;
+            }
+            (a @ Acc::MinMax(..), Acc::MinMax(Some(v), _)) => a.add(&v)?,
+            (Acc::MinMax(..), Acc::MinMax(None, _)) => {}
+            (Acc::Distinct(..), _) => {
+                return Err(SqlError::internal("DISTINCT aggregates are not merged"))
+            }
+            _ => return Err(SqlError::internal("merging different aggregates")),
         }
         Ok(())
     }

@@ -8,7 +8,7 @@ use crate::expr::{
 };
 use crate::result::{Column, ColumnKind, RowSink};
 use lineardb_sync::SharedFlag;
-use lineardb_table::{KeyRange, Table, Value};
+use lineardb_table::{BTree, KeyRange, Table, Value};
 use sqlparser::ast;
 use std::cmp::Ordering;
 use std::ops::Bound;
@@ -168,30 +168,49 @@ fn is_point(alts: &[RangeAlt]) -> Option<Expr> {
 }
 
 /// The key predicate a WHERE clause gives an index with these columns,
-/// and for each key column used, the conjunct (index into `filter`) it
-/// came from.
-fn key_predicate(filter: &[&Expr], key_columns: &[usize]) -> (KeyPredicate, Vec<usize>) {
+/// and the conjuncts it came from as (key column position, index into
+/// `filter`). On the range column, a lower bound and an upper bound from
+/// two conjuncts (`c >= a AND c < b`) make one range.
+fn key_predicate(filter: &[&Expr], key_columns: &[usize]) -> (KeyPredicate, Vec<(usize, usize)>) {
     let mut kp = KeyPredicate::default();
     let mut used = Vec::new();
-    for &c in key_columns {
-        let mut alts: Option<(Vec<RangeAlt>, usize)> = None;
-        for (i, e) in filter.iter().enumerate() {
-            if let Some(r) = ranges_on(e, c) {
-                // Prefer a point; otherwise keep the first range found.
-                if is_point(&r).is_some() || alts.is_none() {
-                    alts = Some((r, i));
+    for (pos, &c) in key_columns.iter().enumerate() {
+        let found: Vec<(usize, Vec<RangeAlt>)> = filter
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| ranges_on(e, c).map(|r| (i, r)))
+            .collect();
+        if let Some((i, v)) = found.iter().find_map(|(i, r)| is_point(r).map(|v| (*i, v))) {
+            kp.eq.push(v);
+            used.push((pos, i));
+            continue;
+        }
+        // One-sided single ranges: the first lower and first upper bound.
+        let lower = found
+            .iter()
+            .find(|(_, r)| matches!(r.as_slice(), [(Some(_), None)]));
+        let upper = found
+            .iter()
+            .find(|(_, r)| matches!(r.as_slice(), [(None, Some(_))]));
+        match (lower, upper) {
+            (Some((li, l)), Some((ui, u))) => {
+                kp.ranges = vec![(l[0].0.clone(), u[0].1.clone())];
+                used.push((pos, *li));
+                used.push((pos, *ui));
+            }
+            _ => {
+                // Else a bounded single range, else whatever came first.
+                let pick = found
+                    .iter()
+                    .position(|(_, r)| matches!(r.as_slice(), [(Some(_), Some(_))]))
+                    .unwrap_or(0);
+                if let Some((i, r)) = found.into_iter().nth(pick) {
+                    kp.ranges = r;
+                    used.push((pos, i));
                 }
             }
         }
-        let Some((alts, from)) = alts else { break };
-        used.push(from);
-        match is_point(&alts) {
-            Some(v) => kp.eq.push(v),
-            None => {
-                kp.ranges = alts;
-                break;
-            }
-        }
+        break;
     }
     (kp, used)
 }
@@ -495,7 +514,9 @@ fn choose_access(
             Some(i) => table.def.indexes[i].columns.clone(),
         }
     };
-    let mut best: Option<(Option<usize>, KeyPredicate, Vec<usize>)> = None;
+    // (index or None for the primary key, its key predicate, conjuncts used)
+    type Candidate = (Option<usize>, KeyPredicate, Vec<(usize, usize)>);
+    let mut best: Option<Candidate> = None;
     for &cand in &candidates {
         let (kp, used) = key_predicate(&parts, &columns_of(cand));
         let better = match &best {
@@ -518,8 +539,7 @@ fn choose_access(
     let key_cols = columns_of(choice);
     let implied: Vec<usize> = used
         .iter()
-        .enumerate()
-        .filter(|&(pos, _)| {
+        .filter(|&&(pos, _)| {
             let alts = if pos < kp.eq.len() {
                 Vec::new() // an equality: bounded on both sides
             } else {
@@ -527,7 +547,7 @@ fn choose_access(
             };
             implied_by_range(table, key_cols[pos], &alts)
         })
-        .map(|(_, &conjunct)| conjunct)
+        .map(|&(_, conjunct)| conjunct)
         .collect();
     ts.residual = parts
         .iter()
@@ -695,10 +715,50 @@ struct Groups {
     list: Vec<Group>,
 }
 
+impl Groups {
+    /// Folds another thread's groups into these (same plan, same keys).
+    fn merge(&mut self, other: Groups) -> Result<()> {
+        if self.list.is_empty() {
+            *self = other;
+            return Ok(());
+        }
+        if self.index.is_empty() {
+            // No GROUP BY: at most one group each.
+            if let (Some(mine), Some(theirs)) =
+                (self.list.first_mut(), other.list.into_iter().next())
+            {
+                for (a, b) in mine.accs.iter_mut().zip(theirs.accs) {
+                    a.merge(b)?;
+                }
+            }
+            return Ok(());
+        }
+        let mut by_position: Vec<(Vec<u8>, usize)> = other.index.into_iter().collect();
+        by_position.sort_by_key(|(_, i)| *i);
+        let mut theirs: Vec<Option<Group>> = other.list.into_iter().map(Some).collect();
+        for (key, i) in by_position {
+            let g = theirs[i].take().expect("each group once");
+            match self.index.get(&key) {
+                Some(&j) => {
+                    for (a, b) in self.list[j].accs.iter_mut().zip(g.accs) {
+                        a.merge(b)?;
+                    }
+                }
+                None => {
+                    self.index.insert(key, self.list.len());
+                    self.list.push(g);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 impl SelectPlan {
     /// Runs the plan, sending columns and rows to `sink`.
-    /// Stops with error 1317 when `stop` is set (KILL QUERY).
-    pub fn run(&self, params: &[Value], stop: &SharedFlag, sink: &mut dyn RowSink) -> Result<()> {
+    /// Stops with error 1317 when `cx.stop` is set (KILL QUERY).
+    pub fn run(&self, params: &[Value], cx: &RunContext<'_>, sink: &mut dyn RowSink) -> Result<()> {
+        let stop = cx.stop;
         sink.columns(&self.columns)?;
         let env = Env { params, aggs: &[] };
         let int_of = |e: &Option<Expr>| -> Result<Option<u64>> {
@@ -723,23 +783,34 @@ impl SelectPlan {
             return Ok(());
         }
         if self.aggregate {
-            let mut groups = Groups::default();
-            let mut key = Vec::new();
-            let mut err = None;
-            self.scan(
-                params,
-                stop,
-                &mut |row: &SourceRow<'_>| match self.accumulate(row, env, &mut groups, &mut key) {
-                    Ok(()) => true,
-                    Err(e) => {
-                        err = Some(e);
-                        false
+            let mut groups = match self.parallel_aggregate(params, cx)? {
+                Some(groups) => groups,
+                None => {
+                    let mut groups = Groups::default();
+                    let mut key = Vec::new();
+                    let mut err = None;
+                    self.scan(
+                        params,
+                        stop,
+                        &mut |row: &SourceRow<'_>| match self.accumulate(
+                            row,
+                            env,
+                            &mut groups,
+                            &mut key,
+                        ) {
+                            Ok(()) => true,
+                            Err(e) => {
+                                err = Some(e);
+                                false
+                            }
+                        },
+                    )?;
+                    if let Some(e) = err {
+                        return Err(e);
                     }
-                },
-            )?;
-            if let Some(e) = err {
-                return Err(e);
-            }
+                    groups
+                }
+            };
             if groups.list.is_empty() && self.group_by.is_empty() {
                 // No rows and no GROUP BY: one row of empty aggregates.
                 groups.list.push(Group {
@@ -780,6 +851,98 @@ impl SelectPlan {
             }
         }
         out.finish(sink)
+    }
+
+    /// Aggregates a big table scan on several threads: the key range is cut
+    /// into pieces (parallel::split_range), each thread filters and
+    /// aggregates the pieces it takes into groups of its own, and the
+    /// groups are merged at the end. `None` when the plan does not qualify:
+    /// one thread allowed, a small range (tree estimate), non-covering
+    /// access, DISTINCT aggregates, or a GROUP BY whose output order would
+    /// then depend on the threads (no ORDER BY).
+    fn parallel_aggregate(&self, params: &[Value], cx: &RunContext<'_>) -> Result<Option<Groups>> {
+        let Source::Table(ts) = &self.source else {
+            return Ok(None);
+        };
+        if cx.threads <= 1
+            || (!self.group_by.is_empty() && self.order_by.is_empty())
+            || self.aggs.iter().any(|a| a.distinct)
+        {
+            return Ok(None);
+        }
+        let env = Env { params, aggs: &[] };
+        let (ranges, access, filter) = match key_ranges(ts, env)? {
+            Some(r) => (r, ts.access, ts.residual.as_ref()),
+            None => (vec![KeyRange::all()], Access::Primary, self.filter.as_ref()),
+        };
+        let bound = filter.map(|f| bind_to_table(f, params, &ts.table));
+        let filter = bound.as_ref();
+        if matches!(access, Access::NonCovering(_))
+            || estimate(&ts.table, access, &ranges) < cx.min_rows
+        {
+            return Ok(None);
+        }
+        let tree = tree_of(&ts.table, access);
+        let mut pieces = Vec::new();
+        for r in &ranges {
+            pieces.extend(lineardb_table::parallel::split_range(
+                tree,
+                r,
+                cx.threads * lineardb_table::parallel::PIECES_PER_THREAD,
+            )?);
+        }
+        // Each worker: its groups, its key buffer, the first error it met.
+        type State = (Groups, Vec<u8>, Option<SqlError>);
+        let states = lineardb_table::parallel::run_pieces(
+            &pieces,
+            cx.threads,
+            || -> State { (Groups::default(), Vec::new(), None) },
+            |(groups, key, err), piece| {
+                if err.is_some() {
+                    return Ok(());
+                }
+                let mut seen = 0u32;
+                let mut pass = |row: &SourceRow<'_>| -> bool {
+                    seen = seen.wrapping_add(1);
+                    if seen.is_multiple_of(1024) && cx.stop.get() {
+                        *err = Some(SqlError::interrupted());
+                        return false;
+                    }
+                    if let Some(f) = filter {
+                        match f.eval(row, env) {
+                            Ok(v) if truth_of(&v) == Some(true) => {}
+                            Ok(_) => return true,
+                            Err(e) => {
+                                *err = Some(e);
+                                return false;
+                            }
+                        }
+                    }
+                    match self.accumulate(row, env, groups, key) {
+                        Ok(()) => true,
+                        Err(e) => {
+                            *err = Some(e);
+                            false
+                        }
+                    }
+                };
+                if let Err(e) = scan_range(ts, access, true, piece, &mut pass) {
+                    *err = Some(e);
+                }
+                Ok(())
+            },
+        )?;
+        let mut merged = Groups::default();
+        for (groups, _, err) in states {
+            if let Some(e) = err {
+                return Err(e);
+            }
+            merged.merge(groups)?;
+        }
+        if cx.stop.get() {
+            return Err(SqlError::interrupted());
+        }
+        Ok(Some(merged))
     }
 
     /// Adds one row to its group (the only group without GROUP BY).
@@ -847,6 +1010,7 @@ impl SelectPlan {
         // the ranges do not guarantee are evaluated per row.
         let mut filter = self.filter.as_ref();
         let mut table_ranges = None;
+        let bound;
         if let Source::Table(ts) = &self.source {
             table_ranges = Some(match key_ranges(ts, env)? {
                 Some(r) => {
@@ -855,6 +1019,8 @@ impl SelectPlan {
                 }
                 None => (vec![KeyRange::all()], Access::Primary),
             });
+            bound = filter.map(|f| bind_to_table(f, params, &ts.table));
+            filter = bound.as_ref();
         }
         let mut err: Option<SqlError> = None;
         let mut seen = 0u32;
@@ -882,7 +1048,15 @@ impl SelectPlan {
             }
             Source::Derived(inner) => {
                 let mut rows = crate::result::CollectSink::default();
-                inner.run(params, stop, &mut rows)?;
+                inner.run(
+                    params,
+                    &RunContext {
+                        stop,
+                        threads: 1,
+                        min_rows: u64::MAX,
+                    },
+                    &mut rows,
+                )?;
                 for r in &rows.rows {
                     if !pass(&SourceRow::Values(r)) {
                         break;
@@ -891,40 +1065,11 @@ impl SelectPlan {
             }
             Source::Table(ts) => {
                 let (ranges, access) = table_ranges.expect("built above");
-                let t = &ts.table;
                 // Rows may come in primary-key order when nothing depends on order.
                 let unordered = self.aggregate && self.group_by.is_empty();
-                'ranges: for r in &ranges {
-                    let mut go = true;
-                    match access {
-                        Access::Primary => t.scan_primary(r, |_, row| {
-                            go = pass(&SourceRow::Row(row));
-                            go
-                        })?,
-                        Access::NonCovering(i) if unordered => {
-                            t.scan_index_rows_unordered(i, r, |row| {
-                                go = pass(&SourceRow::Row(row));
-                                go
-                            })?
-                        }
-                        Access::NonCovering(i) => t.scan_index_rows(i, r, |row| {
-                            go = pass(&SourceRow::Row(row));
-                            go
-                        })?,
-                        Access::Covering(i) => {
-                            // Only the columns the query reads are decoded.
-                            let mut vals = vec![Value::Null; t.def.columns.len()];
-                            t.scan_index(i, r, |e| {
-                                for &c in &ts.fetch {
-                                    vals[c] = e.column(c).unwrap_or(Value::Null);
-                                }
-                                go = pass(&SourceRow::Values(&vals));
-                                go
-                            })?
-                        }
-                    }
-                    if !go {
-                        break 'ranges;
+                for r in &ranges {
+                    if !scan_range(ts, access, unordered, r, &mut pass)? {
+                        break;
                     }
                 }
             }
@@ -935,6 +1080,83 @@ impl SelectPlan {
             None => Ok(()),
         }
     }
+}
+
+/// How a plan runs: the KILL QUERY flag it watches and the threads a big
+/// scan may use (the session's `lineardb_parallel_threads`).
+pub(crate) struct RunContext<'a> {
+    pub stop: &'a SharedFlag,
+    pub threads: usize,
+    /// Fewest rows (estimated from the tree) worth a parallel scan.
+    pub min_rows: u64,
+}
+
+/// `filter` for one execution over `table` (see [`Expr::bind`]).
+fn bind_to_table(filter: &Expr, params: &[Value], table: &Table) -> Expr {
+    let kind_of = |c: usize| {
+        table
+            .def
+            .columns
+            .get(c)
+            .map_or(ColumnKind::Text, |d| ColumnKind::of(d.data_type))
+    };
+    filter.bind(params, &kind_of)
+}
+
+/// The tree an access path reads first.
+fn tree_of(t: &Table, access: Access) -> &BTree {
+    match access {
+        Access::Primary => &t.primary,
+        Access::Covering(i) | Access::NonCovering(i) => &t.indexes[i].tree,
+    }
+}
+
+/// Estimated entries of `ranges` in the access path's tree.
+fn estimate(t: &Table, access: Access, ranges: &[KeyRange]) -> u64 {
+    let tree = tree_of(t, access);
+    ranges
+        .iter()
+        .map(|r| tree.estimate_range(&r.start, r.end.as_deref()).unwrap_or(0))
+        .sum()
+}
+
+/// Scans one key range of `ts` through `access`, handing each row to
+/// `pass` until it returns false; returns whether to go on.
+fn scan_range(
+    ts: &TableSource,
+    access: Access,
+    unordered: bool,
+    r: &KeyRange,
+    pass: &mut dyn FnMut(&SourceRow<'_>) -> bool,
+) -> Result<bool> {
+    let t = &ts.table;
+    let mut go = true;
+    match access {
+        Access::Primary => t.scan_primary(r, |_, row| {
+            go = pass(&SourceRow::Row(row));
+            go
+        })?,
+        Access::NonCovering(i) if unordered => t.scan_index_rows_unordered(i, r, |row| {
+            go = pass(&SourceRow::Row(row));
+            go
+        })?,
+        Access::NonCovering(i) => t.scan_index_rows(i, r, |row| {
+            go = pass(&SourceRow::Row(row));
+            go
+        })?,
+        Access::Covering(i) => {
+            // Only the columns the query reads are decoded.
+            let mut vals = vec![Value::Null; t.def.columns.len()];
+            t.scan_index(i, r, |e| {
+                for &c in &ts.fetch {
+                    vals[c] = e.column(c).unwrap_or(Value::Null);
+                }
+                go = pass(&SourceRow::Values(&vals));
+                go
+            })?
+        }
+    }
+    Ok(go)
 }
 
 /// Projection, DISTINCT, ORDER BY, OFFSET and LIMIT over produced rows.

@@ -6,7 +6,13 @@ use crate::admin::{parse_admin, Admin};
 use crate::error::{Result, SqlError};
 use crate::expr::{object_name, Compiler, Env, Params, ScopeColumn, SessionFacts};
 use crate::result::{CollectSink, Column, ColumnKind, Outcome, RowSink};
-use crate::select::{Planner, SelectPlan};
+use crate::select::{Planner, RunContext, SelectPlan};
+
+/// Most threads `lineardb_parallel_threads` accepts.
+const MAX_PARALLEL_THREADS: u64 = 256;
+/// Default `lineardb_parallel_min_rows`: below this a scan is over before
+/// threads would pay off.
+const DEFAULT_PARALLEL_MIN_ROWS: u64 = 50_000;
 use crate::sessions::{Registry, SessionSlot};
 use crate::users::{self, Account, Grants};
 use lineardb_table::{Engine, Table, Value};
@@ -63,6 +69,11 @@ pub struct Session {
     /// last insert id) changes: cached prepared plans are then re-planned.
     facts_version: u64,
     variables: HashMap<String, Value>,
+    /// Threads a big scan may use (`lineardb_parallel_threads`).
+    parallel_threads: usize,
+    /// Fewest rows (tree estimate) a scan needs to go parallel
+    /// (`lineardb_parallel_min_rows`).
+    parallel_min_rows: u64,
     pub(crate) warnings: Vec<(u16, String)>,
     tables: TableCache,
     autocommit: bool,
@@ -226,6 +237,8 @@ impl Session {
             slot,
             facts_version: 0,
             variables: HashMap::new(),
+            parallel_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            parallel_min_rows: DEFAULT_PARALLEL_MIN_ROWS,
             warnings: Vec::new(),
             tables: TableCache::default(),
             autocommit: true,
@@ -297,7 +310,10 @@ impl Session {
             "port" => Value::Int(3306),
             // No unix socket: clients that prefer one stay on TCP.
             "socket" => Value::str(""),
-            "parallel_threads" | "lineardb_parallel_threads" => Value::Int(1),
+            "parallel_threads" | "lineardb_parallel_threads" => {
+                Value::Int(self.parallel_threads as i64)
+            }
+            "lineardb_parallel_min_rows" => Value::UInt(self.parallel_min_rows),
             _ => return None,
         })
     }
@@ -493,11 +509,19 @@ impl Session {
             }
             let (plan, _) = p.plan.as_ref().expect("planned");
             self.slot.counters.com_select.add(1);
-            plan.run(params, &self.slot.kill_query, sink)?;
+            plan.run(params, &self.run_context(), sink)?;
             return Ok(Outcome::Rows);
         }
         let stmt = p.statement.clone();
         self.run(&stmt, &p.params.clone(), params, sink)
+    }
+
+    fn run_context(&self) -> RunContext<'_> {
+        RunContext {
+            stop: &self.slot.kill_query,
+            threads: self.parallel_threads,
+            min_rows: self.parallel_min_rows,
+        }
     }
 
     /// What a compiled plan depends on: the catalog and the session facts
@@ -564,7 +588,7 @@ impl Session {
             S::Query(q) => {
                 self.slot.counters.com_select.add(1);
                 let plan = self.plan_select(q, params)?;
-                plan.run(args, &self.slot.kill_query, sink)?;
+                plan.run(args, &self.run_context(), sink)?;
                 Ok(Outcome::Rows)
             }
             S::Insert(ins) => {
@@ -720,6 +744,31 @@ impl Session {
                     other => crate::expr::truth_of(other) == Some(true),
                 };
                 self.autocommit = on;
+                continue;
+            }
+            let bad_value = |v: &Value| {
+                SqlError::new(
+                    1231,
+                    "42000",
+                    format!(
+                        "Variable '{name}' can't be set to the value of '{}'",
+                        v.to_text().unwrap_or_else(|| "NULL".into())
+                    ),
+                )
+            };
+            let whole = |v: &Value| match v {
+                Value::Int(n) if *n >= 0 => Some(*n as u64),
+                Value::UInt(n) => Some(*n),
+                _ => None,
+            };
+            if name == "lineardb_parallel_threads" || name == "parallel_threads" {
+                self.parallel_threads = whole(&v)
+                    .filter(|n| (1..=MAX_PARALLEL_THREADS).contains(n))
+                    .ok_or_else(|| bad_value(&v))? as usize;
+                continue;
+            }
+            if name == "lineardb_parallel_min_rows" {
+                self.parallel_min_rows = whole(&v).ok_or_else(|| bad_value(&v))?;
                 continue;
             }
             if self.variable(&name).is_none() {

@@ -2,8 +2,9 @@
 //! gives. Random range predicates (BETWEEN, comparisons, IN, OR, two
 //! conjuncts on one column, composite-key prefixes, NULLs) run through the
 //! primary key, covering and non-covering secondary scans and a table scan,
-//! as text and as prepared statements; the answer is computed here from a
-//! model of the rows. The planner drops conjuncts the key range already
+//! as text and as prepared statements, aggregates on one thread and on
+//! three (parallel pieces merged); the answer is computed here from a model
+//! of the rows. The planner drops conjuncts the key range already
 //! guarantees, so a wrong "guaranteed" shows up as a row too many.
 use lineardb_sql::{CollectSink, Registry, Session};
 use lineardb_table::{Engine, PoolConfig, Value};
@@ -209,10 +210,27 @@ fn every_access_path_agrees_with_the_model() {
             (count > 0).then_some(sum_b),
             Some(count_a),
         ]];
+        let mut by_b: std::collections::BTreeMap<i64, Vec<&Model>> = Default::default();
+        for m in &matching {
+            by_b.entry(m.b).or_default().push(m);
+        }
+        let want_groups: Vec<Vec<Option<i64>>> = by_b
+            .iter()
+            .map(|(b, ms)| {
+                let a: Vec<i64> = ms.iter().filter_map(|m| m.a).collect();
+                vec![
+                    Some(*b),
+                    Some(ms.len() as i64),
+                    a.iter().min().copied(),
+                    a.iter().max().copied(),
+                    (!a.is_empty()).then(|| a.iter().sum()),
+                ]
+            })
+            .collect();
         for hint in hints {
             // Non-covering through ia/iba (reads b and id); covering
             // through iba (reads b, a and id only) and ia (a, id).
-            let queries: [(String, &Vec<Vec<Option<i64>>>); 3] = [
+            let queries: [(String, &Vec<Vec<Option<i64>>>); 4] = [
                 (
                     format!("SELECT id FROM t {hint} WHERE {} ORDER BY id", p.sql),
                     &want_ids,
@@ -228,16 +246,41 @@ fn every_access_path_agrees_with_the_model() {
                     ),
                     &want_agg,
                 ),
+                (
+                    format!(
+                        "SELECT b, COUNT(*), MIN(a), MAX(a), SUM(a) FROM t {hint} WHERE {} \
+                         GROUP BY b ORDER BY b",
+                        p.sql
+                    ),
+                    &want_groups,
+                ),
             ];
-            for (sql, want) in &queries {
-                let text = inline(sql, &p.params);
-                let (_, rows) = s.query(&text).unwrap();
-                assert_eq!(&ints(&rows), *want, "round {round}: {text}");
-                let mut prepared = s.prepare(sql).unwrap();
-                let args: Vec<Value> = p.params.iter().map(|&v| Value::Int(v)).collect();
-                let mut rows = CollectSink::default();
-                s.execute_prepared(&mut prepared, &args, &mut rows).unwrap();
-                assert_eq!(&ints(&rows), *want, "round {round}, prepared: {sql}");
+            for (threads, setting) in [
+                (1, "SET lineardb_parallel_threads = 1"),
+                (
+                    3,
+                    "SET lineardb_parallel_threads = 3, lineardb_parallel_min_rows = 0",
+                ),
+            ] {
+                s.query(setting).unwrap();
+                for (sql, want) in &queries {
+                    let text = inline(sql, &p.params);
+                    let (_, rows) = s.query(&text).unwrap();
+                    assert_eq!(
+                        &ints(&rows),
+                        *want,
+                        "round {round}, {threads} threads: {text}"
+                    );
+                    let mut prepared = s.prepare(sql).unwrap();
+                    let args: Vec<Value> = p.params.iter().map(|&v| Value::Int(v)).collect();
+                    let mut rows = CollectSink::default();
+                    s.execute_prepared(&mut prepared, &args, &mut rows).unwrap();
+                    assert_eq!(
+                        &ints(&rows),
+                        *want,
+                        "round {round}, {threads} threads, prepared: {sql}"
+                    );
+                }
             }
         }
     }

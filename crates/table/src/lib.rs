@@ -28,7 +28,7 @@ pub use catalog::{Engine, TableSpec};
 pub use error::{Error, Result};
 pub use index_build::{build_indexes, BuildStats};
 pub use key::KeyColumn;
-pub use lineardb_btree::PoolConfig;
+pub use lineardb_btree::{BTree, PoolConfig};
 pub use row::{RowLayout, RowRef};
 pub use schema::{ColumnDef, ColumnDefault, IndexDef, TableDef};
 pub use table::{Index, IndexEntry, KeyRange, Table, LOOKUP_BATCH, SWEEP_BATCH};
