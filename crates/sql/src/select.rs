@@ -7,7 +7,7 @@ use crate::expr::{
     ScopeColumn, SessionFacts,
 };
 use crate::result::{Column, ColumnKind, RowSink};
-use lineardb_sync::SharedFlag;
+use lineardb_sync::{LocalCounter, SharedFlag};
 use lineardb_table::{BTree, KeyRange, Table, Value};
 use sqlparser::ast;
 use std::cmp::Ordering;
@@ -45,6 +45,8 @@ pub(crate) struct TableSource {
     pub residual: Option<Expr>,
     /// Table columns the query reads (decoded from covering entries).
     pub fetch: Vec<usize>,
+    /// The access path was fixed by FORCE INDEX.
+    pub forced: bool,
 }
 
 /// One alternative range: (low, inclusive), (high, inclusive); `None`
@@ -76,6 +78,9 @@ pub(crate) struct SelectPlan {
     pub offset: Option<Expr>,
     /// Is this an aggregate query (one output row per group)?
     pub aggregate: bool,
+    /// Optimizer hints that override the session's parallel-scan settings
+    /// for this statement: (threads, fewest rows).
+    pub parallel_hint: (Option<usize>, Option<u64>),
 }
 
 /// Context for planning a SELECT.
@@ -267,6 +272,7 @@ impl Planner<'_> {
                                 key: KeyPredicate::default(),
                                 residual: None,
                                 fetch: Vec::new(),
+                                forced: false,
                             }),
                             scope,
                             index_hints.clone(),
@@ -437,6 +443,7 @@ impl Planner<'_> {
             limit,
             offset,
             aggregate,
+            parallel_hint: parallel_hints(&select.optimizer_hints),
         };
         if let Source::Table(ts) = &mut plan.source {
             let mut needed = vec![false; ts.table.def.columns.len()];
@@ -457,6 +464,53 @@ impl Planner<'_> {
         }
         Ok(plan)
     }
+}
+
+/// The parallel-scan settings a statement's optimizer hints give:
+/// `/*+ SET_VAR(lineardb_parallel_threads = N) */`,
+/// `SET_VAR(lineardb_parallel_min_rows = N)`, and `PARALLEL(N)` (N threads
+/// whatever the size). Other hints (RESOURCE_GROUP, join order...) are
+/// accepted and have no effect.
+fn parallel_hints(hints: &[ast::OptimizerHint]) -> (Option<usize>, Option<u64>) {
+    let (mut threads, mut min_rows) = (None, None);
+    for h in hints.iter().filter(|h| h.prefix.is_empty()) {
+        let mut rest = h.text.as_str();
+        // NAME ( ARGS ) repeated.
+        while let Some(open) = rest.find('(') {
+            let name = rest[..open].trim().to_ascii_uppercase();
+            let Some(close) = rest[open..].find(')') else {
+                break;
+            };
+            let args = &rest[open + 1..open + close];
+            rest = &rest[open + close + 1..];
+            let number = |t: &str| t.trim().parse::<u64>().ok();
+            match name.as_str() {
+                "PARALLEL" => {
+                    if let Some(n) = number(args).filter(|n| (1..=256).contains(n)) {
+                        threads = Some(n as usize);
+                        min_rows = Some(0);
+                    }
+                }
+                "SET_VAR" => {
+                    let Some((var, value)) = args.split_once('=') else {
+                        continue;
+                    };
+                    match var.trim().to_ascii_lowercase().as_str() {
+                        "lineardb_parallel_threads" => {
+                            threads = number(value)
+                                .filter(|n| (1..=256).contains(n))
+                                .map(|n| n as usize)
+                                .or(threads)
+                        }
+                        "lineardb_parallel_min_rows" => min_rows = number(value).or(min_rows),
+                        _ => {}
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    (threads, min_rows)
 }
 
 /// Picks the access path: index hints first, then the index whose leading
@@ -556,6 +610,7 @@ fn choose_access(
         .map(|(_, e)| (*e).clone())
         .reduce(|a, b| Expr::And(Box::new(a), Box::new(b)));
     ts.fetch = (0..needed.len()).filter(|&c| needed[c]).collect();
+    ts.forced = forced;
     ts.access = match choice {
         None => Access::Primary,
         Some(i) => {
@@ -783,7 +838,12 @@ impl SelectPlan {
             return Ok(());
         }
         if self.aggregate {
-            let mut groups = match self.parallel_aggregate(params, cx)? {
+            let cx = RunContext {
+                threads: self.parallel_hint.0.unwrap_or(cx.threads),
+                min_rows: self.parallel_hint.1.unwrap_or(cx.min_rows),
+                ..*cx
+            };
+            let mut groups = match self.parallel_aggregate(params, &cx)? {
                 Some(groups) => groups,
                 None => {
                     let mut groups = Groups::default();
@@ -871,16 +931,15 @@ impl SelectPlan {
             return Ok(None);
         }
         let env = Env { params, aggs: &[] };
-        let (ranges, access, filter) = match key_ranges(ts, env)? {
-            Some(r) => (r, ts.access, ts.residual.as_ref()),
-            None => (vec![KeyRange::all()], Access::Primary, self.filter.as_ref()),
-        };
-        let bound = filter.map(|f| bind_to_table(f, params, &ts.table));
+        let (ranges, access, bound) = access_for_run(ts, self.filter.as_ref(), params)?;
         let filter = bound.as_ref();
         if matches!(access, Access::NonCovering(_))
             || estimate(&ts.table, access, &ranges) < cx.min_rows
         {
             return Ok(None);
+        }
+        if let Some(c) = cx.parallel_scans {
+            c.add(1);
         }
         let tree = tree_of(&ts.table, access);
         let mut pieces = Vec::new();
@@ -1012,14 +1071,9 @@ impl SelectPlan {
         let mut table_ranges = None;
         let bound;
         if let Source::Table(ts) = &self.source {
-            table_ranges = Some(match key_ranges(ts, env)? {
-                Some(r) => {
-                    filter = ts.residual.as_ref();
-                    (r, ts.access)
-                }
-                None => (vec![KeyRange::all()], Access::Primary),
-            });
-            bound = filter.map(|f| bind_to_table(f, params, &ts.table));
+            let (ranges, access, b) = access_for_run(ts, filter, params)?;
+            table_ranges = Some((ranges, access));
+            bound = b;
             filter = bound.as_ref();
         }
         let mut err: Option<SqlError> = None;
@@ -1054,6 +1108,7 @@ impl SelectPlan {
                         stop,
                         threads: 1,
                         min_rows: u64::MAX,
+                        parallel_scans: None,
                     },
                     &mut rows,
                 )?;
@@ -1089,6 +1144,44 @@ pub(crate) struct RunContext<'a> {
     pub threads: usize,
     /// Fewest rows (estimated from the tree) worth a parallel scan.
     pub min_rows: u64,
+    /// Counts the scans that ran in parallel (the session's own counter).
+    pub parallel_scans: Option<&'a LocalCounter>,
+}
+
+/// A non-covering scan estimated to read more than this fraction of the
+/// table (1 / N) reads the table instead: a primary-key lookup per row
+/// costs about as much as reading N rows in key order.
+const LOOKUPS_PER_SEQUENTIAL_ROW: u64 = 10;
+
+/// What one execution of a table source reads: key ranges, access path,
+/// and the part of the WHERE clause left to evaluate per row (bound to the
+/// parameters). The planned path is kept unless the ranges cannot be built
+/// exactly, or an unforced non-covering scan is estimated (from the trees)
+/// to read so much of the table that a table scan is cheaper.
+fn access_for_run(
+    ts: &TableSource,
+    full_filter: Option<&Expr>,
+    params: &[Value],
+) -> Result<(Vec<KeyRange>, Access, Option<Expr>)> {
+    let env = Env { params, aggs: &[] };
+    let t = &ts.table;
+    let table_scan = || (vec![KeyRange::all()], Access::Primary, full_filter);
+    let (ranges, access, filter) = match key_ranges(ts, env)? {
+        Some(r) => {
+            let too_many = matches!(ts.access, Access::NonCovering(_))
+                && !ts.forced
+                && estimate(t, ts.access, &r) * LOOKUPS_PER_SEQUENTIAL_ROW
+                    > t.primary.estimate_range(&[], None).unwrap_or(u64::MAX);
+            if too_many {
+                table_scan()
+            } else {
+                (r, ts.access, ts.residual.as_ref())
+            }
+        }
+        None => table_scan(),
+    };
+    let bound = filter.map(|f| bind_to_table(f, params, t));
+    Ok((ranges, access, bound))
 }
 
 /// `filter` for one execution over `table` (see [`Expr::bind`]).

@@ -521,6 +521,7 @@ impl Session {
             stop: &self.slot.kill_query,
             threads: self.parallel_threads,
             min_rows: self.parallel_min_rows,
+            parallel_scans: Some(&self.slot.counters.parallel_scans),
         }
     }
 

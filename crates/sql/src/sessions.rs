@@ -18,24 +18,28 @@ pub struct Counters {
     pub com_insert: LocalCounter,
     pub com_update: LocalCounter,
     pub com_delete: LocalCounter,
+    /// Scans that ran on several threads.
+    pub parallel_scans: LocalCounter,
 }
 
-const COUNTER_NAMES: [&str; 5] = [
+const COUNTER_NAMES: [&str; 6] = [
     "Questions",
     "Com_select",
     "Com_insert",
     "Com_update",
     "Com_delete",
+    "Lineardb_parallel_scans",
 ];
 
 impl Counters {
-    fn values(&self) -> [u64; 5] {
+    fn values(&self) -> [u64; 6] {
         [
             self.questions.get(),
             self.com_select.get(),
             self.com_insert.get(),
             self.com_update.get(),
             self.com_delete.get(),
+            self.parallel_scans.get(),
         ]
     }
 }
@@ -113,7 +117,7 @@ pub struct Registry {
     next_id: SharedWord,
     slots: Mutex<Vec<Arc<SessionSlot>>>,
     /// Counters of the sessions that have ended (written at session end).
-    ended: [SharedWord; 5],
+    ended: [SharedWord; COUNTER_NAMES.len()],
 }
 
 impl Default for Registry {

@@ -285,3 +285,81 @@ fn every_access_path_agrees_with_the_model() {
         }
     }
 }
+
+/// The session's `Lineardb_parallel_scans` status counter.
+fn parallel_scans(s: &mut Session) -> i64 {
+    let (_, rows) = s
+        .query("SHOW SESSION STATUS LIKE 'Lineardb_parallel_scans'")
+        .unwrap();
+    rows.rows[0][1].to_text().unwrap().parse().unwrap()
+}
+
+#[test]
+fn parallel_settings_and_hints_decide_which_scans_go_parallel() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = Arc::new(
+        Engine::open(
+            &dir.path().join("t.ldb"),
+            PoolConfig {
+                pool_bytes: 32 << 20,
+                ..PoolConfig::default()
+            },
+        )
+        .unwrap(),
+    );
+    let mut s = Session::new(engine, &Registry::new());
+    s.query("CREATE DATABASE d").unwrap();
+    s.query("USE d").unwrap();
+    s.query("CREATE TABLE t (id INT NOT NULL PRIMARY KEY, b INT NOT NULL)")
+        .unwrap();
+    let values: Vec<String> = (0..3000).map(|i| format!("({i}, {})", i % 7)).collect();
+    s.query(&format!("INSERT INTO t VALUES {}", values.join(", ")))
+        .unwrap();
+    let want = vec![vec![
+        Some(3000),
+        Some((0..3000).map(|i| i % 7).sum::<i64>()),
+    ]];
+    let agg = |s: &mut Session, sql: &str| ints(&s.query(sql).unwrap().1);
+
+    for bad in ["0", "257", "'many'", "NULL"] {
+        let e = s
+            .query(&format!("SET lineardb_parallel_threads = {bad}"))
+            .unwrap_err();
+        assert_eq!(e.code, 1231, "{bad}");
+    }
+    s.query("SET lineardb_parallel_threads = 2").unwrap();
+    let (_, rows) = s.query("SELECT @@lineardb_parallel_threads").unwrap();
+    assert_eq!(ints(&rows), vec![vec![Some(2)]]);
+
+    // 3000 rows: under the default minimum, one thread.
+    let n0 = parallel_scans(&mut s);
+    assert_eq!(agg(&mut s, "SELECT COUNT(*), SUM(b) FROM t"), want);
+    assert_eq!(parallel_scans(&mut s), n0);
+    // A hint lowers the minimum for one statement.
+    let hinted = "SELECT /*+ SET_VAR(lineardb_parallel_min_rows = 100) */ COUNT(*), SUM(b) FROM t";
+    assert_eq!(agg(&mut s, hinted), want);
+    assert_eq!(parallel_scans(&mut s), n0 + 1);
+    assert_eq!(agg(&mut s, "SELECT COUNT(*), SUM(b) FROM t"), want);
+    assert_eq!(
+        parallel_scans(&mut s),
+        n0 + 1,
+        "the hint held for one statement"
+    );
+    // PARALLEL(n) wins over a session set to one thread.
+    s.query("SET lineardb_parallel_threads = 1").unwrap();
+    assert_eq!(
+        agg(&mut s, "SELECT /*+ PARALLEL(3) */ COUNT(*), SUM(b) FROM t"),
+        want
+    );
+    assert_eq!(parallel_scans(&mut s), n0 + 2);
+    // The session setting, and rows that are not aggregated.
+    s.query("SET lineardb_parallel_threads = 4, lineardb_parallel_min_rows = 0")
+        .unwrap();
+    assert_eq!(agg(&mut s, "SELECT COUNT(*), SUM(b) FROM t"), want);
+    assert_eq!(parallel_scans(&mut s), n0 + 3);
+    assert_eq!(
+        agg(&mut s, "SELECT id FROM t WHERE id < 3 ORDER BY id"),
+        vec![vec![Some(0)], vec![Some(1)], vec![Some(2)]]
+    );
+    assert_eq!(parallel_scans(&mut s), n0 + 3);
+}
