@@ -397,7 +397,18 @@ impl Planner<'_> {
                 }
             }
         }
-        let aggs = c.aggs.take().unwrap_or_default();
+        let mut aggs = c.aggs.take().unwrap_or_default();
+        if let Source::Table(ts) = &source {
+            // COUNT(c) of a NOT NULL column counts rows: it reads nothing.
+            for a in &mut aggs {
+                if let (AggFunc::Count, false, Some(Expr::Col(c))) = (&a.func, a.distinct, &a.arg) {
+                    if ts.table.def.columns.get(*c).is_some_and(|d| !d.nullable) {
+                        a.func = AggFunc::CountStar;
+                        a.arg = None;
+                    }
+                }
+            }
+        }
         let aggregate = !aggs.is_empty() || !group_by.is_empty();
         let (limit, offset) = match &q.limit_clause {
             None => (None, None),
