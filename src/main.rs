@@ -47,6 +47,10 @@ struct ServeArgs {
     /// Buffer pool size in MiB.
     #[arg(long, default_value_t = 4096)]
     pool_mib: usize,
+    /// Worker threads serving requests (0: one per core; more start while
+    /// long queries hold them).
+    #[arg(long, default_value_t = 0)]
+    workers: usize,
 }
 
 fn serve(a: ServeArgs) -> anyhow::Result<()> {
@@ -78,7 +82,7 @@ fn serve(a: ServeArgs) -> anyhow::Result<()> {
             std::process::exit(0);
         })?;
     }
-    lineardb_server::serve(listener, engine)?;
+    lineardb_server::serve(listener, engine, a.workers)?;
     Ok(())
 }
 

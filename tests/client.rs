@@ -324,3 +324,69 @@ fn multi_statements_processlist_and_kill() {
     assert_eq!(status.len(), 1);
     assert!(status[0].1.parse::<u64>().unwrap() >= 5);
 }
+
+/// With one worker, a long query holds it; the stall monitor starts
+/// another, so other connections keep being served, and KILL QUERY still
+/// reaches the long one.
+#[test]
+fn a_long_query_does_not_hold_up_other_connections() {
+    let server = Server::start_with(&["--workers", "1"]);
+    let mut c = connect(&server, "");
+    c.query_drop("CREATE DATABASE w").unwrap();
+    c.query_drop("CREATE TABLE w.big (id INT PRIMARY KEY, c VARCHAR(60))")
+        .unwrap();
+    for chunk in 0..25 {
+        let values: Vec<String> = (0..2000)
+            .map(|i| {
+                format!(
+                    "({}, 'row {i} xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx')",
+                    chunk * 2000 + i
+                )
+            })
+            .collect();
+        c.query_drop(format!("INSERT INTO w.big VALUES {}", values.join(",")))
+            .unwrap();
+    }
+    let long_id: u64 = c.query_first("SELECT CONNECTION_ID()").unwrap().unwrap();
+    // Minutes of work per row range: it is still running when killed.
+    let long = std::thread::spawn(move || {
+        c.query::<Row, _>("SELECT COUNT(*) FROM w.big WHERE REPEAT(c, 40000) LIKE '%zzz%'")
+    });
+    let mut other = connect(&server, "w");
+    let running = |other: &mut Conn| {
+        let procs: Vec<Row> = other.query("SHOW FULL PROCESSLIST").unwrap();
+        procs
+            .iter()
+            .any(|p| canon(p, 0) == long_id.to_string() && canon(p, 7).contains("REPEAT"))
+    };
+    let mut seen = false;
+    for _ in 0..500 {
+        if running(&mut other) {
+            seen = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(seen, "the long query never showed up");
+    for i in 0..200u32 {
+        let v: u32 = other
+            .query_first(format!("SELECT {i} + 1"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(v, i + 1);
+    }
+    let n: u64 = other
+        .query_first("SELECT COUNT(*) FROM big WHERE id < 100")
+        .unwrap()
+        .unwrap();
+    assert_eq!(n, 100);
+    assert!(
+        running(&mut other) && !long.is_finished(),
+        "the long query ended before the others were served: nothing was shown"
+    );
+    other.query_drop(format!("KILL QUERY {long_id}")).unwrap();
+    match long.join().unwrap() {
+        Err(mysql::Error::MySqlError(e)) => assert_eq!(e.code, 1317),
+        other => panic!("expected 1317, got {other:?}"),
+    }
+}

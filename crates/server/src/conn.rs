@@ -1,7 +1,7 @@
 //! One client connection: handshake, then commands until COM_QUIT or the
-//! socket closes. Each connection runs on its own thread with its own
-//! [`Session`]; nothing here is shared between connections.
-use crate::packet::{put_lenenc_int, put_lenenc_str, PacketIo, Reader};
+//! socket closes. Each connection owns its [`Session`] and is served by
+//! one worker at a time; nothing here is shared between connections.
+use crate::packet::{put_lenenc_int, put_lenenc_str, PacketIo, Reader, Ready};
 use lineardb_sql::{
     authenticate, Column, ColumnKind, Outcome, Prepared, Registry, RowSink, Session, SqlError,
     SERVER_VERSION,
@@ -426,6 +426,18 @@ pub fn handshake<S: Read + Write>(
     Ok(Some(conn))
 }
 
+impl Conn<crate::stream::NetStream> {
+    pub fn raw_fd(&self) -> std::os::fd::RawFd {
+        std::os::fd::AsRawFd::as_raw_fd(&self.io.stream.0)
+    }
+
+    /// After the login: reads no longer wait (the worker pool waits).
+    pub fn set_nonblocking(&mut self) -> io::Result<()> {
+        self.io.stream.0.set_read_timeout(None)?;
+        self.io.stream.0.set_nonblocking(true)
+    }
+}
+
 impl<S: Read + Write> Conn<S> {
     /// The session's slot (KILL wakes the connection through it).
     pub fn session_slot(&self) -> &Arc<lineardb_sql::SessionSlot> {
@@ -467,18 +479,24 @@ impl<S: Read + Write> Conn<S> {
         send_error(&mut self.io, e)
     }
 
-    /// Serves the connection until it ends.
-    pub fn run(mut self) -> io::Result<()> {
-        while let Some(packet) = self.io.read()? {
+    /// Serves every request that has arrived in full, without waiting for
+    /// more; `Ok(false)` when the connection is to be closed.
+    pub fn serve_ready(&mut self) -> io::Result<bool> {
+        loop {
+            let packet = match self.io.try_read()? {
+                Ready::Packet(p) => p,
+                Ready::Pending => return Ok(true),
+                Ready::Closed => return Ok(false),
+            };
             if self.session.slot().killed() {
-                return Ok(());
+                return Ok(false);
             }
             let Some((&cmd, body)) = packet.split_first() else {
-                return Ok(());
+                return Ok(false);
             };
             match self.command(cmd, body) {
                 Ok(true) => {}
-                Ok(false) => return Ok(()),
+                Ok(false) => return Ok(false),
                 Err(e) if e.kind() == io::ErrorKind::InvalidData => {
                     // A malformed request: answer it, keep the connection.
                     self.send_err(&SqlError::new(
@@ -491,7 +509,6 @@ impl<S: Read + Write> Conn<S> {
             }
             self.io.flush()?;
         }
-        Ok(())
     }
 
     /// COM_QUERY: each statement's result in turn, all but the last

@@ -10,10 +10,21 @@ pub struct PacketIo<S> {
     pub stream: S,
     pub seq: u8,
     out: Vec<u8>,
-    /// Bytes received and not yet consumed: `input[at..]`. One `read`
+    /// Bytes received and not yet consumed: `input[at..end]` (the vector
+    /// is kept at its full size so reads never re-zero it). One `read`
     /// usually brings a whole request (header and payload) at once.
     input: Vec<u8>,
     at: usize,
+    end: usize,
+}
+
+/// What [`PacketIo::try_read`] found.
+pub enum Ready {
+    Packet(Vec<u8>),
+    /// Part of a packet or nothing has arrived; more is to come.
+    Pending,
+    /// The client closed the connection between packets.
+    Closed,
 }
 
 /// Bytes asked of the socket per read.
@@ -25,45 +36,119 @@ impl<S: Read + Write> PacketIo<S> {
             stream,
             seq: 0,
             out: Vec::with_capacity(16 << 10),
-            input: Vec::with_capacity(READ_CHUNK),
+            input: vec![0; READ_CHUNK],
             at: 0,
+            end: 0,
         }
     }
 
-    /// Fills `buf` from the input buffer first, then the socket.
+    /// Fills `buf` from the input buffer first, then the socket (blocking).
     fn read_exact(&mut self, buf: &mut [u8]) -> io::Result<()> {
         let mut done = 0;
         while done < buf.len() {
-            if self.at == self.input.len() {
+            if self.at == self.end {
                 let want = buf.len() - done;
                 if want >= READ_CHUNK {
                     // Large payload: straight into place.
                     return self.stream.read_exact(&mut buf[done..]);
                 }
-                self.input.resize(READ_CHUNK, 0);
-                let n = loop {
-                    match self.stream.read(&mut self.input) {
-                        Ok(n) => break n,
-                        Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                        Err(e) => {
-                            self.input.clear();
-                            self.at = 0;
-                            return Err(e);
-                        }
-                    }
-                };
-                self.input.truncate(n);
                 self.at = 0;
-                if n == 0 {
+                self.end = 0;
+                if self.fill()? == 0 {
                     return Err(io::ErrorKind::UnexpectedEof.into());
                 }
             }
-            let n = (self.input.len() - self.at).min(buf.len() - done);
+            let n = (self.end - self.at).min(buf.len() - done);
             buf[done..done + n].copy_from_slice(&self.input[self.at..self.at + n]);
             self.at += n;
             done += n;
         }
         Ok(())
+    }
+
+    /// Reads once from the stream into the room after `end`, first making
+    /// room (moving unread bytes to the front, growing for a big packet).
+    fn fill(&mut self) -> io::Result<usize> {
+        if self.at > 0 {
+            self.input.copy_within(self.at..self.end, 0);
+            self.end -= self.at;
+            self.at = 0;
+        }
+        if self.input.len() - self.end < READ_CHUNK / 2 {
+            self.input.resize(self.input.len() * 2, 0);
+        }
+        loop {
+            match self.stream.read(&mut self.input[self.end..]) {
+                Ok(n) => {
+                    self.end += n;
+                    return Ok(n);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Takes one logical packet if all of it has arrived, reading what the
+    /// (non-blocking) stream has without waiting for more.
+    pub fn try_read(&mut self) -> io::Result<Ready> {
+        loop {
+            if let Some(p) = self.take_buffered()? {
+                return Ok(Ready::Packet(p));
+            }
+            let had = self.end - self.at;
+            match self.fill() {
+                Ok(0) if had == 0 => return Ok(Ready::Closed),
+                Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(Ready::Pending),
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// The next logical packet if the input buffer holds all of it.
+    fn take_buffered(&mut self) -> io::Result<Option<Vec<u8>>> {
+        let mut pos = self.at;
+        let mut total = 0;
+        // First pass: is every chunk of the packet here?
+        loop {
+            let Some(h) = self.input[..self.end].get(pos..pos + 4) else {
+                return Ok(None);
+            };
+            let len = u32::from_le_bytes([h[0], h[1], h[2], 0]) as usize;
+            total += len;
+            if total > MAX_PACKET {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "packet larger than max_allowed_packet",
+                ));
+            }
+            if self.end < pos + 4 + len {
+                return Ok(None);
+            }
+            pos += 4 + len;
+            if len < MAX_CHUNK {
+                break;
+            }
+        }
+        let mut payload = Vec::with_capacity(total);
+        while self.at < pos {
+            let h = &self.input[self.at..self.at + 4];
+            let len = u32::from_le_bytes([h[0], h[1], h[2], 0]) as usize;
+            self.seq = h[3].wrapping_add(1);
+            payload.extend_from_slice(&self.input[self.at + 4..self.at + 4 + len]);
+            self.at += 4 + len;
+        }
+        if self.at == self.end {
+            self.at = 0;
+            self.end = 0;
+            if self.input.len() > 4 * READ_CHUNK {
+                // Give back what one big packet needed.
+                self.input = vec![0; READ_CHUNK];
+            }
+        }
+        Ok(Some(payload))
     }
 
     /// Reads one logical packet; `Ok(None)` on a clean end of stream.
@@ -210,5 +295,120 @@ impl<'a> Reader<'a> {
     }
     pub fn is_empty(&self) -> bool {
         self.pos >= self.buf.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A non-blocking stream that delivers `chunks` one read at a time,
+    /// saying `WouldBlock` between them, then end of stream.
+    struct Trickle {
+        chunks: Vec<Vec<u8>>,
+        next: usize,
+        gap: bool,
+    }
+
+    impl Read for Trickle {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.gap {
+                self.gap = false;
+                return Err(io::ErrorKind::WouldBlock.into());
+            }
+            self.gap = true;
+            let Some(c) = self.chunks.get_mut(self.next) else {
+                return Ok(0);
+            };
+            let n = c.len().min(buf.len());
+            buf[..n].copy_from_slice(&c[..n]);
+            c.drain(..n);
+            if c.is_empty() {
+                self.next += 1;
+            }
+            Ok(n)
+        }
+    }
+
+    impl Write for Trickle {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn packet(seq: u8, payload: &[u8]) -> Vec<u8> {
+        let mut p = (payload.len() as u32).to_le_bytes()[..3].to_vec();
+        p.push(seq);
+        p.extend_from_slice(payload);
+        p
+    }
+
+    #[test]
+    fn packets_split_or_joined_across_reads_come_out_whole() {
+        let a = packet(0, b"\x03SELECT 1");
+        let b = packet(0, b"\x0e");
+        let mut joined = a.clone();
+        joined.extend_from_slice(&b);
+        // Header split, payload split, two packets in one read.
+        let chunks = vec![
+            joined[..2].to_vec(),
+            joined[2..7].to_vec(),
+            joined[7..].to_vec(),
+        ];
+        let mut io = PacketIo::new(Trickle {
+            chunks,
+            next: 0,
+            gap: false,
+        });
+        let mut got = Vec::new();
+        loop {
+            match io.try_read().unwrap() {
+                Ready::Packet(p) => got.push(p),
+                Ready::Pending => continue,
+                Ready::Closed => break,
+            }
+        }
+        assert_eq!(got, vec![b"\x03SELECT 1".to_vec(), b"\x0e".to_vec()]);
+    }
+
+    #[test]
+    fn a_stream_cut_inside_a_packet_is_an_error_and_oversized_is_refused() {
+        let a = packet(0, b"\x03SELECT 1");
+        let mut io = PacketIo::new(Trickle {
+            chunks: vec![a[..6].to_vec()],
+            next: 0,
+            gap: false,
+        });
+        assert!(matches!(io.try_read().unwrap(), Ready::Pending));
+        assert_eq!(
+            io.try_read().err().map(|e| e.kind()),
+            Some(io::ErrorKind::UnexpectedEof)
+        );
+        // A 16 MiB - 1 chunk chain announcing more than MAX_PACKET.
+        let mut huge = vec![0xff, 0xff, 0xff, 0];
+        huge.resize(4 + MAX_CHUNK, 0);
+        let chunks: Vec<Vec<u8>> = (0..(MAX_PACKET / MAX_CHUNK + 1))
+            .map(|i| {
+                let mut h = huge.clone();
+                h[3] = i as u8;
+                h
+            })
+            .collect();
+        let mut io = PacketIo::new(Trickle {
+            chunks,
+            next: 0,
+            gap: false,
+        });
+        let err = loop {
+            match io.try_read() {
+                Ok(Ready::Pending) => continue,
+                Ok(other) => panic!("accepted: {}", matches!(other, Ready::Closed)),
+                Err(e) => break e,
+            }
+        };
+        assert_eq!(err.kind(), io::ErrorKind::InvalidData);
     }
 }

@@ -1,0 +1,241 @@
+//! The worker pool: a few threads serve every connection. Connections are
+//! dealt at login to groups, one group per worker by default, each with its
+//! own poll set. A worker waits on its group's poll set for a connection
+//! with a request, serves all its complete requests, re-arms it and takes
+//! the next; with many clients the next request is usually there already,
+//! so a query costs no thread switch (a thread per connection pays one per
+//! query, and a core running 32 of them spends the difference: 8.4 against
+//! 5.9 µs of server CPU per point select, measured with the server alone
+//! on one core). Groups share nothing per request: a poll set is written
+//! (re-armed) only by its own workers.
+//!
+//! A long query holds its worker. A monitor looks every [`STALL_CHECK`]: a
+//! worker still on the request it was on last time is stalled, and a group
+//! whose workers are all stalled gets another one, so the group's other
+//! connections keep being served. Extra workers end after [`IDLE_EXIT`]
+//! without work. (MariaDB's thread pool uses the same scheme.)
+//!
+//! Ownership: a registered connection is a leaked `Box<Client>` whose
+//! address is its poll token. Poll sets are one-shot, so the worker that
+//! receives a token owns the client until it re-arms it, or removes and
+//! frees it; no other thread can hold the token meanwhile.
+use crate::conn::Conn;
+use crate::poller::Poller;
+use crate::stream::NetStream;
+use lineardb_sync::{LocalCounter, Mutex, SharedWord};
+use std::io;
+use std::os::fd::RawFd;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How often the monitor looks for stalled workers.
+const STALL_CHECK: Duration = Duration::from_millis(10);
+/// An extra worker with nothing to do for this long ends.
+const IDLE_EXIT: Duration = Duration::from_secs(2);
+/// Most workers one group may have at once (stalled ones included).
+const MAX_WORKERS_PER_GROUP: usize = 1024;
+
+pub(crate) struct Client {
+    pub conn: Conn<NetStream>,
+    pub host: String,
+    fd: RawFd,
+}
+
+impl Client {
+    pub fn new(conn: Conn<NetStream>, host: String) -> Client {
+        let fd = conn.raw_fd();
+        Client { conn, host, fd }
+    }
+}
+
+/// What one worker publishes about itself; written only by that worker.
+#[derive(Default)]
+struct WorkerSlot {
+    /// Requests taken so far (the monitor compares it between looks).
+    taken: LocalCounter,
+    /// 1 while serving a connection.
+    busy: LocalCounter,
+    /// 1 once the worker has ended.
+    ended: LocalCounter,
+}
+
+/// A group's workers: each slot with the `taken` the monitor saw last.
+#[derive(Default)]
+struct Roster {
+    slots: Vec<(Arc<WorkerSlot>, u64)>,
+    alive: usize,
+}
+
+struct Group {
+    poller: Poller,
+    roster: Mutex<Roster>,
+}
+
+pub(crate) struct Workers {
+    groups: Vec<Group>,
+    /// Login counter dealing connections to groups (written per login).
+    next_group: SharedWord,
+}
+
+impl Workers {
+    /// Starts `groups` groups of one worker each (at least one) and the
+    /// stall monitor.
+    pub fn start(groups: usize) -> io::Result<Arc<Workers>> {
+        let w = Arc::new(Workers {
+            groups: (0..groups.max(1))
+                .map(|_| {
+                    Ok(Group {
+                        poller: Poller::new()?,
+                        roster: Mutex::new(Roster::default()),
+                    })
+                })
+                .collect::<io::Result<_>>()?,
+            next_group: SharedWord::new(0),
+        });
+        for g in 0..w.groups.len() {
+            w.spawn(g)?;
+        }
+        let monitor = w.clone();
+        std::thread::Builder::new()
+            .name("stall-monitor".into())
+            .spawn(move || loop {
+                std::thread::sleep(STALL_CHECK);
+                monitor.check_stalls();
+            })?;
+        Ok(w)
+    }
+
+    fn spawn(self: &Arc<Self>, group: usize) -> io::Result<()> {
+        let slot = Arc::new(WorkerSlot::default());
+        {
+            let mut r = self.groups[group].roster.lock();
+            r.alive += 1;
+            r.slots.push((slot.clone(), 0));
+        }
+        let w = self.clone();
+        let started = std::thread::Builder::new()
+            .name("worker".into())
+            .spawn(move || w.work(group, &slot));
+        if started.is_err() {
+            self.groups[group].roster.lock().alive -= 1;
+        }
+        started.map(|_| ())
+    }
+
+    /// Hands a connection to a group. The caller has served what it had
+    /// already received; the group's poll set reports what arrives next.
+    pub fn register(&self, client: Client) -> io::Result<()> {
+        let group = &self.groups[self.next_group.fetch_add(1) as usize % self.groups.len()];
+        let fd = client.fd;
+        let token = Box::into_raw(Box::new(client)) as u64;
+        if let Err(e) = group.poller.add(fd, token) {
+            // SAFETY: the poll set refused the token, so no worker can have
+            // it: this is the only owner, taking the box back.
+            drop(unsafe { Box::from_raw(token as *mut Client) });
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    fn work(&self, group: usize, slot: &WorkerSlot) {
+        let g = &self.groups[group];
+        loop {
+            // The roster is consulted only after a quiet spell, never per
+            // request.
+            let token = match g.poller.wait(Some(IDLE_EXIT)) {
+                Ok(Some(t)) => t,
+                Ok(None) => {
+                    if retire(g) {
+                        slot.ended.set(1);
+                        return;
+                    }
+                    continue;
+                }
+                Err(e) => {
+                    eprintln!("worker: poll: {e}");
+                    std::thread::sleep(STALL_CHECK);
+                    continue;
+                }
+            };
+            slot.taken.add(1);
+            slot.busy.set(1);
+            // SAFETY: tokens are addresses of leaked `Box<Client>`s (see
+            // `register`) and the one-shot poll set delivered this one to
+            // this worker alone; it stays owned here until re-armed or freed.
+            let client = unsafe { &mut *(token as *mut Client) };
+            let keep = serve(client);
+            let fd = client.fd;
+            if !keep || g.poller.rearm(fd, token).is_err() {
+                let _ = g.poller.remove(fd);
+                // SAFETY: the connection left the poll set above and this
+                // worker is its only owner: nothing can reach the box after.
+                drop(unsafe { Box::from_raw(token as *mut Client) });
+            }
+            slot.busy.set(0);
+        }
+    }
+
+    fn check_stalls(self: &Arc<Self>) {
+        for (i, g) in self.groups.iter().enumerate() {
+            let starved = {
+                let mut r = g.roster.lock();
+                r.slots.retain(|(s, _)| s.ended.get() == 0);
+                let mut free = 0;
+                for (s, last) in r.slots.iter_mut() {
+                    let taken = s.taken.get();
+                    if s.busy.get() == 0 || taken != *last {
+                        free += 1;
+                    }
+                    *last = taken;
+                }
+                free == 0 && r.alive < MAX_WORKERS_PER_GROUP
+            };
+            if starved {
+                if let Err(e) = self.spawn(i) {
+                    eprintln!("worker pool: cannot start a worker: {e}");
+                }
+            }
+        }
+    }
+}
+
+/// An idle worker leaves if its group has another.
+fn retire(g: &Group) -> bool {
+    let mut r = g.roster.lock();
+    if r.alive > 1 {
+        r.alive -= 1;
+        true
+    } else {
+        false
+    }
+}
+
+/// Serves what the client has sent; false when the connection is done.
+fn serve(client: &mut Client) -> bool {
+    // A panic in one connection must not take the server down.
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| client.conn.serve_ready()));
+    match r {
+        Ok(Ok(keep)) => keep,
+        Ok(Err(e))
+            if matches!(
+                e.kind(),
+                io::ErrorKind::UnexpectedEof
+                    | io::ErrorKind::ConnectionReset
+                    | io::ErrorKind::BrokenPipe
+            ) =>
+        {
+            false
+        }
+        Ok(Err(e)) => {
+            eprintln!("connection from {}: {e}", client.host);
+            false
+        }
+        Err(_) => {
+            eprintln!(
+                "connection from {}: internal error, connection closed",
+                client.host
+            );
+            false
+        }
+    }
+}
