@@ -1,0 +1,95 @@
+//! The log's file, behind a trait so that tests can make it fail: a sync
+//! that fails, a write that stops half way, a full disk.
+use lineardb_sync::{LocalCounter, SharedFlag, SharedWord};
+use std::fs::File;
+use std::io;
+use std::os::unix::fs::FileExt;
+use std::sync::Arc;
+
+/// What the log needs from its file. Writes and syncs come from one thread
+/// at a time (the flush lock's holder).
+pub trait LogFile: Send + Sync {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize>;
+    fn write_all_at(&self, buf: &[u8], offset: u64) -> io::Result<()>;
+    /// Makes written data durable (fdatasync).
+    fn sync(&self) -> io::Result<()>;
+    fn len(&self) -> io::Result<u64>;
+    fn set_len(&self, len: u64) -> io::Result<()>;
+}
+
+/// A plain file.
+pub struct OsFile(pub File);
+
+impl LogFile for OsFile {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        self.0.read_at(buf, offset)
+    }
+    fn write_all_at(&self, buf: &[u8], offset: u64) -> io::Result<()> {
+        self.0.write_all_at(buf, offset)
+    }
+    fn sync(&self) -> io::Result<()> {
+        self.0.sync_data()
+    }
+    fn len(&self) -> io::Result<u64> {
+        Ok(self.0.metadata()?.len())
+    }
+    fn set_len(&self, len: u64) -> io::Result<()> {
+        self.0.set_len(len)
+    }
+}
+
+/// Which faults a [`FaultyFile`] injects, switched on and off while it runs;
+/// and how many syncs it did (to see group commit at work).
+#[derive(Default)]
+pub struct FaultPlan {
+    /// Every sync fails (EIO).
+    pub fail_sync: SharedFlag,
+    /// Every write stores only its first half, then fails (EIO).
+    pub short_write: SharedFlag,
+    /// Every write fails with ENOSPC, storing nothing.
+    pub disk_full: SharedFlag,
+    /// Each sync first sleeps this many microseconds (a slow disk).
+    pub sync_delay_us: SharedWord,
+    /// Successful syncs so far (written by the flushing thread only).
+    pub syncs: LocalCounter,
+}
+
+/// A file that fails on demand (see [`FaultPlan`]).
+pub struct FaultyFile<F> {
+    pub inner: F,
+    pub plan: Arc<FaultPlan>,
+}
+
+impl<F: LogFile> LogFile for FaultyFile<F> {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        self.inner.read_at(buf, offset)
+    }
+    fn write_all_at(&self, buf: &[u8], offset: u64) -> io::Result<()> {
+        if self.plan.disk_full.get() {
+            return Err(io::Error::from_raw_os_error(28)); // ENOSPC
+        }
+        if self.plan.short_write.get() {
+            self.inner.write_all_at(&buf[..buf.len() / 2], offset)?;
+            return Err(io::Error::from_raw_os_error(5)); // EIO
+        }
+        self.inner.write_all_at(buf, offset)
+    }
+    fn sync(&self) -> io::Result<()> {
+        if self.plan.fail_sync.get() {
+            return Err(io::Error::from_raw_os_error(5));
+        }
+        let delay = self.plan.sync_delay_us.load();
+        if delay > 0 {
+            std::thread::sleep(std::time::Duration::from_micros(delay));
+        }
+        self.inner.sync()?;
+        self.plan.syncs.add(1);
+        Ok(())
+    }
+    fn len(&self) -> io::Result<u64> {
+        self.inner.len()
+    }
+    fn set_len(&self, len: u64) -> io::Result<()> {
+        self.inner.set_len(len)
+    }
+}

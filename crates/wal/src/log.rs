@@ -1,0 +1,342 @@
+//! The log: append, group commit, open with recovery of the valid prefix.
+//!
+//! ```text
+//! 0      8 bytes magic "LDBREDO1"
+//! 8      u32 format version
+//! 12     u64 LSN of the first record byte (= the header size today)
+//! 4096   records, back to back (see record.rs); LSN = file offset
+//! ```
+use crate::file::{LogFile, OsFile};
+use crate::record::{decode, encode, Decoded, Lsn, Record, HEADER, MAX_RECORD};
+use crate::{Error, Result};
+use lineardb_sync::{LocalCounter, Mutex, MutexGuard, SharedFlag, SharedWord};
+use std::path::Path;
+
+const MAGIC: &[u8; 8] = b"LDBREDO1";
+const FORMAT: u32 = 1;
+/// Bytes before the first record.
+pub(crate) const FILE_HEADER: u64 = 4096;
+/// Bytes read at a time when scanning the log.
+const READ_CHUNK: usize = 1 << 20;
+
+/// When a commit's records reach the disk (MySQL's
+/// `innodb_flush_log_at_trx_commit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Durability {
+    /// 1: written and synced before the commit returns (the default).
+    Sync,
+    /// 2: written at commit (survives the process dying), synced by
+    /// [`Log::sync_all`] (survives the machine only up to the last sync).
+    WriteOnly,
+    /// 0: written and synced only by [`Log::sync_all`].
+    Lazy,
+}
+
+/// Log positions and work done, for status output and tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LogStats {
+    /// LSN after the last appended record.
+    pub appended: Lsn,
+    /// LSN up to which the file has the records.
+    pub written: Lsn,
+    /// LSN up to which the file is synced.
+    pub synced: Lsn,
+    /// Syncs done: fewer than commits when commits are grouped.
+    pub syncs: u64,
+}
+
+/// Appended records not yet written: `bytes` start at LSN `base`.
+struct Pending {
+    bytes: Vec<u8>,
+    base: Lsn,
+    next: Lsn,
+}
+
+pub struct Log {
+    file: Box<dyn LogFile>,
+    durability: Durability,
+    /// Appenders copy their records in here (a short critical section per
+    /// record: writers only; readers never append).
+    pending: Mutex<Pending>,
+    /// Held by the one thread writing and syncing for everyone; guards the
+    /// spare buffer swapped with `pending.bytes`.
+    flusher: Mutex<Vec<u8>>,
+    /// Written and synced positions: written only by the flusher's holder,
+    /// read by committers waiting for their LSN.
+    written: SharedWord,
+    synced: SharedWord,
+    syncs: LocalCounter,
+    poisoned: SharedFlag,
+    why: Mutex<String>,
+}
+
+impl Log {
+    /// Opens the log at `path`, creating it if missing. An existing log is
+    /// read to its last whole, valid record and cut there.
+    pub fn open(path: &Path, durability: Durability) -> Result<Log> {
+        let exists = path.exists();
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)?;
+        if !exists {
+            if let Some(dir) = path.parent() {
+                // The new file's name must be durable too.
+                std::fs::File::open(dir)?.sync_all()?;
+            }
+        }
+        Self::open_file(Box::new(OsFile(file)), durability)
+    }
+
+    /// [`open`](Self::open) over any [`LogFile`] (fault injection).
+    pub fn open_file(file: Box<dyn LogFile>, durability: Durability) -> Result<Log> {
+        if file.len()? == 0 {
+            let mut h = vec![0u8; FILE_HEADER as usize];
+            h[..8].copy_from_slice(MAGIC);
+            h[8..12].copy_from_slice(&FORMAT.to_le_bytes());
+            h[12..20].copy_from_slice(&FILE_HEADER.to_le_bytes());
+            file.write_all_at(&h, 0)?;
+            file.sync()?;
+        }
+        let mut h = [0u8; 20];
+        read_exact_at(file.as_ref(), &mut h, 0)?;
+        if &h[..8] != MAGIC {
+            return Err(Error::BadFile("bad magic".into()));
+        }
+        let format = u32::from_le_bytes(h[8..12].try_into().expect("4 bytes"));
+        if format != FORMAT {
+            return Err(Error::BadFile(format!(
+                "format {format}, expected {FORMAT}"
+            )));
+        }
+        let log = Log {
+            file,
+            durability,
+            pending: Mutex::new(Pending {
+                bytes: Vec::new(),
+                base: FILE_HEADER,
+                next: FILE_HEADER,
+            }),
+            flusher: Mutex::new(Vec::new()),
+            written: SharedWord::new(FILE_HEADER),
+            synced: SharedWord::new(FILE_HEADER),
+            syncs: LocalCounter::default(),
+            poisoned: SharedFlag::new(false),
+            why: Mutex::new(String::new()),
+        };
+        // Find the end of the valid prefix; cut what follows.
+        let mut end = FILE_HEADER;
+        for r in log.scan(FILE_HEADER, u64::MAX) {
+            end = r?.lsn;
+        }
+        if log.file.len()? > end {
+            log.file.set_len(end)?;
+            log.file.sync()?;
+        }
+        {
+            let mut p = log.pending.lock();
+            p.base = end;
+            p.next = end;
+        }
+        log.written.store(end);
+        log.synced.store(end);
+        Ok(log)
+    }
+
+    /// Appends a record (buffered; see [`flush`](Self::flush)); returns
+    /// the LSN just past it.
+    pub fn append(&self, kind: u8, payload: &[u8]) -> Result<Lsn> {
+        self.check()?;
+        if payload.len() > MAX_RECORD {
+            return Err(Error::TooLarge(payload.len()));
+        }
+        let mut p = self.pending.lock();
+        let start = p.next;
+        p.next = encode(start, kind, payload, &mut p.bytes);
+        Ok(p.next)
+    }
+
+    /// Returns once the records up to `lsn` are as durable as the log's
+    /// [`Durability`] asks for a commit. One caller writes (and syncs) all
+    /// that is buffered; callers arriving meanwhile find their records
+    /// done when it releases the lock (group commit).
+    pub fn flush(&self, lsn: Lsn) -> Result<()> {
+        match self.durability {
+            Durability::Lazy => self.check(),
+            Durability::WriteOnly => self.flush_to(lsn, false),
+            Durability::Sync => self.flush_to(lsn, true),
+        }
+    }
+
+    /// Writes and syncs everything appended so far (a checkpoint, a
+    /// shutdown, or the once-a-second sync of the lazier modes).
+    pub fn sync_all(&self) -> Result<()> {
+        let end = self.pending.lock().next;
+        self.flush_to(end, true)
+    }
+
+    fn flush_to(&self, lsn: Lsn, sync: bool) -> Result<()> {
+        let done = |s: &Self| {
+            if sync {
+                s.synced.load() >= lsn
+            } else {
+                s.written.load() >= lsn
+            }
+        };
+        if done(self) {
+            return self.check();
+        }
+        let mut spare = self.flusher.lock();
+        self.check()?;
+        if done(self) {
+            MutexGuard::unlock_fair(spare);
+            return Ok(());
+        }
+        let base = {
+            let mut p = self.pending.lock();
+            std::mem::swap(&mut p.bytes, &mut *spare);
+            let base = p.base;
+            p.base = p.next;
+            base
+        };
+        if !spare.is_empty() {
+            let r = self.file.write_all_at(&spare, base);
+            let end = base + spare.len() as Lsn;
+            spare.clear();
+            if let Err(e) = r {
+                return Err(self.poison(format!("write at LSN {base}: {e}")));
+            }
+            self.written.store(end);
+        }
+        if sync && self.synced.load() < self.written.load() {
+            let target = self.written.load();
+            if let Err(e) = self.file.sync() {
+                return Err(self.poison(format!("sync to LSN {target}: {e}")));
+            }
+            self.syncs.add(1);
+            self.synced.store(target);
+        }
+        // Hand the lock to the longest waiter: its records arrived during
+        // this write, and taking the lock it writes everyone's that came
+        // since. A committer returning from here and barging in would
+        // instead write its one new record alone, and groups would shrink.
+        MutexGuard::unlock_fair(spare);
+        Ok(())
+    }
+
+    fn check(&self) -> Result<()> {
+        if self.poisoned.get() {
+            return Err(Error::Poisoned(self.why.lock().clone()));
+        }
+        Ok(())
+    }
+
+    fn poison(&self, why: String) -> Error {
+        *self.why.lock() = why.clone();
+        self.poisoned.set(true);
+        Error::Poisoned(why)
+    }
+
+    pub fn stats(&self) -> LogStats {
+        LogStats {
+            appended: self.pending.lock().next,
+            written: self.written.load(),
+            synced: self.synced.load(),
+            syncs: self.syncs.get(),
+        }
+    }
+
+    /// The records from LSN `from` (a record's start: the header size or a
+    /// record's end LSN) up to what is written, in order.
+    pub fn records(&self, from: Lsn) -> Records<'_> {
+        self.scan(from.max(FILE_HEADER), self.written.load())
+    }
+
+    fn scan(&self, from: Lsn, end: Lsn) -> Records<'_> {
+        Records {
+            file: self.file.as_ref(),
+            pos: from,
+            end,
+            buf: Vec::new(),
+            at: 0,
+            eof: false,
+        }
+    }
+}
+
+fn read_exact_at(file: &dyn LogFile, buf: &mut [u8], offset: u64) -> Result<()> {
+    let mut done = 0;
+    while done < buf.len() {
+        match file.read_at(&mut buf[done..], offset + done as u64)? {
+            0 => return Err(Error::BadFile("file shorter than its header".into())),
+            n => done += n,
+        }
+    }
+    Ok(())
+}
+
+/// Iterator over whole, valid records; ends at the first torn or invalid
+/// one (or at the end given).
+pub struct Records<'a> {
+    file: &'a dyn LogFile,
+    /// LSN (= file offset) of `buf[at]`.
+    pos: Lsn,
+    end: Lsn,
+    buf: Vec<u8>,
+    at: usize,
+    eof: bool,
+}
+
+impl Records<'_> {
+    /// Reads more of the file after what is buffered.
+    fn fill(&mut self, need: usize) -> Result<()> {
+        self.buf.drain(..self.at);
+        self.at = 0;
+        while self.buf.len() < need && !self.eof {
+            let have = self.buf.len();
+            let want = need.max(READ_CHUNK);
+            self.buf.resize(have + want, 0);
+            let n = self
+                .file
+                .read_at(&mut self.buf[have..], self.pos + have as u64)?;
+            self.buf.truncate(have + n);
+            if n == 0 {
+                self.eof = true;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Iterator for Records<'_> {
+    type Item = Result<Record>;
+
+    fn next(&mut self) -> Option<Result<Record>> {
+        loop {
+            if self.pos >= self.end {
+                return None;
+            }
+            match decode(self.pos, &self.buf[self.at..]) {
+                Decoded::Record(r) => {
+                    if r.lsn > self.end {
+                        return None;
+                    }
+                    self.at += (r.lsn - self.pos) as usize;
+                    self.pos = r.lsn;
+                    return Some(Ok(r));
+                }
+                Decoded::Invalid => return None,
+                Decoded::Short { need } => {
+                    if self.eof {
+                        return None;
+                    }
+                    if let Err(e) = self.fill(need.max(HEADER)) {
+                        return Some(Err(e));
+                    }
+                }
+            }
+        }
+    }
+}
