@@ -18,7 +18,7 @@ pub const PAGE_HEADER_SIZE: usize = 16;
 pub const PAGE_LSN_OFFSET: usize = 8;
 
 const MAGIC: &[u8; 8] = b"LINEARDB";
-const FORMAT_VERSION: u32 = 2;
+const FORMAT_VERSION: u32 = 3;
 const H_MAGIC: usize = 16;
 const H_FORMAT: usize = 24;
 const H_PAGE_SIZE: usize = 28;
