@@ -859,26 +859,10 @@ impl SelectPlan {
                 None => {
                     let mut groups = Groups::default();
                     let mut key = Vec::new();
-                    let mut err = None;
-                    self.scan(
-                        params,
-                        stop,
-                        &mut |row: &SourceRow<'_>| match self.accumulate(
-                            row,
-                            env,
-                            &mut groups,
-                            &mut key,
-                        ) {
-                            Ok(()) => true,
-                            Err(e) => {
-                                err = Some(e);
-                                false
-                            }
-                        },
-                    )?;
-                    if let Some(e) = err {
-                        return Err(e);
-                    }
+                    self.scan_fallible(params, stop, &mut |row| {
+                        self.accumulate(row, env, &mut groups, &mut key)
+                            .map(|()| true)
+                    })?;
                     groups
                 }
             };
@@ -905,21 +889,7 @@ impl SelectPlan {
                 }
             }
         } else {
-            let mut err = None;
-            self.scan(
-                params,
-                stop,
-                &mut |row: &SourceRow<'_>| match out.push(row, env, sink) {
-                    Ok(more) => more,
-                    Err(e) => {
-                        err = Some(e);
-                        false
-                    }
-                },
-            )?;
-            if let Some(e) = err {
-                return Err(e);
-            }
+            self.scan_fallible(params, stop, &mut |row| out.push(row, env, sink))?;
         }
         out.finish(sink)
     }
@@ -1066,6 +1036,25 @@ impl SelectPlan {
             Source::Table(t) => t.table.def.columns.len(),
             Source::Derived(p) => p.columns.len(),
         }
+    }
+
+    /// [`scan`](Self::scan) with a row handler that can fail: `Ok(false)`
+    /// stops the scan, an error stops it and is returned.
+    fn scan_fallible(
+        &self,
+        params: &[Value],
+        stop: &SharedFlag,
+        f: &mut dyn FnMut(&SourceRow<'_>) -> Result<bool>,
+    ) -> Result<()> {
+        let mut err = None;
+        self.scan(params, stop, &mut |row| match f(row) {
+            Ok(more) => more,
+            Err(e) => {
+                err = Some(e);
+                false
+            }
+        })?;
+        err.map_or(Ok(()), Err)
     }
 
     /// Feeds the rows that pass the WHERE clause to `f` until it says stop.

@@ -6,9 +6,9 @@
 //! three (parallel pieces merged); the answer is computed here from a model
 //! of the rows. The planner drops conjuncts the key range already
 //! guarantees, so a wrong "guaranteed" shows up as a row too many.
-use lineardb_sql::{CollectSink, Registry, Session};
-use lineardb_table::{Engine, PoolConfig, Value};
-use std::sync::Arc;
+mod common;
+use lineardb_sql::{CollectSink, Session};
+use lineardb_table::Value;
 
 /// A small deterministic generator (xorshift64*), so failures reproduce.
 struct Rng(u64);
@@ -144,18 +144,7 @@ fn ints(rows: &CollectSink) -> Vec<Vec<Option<i64>>> {
 
 #[test]
 fn every_access_path_agrees_with_the_model() {
-    let dir = tempfile::tempdir().unwrap();
-    let engine = Arc::new(
-        Engine::open(
-            &dir.path().join("t.ldb"),
-            PoolConfig {
-                pool_bytes: 32 << 20,
-                ..PoolConfig::default()
-            },
-        )
-        .unwrap(),
-    );
-    let mut s = Session::new(engine, &Registry::new());
+    let (_dir, mut s) = common::session(32);
     for sql in [
         "CREATE DATABASE d",
         "USE d",
@@ -296,18 +285,7 @@ fn parallel_scans(s: &mut Session) -> i64 {
 
 #[test]
 fn parallel_settings_and_hints_decide_which_scans_go_parallel() {
-    let dir = tempfile::tempdir().unwrap();
-    let engine = Arc::new(
-        Engine::open(
-            &dir.path().join("t.ldb"),
-            PoolConfig {
-                pool_bytes: 32 << 20,
-                ..PoolConfig::default()
-            },
-        )
-        .unwrap(),
-    );
-    let mut s = Session::new(engine, &Registry::new());
+    let (_dir, mut s) = common::session(32);
     s.query("CREATE DATABASE d").unwrap();
     s.query("USE d").unwrap();
     s.query("CREATE TABLE t (id INT NOT NULL PRIMARY KEY, b INT NOT NULL)")

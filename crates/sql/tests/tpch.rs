@@ -2,11 +2,10 @@
 //! computed here from dbgen's own text rows (tpchgen prints them
 //! byte-identically to dbgen) with exact integer arithmetic: nothing of the
 //! engine's types, loader or expression code takes part in the reference.
-use lineardb_sql::{Registry, Session};
+mod common;
+use lineardb_sql::Session;
 use lineardb_table::load::tpch::load_lineitem;
-use lineardb_table::{Engine, PoolConfig};
 use std::collections::BTreeMap;
-use std::sync::Arc;
 use tpchgen::generators::LineItemGenerator;
 
 /// "24710.35" -> 2471035 (hundredths).
@@ -68,19 +67,8 @@ fn reference_rows() -> Vec<Line> {
 }
 
 fn session() -> (tempfile::TempDir, Session) {
-    let dir = tempfile::tempdir().unwrap();
-    let engine = Arc::new(
-        Engine::open(
-            &dir.path().join("t.ldb"),
-            PoolConfig {
-                pool_bytes: 128 << 20,
-                ..PoolConfig::default()
-            },
-        )
-        .unwrap(),
-    );
-    load_lineitem(&engine, "tpch", 0.01, 2, &|_| {}).unwrap();
-    let mut s = Session::new(engine, &Registry::new());
+    let (dir, mut s) = common::session(128);
+    load_lineitem(s.engine(), "tpch", 0.01, 2, &|_| {}).unwrap();
     s.query("USE tpch").unwrap();
     (dir, s)
 }

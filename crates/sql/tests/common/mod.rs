@@ -1,0 +1,21 @@
+//! What the SQL-level tests share: an embedded session on a new engine.
+use lineardb_sql::{Registry, Session};
+use lineardb_table::{Engine, PoolConfig};
+use std::sync::Arc;
+
+/// A superuser session on a new engine with a `pool_mib` buffer pool in a
+/// temporary directory (kept alive by the returned guard).
+pub fn session(pool_mib: usize) -> (tempfile::TempDir, Session) {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = Arc::new(
+        Engine::open(
+            &dir.path().join("t.ldb"),
+            PoolConfig {
+                pool_bytes: pool_mib << 20,
+                ..PoolConfig::default()
+            },
+        )
+        .unwrap(),
+    );
+    (dir, Session::new(engine, &Registry::new()))
+}
