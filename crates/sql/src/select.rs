@@ -35,18 +35,40 @@ pub(crate) enum Access {
 
 pub(crate) struct TableSource {
     pub table: Arc<Table>,
+    /// The access path the WHERE clause suits best (most equalities, then a
+    /// range; the primary key on ties).
+    pub path: Path,
+    /// Other indexes the WHERE clause constrains; at run time the trees'
+    /// range estimates pick among `path` and these (none when forced).
+    pub others: Vec<Path>,
+    /// Table columns the query reads (decoded from covering entries).
+    pub fetch: Vec<usize>,
+    /// The access path was fixed by FORCE INDEX.
+    pub forced: bool,
+}
+
+/// One way to read a table: an index and what the WHERE clause says about
+/// its leading columns.
+#[derive(Debug, Clone)]
+pub(crate) struct Path {
     pub access: Access,
-    /// Key predicates on the chosen index's columns, in index order:
-    /// equalities on a prefix, then at most one range.
+    /// Key predicates on the index's columns, in index order: equalities on
+    /// a prefix, then at most one range.
     pub key: KeyPredicate,
     /// The WHERE clause without the conjuncts the key ranges already
     /// guarantee; applies only when the ranges are built exactly (see
     /// `key_ranges`), otherwise the whole filter does.
     pub residual: Option<Expr>,
-    /// Table columns the query reads (decoded from covering entries).
-    pub fetch: Vec<usize>,
-    /// The access path was fixed by FORCE INDEX.
-    pub forced: bool,
+}
+
+impl Path {
+    fn table_scan(filter: Option<Expr>) -> Path {
+        Path {
+            access: Access::Primary,
+            key: KeyPredicate::default(),
+            residual: filter,
+        }
+    }
 }
 
 /// One alternative range: (low, inclusive), (high, inclusive); `None`
@@ -268,9 +290,8 @@ impl Planner<'_> {
                         (
                             Source::Table(TableSource {
                                 table,
-                                access: Access::Primary,
-                                key: KeyPredicate::default(),
-                                residual: None,
+                                path: Path::table_scan(None),
+                                others: Vec::new(),
                                 fetch: Vec::new(),
                                 forced: false,
                             }),
@@ -524,6 +545,9 @@ fn parallel_hints(hints: &[ast::OptimizerHint]) -> (Option<usize>, Option<u64>) 
     (threads, min_rows)
 }
 
+/// Most other indexes weighed by range estimates at run time.
+const MAX_RUNTIME_CHOICES: usize = 3;
+
 /// Picks the access path: index hints first, then the index whose leading
 /// columns the WHERE clause constrains most (equalities, then a range),
 /// the primary key winning ties; covering when the index holds every
@@ -581,63 +605,77 @@ fn choose_access(
     };
     // (index or None for the primary key, its key predicate, conjuncts used)
     type Candidate = (Option<usize>, KeyPredicate, Vec<(usize, usize)>);
-    let mut best: Option<Candidate> = None;
-    for &cand in &candidates {
-        let (kp, used) = key_predicate(&parts, &columns_of(cand));
-        let better = match &best {
-            None => true,
-            Some((_, b, _)) => kp.strength() > b.strength(),
-        };
-        if better {
-            best = Some((cand, kp, used));
-        }
-    }
-    let (choice, kp, used) = best.unwrap_or((None, KeyPredicate::default(), Vec::new()));
-    // Without a usable predicate, a secondary index is used only when
-    // forced (a full index scan); otherwise the table is scanned.
-    let (choice, kp, used) = if kp.strength() == (0, false) && !(forced && choice.is_some()) {
-        (None, KeyPredicate::default(), Vec::new())
-    } else {
-        (choice, kp, used)
-    };
-    // Conjuncts the key range guarantees need no evaluation per row.
-    let key_cols = columns_of(choice);
-    let implied: Vec<usize> = used
+    let mut found: Vec<Candidate> = candidates
         .iter()
-        .filter(|&&(pos, _)| {
-            let alts = if pos < kp.eq.len() {
-                Vec::new() // an equality: bounded on both sides
-            } else {
-                kp.ranges.clone()
-            };
-            implied_by_range(table, key_cols[pos], &alts)
+        .map(|&cand| {
+            let (kp, used) = key_predicate(&parts, &columns_of(cand));
+            (cand, kp, used)
         })
-        .map(|&(_, conjunct)| conjunct)
         .collect();
-    ts.residual = parts
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !implied.contains(i))
-        .map(|(_, e)| (*e).clone())
-        .reduce(|a, b| Expr::And(Box::new(a), Box::new(b)));
+    // Strongest first; the primary key (listed first) wins ties.
+    found.sort_by_key(|(_, kp, _)| std::cmp::Reverse(kp.strength()));
+    let usable = |kp: &KeyPredicate| kp.strength() != (0, false);
+    let path_of = |(choice, kp, used): Candidate| {
+        // Conjuncts the key range guarantees need no evaluation per row.
+        let key_cols = columns_of(choice);
+        let implied: Vec<usize> = used
+            .iter()
+            .filter(|&&(pos, _)| {
+                let alts = if pos < kp.eq.len() {
+                    Vec::new() // an equality: bounded on both sides
+                } else {
+                    kp.ranges.clone()
+                };
+                implied_by_range(table, key_cols[pos], &alts)
+            })
+            .map(|&(_, conjunct)| conjunct)
+            .collect();
+        let residual = parts
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !implied.contains(i))
+            .map(|(_, e)| (*e).clone())
+            .reduce(|a, b| Expr::And(Box::new(a), Box::new(b)));
+        let access = match choice {
+            None => Access::Primary,
+            Some(i) => {
+                let def = &table.def.indexes[i];
+                let covered = needed
+                    .iter()
+                    .enumerate()
+                    .all(|(c, &n)| !n || def.columns.contains(&c) || pk_cols.contains(&c));
+                if covered && !pk_cols.is_empty() {
+                    Access::Covering(i)
+                } else {
+                    Access::NonCovering(i)
+                }
+            }
+        };
+        Path {
+            access,
+            key: kp,
+            residual,
+        }
+    };
+    let mut found = found.into_iter();
+    let whole = filter.cloned();
+    ts.path = match found.next() {
+        // Without a usable predicate, a secondary index is used only when
+        // forced (a full index scan); otherwise the table is scanned.
+        Some(best) if usable(&best.1) || (forced && best.0.is_some()) => path_of(best),
+        _ => Path::table_scan(whole),
+    };
+    ts.others = if forced {
+        Vec::new()
+    } else {
+        found
+            .filter(|(_, kp, _)| usable(kp))
+            .take(MAX_RUNTIME_CHOICES)
+            .map(path_of)
+            .collect()
+    };
     ts.fetch = (0..needed.len()).filter(|&c| needed[c]).collect();
     ts.forced = forced;
-    ts.access = match choice {
-        None => Access::Primary,
-        Some(i) => {
-            let def = &table.def.indexes[i];
-            let covered = needed
-                .iter()
-                .enumerate()
-                .all(|(c, &n)| !n || def.columns.contains(&c) || pk_cols.contains(&c));
-            if covered && !pk_cols.is_empty() {
-                Access::Covering(i)
-            } else {
-                Access::NonCovering(i)
-            }
-        }
-    };
-    ts.key = kp;
     Ok(())
 }
 
@@ -660,9 +698,8 @@ impl Row for SourceRow<'_> {
 /// Builds the key ranges to scan for the chosen index; `None` if a bound
 /// could not be turned into a key (the scan then covers everything and
 /// the filter decides).
-fn key_ranges(ts: &TableSource, env: Env<'_>) -> Result<Option<Vec<KeyRange>>> {
-    let t = &ts.table;
-    let (types, cols): (Vec<lineardb_table::KeyColumn>, Vec<usize>) = match ts.access {
+fn key_ranges(t: &Table, path: &Path, env: Env<'_>) -> Result<Option<Vec<KeyRange>>> {
+    let (types, cols): (Vec<lineardb_table::KeyColumn>, Vec<usize>) = match path.access {
         Access::Primary => (t.primary_key_types().to_vec(), t.def.primary_key.clone()),
         Access::Covering(i) | Access::NonCovering(i) => {
             (t.index_types(i).to_vec(), t.def.indexes[i].columns.clone())
@@ -681,14 +718,14 @@ fn key_ranges(ts: &TableSource, env: Env<'_>) -> Result<Option<Vec<KeyRange>>> {
         }
     };
     let mut eq = Vec::new();
-    for (i, e) in ts.key.eq.iter().enumerate() {
+    for (i, e) in path.key.eq.iter().enumerate() {
         match coerce(i, e) {
             Ok(Some(v)) => eq.push(v),
             Ok(None) => return Ok(Some(Vec::new())), // col = NULL: nothing
             Err(_) => return Ok(None),
         }
     }
-    if ts.key.ranges.is_empty() {
+    if path.key.ranges.is_empty() {
         if eq.is_empty() {
             return Ok(Some(vec![KeyRange::all()]));
         }
@@ -700,7 +737,7 @@ fn key_ranges(ts: &TableSource, env: Env<'_>) -> Result<Option<Vec<KeyRange>>> {
     }
     let pos = eq.len();
     let mut out = Vec::new();
-    for (lo, hi) in &ts.key.ranges {
+    for (lo, hi) in &path.key.ranges {
         let bound = |b: &Option<(Expr, bool)>| -> Result<Option<Option<(Value, bool)>>> {
             match b {
                 None => Ok(Some(None)),
@@ -1152,12 +1189,17 @@ pub(crate) struct RunContext<'a> {
 /// table (1 / N) reads the table instead: a primary-key lookup per row
 /// costs about as much as reading N rows in key order.
 const LOOKUPS_PER_SEQUENTIAL_ROW: u64 = 10;
+/// Ranges this small keep their index even in a tiny table (both ways are
+/// cheap there, and the index is what EXPLAIN readers expect).
+const SMALL_RANGE: u64 = 64;
 
 /// What one execution of a table source reads: key ranges, access path,
 /// and the part of the WHERE clause left to evaluate per row (bound to the
-/// parameters). The planned path is kept unless the ranges cannot be built
-/// exactly, or an unforced non-covering scan is estimated (from the trees)
-/// to read so much of the table that a table scan is cheaper.
+/// parameters). When the WHERE clause constrains several indexes (and no
+/// index is forced), the trees' range estimates pick the cheapest, a
+/// non-covering row costing [`LOOKUPS_PER_SEQUENTIAL_ROW`] rows; a table
+/// scan replaces a path whose ranges cannot be built exactly, or an
+/// unforced non-covering scan that costs more than reading the table.
 fn access_for_run(
     ts: &TableSource,
     full_filter: Option<&Expr>,
@@ -1165,17 +1207,38 @@ fn access_for_run(
 ) -> Result<(Vec<KeyRange>, Access, Option<Expr>)> {
     let env = Env { params, aggs: &[] };
     let t = &ts.table;
+    // Rows an access path reads, weighted by what a row costs it.
+    let cost = |access: Access, ranges: &[KeyRange]| {
+        let rows = estimate(t, access, ranges);
+        match access {
+            Access::NonCovering(_) => rows.saturating_mul(LOOKUPS_PER_SEQUENTIAL_ROW),
+            _ => rows,
+        }
+    };
+    let mut chosen = key_ranges(t, &ts.path, env)?.map(|r| (r, &ts.path));
+    if !ts.others.is_empty() {
+        let mut best = chosen.map(|(r, p)| (cost(p.access, &r), r, p));
+        for other in &ts.others {
+            if let Some(r) = key_ranges(t, other, env)? {
+                let c = cost(other.access, &r);
+                if best.as_ref().is_none_or(|(b, _, _)| c < *b) {
+                    best = Some((c, r, other));
+                }
+            }
+        }
+        chosen = best.map(|(_, r, p)| (r, p));
+    }
     let table_scan = || (vec![KeyRange::all()], Access::Primary, full_filter);
-    let (ranges, access, filter) = match key_ranges(ts, env)? {
-        Some(r) => {
-            let too_many = matches!(ts.access, Access::NonCovering(_))
+    let (ranges, access, filter) = match chosen {
+        Some((r, path)) => {
+            let too_many = matches!(path.access, Access::NonCovering(_))
                 && !ts.forced
-                && estimate(t, ts.access, &r) * LOOKUPS_PER_SEQUENTIAL_ROW
-                    > t.primary.estimate_range(&[], None).unwrap_or(u64::MAX);
+                && estimate(t, path.access, &r) > SMALL_RANGE
+                && cost(path.access, &r) > t.primary.estimate_range(&[], None).unwrap_or(u64::MAX);
             if too_many {
                 table_scan()
             } else {
-                (r, ts.access, ts.residual.as_ref())
+                (r, path.access, path.residual.as_ref())
             }
         }
         None => table_scan(),
@@ -1360,15 +1423,22 @@ fn distinct_key(values: &[Value]) -> Vec<u8> {
     k
 }
 
-/// What EXPLAIN shows for a plan: (access type, key, covering).
-pub(crate) fn explain(plan: &SelectPlan) -> (String, String, bool) {
+/// What EXPLAIN shows for a plan: (access type, key, covering) — the path
+/// an execution with these parameters takes (range estimates included).
+pub(crate) fn explain(plan: &SelectPlan, params: &[Value]) -> (String, String, bool) {
     match &plan.source {
         Source::Nothing => ("".into(), "".into(), false),
         Source::Derived(_) => ("derived".into(), "".into(), false),
         Source::Table(ts) => {
-            let ranged = !ts.key.eq.is_empty() || !ts.key.ranges.is_empty();
+            let (ranged, access) = match access_for_run(ts, plan.filter.as_ref(), params) {
+                Ok((ranges, access, _)) => (ranges != [KeyRange::all()], access),
+                Err(_) => (
+                    !ts.path.key.eq.is_empty() || !ts.path.key.ranges.is_empty(),
+                    ts.path.access,
+                ),
+            };
             let kind = if ranged { "range" } else { "ALL" };
-            match ts.access {
+            match access {
                 Access::Primary => (
                     kind.into(),
                     if ranged { "PRIMARY".into() } else { "".into() },
