@@ -199,10 +199,18 @@ impl Workers {
     }
 }
 
-/// An idle worker leaves if its group has another.
+/// An idle worker leaves if its group keeps another free one: workers
+/// held by long requests do not count, so a group whose worker runs a long
+/// query keeps its spare instead of ending and restarting it every
+/// [`IDLE_EXIT`].
 fn retire(g: &Group) -> bool {
     let mut r = g.roster.lock();
-    if r.alive > 1 {
+    let held = r
+        .slots
+        .iter()
+        .filter(|(s, _)| s.busy.get() == 1 && s.ended.get() == 0)
+        .count();
+    if r.alive > held + 1 {
         r.alive -= 1;
         true
     } else {
