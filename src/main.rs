@@ -53,16 +53,31 @@ struct ServeArgs {
     workers: usize,
 }
 
+/// Seconds `serve` waits for another process to release the data file.
+const LOCK_WAIT_TRIES: u32 = 30;
+
 fn serve(a: ServeArgs) -> anyhow::Result<()> {
     std::fs::create_dir_all(&a.datadir)?;
     let cfg = lineardb_table::PoolConfig {
         pool_bytes: a.pool_mib << 20,
         ..Default::default()
     };
-    let engine = std::sync::Arc::new(lineardb_table::Engine::open(
-        &a.datadir.join("lineardb.ldb"),
-        cfg,
-    )?);
+    // A server still shutting down (flushing its pool) holds the data
+    // file's lock for a while: wait for it, as InnoDB does for ibdata1.
+    let path = a.datadir.join("lineardb.ldb");
+    let mut waited = 0u32;
+    let engine = loop {
+        match lineardb_table::Engine::open(&path, cfg.clone()) {
+            Err(e) if e.is_in_use() && waited < LOCK_WAIT_TRIES => {
+                if waited == 0 {
+                    eprintln!("{e}; waiting up to {LOCK_WAIT_TRIES} s for it");
+                }
+                waited += 1;
+                std::thread::sleep(std::time::Duration::from_secs(1));
+            }
+            r => break std::sync::Arc::new(r?),
+        }
+    };
     let listener = std::net::TcpListener::bind((a.bind.as_str(), a.port))?;
     eprintln!(
         "lineardb {} serving {} on {}",

@@ -400,3 +400,21 @@ fn a_long_query_does_not_hold_up_other_connections() {
         other => panic!("expected 1317, got {other:?}"),
     }
 }
+
+/// A second server on a data directory in use waits for the first to let
+/// go of it (a restart while the old process is still flushing), then
+/// serves the same data.
+#[test]
+fn a_second_server_waits_for_the_data_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let datadir = dir.path().join("data");
+    let first = Server::start_at(&datadir, &[]);
+    first.sql("CREATE DATABASE kept");
+    let path = datadir.clone();
+    let second = std::thread::spawn(move || Server::start_at(&path, &[]));
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert!(!second.is_finished(), "the second server did not wait");
+    drop(first);
+    let second = second.join().unwrap();
+    assert!(second.sql("SHOW DATABASES").contains("kept"));
+}

@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 pub struct Server {
     child: Child,
     pub port: u16,
-    dir: tempfile::TempDir,
+    datadir: PathBuf,
+    _dir: Option<tempfile::TempDir>,
 }
 
 impl Server {
@@ -19,13 +20,21 @@ impl Server {
 
     pub fn start_with(extra: &[&str]) -> Server {
         let dir = tempfile::tempdir().unwrap();
+        let mut server = Self::start_at(&dir.path().join("data"), extra);
+        server._dir = Some(dir);
+        server
+    }
+
+    /// A server on the data directory `datadir` (not removed when dropped);
+    /// returns once it listens.
+    pub fn start_at(datadir: &Path, extra: &[&str]) -> Server {
         // Port 0: the server binds a free port itself and prints it, so
         // servers started side by side never race for one.
         let mut child = Command::new(env!("CARGO_BIN_EXE_lineardb"))
             .args(["serve", "--port", "0", "--pool-mib", "256"])
             .args(extra)
             .arg("--datadir")
-            .arg(dir.path().join("data"))
+            .arg(datadir)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
@@ -47,11 +56,16 @@ impl Server {
                 eprintln!("{l}");
             }
         });
-        Server { child, port, dir }
+        Server {
+            child,
+            port,
+            datadir: datadir.to_path_buf(),
+            _dir: None,
+        }
     }
 
     pub fn datadir(&self) -> PathBuf {
-        self.dir.path().join("data")
+        self.datadir.clone()
     }
 
     pub fn url(&self, db: &str) -> String {

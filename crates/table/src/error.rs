@@ -43,6 +43,14 @@ pub enum Error {
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
+    /// The data file is locked by another process (another server on the
+    /// same data directory, or one still shutting down).
+    pub fn is_in_use(&self) -> bool {
+        matches!(self, Error::Storage(lineardb_buffer::Error::InUse(_)))
+    }
+}
+
+impl Error {
     /// MySQL error number.
     pub fn mysql_code(&self) -> u16 {
         match self {
