@@ -250,31 +250,19 @@ fn io_err(e: io::Error) -> SqlError {
 
 /// Decodes one binary-protocol parameter.
 fn read_param(r: &mut Reader<'_>, ty: u8, unsigned: bool) -> io::Result<Value> {
+    // A fixed-width integer of `bits`, zero- or sign-extended.
+    let int = |raw: u64, bits: u32| {
+        let shift = 64 - bits;
+        Value::Int(if unsigned {
+            raw as i64
+        } else {
+            ((raw << shift) as i64) >> shift
+        })
+    };
     Ok(match ty {
-        1 => {
-            let b = r.u8()?;
-            if unsigned {
-                Value::Int(b as i64)
-            } else {
-                Value::Int(b as i8 as i64)
-            }
-        }
-        2 | 13 => {
-            let b = r.u16()?;
-            if unsigned {
-                Value::Int(b as i64)
-            } else {
-                Value::Int(b as i16 as i64)
-            }
-        }
-        3 | 9 => {
-            let b = r.u32()?;
-            if unsigned {
-                Value::Int(b as i64)
-            } else {
-                Value::Int(b as i32 as i64)
-            }
-        }
+        1 => int(r.u8()? as u64, 8),
+        2 | 13 => int(r.u16()? as u64, 16),
+        3 | 9 => int(r.u32()? as u64, 32),
         8 => {
             let b = r.u64()?;
             if unsigned && b > i64::MAX as u64 {

@@ -60,7 +60,9 @@ fn login(stream: TcpStream, engine: Arc<Engine>, registry: Arc<Registry>, pool: 
         Err(_) => return,
     };
     let waker = stream.try_clone();
-    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| -> std::io::Result<_> {
+    // A login that times out (read timeout: WouldBlock or TimedOut) ends quietly.
+    let quiet = [std::io::ErrorKind::WouldBlock, std::io::ErrorKind::TimedOut];
+    let conn = guarded(&host, &quiet, || {
         stream.set_read_timeout(Some(CONNECT_TIMEOUT))?;
         let io = packet::PacketIo::new(NetStream(stream));
         let Some(mut conn) = conn::handshake(io, &engine, &registry, &host)? else {
@@ -76,25 +78,40 @@ fn login(stream: TcpStream, engine: Arc<Engine>, registry: Arc<Registry>, pool: 
         conn.set_nonblocking()?;
         // Anything sent right after the login is served here.
         Ok(conn.serve_ready()?.then_some(conn))
-    }));
-    let failed = |e: &dyn std::fmt::Display| eprintln!("connection from {host}: {e}");
-    match r {
-        Ok(Ok(Some(conn))) => {
-            if let Err(e) = pool.register(Client::new(conn, host.clone())) {
-                failed(&e);
-            }
+    });
+    if let Some(Some(conn)) = conn {
+        if let Err(e) = pool.register(Client::new(conn, host.clone())) {
+            eprintln!("connection from {host}: {e}");
         }
-        Ok(Ok(None)) => {}
-        Ok(Err(e))
-            if matches!(
+    }
+}
+
+/// Runs `f` for the connection from `host`: a panic becomes an error (one
+/// connection must not take the server down), and errors are logged unless
+/// they only say the client went away (or are of a `quiet` kind).
+/// `None` after any error.
+pub(crate) fn guarded<T>(
+    host: &str,
+    quiet: &[std::io::ErrorKind],
+    f: impl FnOnce() -> std::io::Result<T>,
+) -> Option<T> {
+    use std::io::ErrorKind as K;
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(Ok(v)) => Some(v),
+        Ok(Err(e)) => {
+            let gone = matches!(
                 e.kind(),
-                std::io::ErrorKind::UnexpectedEof
-                    | std::io::ErrorKind::ConnectionReset
-                    | std::io::ErrorKind::WouldBlock
-                    | std::io::ErrorKind::TimedOut
-            ) => {}
-        Ok(Err(e)) => failed(&e),
-        Err(_) => failed(&"internal error, connection closed"),
+                K::UnexpectedEof | K::ConnectionReset | K::BrokenPipe
+            );
+            if !gone && !quiet.contains(&e.kind()) {
+                eprintln!("connection from {host}: {e}");
+            }
+            None
+        }
+        Err(_) => {
+            eprintln!("connection from {host}: internal error, connection closed");
+            None
+        }
     }
 }
 

@@ -220,30 +220,6 @@ fn retire(g: &Group) -> bool {
 
 /// Serves what the client has sent; false when the connection is done.
 fn serve(client: &mut Client) -> bool {
-    // A panic in one connection must not take the server down.
-    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| client.conn.serve_ready()));
-    match r {
-        Ok(Ok(keep)) => keep,
-        Ok(Err(e))
-            if matches!(
-                e.kind(),
-                io::ErrorKind::UnexpectedEof
-                    | io::ErrorKind::ConnectionReset
-                    | io::ErrorKind::BrokenPipe
-            ) =>
-        {
-            false
-        }
-        Ok(Err(e)) => {
-            eprintln!("connection from {}: {e}", client.host);
-            false
-        }
-        Err(_) => {
-            eprintln!(
-                "connection from {}: internal error, connection closed",
-                client.host
-            );
-            false
-        }
-    }
+    let Client { conn, host, .. } = client;
+    crate::guarded(host, &[], || conn.serve_ready()).unwrap_or(false)
 }

@@ -885,18 +885,28 @@ impl SelectPlan {
         if limit == 0 {
             return Ok(());
         }
+        // Key ranges, access path and per-row filter, decided once.
+        let table_run = match &self.source {
+            Source::Table(ts) => Some(access_for_run(ts, self.filter.as_ref(), params)?),
+            _ => None,
+        };
+        let table_run = table_run.as_ref();
         if self.aggregate {
             let cx = RunContext {
                 threads: self.parallel_hint.0.unwrap_or(cx.threads),
                 min_rows: self.parallel_hint.1.unwrap_or(cx.min_rows),
                 ..*cx
             };
-            let mut groups = match self.parallel_aggregate(params, &cx)? {
+            let parallel = match table_run {
+                Some(run) => self.parallel_aggregate(params, &cx, run)?,
+                None => None,
+            };
+            let mut groups = match parallel {
                 Some(groups) => groups,
                 None => {
                     let mut groups = Groups::default();
                     let mut key = Vec::new();
-                    self.scan_fallible(params, stop, &mut |row| {
+                    self.scan_fallible(params, stop, table_run, &mut |row| {
                         self.accumulate(row, env, &mut groups, &mut key)
                             .map(|()| true)
                     })?;
@@ -926,7 +936,7 @@ impl SelectPlan {
                 }
             }
         } else {
-            self.scan_fallible(params, stop, &mut |row| out.push(row, env, sink))?;
+            self.scan_fallible(params, stop, table_run, &mut |row| out.push(row, env, sink))?;
         }
         out.finish(sink)
     }
@@ -938,7 +948,12 @@ impl SelectPlan {
     /// one thread allowed, a small range (tree estimate), non-covering
     /// access, DISTINCT aggregates, or a GROUP BY whose output order would
     /// then depend on the threads (no ORDER BY).
-    fn parallel_aggregate(&self, params: &[Value], cx: &RunContext<'_>) -> Result<Option<Groups>> {
+    fn parallel_aggregate(
+        &self,
+        params: &[Value],
+        cx: &RunContext<'_>,
+        run: &TableRun,
+    ) -> Result<Option<Groups>> {
         let Source::Table(ts) = &self.source else {
             return Ok(None);
         };
@@ -949,10 +964,9 @@ impl SelectPlan {
             return Ok(None);
         }
         let env = Env { params, aggs: &[] };
-        let (ranges, access, bound) = access_for_run(ts, self.filter.as_ref(), params)?;
-        let filter = bound.as_ref();
+        let (ranges, access, filter) = (&run.ranges, run.access, run.filter.as_ref());
         if matches!(access, Access::NonCovering(_))
-            || estimate(&ts.table, access, &ranges) < cx.min_rows
+            || estimate(&ts.table, access, ranges) < cx.min_rows
         {
             return Ok(None);
         }
@@ -961,7 +975,7 @@ impl SelectPlan {
         }
         let tree = tree_of(&ts.table, access);
         let mut pieces = Vec::new();
-        for r in &ranges {
+        for r in ranges {
             pieces.extend(lineardb_table::parallel::split_range(
                 tree,
                 r,
@@ -1081,10 +1095,11 @@ impl SelectPlan {
         &self,
         params: &[Value],
         stop: &SharedFlag,
+        table_run: Option<&TableRun>,
         f: &mut dyn FnMut(&SourceRow<'_>) -> Result<bool>,
     ) -> Result<()> {
         let mut err = None;
-        self.scan(params, stop, &mut |row| match f(row) {
+        self.scan(params, stop, table_run, &mut |row| match f(row) {
             Ok(more) => more,
             Err(e) => {
                 err = Some(e);
@@ -1095,24 +1110,21 @@ impl SelectPlan {
     }
 
     /// Feeds the rows that pass the WHERE clause to `f` until it says stop.
+    /// `table_run` is the table source's plan for this execution.
     fn scan(
         &self,
         params: &[Value],
         stop: &SharedFlag,
+        table_run: Option<&TableRun>,
         f: &mut dyn FnMut(&SourceRow<'_>) -> bool,
     ) -> Result<()> {
         let env = Env { params, aggs: &[] };
-        // Key ranges when the source is a table; then only the conjuncts
-        // the ranges do not guarantee are evaluated per row.
-        let mut filter = self.filter.as_ref();
-        let mut table_ranges = None;
-        let bound;
-        if let Source::Table(ts) = &self.source {
-            let (ranges, access, b) = access_for_run(ts, filter, params)?;
-            table_ranges = Some((ranges, access));
-            bound = b;
-            filter = bound.as_ref();
-        }
+        // From a table, only the conjuncts the key ranges do not guarantee
+        // are evaluated per row.
+        let filter = match table_run {
+            Some(run) => run.filter.as_ref(),
+            None => self.filter.as_ref(),
+        };
         let mut err: Option<SqlError> = None;
         let mut seen = 0u32;
         let mut pass = |row: &SourceRow<'_>| -> bool {
@@ -1156,11 +1168,11 @@ impl SelectPlan {
                 }
             }
             Source::Table(ts) => {
-                let (ranges, access) = table_ranges.expect("built above");
+                let TableRun { ranges, access, .. } = table_run.expect("built by run");
                 // Rows may come in primary-key order when nothing depends on order.
                 let unordered = self.aggregate && self.group_by.is_empty();
-                for r in &ranges {
-                    if !scan_range(ts, access, unordered, r, &mut pass)? {
+                for r in ranges {
+                    if !scan_range(ts, *access, unordered, r, &mut pass)? {
                         break;
                     }
                 }
@@ -1193,6 +1205,14 @@ const LOOKUPS_PER_SEQUENTIAL_ROW: u64 = 10;
 /// cheap there, and the index is what EXPLAIN readers expect).
 const SMALL_RANGE: u64 = 64;
 
+/// What one execution reads from its table.
+pub(crate) struct TableRun {
+    ranges: Vec<KeyRange>,
+    access: Access,
+    /// The WHERE conjuncts left to evaluate per row, parameters bound.
+    filter: Option<Expr>,
+}
+
 /// What one execution of a table source reads: key ranges, access path,
 /// and the part of the WHERE clause left to evaluate per row (bound to the
 /// parameters). When the WHERE clause constrains several indexes (and no
@@ -1204,7 +1224,7 @@ fn access_for_run(
     ts: &TableSource,
     full_filter: Option<&Expr>,
     params: &[Value],
-) -> Result<(Vec<KeyRange>, Access, Option<Expr>)> {
+) -> Result<TableRun> {
     let env = Env { params, aggs: &[] };
     let t = &ts.table;
     // Rows an access path reads, weighted by what a row costs it.
@@ -1231,10 +1251,12 @@ fn access_for_run(
     let table_scan = || (vec![KeyRange::all()], Access::Primary, full_filter);
     let (ranges, access, filter) = match chosen {
         Some((r, path)) => {
-            let too_many = matches!(path.access, Access::NonCovering(_))
-                && !ts.forced
-                && estimate(t, path.access, &r) > SMALL_RANGE
-                && cost(path.access, &r) > t.primary.estimate_range(&[], None).unwrap_or(u64::MAX);
+            let too_many = matches!(path.access, Access::NonCovering(_)) && !ts.forced && {
+                let rows = estimate(t, path.access, &r);
+                rows > SMALL_RANGE
+                    && rows.saturating_mul(LOOKUPS_PER_SEQUENTIAL_ROW)
+                        > t.primary.estimate_range(&[], None).unwrap_or(u64::MAX)
+            };
             if too_many {
                 table_scan()
             } else {
@@ -1243,8 +1265,11 @@ fn access_for_run(
         }
         None => table_scan(),
     };
-    let bound = filter.map(|f| bind_to_table(f, params, t));
-    Ok((ranges, access, bound))
+    Ok(TableRun {
+        ranges,
+        access,
+        filter: filter.map(|f| bind_to_table(f, params, t)),
+    })
 }
 
 /// `filter` for one execution over `table` (see [`Expr::bind`]).
@@ -1431,7 +1456,7 @@ pub(crate) fn explain(plan: &SelectPlan, params: &[Value]) -> (String, String, b
         Source::Derived(_) => ("derived".into(), "".into(), false),
         Source::Table(ts) => {
             let (ranged, access) = match access_for_run(ts, plan.filter.as_ref(), params) {
-                Ok((ranges, access, _)) => (ranges != [KeyRange::all()], access),
+                Ok(run) => (run.ranges != [KeyRange::all()], run.access),
                 Err(_) => (
                     !ts.path.key.eq.is_empty() || !ts.path.key.ranges.is_empty(),
                     ts.path.access,
