@@ -51,6 +51,12 @@ struct ServeArgs {
     /// long queries hold them).
     #[arg(long, default_value_t = 0)]
     workers: usize,
+    /// When a commit reaches the disk, as InnoDB's
+    /// innodb_flush_log_at_trx_commit: 1 = synced at every commit (group
+    /// commit), 2 = written at commit and synced once a second, 0 = written
+    /// and synced once a second.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(0..=2))]
+    flush_log_at_trx_commit: u64,
 }
 
 /// Seconds `serve` waits for another process to release the data file.
@@ -78,6 +84,13 @@ fn serve(a: ServeArgs) -> anyhow::Result<()> {
             r => break std::sync::Arc::new(r?),
         }
     };
+    if let Some(d) = lineardb_table::Durability::from_level(a.flush_log_at_trx_commit) {
+        engine.wal().set_durability(d);
+    }
+    let recovery = engine.recovery();
+    if recovery.redo_records > 0 || recovery.rolled_back > 0 {
+        eprintln!("lineardb: {recovery}");
+    }
     let listener = std::net::TcpListener::bind((a.bind.as_str(), a.port))?;
     eprintln!(
         "lineardb {} serving {} on {}",

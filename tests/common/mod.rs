@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 pub struct Server {
     child: Child,
+    killed: bool,
     pub port: u16,
     datadir: PathBuf,
     _dir: Option<tempfile::TempDir>,
@@ -58,6 +59,7 @@ impl Server {
         });
         Server {
             child,
+            killed: false,
             port,
             datadir: datadir.to_path_buf(),
             _dir: None,
@@ -94,8 +96,21 @@ impl Server {
     }
 }
 
+impl Server {
+    /// Kills the server with SIGKILL (a crash: nothing is flushed) and
+    /// waits until it is gone.
+    pub fn kill9(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.killed = true;
+    }
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
+        if self.killed {
+            return;
+        }
         let _ = Command::new("kill")
             .args(["-TERM", &self.child.id().to_string()])
             .status();

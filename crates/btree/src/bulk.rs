@@ -2,6 +2,7 @@
 //! then each inner level is built over the one below; the top node is moved
 //! into the tree's root page so the tree keeps its id.
 use crate::node::{entry_space, separator, NodeHeader, NodeImage, NodeMut, NodeRef};
+use crate::redo::Redo;
 use crate::tree::{interrupt_to_error, BTree};
 use lineardb_buffer::{Error, PageId, Result};
 use lineardb_sync::WaitClass;
@@ -177,10 +178,7 @@ impl BTree {
         if total == 0 {
             for p in parts {
                 for pid in p.pids {
-                    self.pool
-                        .exclusive(pid, WaitClass::TreeLeaf)
-                        .map_err(interrupt_to_error)?
-                        .free();
+                    self.free_page(pid)?;
                 }
             }
             return Ok(0);
@@ -195,12 +193,20 @@ impl BTree {
             children.extend(p.pids);
             seps.extend(p.seps);
         }
+        let mut built = children.clone();
         let mut level = 0u8;
         while children.len() > 1 {
             level += 1;
             (children, seps) = self.build_inner_level(level, &children, &seps, budget)?;
+            built.extend_from_slice(&children);
         }
-        self.move_into_root(children[0])?;
+        if self.pool.log().is_some() {
+            // The new pages are not logged one by one: they reach the file
+            // (synced) before the record that links them into the root.
+            self.pool.flush()?;
+            self.pool.sync()?;
+        }
+        self.move_into_root(children[0], &built)?;
         Ok(total)
     }
 
@@ -266,8 +272,9 @@ impl BTree {
         Ok((nodes, up_seps))
     }
 
-    /// Copies node `pid` into the root page and frees `pid`.
-    fn move_into_root(&self, pid: PageId) -> Result<()> {
+    /// Copies node `pid` into the root page and frees `pid`; logs the pages
+    /// of the build (`built`) as in use.
+    fn move_into_root(&self, pid: PageId, built: &[PageId]) -> Result<()> {
         let g = self
             .pool
             .exclusive(pid, WaitClass::TreeInner)
@@ -285,7 +292,27 @@ impl BTree {
             .exclusive(self.root, WaitClass::TreeInner)
             .map_err(interrupt_to_error)?;
         NodeMut::new(root.page_mut()).write_image(&img);
+        let mut redo = Redo::new(&self.pool);
+        for &b in built.iter().filter(|&&b| b != pid) {
+            redo.alloc(b);
+        }
+        redo.free(pid);
+        redo.image(&root);
+        redo.finish(&self.pool, &mut [&mut root])?;
         drop(root);
+        g.free();
+        Ok(())
+    }
+
+    /// Frees a page of this tree, logging it first.
+    fn free_page(&self, pid: PageId) -> Result<()> {
+        let g = self
+            .pool
+            .exclusive(pid, WaitClass::TreeInner)
+            .map_err(interrupt_to_error)?;
+        let mut redo = Redo::new(&self.pool);
+        redo.free(pid);
+        redo.finish(&self.pool, &mut [])?;
         g.free();
         Ok(())
     }
@@ -305,6 +332,9 @@ impl BTree {
                     stack.push(n.child_at(i));
                 }
             }
+            let mut redo = Redo::new(&self.pool);
+            redo.free(pid);
+            redo.finish(&self.pool, &mut [])?;
             g.free();
         }
         Ok(())

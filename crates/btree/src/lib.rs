@@ -6,6 +6,7 @@
 mod bulk;
 mod cursor;
 mod node;
+pub mod redo;
 mod store;
 mod tree;
 

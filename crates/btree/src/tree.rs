@@ -13,6 +13,7 @@
 //! deadlock. The root's page id never changes: a root split moves its
 //! records into two new children.
 use crate::node::{entry_space, separator, NodeHeader, NodeImage, NodeMut, NodeRef};
+use crate::redo::Redo;
 use lineardb_buffer::{BufferPool, Error, Interrupt, OptimisticGuard, PageId, Result};
 use lineardb_sync::WaitClass;
 use std::sync::Arc;
@@ -49,6 +50,9 @@ impl BTree {
                 std::iter::empty(),
             );
             NodeMut::new(g.page_mut()).write_image(&img);
+            let mut redo = Redo::new(&pool);
+            redo.image(&g);
+            redo.finish(&pool, &mut [&mut g])?;
             g.pid()
         };
         Ok(BTree { pool, root })
@@ -338,10 +342,16 @@ impl BTree {
 
     /// Inserts or replaces `key -> value`. Returns true if it replaced a value.
     pub fn put(&self, key: &[u8], value: &[u8]) -> Result<bool> {
+        Ok(self.put_tx(key, value, 0)?.is_some())
+    }
+
+    /// [`put`](Self::put) for transaction `txn` (0: none), whose redo
+    /// record also says how to undo it. Returns the replaced value.
+    pub fn put_tx(&self, key: &[u8], value: &[u8], txn: u64) -> Result<Option<Vec<u8>>> {
         self.check_sizes(key, value)?;
         loop {
-            match retry(|| self.try_put(key, value))? {
-                Some(replaced) => return Ok(replaced),
+            match retry(|| self.try_put(key, value, txn))? {
+                Some(old) => return Ok(old),
                 None => self.split(key, 0)?,
             }
         }
@@ -350,6 +360,11 @@ impl BTree {
     /// Inserts `key -> value` only if `key` is absent; returns false (and
     /// changes nothing) if it exists. Check and insert are one latched step.
     pub fn insert_new(&self, key: &[u8], value: &[u8]) -> Result<bool> {
+        self.insert_new_tx(key, value, 0)
+    }
+
+    /// [`insert_new`](Self::insert_new) for transaction `txn` (0: none).
+    pub fn insert_new_tx(&self, key: &[u8], value: &[u8], txn: u64) -> Result<bool> {
         self.check_sizes(key, value)?;
         loop {
             let r = retry(|| {
@@ -364,6 +379,10 @@ impl BTree {
                 let mut n = NodeMut::new(x.page_mut());
                 if n.fits(key.len(), value.len()) {
                     n.insert_at(pos, key, value);
+                    let mut redo = Redo::new(&self.pool);
+                    redo.put(&x, key, value);
+                    redo.undo(txn, self.root, key, None);
+                    redo.finish(&self.pool, &mut [&mut x])?;
                     Ok(Some(true))
                 } else {
                     Ok(None)
@@ -533,47 +552,70 @@ impl BTree {
         }
     }
 
-    /// `Some(replaced)` when done, `None` when the leaf is full.
-    fn try_put(&self, key: &[u8], value: &[u8]) -> std::result::Result<Option<bool>, Interrupt> {
+    /// `Some(replaced value)` when done, `None` when the leaf is full.
+    #[allow(clippy::type_complexity)]
+    fn try_put(
+        &self,
+        key: &[u8],
+        value: &[u8],
+        txn: u64,
+    ) -> std::result::Result<Option<Option<Vec<u8>>>, Interrupt> {
         let g = self.find_leaf(key, false)?;
         let mut x = g.upgrade()?;
         let mut n = NodeMut::new(x.page_mut());
         let (pos, found) = n.as_ref().lower_bound(key);
+        let mut old = None;
         if found {
-            let old = n.as_ref().value(pos);
+            let v = n.as_ref().value(pos);
             n.remove_at(pos);
-            if n.fits(key.len(), value.len()) {
-                n.insert_at(pos, key, value);
-                return Ok(Some(true));
+            if !n.fits(key.len(), value.len()) {
+                // Put back: the live contents are as before (only the heap
+                // layout moved), so there is nothing to log.
+                n.insert_at(pos, key, &v);
+                return Ok(None);
             }
-            n.insert_at(pos, key, &old);
+            old = Some(v);
+        } else if !n.fits(key.len(), value.len()) {
             return Ok(None);
         }
-        if n.fits(key.len(), value.len()) {
-            n.insert_at(pos, key, value);
-            Ok(Some(false))
-        } else {
-            Ok(None)
-        }
+        n.insert_at(pos, key, value);
+        let mut redo = Redo::new(&self.pool);
+        redo.put(&x, key, value);
+        redo.undo(txn, self.root, key, old.as_deref());
+        redo.finish(&self.pool, &mut [&mut x])?;
+        Ok(Some(old))
     }
 
     /// Removes `key`. Returns true if it was there.
     pub fn remove(&self, key: &[u8]) -> Result<bool> {
+        Ok(self.remove_tx(key, 0)?.is_some())
+    }
+
+    /// [`remove`](Self::remove) for transaction `txn` (0: none); returns the
+    /// removed value.
+    pub fn remove_tx(&self, key: &[u8], txn: u64) -> Result<Option<Vec<u8>>> {
         let page_size = self.pool.page_size();
-        let (found, underfull) = retry(|| {
+        let (old, underfull) = retry(|| {
             let g = self.find_leaf(key, false)?;
             let mut x = g.upgrade()?;
             let mut n = NodeMut::new(x.page_mut());
             let (pos, found) = n.as_ref().lower_bound(key);
+            let mut old = None;
             if found {
+                let v = n.as_ref().value(pos);
                 n.remove_at(pos);
+                let mut redo = Redo::new(&self.pool);
+                redo.remove(&x, key);
+                redo.undo(txn, self.root, key, Some(&v));
+                redo.finish(&self.pool, &mut [&mut x])?;
+                old = Some(v);
             }
-            Ok((found, n.as_ref().used_space() < page_size / 4))
+            Ok((old, NodeRef::new(x.page()).used_space() < page_size / 4))
         })?;
         if underfull {
             self.merge_up(key)?;
         }
-        Ok(found)
+        Ok(old)
     }
 
     /// Splits the node at `level` on the path to `key` (and, first, its
@@ -630,13 +672,18 @@ impl BTree {
             let mut p = NodeMut::new(px.page_mut());
             p.set_child_at(pos, nx.pid());
             p.insert_at(pos, &sep, &cx.pid().to_ne_bytes());
+            let mut redo = Redo::new(&self.pool);
+            redo.image(&nx);
+            redo.image(&cx);
+            redo.link(&px, &sep, cx.pid(), nx.pid());
+            redo.finish(&self.pool, &mut [&mut nx, &mut cx, &mut px])?;
             return Ok(None);
         }
     }
 
     /// Splits the root: its records move to two new children; the root
     /// becomes an inner node one level up, keeping its page id.
-    fn split_root(&self, mut rx: lineardb_buffer::ExclusiveGuard<'_>) -> Result<()> {
+    fn split_root<'s>(&'s self, mut rx: lineardb_buffer::ExclusiveGuard<'s>) -> Result<()> {
         let page_size = self.pool.page_size();
         let r = NodeRef::new(rx.page());
         if r.count() < 2 {
@@ -660,7 +707,11 @@ impl BTree {
             std::iter::once((sep.as_slice(), lx.pid().to_ne_bytes().as_slice())),
         );
         NodeMut::new(rx.page_mut()).write_image(&root);
-        Ok(())
+        let mut redo = Redo::new(&self.pool);
+        redo.image(&lx);
+        redo.image(&nx);
+        redo.image(&rx);
+        redo.finish(&self.pool, &mut [&mut lx, &mut nx, &mut rx])
     }
 
     /// Merges underfull nodes on the path to `key`, level by level upwards,
@@ -718,6 +769,7 @@ impl BTree {
                 return Ok(false);
             }
             let mut entries = l.entries();
+            let sep_key = sep.clone();
             if !l.is_leaf() {
                 entries.push((sep, l.upper_child().to_ne_bytes().to_vec()));
             }
@@ -737,8 +789,14 @@ impl BTree {
             NodeMut::new(rx.page_mut()).write_image(&img);
             let mut p = NodeMut::new(px.page_mut());
             p.remove_at(lpos);
+            let underfull = p.as_ref().used_space() < page_size / 4;
+            let mut redo = Redo::new(&self.pool);
+            redo.image(&rx);
+            redo.remove(&px, &sep_key);
+            redo.free(lx.pid());
+            redo.finish(&self.pool, &mut [&mut rx, &mut px])?;
             lx.free();
-            return Ok(p.as_ref().used_space() < page_size / 4);
+            return Ok(underfull);
         }
     }
 
@@ -766,6 +824,10 @@ impl BTree {
                 .map(|(k, v)| (k.as_slice(), v.as_slice())),
         );
         NodeMut::new(rx.page_mut()).write_image(&img);
+        let mut redo = Redo::new(&self.pool);
+        redo.image(&rx);
+        redo.free(cx.pid());
+        redo.finish(&self.pool, &mut [&mut rx])?;
         cx.free();
         Ok(())
     }

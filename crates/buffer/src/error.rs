@@ -18,6 +18,8 @@ pub enum Error {
     Invalid(String),
     #[error("{0} is in use by another process")]
     InUse(String),
+    #[error("redo log: {0}")]
+    Log(String),
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

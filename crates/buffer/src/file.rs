@@ -5,10 +5,11 @@
 //! ```text
 //! 0..4   checksum (CRC-32 of bytes 4..page_size)
 //! 4..8   reserved for the page's owner
-//! 8..16  LSN (written by the redo log, later)
+//! 8..16  LSN of the last redo record that changed the page
 //! ```
-//! Page 0 is the file header: magic, format, page size, page count and the
-//! head of the free-page chain.
+//! Page 0 is the file header: magic, format, page size, page count, the
+//! head of the free-page chain (written by a clean close) and the LSN of the
+//! last checkpoint record (where recovery starts).
 use crate::{Error, PageId, Result};
 use std::fs::{File, OpenOptions};
 use std::os::unix::io::AsRawFd;
@@ -18,12 +19,13 @@ pub const PAGE_HEADER_SIZE: usize = 16;
 pub const PAGE_LSN_OFFSET: usize = 8;
 
 const MAGIC: &[u8; 8] = b"LINEARDB";
-const FORMAT_VERSION: u32 = 3;
+const FORMAT_VERSION: u32 = 4;
 const H_MAGIC: usize = 16;
 const H_FORMAT: usize = 24;
 const H_PAGE_SIZE: usize = 28;
 const H_PAGE_COUNT: usize = 32;
 const H_FREE_HEAD: usize = 40;
+const H_CHECKPOINT: usize = 48;
 
 /// What the header page records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,6 +33,8 @@ pub(crate) struct FileHeader {
     pub page_size: usize,
     pub page_count: u64,
     pub free_head: PageId,
+    /// Start LSN of the last checkpoint record (0: none).
+    pub checkpoint: u64,
 }
 
 pub(crate) struct DataFile {
@@ -135,6 +139,9 @@ impl DataFile {
                 page[H_PAGE_COUNT..H_PAGE_COUNT + 8].try_into().unwrap(),
             ),
             free_head: u64::from_le_bytes(page[H_FREE_HEAD..H_FREE_HEAD + 8].try_into().unwrap()),
+            checkpoint: u64::from_le_bytes(
+                page[H_CHECKPOINT..H_CHECKPOINT + 8].try_into().unwrap(),
+            ),
         };
         Ok((df, header))
     }
@@ -146,6 +153,7 @@ impl DataFile {
         page[H_PAGE_SIZE..H_PAGE_SIZE + 4].copy_from_slice(&(h.page_size as u32).to_le_bytes());
         page[H_PAGE_COUNT..H_PAGE_COUNT + 8].copy_from_slice(&h.page_count.to_le_bytes());
         page[H_FREE_HEAD..H_FREE_HEAD + 8].copy_from_slice(&h.free_head.to_le_bytes());
+        page[H_CHECKPOINT..H_CHECKPOINT + 8].copy_from_slice(&h.checkpoint.to_le_bytes());
         self.write_sealed(0, &mut page)
     }
 

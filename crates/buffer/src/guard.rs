@@ -89,6 +89,17 @@ impl<'a> ExclusiveGuard<'a> {
         unsafe { RacySliceMut::new(self.frame, self.pool.page_size()) }
     }
 
+    /// LSN of the last logged change to this page.
+    pub fn lsn(&self) -> u64 {
+        self.page().u64_at(crate::PAGE_LSN_OFFSET)
+    }
+
+    /// Stamps the page with the LSN of the record that logged its change
+    /// (while the change is still latched, so page LSNs follow log order).
+    pub fn set_lsn(&mut self, lsn: u64) {
+        self.page_mut().set_u64(crate::PAGE_LSN_OFFSET, lsn);
+    }
+
     /// Returns the page to the free list (consumes the hold).
     pub fn free(self) {
         let pool = self.pool;

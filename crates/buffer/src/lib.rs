@@ -10,11 +10,13 @@ mod arena;
 mod error;
 mod file;
 mod guard;
+mod log;
 mod pool;
 
 pub use error::{Error, Interrupt, Result};
 pub use file::{PAGE_HEADER_SIZE, PAGE_LSN_OFFSET};
 pub use guard::{ExclusiveGuard, OptimisticGuard};
+pub use log::{Lsn, PageLog};
 pub use pool::{BufferPool, PoolConfig, PoolStats};
 
 /// Identifies a page: its index in the data file.

@@ -21,7 +21,8 @@
 use crate::arena::Arena;
 use crate::file::{self, DataFile, FileHeader};
 use crate::guard::{ExclusiveGuard, OptimisticGuard};
-use crate::{Error, Interrupt, PageId, Result, HEADER_PAGE};
+use crate::log::{Lsn, PageLog};
+use crate::{Error, Interrupt, PageId, Result, HEADER_PAGE, PAGE_LSN_OFFSET};
 use lineardb_sync::thread_slot::{count, Counter};
 use lineardb_sync::wait::WaitTimer;
 use lineardb_sync::{
@@ -29,6 +30,7 @@ use lineardb_sync::{
     WaitSite,
 };
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
 const FRAME_INDEX: u64 = 0xffff_ffff;
 const FRAME_DIRTY: u64 = 1 << 62;
@@ -87,6 +89,11 @@ pub struct BufferPool {
     page_count: SharedWord,
     free_pages: Mutex<Vec<PageId>>,
     closed: SharedFlag,
+    /// The redo log, once one is attached: pages are written back only
+    /// after the log is durable up to their LSN.
+    log: OnceLock<Arc<dyn PageLog>>,
+    /// Start LSN of the last checkpoint record (kept in the file header).
+    checkpoint: SharedWord,
 }
 
 impl BufferPool {
@@ -112,6 +119,7 @@ impl BufferPool {
             ..cfg
         };
         let pool = Self::with_file(file, &cfg, header.page_count)?;
+        pool.checkpoint.store(header.checkpoint);
         pool.load_free_chain(header.free_head)?;
         Ok(pool)
     }
@@ -138,6 +146,8 @@ impl BufferPool {
             page_count: SharedWord::new(page_count),
             free_pages: Mutex::new(Vec::new()),
             closed: SharedFlag::new(false),
+            log: OnceLock::new(),
+            checkpoint: SharedWord::new(0),
         })
     }
 
@@ -160,6 +170,116 @@ impl BufferPool {
             page_size: self.page_size,
             page_count: self.page_count.load(),
             free_head,
+            checkpoint: self.checkpoint.load(),
+        }
+    }
+
+    /// Attaches the redo log (once). From now on a dirty page is written
+    /// only after the log is durable up to the page's LSN.
+    pub fn attach_log(&self, log: Arc<dyn PageLog>) -> Result<()> {
+        self.log
+            .set(log)
+            .map_err(|_| Error::Invalid("a log is already attached".into()))
+    }
+
+    /// The attached redo log, if any.
+    #[inline]
+    pub fn log(&self) -> Option<&dyn PageLog> {
+        self.log.get().map(|l| l.as_ref())
+    }
+
+    /// Start LSN of the last checkpoint record, as the file header says.
+    pub fn checkpoint_lsn(&self) -> Lsn {
+        self.checkpoint.load()
+    }
+
+    /// Records a completed checkpoint in the file header and syncs the file.
+    /// The caller has written every page dirtied before the checkpoint's
+    /// start and synced them ([`flush`](Self::flush), [`sync`](Self::sync)).
+    pub fn set_checkpoint(&self, lsn: Lsn) -> Result<()> {
+        self.checkpoint.store(lsn);
+        self.file.write_header(&self.header(0))?;
+        self.sync()
+    }
+
+    /// Syncs the data file.
+    pub fn sync(&self) -> Result<()> {
+        let _timer = WaitTimer::start(WaitSite::class(WaitClass::IoSync));
+        self.file.sync()
+    }
+
+    /// The page count and the free pages (for a checkpoint record).
+    pub fn allocation(&self) -> (u64, Vec<PageId>) {
+        let free = self.free_pages.lock();
+        (self.page_count.load(), free.clone())
+    }
+
+    /// Replaces the page count and the free list with those recovery
+    /// rebuilt from the log. Only before any page is in use.
+    pub fn set_allocation(&self, page_count: u64, free: Vec<PageId>) -> Result<()> {
+        if page_count > self.capacity {
+            return Err(Error::FileFull(self.capacity));
+        }
+        let mut list = self.free_pages.lock();
+        for &pid in list.iter() {
+            self.entry(pid)?.frame.store(0);
+        }
+        for &pid in &free {
+            if pid >= page_count || pid == HEADER_PAGE {
+                return Err(Error::Corrupt {
+                    page: pid,
+                    reason: "free page beyond the page count".into(),
+                });
+            }
+            self.entry(pid)?.frame.store(FRAME_FREED);
+        }
+        *list = free;
+        self.page_count.store(page_count);
+        Ok(())
+    }
+
+    /// Takes `pid` exclusively for recovery to overwrite with a logged
+    /// image: a page not in memory is *not* read (the copy on disk may be
+    /// torn), its frame is zeroed instead.
+    pub fn overwrite(&self, pid: PageId) -> Result<ExclusiveGuard<'_>> {
+        let entry = self.entry(pid)?;
+        if pid >= self.page_count.load() {
+            return Err(Error::Corrupt {
+                page: pid,
+                reason: "logged page beyond the page count".into(),
+            });
+        }
+        loop {
+            if entry.latch.state() != LatchState::Absent {
+                match self.exclusive(pid, WaitClass::Page) {
+                    Ok(g) => return Ok(g),
+                    Err(Interrupt::Restart) => continue,
+                    Err(Interrupt::Error(e)) => return Err(e),
+                }
+            }
+            if entry.latch.try_lock_absent().is_none() {
+                std::thread::yield_now();
+                continue;
+            }
+            let frame = match self.take_frame() {
+                Ok(f) => f,
+                Err(e) => {
+                    entry.latch.unlock_exclusive_unchanged(true);
+                    return Err(e);
+                }
+            };
+            let mut mem = self.frame_mut(frame);
+            let zeros = [0u8; 512];
+            for off in (0..self.page_size).step_by(512) {
+                mem.write(off, &zeros);
+            }
+            entry.frame.store((frame as u64 + 1) | FRAME_DIRTY);
+            self.frame_owner[frame].store(pid + 1);
+            return Ok(ExclusiveGuard {
+                pool: self,
+                pid,
+                frame: self.frame_ptr(frame),
+            });
         }
     }
 
@@ -400,6 +520,16 @@ impl BufferPool {
         let _timer = WaitTimer::start(WaitSite::new(WaitClass::IoWrite, pid));
         // SAFETY: no writer runs while the caller holds the page's latch.
         let mut copy = unsafe { self.frame_read(frame).as_plain() }.to_vec();
+        if let Some(log) = self.log() {
+            let lsn = u64::from_ne_bytes(
+                copy[PAGE_LSN_OFFSET..PAGE_LSN_OFFSET + 8]
+                    .try_into()
+                    .expect("8 bytes"),
+            );
+            if lsn != 0 {
+                log.flush_to(lsn)?;
+            }
+        }
         self.file.write_sealed(pid, &mut copy)?;
         count(Counter::PagesWritten, 1);
         Ok(())
@@ -586,7 +716,8 @@ impl BufferPool {
     }
 
     /// Flushes everything, records the free pages and the page count in the
-    /// file, and syncs it. After `close` the file reopens with all data.
+    /// file, and syncs it. After `close` the file reopens with all data
+    /// (with a log attached, the caller checkpoints first).
     pub fn close(&self) -> Result<()> {
         if self.closed.get() {
             return Ok(());
@@ -594,10 +725,7 @@ impl BufferPool {
         self.flush()?;
         let free_head = self.write_free_chain()?;
         self.file.write_header(&self.header(free_head))?;
-        {
-            let _timer = WaitTimer::start(WaitSite::class(WaitClass::IoSync));
-            self.file.sync()?;
-        }
+        self.sync()?;
         self.closed.set(true);
         Ok(())
     }

@@ -4,13 +4,14 @@ use crate::expr::{object_name, Env, Params};
 use crate::result::Outcome;
 use crate::session::Session;
 use crate::users;
-use lineardb_table::{Table, Value};
+use lineardb_table::{Table, Txn, Value};
 use sqlparser::ast;
 use std::sync::Arc;
 
 impl Session {
     pub(crate) fn insert(
         &mut self,
+        txn: &mut Txn,
         ins: &ast::Insert,
         params: &Params,
         args: &[Value],
@@ -67,7 +68,7 @@ impl Session {
                 given[p] = Some(x.eval(&[][..], env)?);
             }
             let (full, generated) = t.prepare_row(given)?;
-            match t.insert_prepared(&full) {
+            match t.insert_prepared(txn, &full) {
                 Ok(()) => affected += 1,
                 Err(lineardb_table::Error::DuplicateKey { .. })
                     if replace && !t.def.primary_key.is_empty() =>
@@ -75,8 +76,8 @@ impl Session {
                     let key: Vec<Value> =
                         t.def.primary_key.iter().map(|&c| full[c].clone()).collect();
                     let pk = t.encode_primary_key(&key)?;
-                    t.delete_by_key(&pk)?;
-                    t.insert_prepared(&full)?;
+                    t.delete_by_key(txn, &pk)?;
+                    t.insert_prepared(txn, &full)?;
                     affected += 2;
                 }
                 Err(e) if ins.ignore => {
@@ -148,6 +149,7 @@ impl Session {
 
     pub(crate) fn update(
         &mut self,
+        txn: &mut Txn,
         u: &ast::Update,
         params: &Params,
         args: &[Value],
@@ -184,7 +186,7 @@ impl Session {
                 new[*col] = Some(e.eval(&old[..], env)?);
             }
             let differs = sets.iter().any(|(c, _)| new[*c].as_ref() != Some(&old[*c]));
-            t.update_by_key(pk, new)?;
+            t.update_by_key(txn, pk, new)?;
             if differs {
                 changed += 1;
             }
@@ -201,6 +203,7 @@ impl Session {
 
     pub(crate) fn delete(
         &mut self,
+        txn: &mut Txn,
         d: &ast::Delete,
         params: &Params,
         args: &[Value],
@@ -218,7 +221,7 @@ impl Session {
         let keys = self.matching_keys(&t, d.selection.as_ref(), params, args)?;
         let mut n = 0;
         for pk in &keys {
-            if t.delete_by_key(pk)? {
+            if t.delete_by_key(txn, pk)? {
                 n += 1;
             }
         }

@@ -95,3 +95,9 @@ impl From<sqlparser::parser::ParserError> for SqlError {
         ))
     }
 }
+
+impl From<lineardb_table::StorageError> for SqlError {
+    fn from(e: lineardb_table::StorageError) -> SqlError {
+        lineardb_table::Error::Storage(e).into()
+    }
+}

@@ -76,6 +76,7 @@ pub(crate) enum Func {
     Year,
     Month,
     Day,
+    Sleep,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -520,6 +521,7 @@ impl Compiler<'_> {
             "YEAR" => (Func::Year, 1..=1),
             "MONTH" => (Func::Month, 1..=1),
             "DAY" | "DAYOFMONTH" => (Func::Day, 1..=1),
+            "SLEEP" => (Func::Sleep, 1..=1),
             _ => {
                 return Err(SqlError::new(
                     1305,
@@ -1053,6 +1055,12 @@ impl Expr {
     ) -> Result<Value> {
         let v0 = || args[0].eval(row, env);
         Ok(match f {
+            Func::Sleep => {
+                // Seconds (fractions allowed), at most an hour; returns 0.
+                let secs = v0()?.as_f64().unwrap_or(0.0).clamp(0.0, 3600.0);
+                std::thread::sleep(std::time::Duration::from_secs_f64(secs));
+                Value::Int(0)
+            }
             Func::Length => match v0()? {
                 Value::Null => Value::Null,
                 Value::Bytes(b) => Value::Int(b.len() as i64),
@@ -1268,9 +1276,12 @@ impl Expr {
             }
             Expr::Interval(..) => ColumnKind::Int,
             Expr::Func(f, args) => match f {
-                Func::Length | Func::CharLength | Func::Year | Func::Month | Func::Day => {
-                    ColumnKind::Int
-                }
+                Func::Length
+                | Func::CharLength
+                | Func::Year
+                | Func::Month
+                | Func::Day
+                | Func::Sleep => ColumnKind::Int,
                 Func::Upper | Func::Lower | Func::Concat | Func::Repeat | Func::Substring => {
                     ColumnKind::Text
                 }

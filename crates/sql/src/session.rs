@@ -15,6 +15,7 @@ const MAX_PARALLEL_THREADS: u64 = 256;
 const DEFAULT_PARALLEL_MIN_ROWS: u64 = 50_000;
 use crate::sessions::{Registry, SessionSlot};
 use crate::users::{self, Account, Grants};
+use lineardb_table::Txn;
 use lineardb_table::{Engine, Table, Value};
 use sqlparser::ast;
 use sqlparser::dialect::MySqlDialect;
@@ -77,6 +78,12 @@ pub struct Session {
     pub(crate) warnings: Vec<(u16, String)>,
     tables: TableCache,
     autocommit: bool,
+    /// The open transaction: one that BEGIN started, or (autocommit off)
+    /// the one the last change joined. Autocommit statements outside it
+    /// commit on their own.
+    txn: Option<Txn>,
+    /// BEGIN / START TRANSACTION is in force (until COMMIT or ROLLBACK).
+    explicit: bool,
 }
 
 impl Drop for Session {
@@ -242,6 +249,8 @@ impl Session {
             warnings: Vec::new(),
             tables: TableCache::default(),
             autocommit: true,
+            txn: None,
+            explicit: false,
         }
     }
 
@@ -292,6 +301,9 @@ impl Session {
             "version_comment" => Value::str("lineardb"),
             "max_allowed_packet" => Value::Int(64 << 20),
             "autocommit" => Value::Int(self.autocommit as i64),
+            "innodb_flush_log_at_trx_commit" => {
+                Value::Int(self.engine.wal().durability().level() as i64)
+            }
             "sql_mode" => {
                 Value::str("STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION")
             }
@@ -516,6 +528,45 @@ impl Session {
         self.run(&stmt, &p.params.clone(), params, sink)
     }
 
+    /// Runs a data change inside the open transaction, or in one of its
+    /// own that commits at once (autocommit). A statement that fails undoes
+    /// its own changes only; the transaction goes on.
+    fn in_transaction<T>(&mut self, f: impl FnOnce(&mut Self, &mut Txn) -> Result<T>) -> Result<T> {
+        let mut txn = match self.txn.take() {
+            Some(t) => t,
+            None => self.engine.begin(),
+        };
+        let savepoint = txn.savepoint();
+        let r = f(self, &mut txn);
+        if r.is_err() {
+            txn.rollback_to(savepoint)?;
+        }
+        if self.explicit || !self.autocommit {
+            self.txn = Some(txn);
+        } else if r.is_ok() {
+            txn.commit()?;
+        } else {
+            txn.rollback()?;
+        }
+        r
+    }
+
+    /// COMMIT (or ROLLBACK) of the open transaction, if any.
+    pub(crate) fn end_transaction(&mut self, commit: bool) -> Result<()> {
+        self.explicit = false;
+        match self.txn.take() {
+            Some(t) if commit => t.commit()?,
+            Some(t) => t.rollback()?,
+            None => {}
+        }
+        Ok(())
+    }
+
+    /// True while a transaction is open (BEGIN, or changes with autocommit off).
+    pub fn in_open_transaction(&self) -> bool {
+        self.txn.is_some()
+    }
+
     fn run_context(&self) -> RunContext<'_> {
         RunContext {
             stop: &self.slot.kill_query,
@@ -585,6 +636,18 @@ impl Session {
         sink: &mut dyn RowSink,
     ) -> Result<Outcome> {
         use ast::Statement as S;
+        if matches!(
+            stmt,
+            S::CreateDatabase { .. }
+                | S::CreateTable(_)
+                | S::CreateIndex(_)
+                | S::AlterTable(_)
+                | S::Drop { .. }
+                | S::Truncate(_)
+        ) {
+            // DDL commits the open transaction first, as in MySQL.
+            self.end_transaction(true)?;
+        }
         match stmt {
             S::Query(q) => {
                 self.slot.counters.com_select.add(1);
@@ -594,15 +657,15 @@ impl Session {
             }
             S::Insert(ins) => {
                 self.slot.counters.com_insert.add(1);
-                self.insert(ins, params, args)
+                self.in_transaction(|s, txn| s.insert(txn, ins, params, args))
             }
             S::Update(u) => {
                 self.slot.counters.com_update.add(1);
-                self.update(u, params, args)
+                self.in_transaction(|s, txn| s.update(txn, u, params, args))
             }
             S::Delete(d) => {
                 self.slot.counters.com_delete.add(1);
-                self.delete(d, params, args)
+                self.in_transaction(|s, txn| s.delete(txn, d, params, args))
             }
             S::CreateDatabase {
                 db_name,
@@ -666,7 +729,20 @@ impl Session {
                 self.use_database(&name)?;
                 Ok(Outcome::done(0))
             }
-            S::StartTransaction { .. } | S::Commit { .. } | S::Rollback { .. } => {
+            S::StartTransaction { .. } => {
+                self.end_transaction(true)?;
+                self.txn = Some(self.engine.begin());
+                self.explicit = true;
+                Ok(Outcome::done(0))
+            }
+            S::Commit { .. } => {
+                self.end_transaction(true)?;
+                Ok(Outcome::done(0))
+            }
+            S::Rollback {
+                savepoint: None, ..
+            } => {
+                self.end_transaction(false)?;
                 Ok(Outcome::done(0))
             }
             S::Set(set) => self.set(set, params, args),
@@ -744,6 +820,10 @@ impl Session {
                     Value::Bytes(b) => b.eq_ignore_ascii_case(b"on") || b == b"1",
                     other => crate::expr::truth_of(other) == Some(true),
                 };
+                if on && !self.autocommit {
+                    // Turning autocommit on commits the open transaction.
+                    self.end_transaction(true)?;
+                }
                 self.autocommit = on;
                 continue;
             }
@@ -766,6 +846,15 @@ impl Session {
                 self.parallel_threads = whole(&v)
                     .filter(|n| (1..=MAX_PARALLEL_THREADS).contains(n))
                     .ok_or_else(|| bad_value(&v))? as usize;
+                continue;
+            }
+            if name == "innodb_flush_log_at_trx_commit" {
+                // A global setting: the log is shared by all sessions.
+                self.require_superuser("SUPER")?;
+                let d = whole(&v)
+                    .and_then(lineardb_table::Durability::from_level)
+                    .ok_or_else(|| bad_value(&v))?;
+                self.engine.wal().set_durability(d);
                 continue;
             }
             if name == "lineardb_parallel_min_rows" {

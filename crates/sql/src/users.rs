@@ -303,7 +303,7 @@ impl Session {
         ))
     }
 
-    fn require_superuser(&self, what: &str) -> Result<()> {
+    pub(crate) fn require_superuser(&self, what: &str) -> Result<()> {
         if self.is_superuser() {
             return Ok(());
         }
@@ -327,8 +327,12 @@ impl Session {
             Some(Value::str(&account.host)),
             Some(Value::str(&password_hash(password))),
         ];
-        match users.insert(row) {
-            Ok(_) => Ok(Outcome::done(0)),
+        let mut txn = self.engine.begin();
+        match users.insert(&mut txn, row) {
+            Ok(_) => {
+                txn.commit()?;
+                Ok(Outcome::done(0))
+            }
             Err(lineardb_table::Error::DuplicateKey { .. }) if if_not_exists => {
                 self.warnings.push((
                     1973,
@@ -365,7 +369,9 @@ impl Session {
         let key =
             users.encode_primary_key(&[Value::str(&account.user), Value::str(&account.host)])?;
         let new = vec![None, None, Some(Value::str(&password_hash(password)))];
-        if users.update_by_key(&key, new.clone())? {
+        let mut txn = self.engine.begin();
+        if users.update_by_key(&mut txn, &key, new.clone())? {
+            txn.commit()?;
             return Ok(Outcome::done(0));
         }
         if account.user == "root" {
@@ -375,7 +381,8 @@ impl Session {
                 Some(Value::str(&account.host)),
                 new[2].clone(),
             ];
-            users.insert(row)?;
+            users.insert(&mut txn, row)?;
+            txn.commit()?;
             return Ok(Outcome::done(0));
         }
         Err(SqlError::new(
@@ -390,7 +397,8 @@ impl Session {
         let (users, dbs) = account_tables(&self.engine)?;
         let key =
             users.encode_primary_key(&[Value::str(&account.user), Value::str(&account.host)])?;
-        if !users.delete_by_key(&key)? && !if_exists {
+        let mut txn = self.engine.begin();
+        if !users.delete_by_key(&mut txn, &key)? && !if_exists {
             return Err(SqlError::new(
                 1396,
                 "HY000",
@@ -400,9 +408,10 @@ impl Session {
         for r in all_rows(&dbs)? {
             if text(&r[0]) == account.user && text(&r[1]) == account.host {
                 let key = dbs.encode_primary_key(&r[..3])?;
-                dbs.delete_by_key(&key)?;
+                dbs.delete_by_key(&mut txn, &key)?;
             }
         }
+        txn.commit()?;
         Ok(Outcome::done(0))
     }
 
@@ -440,12 +449,14 @@ impl Session {
             None => 0,
         };
         let new = if add { old | bits } else { old & !bits };
-        dbs.delete_by_key(&key)?;
+        let mut txn = self.engine.begin();
+        dbs.delete_by_key(&mut txn, &key)?;
         if new != 0 {
             let mut row: Vec<Option<Value>> = key_values.into_iter().map(Some).collect();
             row.push(Some(Value::UInt(new as u64)));
-            dbs.insert(row)?;
+            dbs.insert(&mut txn, row)?;
         }
+        txn.commit()?;
         Ok(Outcome::done(0))
     }
 

@@ -33,24 +33,33 @@ fn main() -> Result<()> {
 
     // Inserts: None means "the column's default" (AUTO_INCREMENT here).
     let customers = ["ann", "bob", "cid", "dee"];
+    let mut txn = engine.begin();
     for i in 0..10_000 {
         let total = Value::str(&format!("{}.{:02}", 10 + i % 90, i % 100));
         let day = Value::str(&format!("2026-{:02}-{:02}", 1 + i % 12, 1 + i % 28));
-        orders.insert(vec![
-            None,
-            Some(Value::str(customers[i % 4])),
-            Some(total),
-            Some(day),
-        ])?;
+        orders.insert(
+            &mut txn,
+            vec![
+                None,
+                Some(Value::str(customers[i % 4])),
+                Some(total),
+                Some(day),
+            ],
+        )?;
     }
+    txn.commit()?;
+    let mut txn = engine.begin();
     // Bad input gets a typed error with its MySQL code; nothing changes.
     let err = orders
-        .insert(vec![
-            Some(Value::Int(5)),
-            Some(Value::str("eve")),
-            Some(Value::str("1")),
-            Some(Value::str("2026-01-01")),
-        ])
+        .insert(
+            &mut txn,
+            vec![
+                Some(Value::Int(5)),
+                Some(Value::str("eve")),
+                Some(Value::str("1")),
+                Some(Value::str("2026-01-01")),
+            ],
+        )
         .unwrap_err();
     println!(
         "duplicate id: error {} ({}) {err}",

@@ -11,6 +11,7 @@ use crate::schema::{ColumnDef, IndexDef, TableDef};
 use crate::table::{KeyRange, Table};
 use lineardb_btree::{BTree, PoolConfig, Store};
 use lineardb_sync::{Mutex, MutexGuard, SharedWord};
+use lineardb_wal::{Durability, RecoveryReport, Txn, Wal};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -58,6 +59,8 @@ impl TableSpec {
 
 pub struct Engine {
     store: Store,
+    wal: Arc<Wal>,
+    recovery: RecoveryReport,
     catalog: BTree,
     tables: Mutex<HashMap<(String, String), Arc<Table>>>,
     ddl: Mutex<()>,
@@ -65,6 +68,15 @@ pub struct Engine {
     /// handles and only re-fetch them when this changed: a query reads it,
     /// never writes it.
     version: SharedWord,
+}
+
+impl Drop for Engine {
+    /// Stops the log thread and checkpoints (as [`Engine::close`]).
+    fn drop(&mut self) {
+        if let Err(e) = self.wal.shutdown() {
+            eprintln!("lineardb: closing the log failed: {e}");
+        }
+    }
 }
 
 /// Held for the length of a DDL statement; bumps the catalog version on
@@ -99,15 +111,29 @@ fn ident_ok(s: &str) -> bool {
 }
 
 impl Engine {
-    /// Opens the data file at `path`, creating it if needed.
+    /// Opens the data file at `path`, creating it if needed, with its redo
+    /// log beside it (`path` with the extension `redo`); recovers from the
+    /// log what the data file lacks.
     pub fn open(path: &Path, cfg: PoolConfig) -> Result<Engine> {
         let store = Store::open_or_create(path, cfg)?;
+        let (wal, recovery) = Wal::open(
+            &path.with_extension("redo"),
+            store.pool().clone(),
+            Durability::Sync,
+        )?;
         let catalog = match store.open_tree(CATALOG_TREE)? {
             Some(t) => t,
-            None => store.create_tree(CATALOG_TREE)?,
+            None => {
+                let t = store.create_tree(CATALOG_TREE)?;
+                wal.checkpoint()?;
+                t
+            }
         };
+        wal.start_background();
         Ok(Engine {
             store,
+            wal,
+            recovery,
             catalog,
             tables: Mutex::new(HashMap::new()),
             ddl: Mutex::new(()),
@@ -131,6 +157,34 @@ impl Engine {
         &self.store
     }
 
+    /// The redo log.
+    pub fn wal(&self) -> &Arc<Wal> {
+        &self.wal
+    }
+
+    /// What recovery did when the engine was opened.
+    pub fn recovery(&self) -> &RecoveryReport {
+        &self.recovery
+    }
+
+    /// Starts a transaction.
+    pub fn begin(&self) -> Txn {
+        self.wal.begin()
+    }
+
+    /// Sets catalog entry `key` (or removes it) as one committed transaction.
+    fn catalog_set(&self, key: &[u8], value: Option<&[u8]>) -> Result<()> {
+        let mut txn = self.begin();
+        let id = txn.id();
+        let old = match value {
+            Some(v) => self.catalog.put_tx(key, v, id)?,
+            None => self.catalog.remove_tx(key, id)?,
+        };
+        txn.record(self.catalog.root(), key, old);
+        txn.commit()?;
+        Ok(())
+    }
+
     pub fn create_database(&self, name: &str, if_not_exists: bool) -> Result<()> {
         let _ddl = self.ddl_lock();
         if !ident_ok(name) {
@@ -143,7 +197,7 @@ impl Engine {
                 Err(Error::DatabaseExists(name.into()))
             };
         }
-        self.catalog.put(&db_key(name), name.as_bytes())?;
+        self.catalog_set(&db_key(name), Some(name.as_bytes()))?;
         Ok(())
     }
 
@@ -177,7 +231,7 @@ impl Engine {
             self.drop_table(name, &t, true)?;
         }
         let _ddl = self.ddl_lock();
-        self.catalog.remove(&db_key(name))?;
+        self.catalog_set(&db_key(name), None)?;
         Ok(())
     }
 
@@ -258,8 +312,7 @@ impl Engine {
         for i in def.indexes.iter_mut() {
             i.root = BTree::create(pool.clone())?.root();
         }
-        self.catalog
-            .put(&key, &serde_json::to_vec(&def).expect("serializable"))?;
+        self.catalog_set(&key, Some(&serde_json::to_vec(&def).expect("serializable")))?;
         let table = Arc::new(Table::open(def, pool)?);
         self.tables.lock().insert(
             (
@@ -301,7 +354,7 @@ impl Engine {
             Err(e) => return Err(e),
         };
         let _ddl = self.ddl_lock();
-        self.catalog.remove(&table_key(db, name))?;
+        self.catalog_set(&table_key(db, name), None)?;
         self.tables
             .lock()
             .remove(&(db.to_ascii_lowercase(), name.to_ascii_lowercase()));
@@ -323,9 +376,9 @@ impl Engine {
         for i in def.indexes.iter_mut() {
             i.root = BTree::create(pool.clone())?.root();
         }
-        self.catalog.put(
+        self.catalog_set(
             &table_key(db, name),
-            &serde_json::to_vec(&def).expect("serializable"),
+            Some(&serde_json::to_vec(&def).expect("serializable")),
         )?;
         let table = Arc::new(Table::open(def, pool)?);
         self.tables.lock().insert(
@@ -401,9 +454,9 @@ impl Engine {
                 }
             }
         }
-        self.catalog.put(
+        self.catalog_set(
             &table_key(db, name),
-            &serde_json::to_vec(&def).expect("serializable"),
+            Some(&serde_json::to_vec(&def).expect("serializable")),
         )?;
         self.tables.lock().insert(
             (db.to_ascii_lowercase(), name.to_ascii_lowercase()),
@@ -422,9 +475,9 @@ impl Engine {
             .ok_or_else(|| Error::NoSuchIndex(index.into()))?;
         let mut def = old.def.clone();
         let removed = def.indexes.remove(pos);
-        self.catalog.put(
+        self.catalog_set(
             &table_key(db, name),
-            &serde_json::to_vec(&def).expect("serializable"),
+            Some(&serde_json::to_vec(&def).expect("serializable")),
         )?;
         let table = Arc::new(old.with_def(def)?);
         self.tables.lock().insert(
@@ -435,8 +488,9 @@ impl Engine {
         Ok(table)
     }
 
-    /// Flushes everything and syncs the file.
+    /// Checkpoints, flushes everything and syncs the file.
     pub fn close(&self) -> Result<()> {
+        self.wal.shutdown()?;
         Ok(self.store.close()?)
     }
 }

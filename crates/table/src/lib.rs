@@ -10,7 +10,9 @@
 //!     .column(ColumnDef::new("id", DataType::Int { unsigned: false }).auto_increment())
 //!     .column(ColumnDef::new("name", DataType::VarChar(40)).not_null())
 //!     .primary_key(&["id"]))?;
-//! t.insert(vec![None, Some(Value::str("apple"))])?;
+//! let mut txn = engine.begin();
+//! t.insert(&mut txn, vec![None, Some(Value::str("apple"))])?;
+//! txn.commit()?;
 //! # Ok::<(), lineardb_table::Error>(())
 //! ```
 mod catalog;
@@ -29,6 +31,8 @@ pub use error::{Error, Result};
 pub use index_build::{build_indexes, BuildStats};
 pub use key::KeyColumn;
 pub use lineardb_btree::{BTree, PoolConfig};
+pub use lineardb_buffer::Error as StorageError;
+pub use lineardb_wal::{Durability, RecoveryReport, Txn};
 pub use row::{RowLayout, RowRef};
 pub use schema::{ColumnDef, ColumnDefault, IndexDef, TableDef};
 pub use table::{Index, IndexEntry, KeyRange, Table, LOOKUP_BATCH, SWEEP_BATCH};

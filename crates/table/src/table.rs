@@ -13,6 +13,7 @@ use crate::schema::{IndexDef, TableDef};
 use crate::types::Value;
 use lineardb_btree::BTree;
 use lineardb_sync::{Mutex, SharedWord};
+use lineardb_wal::Txn;
 use std::ops::Bound;
 use std::sync::Arc;
 
@@ -427,14 +428,14 @@ impl Table {
     /// Inserts a row given per column (`None` = default). Returns the
     /// generated AUTO_INCREMENT value, if one was generated. On error the
     /// table is unchanged.
-    pub fn insert(&self, given: Vec<Option<Value>>) -> Result<Option<u64>> {
+    pub fn insert(&self, txn: &mut Txn, given: Vec<Option<Value>>) -> Result<Option<u64>> {
         let (row, generated) = self.prepare_row(given)?;
-        self.insert_prepared(&row)?;
+        self.insert_prepared(txn, &row)?;
         Ok(generated)
     }
 
-    /// Inserts a complete, coerced row.
-    pub fn insert_prepared(&self, row: &[Value]) -> Result<()> {
+    /// Inserts a complete, coerced row. On error the table is unchanged.
+    pub fn insert_prepared(&self, txn: &mut Txn, row: &[Value]) -> Result<()> {
         let row_id = self
             .def
             .primary_key
@@ -443,30 +444,32 @@ impl Table {
         let pk = self.primary_key_of(row, row_id);
         let mut bytes = Vec::new();
         self.layout.encode(row, &mut bytes);
-        if !self.primary.insert_new(&pk, &bytes)? {
+        let savepoint = txn.savepoint();
+        let id = txn.id();
+        if !self.primary.insert_new_tx(&pk, &bytes, id)? {
             return Err(self.duplicate(None, row));
         }
-        if let Err(e) = self.insert_secondaries(row, &pk) {
-            self.primary.remove(&pk)?;
+        txn.record(self.primary.root(), &pk, None);
+        if let Err(e) = self.insert_secondaries(txn, row, &pk) {
+            txn.rollback_to(savepoint)?;
             return Err(e);
         }
         Ok(())
     }
 
-    fn insert_secondaries(&self, row: &[Value], pk: &[u8]) -> Result<()> {
+    /// Adds the row's secondary entries; on a unique conflict returns the
+    /// error (the caller rolls back what was added).
+    fn insert_secondaries(&self, txn: &mut Txn, row: &[Value], pk: &[u8]) -> Result<()> {
         let needs_lock = self.indexes.iter().any(|i| i.def.unique);
         let _guard = needs_lock.then(|| self.unique_lock.lock());
-        let mut done: Vec<(usize, Vec<u8>)> = Vec::new();
-        for (n, index) in self.indexes.iter().enumerate() {
+        let id = txn.id();
+        for index in &self.indexes {
             if index.def.unique && self.unique_conflict(index, row, pk)? {
-                for (m, k) in &done {
-                    self.indexes[*m].tree.remove(k)?;
-                }
                 return Err(self.duplicate(Some(index), row));
             }
             let k = self.index_key(index, row, pk);
-            index.tree.put(&k, &[])?;
-            done.push((n, k));
+            let old = index.tree.put_tx(&k, &[], id)?;
+            txn.record(index.tree.root(), &k, old);
         }
         Ok(())
     }
@@ -550,20 +553,26 @@ impl Table {
     }
 
     /// Deletes the row with this encoded primary key; true if it existed.
-    pub fn delete_by_key(&self, pk: &[u8]) -> Result<bool> {
+    pub fn delete_by_key(&self, txn: &mut Txn, pk: &[u8]) -> Result<bool> {
         let Some(old) = self.get_by_key(pk)? else {
             return Ok(false);
         };
+        let id = txn.id();
         for index in &self.indexes {
-            index.tree.remove(&self.index_key(index, &old, pk))?;
+            let k = self.index_key(index, &old, pk);
+            if let Some(v) = index.tree.remove_tx(&k, id)? {
+                txn.record(index.tree.root(), &k, Some(v));
+            }
         }
-        self.primary.remove(pk)?;
+        if let Some(v) = self.primary.remove_tx(pk, id)? {
+            txn.record(self.primary.root(), pk, Some(v));
+        }
         Ok(true)
     }
 
     /// Replaces the row with encoded primary key `pk` by `new` (given per
     /// column; `None` keeps the old value). Returns false if no such row.
-    pub fn update_by_key(&self, pk: &[u8], new: Vec<Option<Value>>) -> Result<bool> {
+    pub fn update_by_key(&self, txn: &mut Txn, pk: &[u8], new: Vec<Option<Value>>) -> Result<bool> {
         let Some(old) = self.get_by_key(pk)? else {
             return Ok(false);
         };
@@ -588,10 +597,11 @@ impl Table {
             .then(|| u64::from_be_bytes(pk[..8].try_into().unwrap()));
         let new_pk = self.primary_key_of(&row, row_id);
         if new_pk != pk {
-            // The row moves: delete, insert, and put the old one back on failure.
-            self.delete_by_key(pk)?;
-            if let Err(e) = self.insert_prepared(&row) {
-                self.insert_prepared(&old)?;
+            // The row moves: delete, insert; undo both on failure.
+            let savepoint = txn.savepoint();
+            self.delete_by_key(txn, pk)?;
+            if let Err(e) = self.insert_prepared(txn, &row) {
+                txn.rollback_to(savepoint)?;
                 return Err(e);
             }
             return Ok(true);
@@ -609,11 +619,18 @@ impl Table {
         }
         let mut bytes = Vec::new();
         self.layout.encode(&row, &mut bytes);
-        self.primary.put(pk, &bytes)?;
+        let id = txn.id();
+        let prev = self.primary.put_tx(pk, &bytes, id)?;
+        txn.record(self.primary.root(), pk, prev);
         for index in &self.indexes {
             if index.def.columns.iter().any(|&c| row[c] != old[c]) {
-                index.tree.remove(&self.index_key(index, &old, pk))?;
-                index.tree.put(&self.index_key(index, &row, pk), &[])?;
+                let gone = self.index_key(index, &old, pk);
+                if let Some(v) = index.tree.remove_tx(&gone, id)? {
+                    txn.record(index.tree.root(), &gone, Some(v));
+                }
+                let added = self.index_key(index, &row, pk);
+                let prev = index.tree.put_tx(&added, &[], id)?;
+                txn.record(index.tree.root(), &added, prev);
             }
         }
         Ok(true)

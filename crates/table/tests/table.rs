@@ -50,6 +50,7 @@ fn bad_rows_get_mysql_errors_and_change_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let engine = Engine::open(&dir.path().join("t.ldb"), small_pool()).unwrap();
     let t = people(&engine);
+    let mut txn = engine.begin();
     let row = |id: Option<i64>, email: &str, age: i64| {
         vec![
             id.map(Value::Int),
@@ -59,8 +60,8 @@ fn bad_rows_get_mysql_errors_and_change_nothing() {
             Some(Value::str("1990-05-17")),
         ]
     };
-    assert_eq!(t.insert(row(None, "a@x", 30)).unwrap(), Some(1));
-    assert_eq!(t.insert(row(None, "b@x", 40)).unwrap(), Some(2));
+    assert_eq!(t.insert(&mut txn, row(None, "a@x", 30)).unwrap(), Some(1));
+    assert_eq!(t.insert(&mut txn, row(None, "b@x", 40)).unwrap(), Some(2));
     let cases: Vec<(Vec<Option<Value>>, u16, &str)> = vec![
         (row(Some(1), "c@x", 20), 1062, "23000"),
         (row(None, "a@x", 20), 1062, "23000"),
@@ -104,7 +105,7 @@ fn bad_rows_get_mysql_errors_and_change_nothing() {
         ),
     ];
     for (r, code, state) in cases {
-        let e = t.insert(r).unwrap_err();
+        let e = t.insert(&mut txn, r).unwrap_err();
         assert_eq!((e.mysql_code(), e.sqlstate()), (code, state), "{e}");
     }
     assert_eq!(t.check().unwrap(), 2);
@@ -114,7 +115,11 @@ fn bad_rows_get_mysql_errors_and_change_nothing() {
     // An update that would duplicate a unique value fails and changes nothing.
     let pk = t.encode_primary_key(&[Value::Int(2)]).unwrap();
     let e = t
-        .update_by_key(&pk, vec![None, Some(Value::str("a@x")), None, None, None])
+        .update_by_key(
+            &mut txn,
+            &pk,
+            vec![None, Some(Value::str("a@x")), None, None, None],
+        )
         .unwrap_err();
     assert_eq!(e.mysql_code(), 1062);
     assert_eq!(
@@ -122,9 +127,9 @@ fn bad_rows_get_mysql_errors_and_change_nothing() {
         Value::str("b@x")
     );
     // NULLs do not collide in a unique index.
-    t.insert(vec![None, None, Some(Value::Int(1)), None, None])
+    t.insert(&mut txn, vec![None, None, Some(Value::Int(1)), None, None])
         .unwrap();
-    t.insert(vec![None, None, Some(Value::Int(1)), None, None])
+    t.insert(&mut txn, vec![None, None, Some(Value::Int(1)), None, None])
         .unwrap();
     assert_eq!(t.check().unwrap(), 4);
     let e = engine
@@ -168,6 +173,7 @@ proptest! {
             .primary_key(&["id"])
             .index("grp", &["grp"], false)
             .index("tag", &["tag"], true)).unwrap();
+        let mut txn = engine.begin();
         let mut model: BTreeMap<i64, (i64, Option<String>)> = BTreeMap::new();
         let tag = |x: Option<u8>| x.map(|v| format!("t{v}"));
         let tag_taken = |m: &BTreeMap<i64, (i64, Option<String>)>, tg: &Option<String>, except: i64| {
@@ -177,7 +183,7 @@ proptest! {
             match op {
                 Op::Insert(id, g, tg) => {
                     let tg = tag(tg);
-                    let r = t.insert(vec![Some(Value::Int(id)), Some(Value::Int(g as i64)), Some(tg.clone().map_or(Value::Null, |s| Value::str(&s)))]);
+                    let r = t.insert(&mut txn, vec![Some(Value::Int(id)), Some(Value::Int(g as i64)), Some(tg.clone().map_or(Value::Null, |s| Value::str(&s)))]);
                     let ok = !model.contains_key(&id) && !tag_taken(&model, &tg, id);
                     prop_assert_eq!(r.is_ok(), ok, "{:?}", r);
                     if ok { model.insert(id, (g as i64, tg)); } else { prop_assert_eq!(r.unwrap_err().mysql_code(), 1062); }
@@ -185,7 +191,7 @@ proptest! {
                 Op::Update(id, g, tg) => {
                     let tg = tag(tg);
                     let pk = t.encode_primary_key(&[Value::Int(id)]).unwrap();
-                    let r = t.update_by_key(&pk, vec![None, Some(Value::Int(g as i64)), Some(tg.clone().map_or(Value::Null, |s| Value::str(&s)))]);
+                    let r = t.update_by_key(&mut txn, &pk, vec![None, Some(Value::Int(g as i64)), Some(tg.clone().map_or(Value::Null, |s| Value::str(&s)))]);
                     if !model.contains_key(&id) {
                         prop_assert!(!r.unwrap());
                     } else if tag_taken(&model, &tg, id) {
@@ -197,7 +203,7 @@ proptest! {
                 }
                 Op::Delete(id) => {
                     let pk = t.encode_primary_key(&[Value::Int(id)]).unwrap();
-                    prop_assert_eq!(t.delete_by_key(&pk).unwrap(), model.remove(&id).is_some());
+                    prop_assert_eq!(t.delete_by_key(&mut txn, &pk).unwrap(), model.remove(&id).is_some());
                 }
             }
         }
@@ -236,16 +242,21 @@ fn catalog_and_data_survive_restart() {
     {
         let engine = Engine::open(&path, small_pool()).unwrap();
         let t = people(&engine);
+        let mut txn = engine.begin();
         for i in 0..500 {
-            t.insert(vec![
-                None,
-                Some(Value::str(&format!("u{i}@x"))),
-                Some(Value::Int(i % 90)),
-                None,
-                None,
-            ])
+            t.insert(
+                &mut txn,
+                vec![
+                    None,
+                    Some(Value::str(&format!("u{i}@x"))),
+                    Some(Value::Int(i % 90)),
+                    None,
+                    None,
+                ],
+            )
             .unwrap();
         }
+        txn.commit().unwrap();
         engine.create_database("other", false).unwrap();
         engine.close().unwrap();
     }
@@ -253,6 +264,7 @@ fn catalog_and_data_survive_restart() {
     assert_eq!(engine.databases().unwrap(), vec!["db", "other"]);
     assert_eq!(engine.tables("db").unwrap(), vec!["people"]);
     let t = engine.table("db", "people").unwrap();
+    let mut txn = engine.begin();
     assert_eq!(t.def.indexes.len(), 2);
     assert_eq!(t.check().unwrap(), 500);
     assert_eq!(
@@ -261,16 +273,20 @@ fn catalog_and_data_survive_restart() {
     );
     // AUTO_INCREMENT continues after the largest id.
     assert_eq!(
-        t.insert(vec![
-            None,
-            Some(Value::str("new@x")),
-            Some(Value::Int(1)),
-            None,
-            None
-        ])
+        t.insert(
+            &mut txn,
+            vec![
+                None,
+                Some(Value::str("new@x")),
+                Some(Value::Int(1)),
+                None,
+                None
+            ]
+        )
         .unwrap(),
         Some(501)
     );
+    txn.commit().unwrap();
     engine.drop_table("db", "people", false).unwrap();
     assert!(engine.tables("db").unwrap().is_empty());
 }

@@ -8,6 +8,8 @@ use std::sync::Arc;
 
 /// What the log needs from its file. Writes and syncs come from one thread
 /// at a time (the flush lock's holder).
+// `len` is a file size, not a collection.
+#[allow(clippy::len_without_is_empty)]
 pub trait LogFile: Send + Sync {
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize>;
     fn write_all_at(&self, buf: &[u8], offset: u64) -> io::Result<()>;

@@ -15,15 +15,21 @@
 //! failed fsync was about, so retrying it could report success for data
 //! that is gone. The database reopens (and recovers) to go on.
 //!
-//! This crate knows nothing of pages or rows; the buffer and table layers
-//! give records their meaning.
+//! [`Wal`] attaches a log to a data file: the `btree` layer's redo records
+//! of page changes (with the undo information of transactional changes),
+//! COMMIT and ABORT records, fuzzy checkpoints, and recovery on open.
 mod file;
 mod log;
 mod record;
+mod recovery;
+mod txn;
+mod wal;
 
 pub use file::{FaultPlan, FaultyFile, LogFile, OsFile};
 pub use log::{Durability, Log, LogStats, Records};
 pub use record::{Lsn, Record, MAX_RECORD};
+pub use txn::Txn;
+pub use wal::{RecoveryReport, Wal, CHECKPOINT_EVERY};
 
 /// What can go wrong with the log.
 #[derive(Debug, thiserror::Error)]

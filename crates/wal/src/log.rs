@@ -32,6 +32,27 @@ pub enum Durability {
     Lazy,
 }
 
+impl Durability {
+    /// MySQL's `innodb_flush_log_at_trx_commit` value for this mode.
+    pub fn level(self) -> u64 {
+        match self {
+            Durability::Lazy => 0,
+            Durability::Sync => 1,
+            Durability::WriteOnly => 2,
+        }
+    }
+
+    /// The mode for an `innodb_flush_log_at_trx_commit` value.
+    pub fn from_level(n: u64) -> Option<Durability> {
+        match n {
+            0 => Some(Durability::Lazy),
+            1 => Some(Durability::Sync),
+            2 => Some(Durability::WriteOnly),
+            _ => None,
+        }
+    }
+}
+
 /// Log positions and work done, for status output and tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LogStats {
@@ -54,7 +75,8 @@ struct Pending {
 
 pub struct Log {
     file: Box<dyn LogFile>,
-    durability: Durability,
+    /// The [`Durability`] as 0, 1, 2 (MySQL's numbering); settable at run time.
+    durability: SharedWord,
     /// Appenders copy their records in here (a short critical section per
     /// record: writers only; readers never append).
     pending: Mutex<Pending>,
@@ -113,7 +135,7 @@ impl Log {
         }
         let log = Log {
             file,
-            durability,
+            durability: SharedWord::new(durability.level()),
             pending: Mutex::new(Pending {
                 bytes: Vec::new(),
                 base: FILE_HEADER,
@@ -148,14 +170,59 @@ impl Log {
     /// Appends a record (buffered; see [`flush`](Self::flush)); returns
     /// the LSN just past it.
     pub fn append(&self, kind: u8, payload: &[u8]) -> Result<Lsn> {
+        Ok(self
+            .append_if(kind, payload, || true)?
+            .expect("unconditional"))
+    }
+
+    /// Appends a record if `ok()`, evaluated under the lock that orders
+    /// appends, says so; `None` if it did not.
+    pub fn append_if(
+        &self,
+        kind: u8,
+        payload: &[u8],
+        ok: impl FnOnce() -> bool,
+    ) -> Result<Option<Lsn>> {
         self.check()?;
         if payload.len() > MAX_RECORD {
             return Err(Error::TooLarge(payload.len()));
         }
         let mut p = self.pending.lock();
+        if !ok() {
+            return Ok(None);
+        }
         let start = p.next;
         p.next = encode(start, kind, payload, &mut p.bytes);
-        Ok(p.next)
+        Ok(Some(p.next))
+    }
+
+    /// Runs `f` with the LSN the next record will start at, under the lock
+    /// that orders appends (so no record is appended meanwhile); returns it.
+    pub fn mark(&self, f: impl FnOnce(Lsn)) -> Lsn {
+        let p = self.pending.lock();
+        f(p.next);
+        p.next
+    }
+
+    /// The LSN the next record will start at.
+    pub fn end(&self) -> Lsn {
+        self.pending.lock().next
+    }
+
+    /// The current [`Durability`].
+    pub fn durability(&self) -> Durability {
+        Durability::from_level(self.durability.load()).unwrap_or(Durability::Sync)
+    }
+
+    /// Changes when commits reach the disk (takes effect for later commits).
+    pub fn set_durability(&self, d: Durability) {
+        self.durability.store(d.level());
+    }
+
+    /// Returns once the records up to `lsn` are written and synced,
+    /// whatever the durability (the buffer pool's write-ahead rule).
+    pub fn sync_to(&self, lsn: Lsn) -> Result<()> {
+        self.flush_to(lsn, true)
     }
 
     /// Returns once the records up to `lsn` are as durable as the log's
@@ -163,7 +230,7 @@ impl Log {
     /// that is buffered; callers arriving meanwhile find their records
     /// done when it releases the lock (group commit).
     pub fn flush(&self, lsn: Lsn) -> Result<()> {
-        match self.durability {
+        match self.durability() {
             Durability::Lazy => self.check(),
             Durability::WriteOnly => self.flush_to(lsn, false),
             Durability::Sync => self.flush_to(lsn, true),

@@ -1,0 +1,108 @@
+//! Recovery, first half: rebuild the page count and free list, re-do page
+//! changes, and find the transactions that did not end. (The second half,
+//! rolling those back, runs through the trees once the log is attached:
+//! [`crate::Wal::open`].)
+//!
+//! Pass 1 reads the log from `min(redo_from, undo_from)` of the last
+//! checkpoint: it replays page allocation (FREE / in use) onto the
+//! checkpoint's free list, and collects each transaction's undo operations
+//! until its COMMIT or ABORT. Pass 2 re-does every redo record from
+//! `redo_from` on pages whose LSN is older (pages free at the end are
+//! skipped: nothing reaches them).
+use crate::log::{Log, FILE_HEADER};
+use crate::record::HEADER;
+use crate::wal::{log_error, Checkpoint, RecoveryReport, ABORT, COMMIT, REDO};
+use lineardb_btree::redo::{self, PageEffect, UndoOp};
+use lineardb_buffer::{BufferPool, Error, PageId, Result};
+use std::collections::{BTreeMap, BTreeSet};
+
+pub(crate) struct Redone {
+    pub report: RecoveryReport,
+    /// Unfinished transactions and their undo operations, in log order.
+    pub losers: BTreeMap<u64, Vec<UndoOp>>,
+    pub next_txn: u64,
+}
+
+fn read_checkpoint(log: &Log, at: u64) -> Result<Checkpoint> {
+    let bad = |why: &str| Error::Log(format!("checkpoint record at LSN {at}: {why}"));
+    let rec = log
+        .records(at)
+        .next()
+        .ok_or_else(|| bad("missing (is this the data file's log?)"))?
+        .map_err(log_error)?;
+    if rec.kind != crate::wal::CHECKPOINT {
+        return Err(bad("not a checkpoint"));
+    }
+    Checkpoint::decode(&rec.payload).ok_or_else(|| bad("malformed"))
+}
+
+pub(crate) fn redo(log: &Log, pool: &BufferPool) -> Result<Redone> {
+    let page_size = pool.page_size();
+    let ckpt = match pool.checkpoint_lsn() {
+        0 => {
+            let (page_count, free) = pool.allocation();
+            Checkpoint {
+                redo_from: FILE_HEADER,
+                undo_from: FILE_HEADER,
+                page_count,
+                next_txn: 1,
+                free,
+            }
+        }
+        at => read_checkpoint(log, at)?,
+    };
+    let from = ckpt.redo_from.min(ckpt.undo_from);
+    let mut page_count = ckpt.page_count;
+    let mut free: BTreeSet<PageId> = ckpt.free.iter().copied().collect();
+    let mut active: BTreeMap<u64, Vec<UndoOp>> = BTreeMap::new();
+    let mut next_txn = ckpt.next_txn;
+    let mut report = RecoveryReport {
+        from,
+        to: from,
+        ..Default::default()
+    };
+    for rec in log.records(from) {
+        let rec = rec.map_err(log_error)?;
+        let start = rec.lsn - (HEADER + rec.payload.len()) as u64;
+        report.to = rec.lsn;
+        match rec.kind {
+            REDO => {
+                if start >= ckpt.redo_from {
+                    report.redo_records += 1;
+                    for (pid, effect) in redo::effects(&rec.payload, page_size)? {
+                        page_count = page_count.max(pid + 1);
+                        match effect {
+                            PageEffect::Freed => free.insert(pid),
+                            PageEffect::InUse => free.remove(&pid),
+                        };
+                    }
+                }
+                for u in redo::undo_ops(&rec.payload, page_size)? {
+                    next_txn = next_txn.max(u.txn + 1);
+                    active.entry(u.txn).or_default().push(u);
+                }
+            }
+            COMMIT | ABORT => {
+                if let Ok(b) = <[u8; 8]>::try_from(rec.payload.as_slice()) {
+                    let txn = u64::from_le_bytes(b);
+                    next_txn = next_txn.max(txn + 1);
+                    active.remove(&txn);
+                }
+            }
+            _ => {}
+        }
+    }
+    pool.set_allocation(page_count, free.iter().copied().collect())?;
+    for rec in log.records(ckpt.redo_from) {
+        let rec = rec.map_err(log_error)?;
+        if rec.kind == REDO {
+            report.pages_redone +=
+                redo::apply(pool, rec.lsn, &rec.payload, &|pid| free.contains(&pid))? as u64;
+        }
+    }
+    Ok(Redone {
+        report,
+        losers: active,
+        next_txn,
+    })
+}

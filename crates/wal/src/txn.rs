@@ -1,0 +1,131 @@
+//! Transactions: an id taken at the first change, the undo list kept in
+//! memory for ROLLBACK (the same information is in the log for recovery),
+//! COMMIT made durable as the log's [`crate::Durability`] says.
+//!
+//! Undo operations put back the value a key had, or remove a key that was
+//! absent: applying one twice is the same as once, so recovery can roll a
+//! transaction back even if it was partly rolled back before the crash.
+//! Rows are not locked yet: two transactions changing one row concurrently
+//! are not isolated from each other.
+use crate::wal::{log_error, Wal, ABORT, COMMIT};
+use lineardb_btree::redo::UndoOp;
+use lineardb_btree::BTree;
+use lineardb_buffer::{BufferPool, PageId, Result};
+use std::sync::Arc;
+
+pub struct Txn {
+    wal: Arc<Wal>,
+    /// 0 until the first change.
+    id: u64,
+    undo: Vec<UndoOp>,
+}
+
+/// Applies undo operations in the order given (callers pass them newest
+/// first). The changes are logged without undo information of their own.
+pub(crate) fn undo<'a>(
+    pool: &Arc<BufferPool>,
+    ops: impl Iterator<Item = &'a UndoOp>,
+) -> Result<()> {
+    for op in ops {
+        let tree = BTree::open(pool.clone(), op.root);
+        match &op.old {
+            Some(v) => {
+                tree.put(&op.key, v)?;
+            }
+            None => {
+                tree.remove(&op.key)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Txn {
+    pub(crate) fn new(wal: Arc<Wal>) -> Txn {
+        Txn {
+            wal,
+            id: 0,
+            undo: Vec::new(),
+        }
+    }
+
+    /// The id to tag changes with; the first call starts the transaction
+    /// in the log's bookkeeping (reads never call it).
+    pub fn id(&mut self) -> u64 {
+        if self.id == 0 {
+            self.id = self.wal.register();
+        }
+        self.id
+    }
+
+    /// True if the transaction changed nothing.
+    pub fn is_empty(&self) -> bool {
+        self.undo.is_empty()
+    }
+
+    /// Remembers how to undo a change made with [`id`](Self::id): put
+    /// `old` back under `key` in the tree rooted at `root` (or remove `key`).
+    pub fn record(&mut self, root: PageId, key: &[u8], old: Option<Vec<u8>>) {
+        self.undo.push(UndoOp {
+            txn: self.id,
+            root,
+            key: key.to_vec(),
+            old,
+        });
+    }
+
+    /// A point to roll back to (a statement's start).
+    pub fn savepoint(&self) -> usize {
+        self.undo.len()
+    }
+
+    /// Undoes the changes made since `savepoint`.
+    pub fn rollback_to(&mut self, savepoint: usize) -> Result<()> {
+        if savepoint >= self.undo.len() {
+            return Ok(());
+        }
+        let r = undo(&self.wal.pool, self.undo[savepoint..].iter().rev());
+        self.undo.truncate(savepoint);
+        r
+    }
+
+    /// Commits: returns once the commit is as durable as the log's mode asks.
+    pub fn commit(mut self) -> Result<()> {
+        self.finish_commit()
+    }
+
+    fn finish_commit(&mut self) -> Result<()> {
+        if self.id == 0 {
+            return Ok(());
+        }
+        let id = std::mem::take(&mut self.id);
+        self.undo.clear();
+        let lsn = self.wal.end_txn(id, COMMIT)?;
+        self.wal.log.flush(lsn).map_err(log_error)
+    }
+
+    /// Undoes every change and ends the transaction.
+    pub fn rollback(mut self) -> Result<()> {
+        self.finish_rollback()
+    }
+
+    fn finish_rollback(&mut self) -> Result<()> {
+        if self.id == 0 {
+            return Ok(());
+        }
+        let r = self.rollback_to(0);
+        let id = std::mem::take(&mut self.id);
+        let ended = self.wal.end_txn(id, ABORT);
+        r.and(ended.map(|_| ()))
+    }
+}
+
+impl Drop for Txn {
+    /// A transaction dropped without COMMIT (a connection closed mid-way)
+    /// rolls back.
+    fn drop(&mut self) {
+        if let Err(e) = self.finish_rollback() {
+            eprintln!("lineardb: rolling back transaction failed: {e}");
+        }
+    }
+}
