@@ -108,6 +108,89 @@ impl Session {
         })
     }
 
+    /// When the WHERE clause fixes the whole primary key (`id = ?`, ANDed
+    /// with anything), locks that key before the rows are searched: a row
+    /// another transaction deleted, or is inserting, is then waited for
+    /// rather than missed (the part of InnoDB's gap locking that point
+    /// changes need: DELETE then INSERT of one id in two transactions).
+    fn lock_point_key(
+        &self,
+        txn: &mut Txn,
+        table: &Arc<Table>,
+        selection: Option<&ast::Expr>,
+        params: &Params,
+        args: &[Value],
+    ) -> Result<()> {
+        let Some(sel) = selection else {
+            return Ok(());
+        };
+        if table.def.primary_key.is_empty() {
+            return Ok(());
+        }
+        let mut conjuncts = Vec::new();
+        fn split<'a>(e: &'a ast::Expr, out: &mut Vec<&'a ast::Expr>) {
+            match e {
+                ast::Expr::BinaryOp {
+                    left,
+                    op: ast::BinaryOperator::And,
+                    right,
+                } => {
+                    split(left, out);
+                    split(right, out);
+                }
+                ast::Expr::Nested(inner) => split(inner, out),
+                other => out.push(other),
+            }
+        }
+        split(sel, &mut conjuncts);
+        let env = Env {
+            params: args,
+            aggs: &[],
+        };
+        let mut key: Vec<Option<Value>> = vec![None; table.def.primary_key.len()];
+        for c in conjuncts {
+            let ast::Expr::BinaryOp {
+                left,
+                op: ast::BinaryOperator::Eq,
+                right,
+            } = c
+            else {
+                continue;
+            };
+            for (col, val) in [(left, right), (right, left)] {
+                let name = match col.as_ref() {
+                    ast::Expr::Identifier(i) => &i.value,
+                    ast::Expr::CompoundIdentifier(parts) => match parts.last() {
+                        Some(i) => &i.value,
+                        None => continue,
+                    },
+                    _ => continue,
+                };
+                let Some(slot) = table
+                    .def
+                    .primary_key
+                    .iter()
+                    .position(|&p| table.def.columns[p].name.eq_ignore_ascii_case(name))
+                else {
+                    continue;
+                };
+                if let Ok(x) = self.compile_constant(val, params) {
+                    if let Ok(v) = x.eval(&[][..], env) {
+                        key[slot] = Some(v);
+                    }
+                }
+            }
+        }
+        let Some(values) = key.into_iter().collect::<Option<Vec<Value>>>() else {
+            return Ok(());
+        };
+        if let Ok(pk) = table.encode_primary_key(&values) {
+            txn.lock(table.primary.root(), &pk)
+                .map_err(lineardb_table::Error::from)?;
+        }
+        Ok(())
+    }
+
     /// Primary keys of the rows a WHERE clause selects (collected first,
     /// then changed, so a change never meets its own rows again).
     fn matching_keys(
@@ -117,6 +200,39 @@ impl Session {
         params: &Params,
         args: &[Value],
     ) -> Result<Vec<Vec<u8>>> {
+        if let (Some(sel), false) = (selection, table.def.primary_key.is_empty()) {
+            // Let the planner find the rows (a key range, an index), as
+            // for `SELECT <primary key> FROM t WHERE ...`.
+            let quote = |s: &str| format!("`{}`", s.replace('`', "``"));
+            let cols: Vec<String> = table
+                .def
+                .primary_key
+                .iter()
+                .map(|&c| quote(&table.def.columns[c].name))
+                .collect();
+            let sql = format!(
+                "SELECT {} FROM {}.{}",
+                cols.join(", "),
+                quote(&table.def.database),
+                quote(&table.def.name)
+            );
+            let mut stmts =
+                sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::MySqlDialect {}, &sql)?;
+            let Some(ast::Statement::Query(mut q)) = stmts.pop() else {
+                return Err(SqlError::internal("key query did not parse"));
+            };
+            if let ast::SetExpr::Select(s) = q.body.as_mut() {
+                s.selection = Some(sel.clone());
+            }
+            let plan = self.plan_select(&q, params)?;
+            let mut sink = crate::result::CollectSink::default();
+            plan.run(args, &self.run_context(), &mut sink)?;
+            return sink
+                .rows
+                .iter()
+                .map(|r| Ok(table.encode_primary_key(r)?))
+                .collect();
+        }
         let scope = crate::select::scope_of(table, &table.def.name);
         let filter = selection
             .map(|e| self.with_compiler(&scope, params, |c| c.compile(e)))
@@ -171,6 +287,7 @@ impl Session {
             }
             Ok(sets)
         })?;
+        self.lock_point_key(txn, &t, u.selection.as_ref(), params, args)?;
         let keys = self.matching_keys(&t, u.selection.as_ref(), params, args)?;
         let env = Env {
             params: args,
@@ -218,6 +335,7 @@ impl Session {
             return Err(SqlError::unsupported("DELETE from a derived table"));
         };
         let t = self.table(&object_name(name), users::DELETE)?;
+        self.lock_point_key(txn, &t, d.selection.as_ref(), params, args)?;
         let keys = self.matching_keys(&t, d.selection.as_ref(), params, args)?;
         let mut n = 0;
         for pk in &keys {

@@ -301,6 +301,9 @@ impl Session {
             "version_comment" => Value::str("lineardb"),
             "max_allowed_packet" => Value::Int(64 << 20),
             "autocommit" => Value::Int(self.autocommit as i64),
+            "innodb_lock_wait_timeout" => {
+                Value::Int(self.engine.wal().lock_wait_timeout().as_secs() as i64)
+            }
             "innodb_flush_log_at_trx_commit" => {
                 Value::Int(self.engine.wal().durability().level() as i64)
             }
@@ -538,6 +541,12 @@ impl Session {
         };
         let savepoint = txn.savepoint();
         let r = f(self, &mut txn);
+        if matches!(&r, Err(e) if e.code == 1213) {
+            // The deadlock victim: the whole transaction rolls back (InnoDB).
+            self.explicit = false;
+            txn.rollback()?;
+            return r;
+        }
         if r.is_err() {
             txn.rollback_to(savepoint)?;
         }
@@ -567,7 +576,7 @@ impl Session {
         self.txn.is_some()
     }
 
-    fn run_context(&self) -> RunContext<'_> {
+    pub(crate) fn run_context(&self) -> RunContext<'_> {
         RunContext {
             stop: &self.slot.kill_query,
             threads: self.parallel_threads,
@@ -846,6 +855,16 @@ impl Session {
                 self.parallel_threads = whole(&v)
                     .filter(|n| (1..=MAX_PARALLEL_THREADS).contains(n))
                     .ok_or_else(|| bad_value(&v))? as usize;
+                continue;
+            }
+            if name == "innodb_lock_wait_timeout" {
+                // Global here (one lock table for all sessions).
+                let secs = whole(&v)
+                    .filter(|n| (1..=1_073_741_824).contains(n))
+                    .ok_or_else(|| bad_value(&v))?;
+                self.engine
+                    .wal()
+                    .set_lock_wait_timeout(std::time::Duration::from_secs(secs));
                 continue;
             }
             if name == "innodb_flush_log_at_trx_commit" {

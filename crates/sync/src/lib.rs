@@ -22,7 +22,7 @@ pub mod wait;
 mod word;
 
 pub use latch::{HybridLatch, LatchState, Version};
-pub use mutex::{Mutex, MutexGuard};
+pub use mutex::{Condvar, Mutex, MutexGuard};
 pub use racy::{RacySlice, RacySliceMut};
 pub use thread_slot::{Counter, LocalCounter};
 pub use wait::{WaitClass, WaitSite};

@@ -4,6 +4,8 @@ use crate::audit;
 
 pub struct Mutex<T>(parking_lot::Mutex<T>);
 pub type MutexGuard<'a, T> = parking_lot::MutexGuard<'a, T>;
+/// Waits on a [`MutexGuard`] (cold paths: lock waits).
+pub use parking_lot::Condvar;
 
 impl<T> Mutex<T> {
     pub const fn new(value: T) -> Self {
@@ -12,6 +14,14 @@ impl<T> Mutex<T> {
     pub fn lock(&self) -> MutexGuard<'_, T> {
         audit::record(2);
         self.0.lock()
+    }
+    /// The lock if it is free now.
+    pub fn try_lock(&self) -> Option<MutexGuard<'_, T>> {
+        let g = self.0.try_lock();
+        if g.is_some() {
+            audit::record(2);
+        }
+        g
     }
     pub fn into_inner(self) -> T {
         self.0.into_inner()

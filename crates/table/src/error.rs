@@ -38,6 +38,9 @@ pub enum Error {
     NotSupported(String),
     #[error("{0}")]
     Invalid(String),
+    /// A row lock wait ended: timeout (1205) or deadlock (1213).
+    #[error(transparent)]
+    Lock(#[from] lineardb_wal::LockError),
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -71,6 +74,8 @@ impl Error {
             Error::NoDefault(_) => 1364,
             Error::NotSupported(_) => 1235,
             Error::Invalid(_) => 1105,
+            Error::Lock(lineardb_wal::LockError::Timeout) => 1205,
+            Error::Lock(lineardb_wal::LockError::Deadlock) => 1213,
         }
     }
 
@@ -89,6 +94,8 @@ impl Error {
             Error::NoSuchIndex(_) => "42000",
             Error::NoDefault(_) => "HY000",
             Error::DatabaseExists(_) | Error::Storage(_) | Error::Invalid(_) => "HY000",
+            Error::Lock(lineardb_wal::LockError::Timeout) => "HY000",
+            Error::Lock(lineardb_wal::LockError::Deadlock) => "40001",
         }
     }
 }

@@ -444,6 +444,7 @@ impl Table {
         let pk = self.primary_key_of(row, row_id);
         let mut bytes = Vec::new();
         self.layout.encode(row, &mut bytes);
+        txn.lock(self.primary.root(), &pk)?;
         let savepoint = txn.savepoint();
         let id = txn.id();
         if !self.primary.insert_new_tx(&pk, &bytes, id)? {
@@ -554,6 +555,7 @@ impl Table {
 
     /// Deletes the row with this encoded primary key; true if it existed.
     pub fn delete_by_key(&self, txn: &mut Txn, pk: &[u8]) -> Result<bool> {
+        txn.lock(self.primary.root(), pk)?;
         let Some(old) = self.get_by_key(pk)? else {
             return Ok(false);
         };
@@ -573,6 +575,7 @@ impl Table {
     /// Replaces the row with encoded primary key `pk` by `new` (given per
     /// column; `None` keeps the old value). Returns false if no such row.
     pub fn update_by_key(&self, txn: &mut Txn, pk: &[u8], new: Vec<Option<Value>>) -> Result<bool> {
+        txn.lock(self.primary.root(), pk)?;
         let Some(old) = self.get_by_key(pk)? else {
             return Ok(false);
         };

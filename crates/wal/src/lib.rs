@@ -19,6 +19,7 @@
 //! of page changes (with the undo information of transactional changes),
 //! COMMIT and ABORT records, fuzzy checkpoints, and recovery on open.
 mod file;
+mod locks;
 mod log;
 mod record;
 mod recovery;
@@ -26,6 +27,7 @@ mod txn;
 mod wal;
 
 pub use file::{FaultPlan, FaultyFile, LogFile, OsFile};
+pub use locks::{LockError, DEFAULT_LOCK_WAIT_TIMEOUT};
 pub use log::{Durability, Log, LogStats, Records};
 pub use record::{Lsn, Record, MAX_RECORD};
 pub use txn::Txn;

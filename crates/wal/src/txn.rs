@@ -5,8 +5,12 @@
 //! Undo operations put back the value a key had, or remove a key that was
 //! absent: applying one twice is the same as once, so recovery can roll a
 //! transaction back even if it was partly rolled back before the crash.
-//! Rows are not locked yet: two transactions changing one row concurrently
-//! are not isolated from each other.
+//! Changed rows are locked until the transaction ends (see `locks.rs`); the
+//! locks are released once the COMMIT record is appended, before it is
+//! synced: a transaction that then changes the row commits after it in the
+//! log, so it can never be durable without it. Reads take no locks and
+//! see uncommitted changes (snapshot reads are not built yet).
+use crate::locks::LockError;
 use crate::wal::{log_error, Wal, ABORT, COMMIT};
 use lineardb_btree::redo::UndoOp;
 use lineardb_btree::BTree;
@@ -18,6 +22,8 @@ pub struct Txn {
     /// 0 until the first change.
     id: u64,
     undo: Vec<UndoOp>,
+    /// Keys locked, released when the transaction ends.
+    locks: Vec<Vec<u8>>,
 }
 
 /// Applies undo operations in the order given (callers pass them newest
@@ -46,6 +52,7 @@ impl Txn {
             wal,
             id: 0,
             undo: Vec::new(),
+            locks: Vec::new(),
         }
     }
 
@@ -56,6 +63,19 @@ impl Txn {
             self.id = self.wal.register();
         }
         self.id
+    }
+
+    /// Locks row `key` of the tree rooted at `root` until the transaction
+    /// ends, waiting for another transaction that holds it.
+    pub fn lock(&mut self, root: PageId, key: &[u8]) -> Result<(), LockError> {
+        let id = self.id();
+        let mut k = Vec::with_capacity(8 + key.len());
+        k.extend_from_slice(&root.to_le_bytes());
+        k.extend_from_slice(key);
+        if self.wal.locks.lock(id, &k)? {
+            self.locks.push(k);
+        }
+        Ok(())
     }
 
     /// True if the transaction changed nothing.
@@ -100,8 +120,9 @@ impl Txn {
         }
         let id = std::mem::take(&mut self.id);
         self.undo.clear();
-        let lsn = self.wal.end_txn(id, COMMIT)?;
-        self.wal.log.flush(lsn).map_err(log_error)
+        let lsn = self.wal.end_txn(id, COMMIT);
+        self.wal.locks.release(&std::mem::take(&mut self.locks));
+        self.wal.log.flush(lsn?).map_err(log_error)
     }
 
     /// Undoes every change and ends the transaction.
@@ -116,6 +137,7 @@ impl Txn {
         let r = self.rollback_to(0);
         let id = std::mem::take(&mut self.id);
         let ended = self.wal.end_txn(id, ABORT);
+        self.wal.locks.release(&std::mem::take(&mut self.locks));
         r.and(ended.map(|_| ()))
     }
 }

@@ -12,6 +12,7 @@
 //! transaction still running (`undo_from`), the page count and the free
 //! pages, and points the data file's header at it. Recovery needs the log
 //! only from `min(redo_from, undo_from)`.
+use crate::locks::LockTable;
 use crate::log::Log;
 use crate::record::{Lsn, HEADER};
 use crate::txn::Txn;
@@ -146,6 +147,7 @@ pub struct Wal {
     last_checkpoint: SharedWord,
     stop: SharedFlag,
     background: Mutex<Option<std::thread::JoinHandle<()>>>,
+    pub(crate) locks: LockTable,
 }
 
 impl Wal {
@@ -174,6 +176,7 @@ impl Wal {
             last_checkpoint: SharedWord::new(pool.checkpoint_lsn()),
             stop: SharedFlag::new(false),
             background: Mutex::new(None),
+            locks: LockTable::new(),
         });
         pool.attach_log(wal.pages.clone())?;
         let mut report = found.report;
@@ -208,6 +211,15 @@ impl Wal {
 
     pub fn log(&self) -> &Log {
         &self.log
+    }
+
+    /// How long a transaction waits for a row lock (`innodb_lock_wait_timeout`).
+    pub fn lock_wait_timeout(&self) -> std::time::Duration {
+        self.locks.timeout()
+    }
+
+    pub fn set_lock_wait_timeout(&self, t: std::time::Duration) {
+        self.locks.set_timeout(t)
     }
 
     pub fn durability(&self) -> Durability {
