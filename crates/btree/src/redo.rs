@@ -217,8 +217,11 @@ impl Redo {
 /// What a record does to the allocation state of a page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PageEffect {
-    /// The page is in use (written, or allocated by a bulk build).
+    /// The page is in use (written by this record).
     InUse,
+    /// A bulk build wrote the page to the file before this record: its
+    /// copy on disk is newer than every earlier record about it.
+    Built,
     /// The page is free.
     Freed,
 }
@@ -355,6 +358,7 @@ pub fn effects(payload: &[u8], page_size: usize) -> Result<Vec<(PageId, PageEffe
         .into_iter()
         .filter_map(|(pid, op)| match op {
             Op::Free => Some((pid, PageEffect::Freed)),
+            Op::Alloc => Some((pid, PageEffect::Built)),
             Op::Undo(_) => None,
             _ => Some((pid, PageEffect::InUse)),
         })

@@ -219,6 +219,10 @@ impl Session {
                     )),
                     other => return Err(SqlError::unsupported(format!("ALTER TABLE ADD {other}"))),
                 },
+                ast::AlterTableOperation::DropIndex { name } => {
+                    self.engine
+                        .drop_index(&t.def.database, &t.def.name, &name.value)?;
+                }
                 other => return Err(SqlError::unsupported(format!("ALTER TABLE {other}"))),
             }
         }

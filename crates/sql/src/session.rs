@@ -705,6 +705,20 @@ impl Session {
                 Ok(Outcome::done(0))
             }
             S::Drop {
+                object_type: ast::ObjectType::Index,
+                names,
+                table: Some(table),
+                ..
+            } => {
+                let t = self.table(&object_name(table), users::ALTER)?;
+                for n in names {
+                    let index = object_name(n).join(".");
+                    self.engine
+                        .drop_index(&t.def.database, &t.def.name, &index)?;
+                }
+                Ok(Outcome::done(0))
+            }
+            S::Drop {
                 object_type,
                 if_exists,
                 names,

@@ -115,12 +115,30 @@ impl Engine {
     /// log beside it (`path` with the extension `redo`); recovers from the
     /// log what the data file lacks.
     pub fn open(path: &Path, cfg: PoolConfig) -> Result<Engine> {
+        Self::open_with(path, cfg, None)
+    }
+
+    /// [`open`](Self::open) with the redo log in `log` instead of the file
+    /// beside the data file (fault injection: a [`lineardb_wal::FaultyFile`]).
+    pub fn open_with_log(
+        path: &Path,
+        cfg: PoolConfig,
+        log: Box<dyn lineardb_wal::LogFile>,
+    ) -> Result<Engine> {
+        Self::open_with(path, cfg, Some(log))
+    }
+
+    fn open_with(
+        path: &Path,
+        cfg: PoolConfig,
+        log: Option<Box<dyn lineardb_wal::LogFile>>,
+    ) -> Result<Engine> {
         let store = Store::open_or_create(path, cfg)?;
-        let (wal, recovery) = Wal::open(
-            &path.with_extension("redo"),
-            store.pool().clone(),
-            Durability::Sync,
-        )?;
+        let pool = store.pool().clone();
+        let (wal, recovery) = match log {
+            Some(file) => Wal::open_file(file, pool, Durability::Sync)?,
+            None => Wal::open(&path.with_extension("redo"), pool, Durability::Sync)?,
+        };
         let catalog = match store.open_tree(CATALOG_TREE)? {
             Some(t) => t,
             None => {

@@ -3,7 +3,8 @@
 //! ```text
 //! 0      8 bytes magic "LDBREDO1"
 //! 8      u32 format version
-//! 12     u64 LSN of the first record byte (= the header size today)
+//! 12     u64 LSN of the first record kept: records before it were
+//!        discarded (their bytes are a hole in the file; see `discard_before`)
 //! 4096   records, back to back (see record.rs); LSN = file offset
 //! ```
 use crate::file::{LogFile, OsFile};
@@ -104,6 +105,8 @@ pub struct Log {
     allocated: SharedWord,
     poisoned: SharedFlag,
     why: Mutex<String>,
+    /// The first record kept (the header's field).
+    first: SharedWord,
 }
 
 impl Log {
@@ -138,6 +141,7 @@ impl Log {
         }
         let mut h = [0u8; 20];
         read_exact_at(file.as_ref(), &mut h, 0)?;
+        let first = u64::from_le_bytes(h[12..20].try_into().expect("8 bytes")).max(FILE_HEADER);
         if &h[..8] != MAGIC {
             return Err(Error::BadFile("bad magic".into()));
         }
@@ -164,10 +168,11 @@ impl Log {
             allocated: SharedWord::new(0),
             poisoned: SharedFlag::new(false),
             why: Mutex::new(String::new()),
+            first: SharedWord::new(first),
         };
         // Find the end of the valid prefix; cut what follows.
-        let mut end = FILE_HEADER;
-        for r in log.scan(FILE_HEADER, u64::MAX) {
+        let mut end = first;
+        for r in log.scan(first, u64::MAX) {
             end = r?.lsn;
         }
         if log.file.len()? > end {
@@ -351,6 +356,31 @@ impl Log {
         Ok(())
     }
 
+    /// The first record the log still has.
+    pub fn first(&self) -> Lsn {
+        self.first.load()
+    }
+
+    /// Gives back the disk space of the records before `lsn` (a record
+    /// boundary no reader needs to go back past: a checkpoint's start).
+    /// The header moves first and is synced, then the bytes become a hole
+    /// (`FALLOC_FL_PUNCH_HOLE`); LSNs keep meaning file offsets.
+    pub fn discard_before(&self, lsn: Lsn) -> Result<()> {
+        let _one = self.flusher.lock();
+        self.check()?;
+        if lsn <= self.first.load() || lsn > self.written.load() {
+            return Ok(());
+        }
+        self.file.write_all_at(&lsn.to_le_bytes(), 12)?;
+        self.file.sync()?;
+        self.first.store(lsn);
+        let hole_end = lsn / 4096 * 4096;
+        if hole_end > FILE_HEADER {
+            self.file.punch_hole(FILE_HEADER, hole_end - FILE_HEADER)?;
+        }
+        Ok(())
+    }
+
     fn check(&self) -> Result<()> {
         if self.poisoned.get() {
             return Err(Error::Poisoned(self.why.lock().clone()));
@@ -376,7 +406,7 @@ impl Log {
     /// The records from LSN `from` (a record's start: the header size or a
     /// record's end LSN) up to what is written, in order.
     pub fn records(&self, from: Lsn) -> Records<'_> {
-        self.scan(from.max(FILE_HEADER), self.written.load())
+        self.scan(from.max(self.first.load()), self.written.load())
     }
 
     fn scan(&self, from: Lsn, end: Lsn) -> Records<'_> {

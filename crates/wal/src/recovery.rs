@@ -8,13 +8,17 @@
 //! checkpoint's free list, and collects each transaction's undo operations
 //! until its COMMIT or ABORT. Pass 2 re-does every redo record from
 //! `redo_from` on pages whose LSN is older (pages free at the end are
-//! skipped: nothing reaches them).
+//! skipped: nothing reaches them). A page a bulk build wrote straight to
+//! the file (an ALLOC operation at LSN `a`) skips the records older than
+//! `a`: they describe an earlier life of the page (freed, then reused by
+//! the build), and re-doing them would overwrite the build's content,
+//! which is on disk only.
 use crate::log::{Log, FILE_HEADER};
 use crate::record::HEADER;
 use crate::wal::{log_error, Checkpoint, RecoveryReport, ABORT, COMMIT, REDO};
 use lineardb_btree::redo::{self, PageEffect, UndoOp};
 use lineardb_buffer::{BufferPool, Error, PageId, Result};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 pub(crate) struct Redone {
     pub report: RecoveryReport,
@@ -54,6 +58,7 @@ pub(crate) fn redo(log: &Log, pool: &BufferPool) -> Result<Redone> {
     let from = ckpt.redo_from.min(ckpt.undo_from);
     let mut page_count = ckpt.page_count;
     let mut free: BTreeSet<PageId> = ckpt.free.iter().copied().collect();
+    let mut built_at: HashMap<PageId, u64> = HashMap::new();
     let mut active: BTreeMap<u64, Vec<UndoOp>> = BTreeMap::new();
     let mut next_txn = ckpt.next_txn;
     let mut report = RecoveryReport {
@@ -74,6 +79,10 @@ pub(crate) fn redo(log: &Log, pool: &BufferPool) -> Result<Redone> {
                         match effect {
                             PageEffect::Freed => free.insert(pid),
                             PageEffect::InUse => free.remove(&pid),
+                            PageEffect::Built => {
+                                built_at.insert(pid, rec.lsn);
+                                free.remove(&pid)
+                            }
                         };
                     }
                 }
@@ -96,8 +105,10 @@ pub(crate) fn redo(log: &Log, pool: &BufferPool) -> Result<Redone> {
     for rec in log.records(ckpt.redo_from) {
         let rec = rec.map_err(log_error)?;
         if rec.kind == REDO {
-            report.pages_redone +=
-                redo::apply(pool, rec.lsn, &rec.payload, &|pid| free.contains(&pid))? as u64;
+            let skip = |pid: PageId| {
+                free.contains(&pid) || built_at.get(&pid).is_some_and(|&at| rec.lsn < at)
+            };
+            report.pages_redone += redo::apply(pool, rec.lsn, &rec.payload, &skip)? as u64;
         }
     }
     Ok(Redone {

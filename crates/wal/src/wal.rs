@@ -16,7 +16,7 @@ use crate::locks::LockTable;
 use crate::log::Log;
 use crate::record::{Lsn, HEADER};
 use crate::txn::Txn;
-use crate::{Durability, Error};
+use crate::{Durability, Error, LogFile};
 use lineardb_buffer::{BufferPool, PageId, PageLog};
 use lineardb_sync::{Mutex, SharedFlag, SharedWord};
 use std::collections::BTreeMap;
@@ -159,8 +159,26 @@ impl Wal {
         pool: Arc<BufferPool>,
         durability: Durability,
     ) -> lineardb_buffer::Result<(Arc<Wal>, RecoveryReport)> {
+        let log = Log::open(path, durability).map_err(log_error)?;
+        Self::open_log(log, pool)
+    }
+
+    /// [`open`](Self::open) over any [`LogFile`] (fault injection).
+    pub fn open_file(
+        file: Box<dyn LogFile>,
+        pool: Arc<BufferPool>,
+        durability: Durability,
+    ) -> lineardb_buffer::Result<(Arc<Wal>, RecoveryReport)> {
+        let log = Log::open_file(file, durability).map_err(log_error)?;
+        Self::open_log(log, pool)
+    }
+
+    fn open_log(
+        log: Log,
+        pool: Arc<BufferPool>,
+    ) -> lineardb_buffer::Result<(Arc<Wal>, RecoveryReport)> {
         let started = std::time::Instant::now();
-        let log = Arc::new(Log::open(path, durability).map_err(log_error)?);
+        let log = Arc::new(log);
         let found = crate::recovery::redo(&log, &pool)?;
         let end = log.end();
         let wal = Arc::new(Wal {
@@ -259,7 +277,11 @@ impl Wal {
         let start = end - (HEADER + payload.len()) as Lsn;
         self.pool.set_checkpoint(start)?;
         self.last_checkpoint.store(start);
-        Ok(())
+        // Recovery starts at the checkpoint record or earlier, never before
+        // min(redo_from, undo_from): the rest of the file can go.
+        self.log
+            .discard_before(redo_from.min(undo_from))
+            .map_err(log_error)
     }
 
     /// Starts the thread that syncs the log once a second (for the lazier
