@@ -295,6 +295,10 @@ impl Session {
         };
         let mut changed = 0;
         for pk in &keys {
+            // Lock, then read: the new values are computed from the row as
+            // it is once no other transaction can change it (no lost update).
+            txn.lock(t.primary.root(), pk)
+                .map_err(lineardb_table::Error::from)?;
             let Some(old) = t.get_by_key(pk)? else {
                 continue;
             };
