@@ -13,7 +13,11 @@
 //! worker still on the request it was on last time is stalled, and a group
 //! whose workers are all stalled gets another one, so the group's other
 //! connections keep being served. Extra workers end after [`IDLE_EXIT`]
-//! without work. (MariaDB's thread pool uses the same scheme.)
+//! without work. (MariaDB's thread pool uses the same scheme.) A worker
+//! about to wait for a commit's log sync or a row lock says so
+//! (`lineardb_sync::blocking`), and its group gets another worker at once
+//! if it has no free one: otherwise a group's commits would be synced one
+//! worker at a time, and group commit would have nothing to group.
 //!
 //! Ownership: a registered connection is a leaked `Box<Client>` whose
 //! address is its poll token. Poll sets are one-shot, so the worker that
@@ -115,7 +119,13 @@ impl Workers {
         let w = self.clone();
         let started = std::thread::Builder::new()
             .name("worker".into())
-            .spawn(move || w.work(group, &slot));
+            .spawn(move || {
+                let (pool, mine) = (w.clone(), slot.clone());
+                lineardb_sync::blocking::set_block_hook(Some(Box::new(move || {
+                    pool.on_block(group, &mine)
+                })));
+                w.work(group, &slot)
+            });
         if started.is_err() {
             self.groups[group].roster.lock().alive -= 1;
         }
@@ -172,6 +182,24 @@ impl Workers {
                 drop(unsafe { Box::from_raw(token as *mut Client) });
             }
             slot.busy.set(0);
+        }
+    }
+
+    /// A worker of `group` is about to wait (I/O, a row lock): start
+    /// another if no other worker of the group is free.
+    fn on_block(self: &Arc<Self>, group: usize, me: &Arc<WorkerSlot>) {
+        let starved = {
+            let r = self.groups[group].roster.lock();
+            let free = r
+                .slots
+                .iter()
+                .any(|(s, _)| !Arc::ptr_eq(s, me) && s.busy.get() == 0 && s.ended.get() == 0);
+            !free && r.alive < MAX_WORKERS_PER_GROUP
+        };
+        if starved {
+            if let Err(e) = self.spawn(group) {
+                eprintln!("worker pool: cannot start a worker: {e}");
+            }
         }
     }
 

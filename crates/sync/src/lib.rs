@@ -13,6 +13,7 @@
 
 mod atomic;
 pub mod audit;
+pub mod blocking;
 mod latch;
 mod mutex;
 mod park;

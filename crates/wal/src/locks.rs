@@ -95,6 +95,7 @@ impl LockTable {
                 steps += 1;
             }
             s.waits_for.insert(txn, holder);
+            lineardb_sync::blocking::about_to_block();
             if self.released.wait_until(&mut s, deadline).timed_out() {
                 s.waits_for.remove(&txn);
                 return Err(LockError::Timeout);

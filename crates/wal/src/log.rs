@@ -276,6 +276,10 @@ impl Log {
                 s.written.load() >= lsn
             }
         };
+        if done(self) {
+            return self.check();
+        }
+        lineardb_sync::blocking::about_to_block();
         loop {
             if done(self) {
                 return self.check();
@@ -284,9 +288,7 @@ impl Log {
             let round = *self.flush_round.lock();
             if let Some(mut spare) = self.flusher.try_lock() {
                 let r = self.write_pending(&mut spare, sync);
-                drop(spare);
-                *self.flush_round.lock() += 1;
-                self.flushed.notify_all();
+                self.release_flusher(spare);
                 r?;
                 continue;
             }
@@ -366,7 +368,22 @@ impl Log {
     /// The header moves first and is synced, then the bytes become a hole
     /// (`FALLOC_FL_PUNCH_HOLE`); LSNs keep meaning file offsets.
     pub fn discard_before(&self, lsn: Lsn) -> Result<()> {
-        let _one = self.flusher.lock();
+        let one = self.flusher.lock();
+        let r = self.discard_locked(lsn);
+        self.release_flusher(one);
+        r
+    }
+
+    /// Releases the flusher lock and wakes the committers waiting for it
+    /// to be released (every holder must end this way: a waiter sleeps
+    /// until the round moves).
+    fn release_flusher(&self, held: lineardb_sync::MutexGuard<'_, Vec<u8>>) {
+        drop(held);
+        *self.flush_round.lock() += 1;
+        self.flushed.notify_all();
+    }
+
+    fn discard_locked(&self, lsn: Lsn) -> Result<()> {
         self.check()?;
         if lsn <= self.first.load() || lsn > self.written.load() {
             return Ok(());

@@ -222,3 +222,36 @@ fn faults_fail_the_commit_and_keep_what_was_durable() {
         assert_eq!(log.stats().synced, end);
     }
 }
+
+/// Committers waiting for a flush are woken whoever held the flush lock:
+/// a log-space discard (a checkpoint's) holding it must wake them too (a
+/// commit once slept forever behind one).
+#[test]
+fn commits_go_on_while_space_is_discarded() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = Log::open(&dir.path().join("redo.log"), Durability::Sync).unwrap();
+    let done = lineardb_sync::SharedFlag::new(false);
+    std::thread::scope(|s| {
+        let (log, done) = (&log, &done);
+        s.spawn(move || {
+            while !done.get() {
+                log.discard_before(log.stats().written).unwrap();
+            }
+        });
+        let committers: Vec<_> = (0..4u32)
+            .map(|t| {
+                s.spawn(move || {
+                    for i in 0..300 {
+                        let lsn = log.append(1, &payload(t * 1000 + i)).unwrap();
+                        log.flush(lsn).unwrap();
+                    }
+                })
+            })
+            .collect();
+        for c in committers {
+            c.join().unwrap();
+        }
+        done.set(true);
+    });
+    assert!(log.first() > 4096, "space was given back");
+}
