@@ -485,3 +485,35 @@ fn row_locks_prevent_lost_updates_and_break_deadlocks() {
     let got = server.sql("SELECT id, n FROM iso.c WHERE id IN (2, 3) ORDER BY id");
     assert_eq!(got.trim(), format!("id\tn\n{want}"));
 }
+
+/// An UPDATE that waited for a row lock checks its WHERE clause again on
+/// the row as it is then: here the row it found (through another
+/// transaction's uncommitted change) no longer matches after that
+/// transaction rolls back, and is left alone.
+#[test]
+fn a_locked_row_is_checked_again_before_it_changes() {
+    let server = Server::start();
+    server.sql(
+        "CREATE DATABASE rc; CREATE TABLE rc.c (id INT PRIMARY KEY, n INT NOT NULL); \
+         INSERT INTO rc.c VALUES (1, 20), (2, 30)",
+    );
+    let mut a = connect(&server, "rc");
+    a.query_drop("BEGIN").unwrap();
+    a.query_drop("UPDATE c SET n = 5 WHERE id = 1").unwrap();
+    let port_server = &server;
+    std::thread::scope(|s| {
+        let waiter = s.spawn(move || {
+            let mut b = connect(port_server, "rc");
+            b.query_drop("UPDATE c SET n = n + 100 WHERE n = 5")
+                .unwrap();
+            b.affected_rows()
+        });
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        a.query_drop("ROLLBACK").unwrap();
+        assert_eq!(waiter.join().unwrap(), 0, "the row no longer matched");
+    });
+    assert_eq!(
+        server.sql("SELECT id, n FROM rc.c ORDER BY id").trim(),
+        "id\tn\n1\t20\n2\t30"
+    );
+}

@@ -191,6 +191,21 @@ impl Session {
         Ok(())
     }
 
+    /// The WHERE clause compiled over the table's rows (to check a row
+    /// again once it is locked: another transaction may have changed it
+    /// between the search and the lock).
+    fn row_filter(
+        &self,
+        table: &Arc<Table>,
+        selection: Option<&ast::Expr>,
+        params: &Params,
+    ) -> Result<Option<crate::expr::Expr>> {
+        let scope = crate::select::scope_of(table, &table.def.name);
+        selection
+            .map(|e| self.with_compiler(&scope, params, |c| c.compile(e)))
+            .transpose()
+    }
+
     /// Primary keys of the rows a WHERE clause selects (collected first,
     /// then changed, so a change never meets its own rows again).
     fn matching_keys(
@@ -293,15 +308,22 @@ impl Session {
             params: args,
             aggs: &[],
         };
+        let recheck = self.row_filter(&t, u.selection.as_ref(), params)?;
         let mut changed = 0;
+        let mut matched = 0;
         for pk in &keys {
             // Lock, then read: the new values are computed from the row as
-            // it is once no other transaction can change it (no lost update).
+            // it is once no other transaction can change it (no lost
+            // update), and the row must still match the WHERE clause.
             txn.lock(t.primary.root(), pk)
                 .map_err(lineardb_table::Error::from)?;
             let Some(old) = t.get_by_key(pk)? else {
                 continue;
             };
+            if !still_matches(recheck.as_ref(), &old, env)? {
+                continue;
+            }
+            matched += 1;
             let mut new: Vec<Option<Value>> = vec![None; old.len()];
             for (col, e) in &sets {
                 new[*col] = Some(e.eval(&old[..], env)?);
@@ -315,10 +337,7 @@ impl Session {
         Ok(Outcome::Done {
             affected: changed,
             last_insert_id: 0,
-            info: format!(
-                "Rows matched: {}  Changed: {changed}  Warnings: 0",
-                keys.len()
-            ),
+            info: format!("Rows matched: {matched}  Changed: {changed}  Warnings: 0"),
         })
     }
 
@@ -341,12 +360,34 @@ impl Session {
         let t = self.table(&object_name(name), users::DELETE)?;
         self.lock_point_key(txn, &t, d.selection.as_ref(), params, args)?;
         let keys = self.matching_keys(&t, d.selection.as_ref(), params, args)?;
+        let recheck = self.row_filter(&t, d.selection.as_ref(), params)?;
+        let env = Env {
+            params: args,
+            aggs: &[],
+        };
         let mut n = 0;
         for pk in &keys {
+            // As for UPDATE: lock, then check the row still matches.
+            txn.lock(t.primary.root(), pk)
+                .map_err(lineardb_table::Error::from)?;
+            let Some(row) = t.get_by_key(pk)? else {
+                continue;
+            };
+            if !still_matches(recheck.as_ref(), &row, env)? {
+                continue;
+            }
             if t.delete_by_key(txn, pk)? {
                 n += 1;
             }
         }
         Ok(Outcome::done(n))
     }
+}
+
+/// Does `row` satisfy the WHERE clause (none: every row does)?
+fn still_matches(filter: Option<&crate::expr::Expr>, row: &[Value], env: Env<'_>) -> Result<bool> {
+    Ok(match filter {
+        Some(f) => crate::expr::truth_of(&f.eval(row, env)?) == Some(true),
+        None => true,
+    })
 }
