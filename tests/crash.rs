@@ -35,15 +35,10 @@ struct Acked {
     uncertain_rows: BTreeSet<u64>,
 }
 
-fn connect(port: u16) -> Option<Conn> {
-    let url = format!("mysql://root@127.0.0.1:{port}/crash");
-    Conn::new(Opts::from_url(&url).ok()?).ok()
-}
-
 /// Writes until the server dies. Ids are unique per writer and round.
 fn writer(port: u16, w: u64, round: u64, seed: u64, stop: Arc<lineardb_sync::SharedFlag>) -> Acked {
     let mut acked = Acked::default();
-    let Some(mut c) = connect(port) else {
+    let Some(mut c) = connect_db(port, "crash") else {
         return acked;
     };
     let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
@@ -121,6 +116,19 @@ fn writer(port: u16, w: u64, round: u64, seed: u64, stop: Arc<lineardb_sync::Sha
     acked
 }
 
+/// A two-column integer result as a map from the first to the second.
+fn key_values(server: &Server, sql: &str) -> BTreeMap<u64, i64> {
+    server
+        .sql(sql)
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let (k, v) = l.split_once('\t').unwrap();
+            (k.parse().unwrap(), v.parse().unwrap())
+        })
+        .collect()
+}
+
 fn check_tables(server: &Server) {
     for t in ["acks", "grp"] {
         let out = server.sql(&format!("CHECK TABLE crash.{t}"));
@@ -179,16 +187,7 @@ fn committed_work_survives_kill_9() {
         server = Server::start_at(&datadir, &[]);
         // Rows: every committed state is there (a row whose last statement
         // had no answer may be in either state: it is re-read and adopted).
-        let found: BTreeMap<u64, i64> = {
-            let out = server.sql("SELECT id, n FROM crash.acks");
-            out.lines()
-                .skip(1)
-                .map(|l| {
-                    let (id, n) = l.split_once('\t').unwrap();
-                    (id.parse().unwrap(), n.parse().unwrap())
-                })
-                .collect()
-        };
+        let found = key_values(&server, "SELECT id, n FROM crash.acks");
         for (id, state) in rows.iter_mut() {
             let now = found.get(id).copied();
             if uncertain.contains(id) {
@@ -210,16 +209,7 @@ fn committed_work_survives_kill_9() {
             rows.entry(id).or_insert(found.get(&id).copied());
         }
         // Groups: all three rows or none; every committed group whole.
-        let counts: BTreeMap<u64, i64> = {
-            let out = server.sql("SELECT grp, COUNT(*) FROM crash.grp GROUP BY grp");
-            out.lines()
-                .skip(1)
-                .map(|l| {
-                    let (g, n) = l.split_once('\t').unwrap();
-                    (g.parse().unwrap(), n.parse().unwrap())
-                })
-                .collect()
-        };
+        let counts = key_values(&server, "SELECT grp, COUNT(*) FROM crash.grp GROUP BY grp");
         for (g, n) in &counts {
             assert_eq!(*n, GROUP_ROWS, "round {round}: group {g} is partly there");
             assert!(

@@ -310,8 +310,15 @@ impl BTree {
             .pool
             .exclusive(pid, WaitClass::TreeInner)
             .map_err(interrupt_to_error)?;
+        self.free_held(g)
+    }
+
+    /// Frees a page held exclusively: logs FREE, then returns it to the
+    /// pool's free list (in that order, so a checkpoint never lists a page
+    /// free whose freeing is not in the log).
+    fn free_held(&self, g: lineardb_buffer::ExclusiveGuard<'_>) -> Result<()> {
         let mut redo = Redo::new(&self.pool);
-        redo.free(pid);
+        redo.free(g.pid());
         redo.finish(&self.pool, &mut [])?;
         g.free();
         Ok(())
@@ -332,10 +339,7 @@ impl BTree {
                     stack.push(n.child_at(i));
                 }
             }
-            let mut redo = Redo::new(&self.pool);
-            redo.free(pid);
-            redo.finish(&self.pool, &mut [])?;
-            g.free();
+            self.free_held(g)?;
         }
         Ok(())
     }

@@ -261,26 +261,33 @@ impl BufferPool {
                 std::thread::yield_now();
                 continue;
             }
-            let frame = match self.take_frame() {
-                Ok(f) => f,
-                Err(e) => {
-                    entry.latch.unlock_exclusive_unchanged(true);
-                    return Err(e);
-                }
-            };
-            let mut mem = self.frame_mut(frame);
-            let zeros = [0u8; 512];
-            for off in (0..self.page_size).step_by(512) {
-                mem.write(off, &zeros);
-            }
-            entry.frame.store((frame as u64 + 1) | FRAME_DIRTY);
-            self.frame_owner[frame].store(pid + 1);
-            return Ok(ExclusiveGuard {
-                pool: self,
-                pid,
-                frame: self.frame_ptr(frame),
-            });
+            return self.zeroed_frame(pid);
         }
+    }
+
+    /// Gives `pid`, whose absent latch the caller holds, a zeroed dirty
+    /// frame, and holds it exclusively. On failure the latch is released.
+    fn zeroed_frame(&self, pid: PageId) -> Result<ExclusiveGuard<'_>> {
+        let entry = self.entry_unchecked(pid);
+        let frame = match self.take_frame() {
+            Ok(f) => f,
+            Err(e) => {
+                entry.latch.unlock_exclusive_unchanged(true);
+                return Err(e);
+            }
+        };
+        let mut mem = self.frame_mut(frame);
+        let zeros = [0u8; 512];
+        for off in (0..self.page_size).step_by(512) {
+            mem.write(off, &zeros);
+        }
+        entry.frame.store((frame as u64 + 1) | FRAME_DIRTY);
+        self.frame_owner[frame].store(pid + 1);
+        Ok(ExclusiveGuard {
+            pool: self,
+            pid,
+            frame: self.frame_ptr(frame),
+        })
     }
 
     #[inline(always)]
@@ -553,25 +560,8 @@ impl BufferPool {
         while entry.latch.try_lock_absent().is_none() {
             std::thread::yield_now();
         }
-        let frame = match self.take_frame() {
-            Ok(f) => f,
-            Err(e) => {
-                entry.latch.unlock_exclusive_unchanged(true);
-                self.free_pages.lock().push(pid);
-                return Err(e);
-            }
-        };
-        let mut mem = self.frame_mut(frame);
-        let zeros = [0u8; 512];
-        for off in (0..self.page_size).step_by(512) {
-            mem.write(off, &zeros);
-        }
-        entry.frame.store((frame as u64 + 1) | FRAME_DIRTY);
-        self.frame_owner[frame].store(pid + 1);
-        Ok(ExclusiveGuard {
-            pool: self,
-            pid,
-            frame: self.frame_ptr(frame),
+        self.zeroed_frame(pid).inspect_err(|_| {
+            self.free_pages.lock().push(pid);
         })
     }
 

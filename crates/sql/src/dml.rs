@@ -206,8 +206,26 @@ impl Session {
             .transpose()
     }
 
-    /// Primary keys of the rows a WHERE clause selects (collected first,
-    /// then changed, so a change never meets its own rows again).
+    /// The rows an UPDATE or DELETE changes: their primary keys (found
+    /// first, then changed, so a change never meets its own rows again)
+    /// and the WHERE clause to check each against once it is locked
+    /// ([`lock_matching`]).
+    fn targets(
+        &mut self,
+        txn: &mut Txn,
+        table: &Arc<Table>,
+        selection: Option<&ast::Expr>,
+        params: &Params,
+        args: &[Value],
+    ) -> Result<Targets> {
+        self.lock_point_key(txn, table, selection, params, args)?;
+        Ok(Targets {
+            keys: self.matching_keys(table, selection, params, args)?,
+            filter: self.row_filter(table, selection, params)?,
+        })
+    }
+
+    /// Primary keys of the rows a WHERE clause selects.
     fn matching_keys(
         &mut self,
         table: &Arc<Table>,
@@ -248,10 +266,7 @@ impl Session {
                 .map(|r| Ok(table.encode_primary_key(r)?))
                 .collect();
         }
-        let scope = crate::select::scope_of(table, &table.def.name);
-        let filter = selection
-            .map(|e| self.with_compiler(&scope, params, |c| c.compile(e)))
-            .transpose()?;
+        let filter = self.row_filter(table, selection, params)?;
         let env = Env {
             params: args,
             aggs: &[],
@@ -259,17 +274,14 @@ impl Session {
         let mut keys = Vec::new();
         let mut err = None;
         table.scan_primary(&lineardb_table::KeyRange::all(), |pk, row| {
-            if let Some(f) = &filter {
-                match f.eval(&row, env) {
-                    Ok(v) if crate::expr::truth_of(&v) == Some(true) => {}
-                    Ok(_) => return true,
-                    Err(e) => {
-                        err = Some(e);
-                        return false;
-                    }
+            match matches(filter.as_ref(), &row, env) {
+                Ok(true) => keys.push(pk.to_vec()),
+                Ok(false) => {}
+                Err(e) => {
+                    err = Some(e);
+                    return false;
                 }
             }
-            keys.push(pk.to_vec());
             true
         })?;
         match err {
@@ -302,34 +314,26 @@ impl Session {
             }
             Ok(sets)
         })?;
-        self.lock_point_key(txn, &t, u.selection.as_ref(), params, args)?;
-        let keys = self.matching_keys(&t, u.selection.as_ref(), params, args)?;
+        let targets = self.targets(txn, &t, u.selection.as_ref(), params, args)?;
         let env = Env {
             params: args,
             aggs: &[],
         };
-        let recheck = self.row_filter(&t, u.selection.as_ref(), params)?;
         let mut changed = 0;
         let mut matched = 0;
-        for pk in &keys {
-            // Lock, then read: the new values are computed from the row as
-            // it is once no other transaction can change it (no lost
-            // update), and the row must still match the WHERE clause.
-            txn.lock(t.primary.root(), pk)
-                .map_err(lineardb_table::Error::from)?;
-            let Some(old) = t.get_by_key(pk)? else {
+        for pk in &targets.keys {
+            // The new values are computed from the row as it is once no
+            // other transaction can change it: no lost update.
+            let Some(old) = targets.lock_matching(txn, &t, pk, env)? else {
                 continue;
             };
-            if !still_matches(recheck.as_ref(), &old, env)? {
-                continue;
-            }
             matched += 1;
             let mut new: Vec<Option<Value>> = vec![None; old.len()];
             for (col, e) in &sets {
                 new[*col] = Some(e.eval(&old[..], env)?);
             }
             let differs = sets.iter().any(|(c, _)| new[*c].as_ref() != Some(&old[*c]));
-            t.update_by_key(txn, pk, new)?;
+            t.update_row(txn, pk, &old, new)?;
             if differs {
                 changed += 1;
             }
@@ -358,25 +362,15 @@ impl Session {
             return Err(SqlError::unsupported("DELETE from a derived table"));
         };
         let t = self.table(&object_name(name), users::DELETE)?;
-        self.lock_point_key(txn, &t, d.selection.as_ref(), params, args)?;
-        let keys = self.matching_keys(&t, d.selection.as_ref(), params, args)?;
-        let recheck = self.row_filter(&t, d.selection.as_ref(), params)?;
+        let targets = self.targets(txn, &t, d.selection.as_ref(), params, args)?;
         let env = Env {
             params: args,
             aggs: &[],
         };
         let mut n = 0;
-        for pk in &keys {
-            // As for UPDATE: lock, then check the row still matches.
-            txn.lock(t.primary.root(), pk)
-                .map_err(lineardb_table::Error::from)?;
-            let Some(row) = t.get_by_key(pk)? else {
-                continue;
-            };
-            if !still_matches(recheck.as_ref(), &row, env)? {
-                continue;
-            }
-            if t.delete_by_key(txn, pk)? {
+        for pk in &targets.keys {
+            if let Some(old) = targets.lock_matching(txn, &t, pk, env)? {
+                t.delete_row(txn, pk, &old)?;
                 n += 1;
             }
         }
@@ -384,8 +378,36 @@ impl Session {
     }
 }
 
+/// The rows an UPDATE or DELETE found, and its WHERE clause.
+struct Targets {
+    keys: Vec<Vec<u8>>,
+    filter: Option<crate::expr::Expr>,
+}
+
+impl Targets {
+    /// Locks row `pk` and reads it; `None` if it is gone or no longer
+    /// matches the WHERE clause (the search may have seen another
+    /// transaction's change that was then rolled back).
+    fn lock_matching(
+        &self,
+        txn: &mut Txn,
+        table: &Table,
+        pk: &[u8],
+        env: Env<'_>,
+    ) -> Result<Option<Vec<Value>>> {
+        let Some(row) = table.lock_row(txn, pk)? else {
+            return Ok(None);
+        };
+        Ok(matches(self.filter.as_ref(), &row[..], env)?.then_some(row))
+    }
+}
+
 /// Does `row` satisfy the WHERE clause (none: every row does)?
-fn still_matches(filter: Option<&crate::expr::Expr>, row: &[Value], env: Env<'_>) -> Result<bool> {
+fn matches<R: crate::expr::Row + ?Sized>(
+    filter: Option<&crate::expr::Expr>,
+    row: &R,
+    env: Env<'_>,
+) -> Result<bool> {
     Ok(match filter {
         Some(f) => crate::expr::truth_of(&f.eval(row, env)?) == Some(true),
         None => true,

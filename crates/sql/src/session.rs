@@ -571,11 +571,6 @@ impl Session {
         Ok(())
     }
 
-    /// True while a transaction is open (BEGIN, or changes with autocommit off).
-    pub fn in_open_transaction(&self) -> bool {
-        self.txn.is_some()
-    }
-
     pub(crate) fn run_context(&self) -> RunContext<'_> {
         RunContext {
             stop: &self.slot.kill_query,

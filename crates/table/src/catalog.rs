@@ -193,12 +193,12 @@ impl Engine {
     /// Sets catalog entry `key` (or removes it) as one committed transaction.
     fn catalog_set(&self, key: &[u8], value: Option<&[u8]>) -> Result<()> {
         let mut txn = self.begin();
-        let id = txn.id();
-        let old = match value {
-            Some(v) => self.catalog.put_tx(key, v, id)?,
-            None => self.catalog.remove_tx(key, id)?,
-        };
-        txn.record(self.catalog.root(), key, old);
+        match value {
+            Some(v) => txn.put(&self.catalog, key, v)?,
+            None => {
+                txn.remove(&self.catalog, key)?;
+            }
+        }
         txn.commit()?;
         Ok(())
     }

@@ -446,11 +446,9 @@ impl Table {
         self.layout.encode(row, &mut bytes);
         txn.lock(self.primary.root(), &pk)?;
         let savepoint = txn.savepoint();
-        let id = txn.id();
-        if !self.primary.insert_new_tx(&pk, &bytes, id)? {
+        if !txn.insert_new(&self.primary, &pk, &bytes)? {
             return Err(self.duplicate(None, row));
         }
-        txn.record(self.primary.root(), &pk, None);
         if let Err(e) = self.insert_secondaries(txn, row, &pk) {
             txn.rollback_to(savepoint)?;
             return Err(e);
@@ -463,14 +461,11 @@ impl Table {
     fn insert_secondaries(&self, txn: &mut Txn, row: &[Value], pk: &[u8]) -> Result<()> {
         let needs_lock = self.indexes.iter().any(|i| i.def.unique);
         let _guard = needs_lock.then(|| self.unique_lock.lock());
-        let id = txn.id();
         for index in &self.indexes {
             if index.def.unique && self.unique_conflict(index, row, pk)? {
                 return Err(self.duplicate(Some(index), row));
             }
-            let k = self.index_key(index, row, pk);
-            let old = index.tree.put_tx(&k, &[], id)?;
-            txn.record(index.tree.root(), &k, old);
+            txn.put(&index.tree, &self.index_key(index, row, pk), &[])?;
         }
         Ok(())
     }
@@ -555,30 +550,49 @@ impl Table {
 
     /// Deletes the row with this encoded primary key; true if it existed.
     pub fn delete_by_key(&self, txn: &mut Txn, pk: &[u8]) -> Result<bool> {
-        txn.lock(self.primary.root(), pk)?;
-        let Some(old) = self.get_by_key(pk)? else {
+        let Some(old) = self.lock_row(txn, pk)? else {
             return Ok(false);
         };
-        let id = txn.id();
-        for index in &self.indexes {
-            let k = self.index_key(index, &old, pk);
-            if let Some(v) = index.tree.remove_tx(&k, id)? {
-                txn.record(index.tree.root(), &k, Some(v));
-            }
-        }
-        if let Some(v) = self.primary.remove_tx(pk, id)? {
-            txn.record(self.primary.root(), pk, Some(v));
-        }
+        self.delete_row(txn, pk, &old)?;
         Ok(true)
+    }
+
+    /// Locks the row with primary key `pk` for `txn` and reads it as it is
+    /// then (`None`: no such row; the key stays locked).
+    pub fn lock_row(&self, txn: &mut Txn, pk: &[u8]) -> Result<Option<Vec<Value>>> {
+        txn.lock(self.primary.root(), pk)?;
+        self.get_by_key(pk)
+    }
+
+    /// Deletes the row `old` with primary key `pk`, which `txn` locked and
+    /// read ([`Table::lock_row`]).
+    pub fn delete_row(&self, txn: &mut Txn, pk: &[u8], old: &[Value]) -> Result<()> {
+        for index in &self.indexes {
+            txn.remove(&index.tree, &self.index_key(index, old, pk))?;
+        }
+        txn.remove(&self.primary, pk)?;
+        Ok(())
     }
 
     /// Replaces the row with encoded primary key `pk` by `new` (given per
     /// column; `None` keeps the old value). Returns false if no such row.
     pub fn update_by_key(&self, txn: &mut Txn, pk: &[u8], new: Vec<Option<Value>>) -> Result<bool> {
-        txn.lock(self.primary.root(), pk)?;
-        let Some(old) = self.get_by_key(pk)? else {
+        let Some(old) = self.lock_row(txn, pk)? else {
             return Ok(false);
         };
+        self.update_row(txn, pk, &old, new)?;
+        Ok(true)
+    }
+
+    /// [`Table::update_by_key`] of the row `old`, which `txn` locked and
+    /// read ([`Table::lock_row`]).
+    pub fn update_row(
+        &self,
+        txn: &mut Txn,
+        pk: &[u8],
+        old: &[Value],
+        new: Vec<Option<Value>>,
+    ) -> Result<()> {
         let mut row = Vec::with_capacity(old.len());
         for ((o, n), col) in old.iter().zip(new).zip(&self.def.columns) {
             let v = match n {
@@ -591,7 +605,7 @@ impl Table {
             row.push(v);
         }
         if row == old {
-            return Ok(true);
+            return Ok(());
         }
         let row_id = self
             .def
@@ -602,12 +616,12 @@ impl Table {
         if new_pk != pk {
             // The row moves: delete, insert; undo both on failure.
             let savepoint = txn.savepoint();
-            self.delete_by_key(txn, pk)?;
+            self.delete_row(txn, pk, old)?;
             if let Err(e) = self.insert_prepared(txn, &row) {
                 txn.rollback_to(savepoint)?;
                 return Err(e);
             }
-            return Ok(true);
+            return Ok(());
         }
         let _guard = self
             .indexes
@@ -622,21 +636,14 @@ impl Table {
         }
         let mut bytes = Vec::new();
         self.layout.encode(&row, &mut bytes);
-        let id = txn.id();
-        let prev = self.primary.put_tx(pk, &bytes, id)?;
-        txn.record(self.primary.root(), pk, prev);
+        txn.put(&self.primary, pk, &bytes)?;
         for index in &self.indexes {
             if index.def.columns.iter().any(|&c| row[c] != old[c]) {
-                let gone = self.index_key(index, &old, pk);
-                if let Some(v) = index.tree.remove_tx(&gone, id)? {
-                    txn.record(index.tree.root(), &gone, Some(v));
-                }
-                let added = self.index_key(index, &row, pk);
-                let prev = index.tree.put_tx(&added, &[], id)?;
-                txn.record(index.tree.root(), &added, prev);
+                txn.remove(&index.tree, &self.index_key(index, old, pk))?;
+                txn.put(&index.tree, &self.index_key(index, &row, pk), &[])?;
             }
         }
-        Ok(true)
+        Ok(())
     }
 
     /// Calls `f(primary key, row)` for rows with keys in `range`, in key

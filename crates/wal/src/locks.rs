@@ -72,6 +72,7 @@ impl LockTable {
     /// it when the transaction ends); `Ok(false)`: `txn` held it already.
     pub(crate) fn lock(&self, txn: u64, key: &[u8]) -> Result<bool, LockError> {
         let deadline = Instant::now() + self.timeout();
+        let mut announced = false;
         let mut s = self.state.lock();
         loop {
             let holder = match s.owners.get(key) {
@@ -94,8 +95,17 @@ impl LockTable {
                 at = next;
                 steps += 1;
             }
+            if !announced {
+                // Tell the thread pool this thread will wait (it may start
+                // a thread: not under the table's mutex), then look again.
+                announced = true;
+                lineardb_sync::MutexGuard::unlocked(
+                    &mut s,
+                    lineardb_sync::blocking::about_to_block,
+                );
+                continue;
+            }
             s.waits_for.insert(txn, holder);
-            lineardb_sync::blocking::about_to_block();
             if self.released.wait_until(&mut s, deadline).timed_out() {
                 s.waits_for.remove(&txn);
                 return Err(LockError::Timeout);

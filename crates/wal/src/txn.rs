@@ -78,14 +78,37 @@ impl Txn {
         Ok(())
     }
 
-    /// True if the transaction changed nothing.
-    pub fn is_empty(&self) -> bool {
-        self.undo.is_empty()
+    /// Inserts or replaces `key -> value` in `tree` as part of this
+    /// transaction (logged with its undo, remembered for ROLLBACK).
+    pub fn put(&mut self, tree: &BTree, key: &[u8], value: &[u8]) -> Result<()> {
+        let old = tree.put_tx(key, value, self.id())?;
+        self.record(tree.root(), key, old);
+        Ok(())
+    }
+
+    /// Inserts `key -> value` into `tree` if `key` is absent; false (and
+    /// nothing changed) if it exists.
+    pub fn insert_new(&mut self, tree: &BTree, key: &[u8], value: &[u8]) -> Result<bool> {
+        let inserted = tree.insert_new_tx(key, value, self.id())?;
+        if inserted {
+            self.record(tree.root(), key, None);
+        }
+        Ok(inserted)
+    }
+
+    /// Removes `key` from `tree`; true if it was there.
+    pub fn remove(&mut self, tree: &BTree, key: &[u8]) -> Result<bool> {
+        let old = tree.remove_tx(key, self.id())?;
+        let found = old.is_some();
+        if found {
+            self.record(tree.root(), key, old);
+        }
+        Ok(found)
     }
 
     /// Remembers how to undo a change made with [`id`](Self::id): put
     /// `old` back under `key` in the tree rooted at `root` (or remove `key`).
-    pub fn record(&mut self, root: PageId, key: &[u8], old: Option<Vec<u8>>) {
+    fn record(&mut self, root: PageId, key: &[u8], old: Option<Vec<u8>>) {
         self.undo.push(UndoOp {
             txn: self.id,
             root,

@@ -143,8 +143,6 @@ pub struct Wal {
     active: Mutex<BTreeMap<u64, Lsn>>,
     next_txn: SharedWord,
     checkpointing: Mutex<()>,
-    /// Start of the last checkpoint record.
-    last_checkpoint: SharedWord,
     stop: SharedFlag,
     background: Mutex<Option<std::thread::JoinHandle<()>>>,
     pub(crate) locks: LockTable,
@@ -191,7 +189,6 @@ impl Wal {
             active: Mutex::new(BTreeMap::new()),
             next_txn: SharedWord::new(found.next_txn.max(1)),
             checkpointing: Mutex::new(()),
-            last_checkpoint: SharedWord::new(pool.checkpoint_lsn()),
             stop: SharedFlag::new(false),
             background: Mutex::new(None),
             locks: LockTable::new(),
@@ -276,7 +273,6 @@ impl Wal {
         self.log.sync_to(end).map_err(log_error)?;
         let start = end - (HEADER + payload.len()) as Lsn;
         self.pool.set_checkpoint(start)?;
-        self.last_checkpoint.store(start);
         // Recovery starts at the checkpoint record or earlier, never before
         // min(redo_from, undo_from): the rest of the file can go.
         self.log
@@ -305,7 +301,7 @@ impl Wal {
                     eprintln!("lineardb: syncing the log failed: {e}");
                 }
             }
-            if self.log.end() - self.last_checkpoint.load() > CHECKPOINT_EVERY {
+            if self.log.end().saturating_sub(self.pool.checkpoint_lsn()) > CHECKPOINT_EVERY {
                 if let Err(e) = self.checkpoint() {
                     eprintln!("lineardb: checkpoint failed: {e}");
                 }
