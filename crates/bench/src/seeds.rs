@@ -11,7 +11,7 @@ use crate::harness::{DataDir, Matrix, Worker};
 use crate::report::{Measurement, Point};
 use lineardb_btree::PoolConfig;
 use lineardb_table::load::{sbtest, tpch};
-use lineardb_table::{Engine, KeyRange, Table, Value};
+use lineardb_table::{Engine, KeyRange, ReadView, Reader, Table, Value};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::hint::black_box;
@@ -79,6 +79,8 @@ enum Scan {
 
 struct ScanWorker<'a> {
     table: &'a Table,
+    /// Takes a snapshot per query, as a session does.
+    reader: Reader,
     kind: Scan,
     n: i64,
     rows: i64,
@@ -97,15 +99,16 @@ impl Worker for ScanWorker<'_> {
         let r = KeyRange::from_values(key, Bound::Included(&lo), Bound::Included(&hi));
         let mut rows = 0u64;
         let mut sum = 0i64;
+        let view = self.reader.view(0);
         let scanned = match self.kind {
             // SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN ? AND ?
-            Scan::Pk => self.table.scan_primary(&r, |_, row| {
+            Scan::Pk => self.table.scan_primary(&view, &r, |_, row| {
                 sum += row.int(1);
                 rows += 1;
                 true
             }),
             // SELECT SUM(id) FROM sbtest1 FORCE INDEX(k_1) WHERE k BETWEEN ? AND ?
-            Scan::Covering => self.table.scan_index(0, &r, |e| {
+            Scan::Covering => self.table.scan_index(&view, 0, &r, |e| {
                 if let Some(Value::Int(id)) = e.column(0) {
                     sum += id;
                 }
@@ -113,7 +116,7 @@ impl Worker for ScanWorker<'_> {
                 true
             }),
             // SELECT SUM(LENGTH(c)) FROM sbtest1 FORCE INDEX(k_1) WHERE k BETWEEN ? AND ?
-            Scan::NonCovering => self.table.scan_index_rows(0, &r, |row| {
+            Scan::NonCovering => self.table.scan_index_rows(&view, 0, &r, |row| {
                 sum += row.bytes(2).len() as i64;
                 rows += 1;
                 true
@@ -171,6 +174,7 @@ pub fn seed001_scans(
             let (kind, n) = cases[ci];
             Box::new(ScanWorker {
                 table: &table,
+                reader: engine.reader().expect("a reader slot"),
                 kind,
                 n,
                 rows: o.rows as i64,
@@ -198,7 +202,7 @@ pub fn load_lineitem(
     log(&format!(
         "loaded lineitem SF {}: {} rows in {:.1} s",
         o.sf,
-        table.count(o.load_threads)?,
+        table.count(&ReadView::latest(), o.load_threads)?,
         t0.elapsed().as_secs_f64()
     ));
     if !indexes {
@@ -226,7 +230,7 @@ const L_SHIPDATE: usize = 10;
 
 /// Q6 for the month starting at `first` (days since 1970), by the index on
 /// l_shipdate (`index = true`) or a table scan. Returns revenue * 10^4.
-pub fn q6_month(table: &Table, first: i32, next: i32, index: bool) -> i128 {
+pub fn q6_month(table: &Table, view: &ReadView, first: i32, next: i32, index: bool) -> i128 {
     let mut revenue: i128 = 0;
     let mut add = |row: lineardb_table::RowRef<'_>| {
         let disc = row.decimal(L_DISCOUNT);
@@ -241,14 +245,14 @@ pub fn q6_month(table: &Table, first: i32, next: i32, index: bool) -> i128 {
             Bound::Excluded(&[Value::Date(next)]),
         );
         table
-            .scan_index_rows_unordered(0, &r, |row| {
+            .scan_index_rows_unordered(view, 0, &r, |row| {
                 add(row);
                 true
             })
             .expect("scan");
     } else {
         table
-            .scan_primary(&KeyRange::all(), |_, row| {
+            .scan_primary(view, &KeyRange::all(), |_, row| {
                 let d = row.int(L_SHIPDATE) as i32;
                 if d >= first && d < next {
                     add(row);
@@ -272,6 +276,7 @@ fn month_bounds(year: i32, month: u32) -> (i32, i32) {
 
 struct Q6Worker<'a> {
     table: &'a Table,
+    reader: Reader,
     index: bool,
     rng: SmallRng,
 }
@@ -280,7 +285,8 @@ impl Worker for Q6Worker<'_> {
     fn op(&mut self) -> u64 {
         let (first, next) =
             month_bounds(self.rng.gen_range(1993..=1997), self.rng.gen_range(1..=12));
-        black_box(q6_month(self.table, first, next, self.index));
+        let view = self.reader.view(0);
+        black_box(q6_month(self.table, &view, first, next, self.index));
         1
     }
 }
@@ -293,8 +299,10 @@ pub fn seed000_q6(
     let dir = DataDir::new(&o.datadir)?;
     let (engine, table, _) = load_lineitem(o, &dir, true, log)?;
     let (first, next) = month_bounds(1997, 1);
-    let by_index = q6_month(&table, first, next, true);
-    let by_scan = q6_month(&table, first, next, false);
+    let view = engine.snapshot()?;
+    let by_index = q6_month(&table, &view, first, next, true);
+    let by_scan = q6_month(&table, &view, first, next, false);
+    drop(view);
     log(&format!(
         "Q6 1997-01: index plan {} / table scan {} (at SF 1 the answer is 9584789.4683)",
         lineardb_table::Dec::new(by_index, 4),
@@ -311,6 +319,7 @@ pub fn seed000_q6(
         |ci, _t, seed| {
             Box::new(Q6Worker {
                 table: &table,
+                reader: engine.reader().expect("a reader slot"),
                 index: names[ci] == "index",
                 rng: SmallRng::seed_from_u64(seed),
             })
@@ -356,7 +365,7 @@ pub fn seed003_create_index(
 ) -> anyhow::Result<Vec<Point>> {
     let dir = DataDir::new(&o.datadir)?;
     let (engine, table, _) = load_lineitem(o, &dir, false, log)?;
-    let rows = table.count(o.load_threads)? as f64;
+    let rows = table.count(&ReadView::latest(), o.load_threads)? as f64;
     drop(table);
     let specs: Vec<(String, Vec<String>, bool)> = ["l_shipdate", "l_partkey", "l_suppkey"]
         .iter()
@@ -493,7 +502,7 @@ pub fn seed004_cold_count(
             )?;
             let table = engine.table("sbtest", "sbtest1")?;
             let t0 = Instant::now();
-            let n = table.count(t)?;
+            let n = table.count(&engine.snapshot()?, t)?;
             let secs = t0.elapsed().as_secs_f64();
             anyhow::ensure!(n == o.rows as u64, "count {n} != {}", o.rows);
             results.entry(t).or_default().push(secs);

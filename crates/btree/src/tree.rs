@@ -348,11 +348,31 @@ impl BTree {
     /// [`put`](Self::put) for transaction `txn` (0: none), whose redo
     /// record also says how to undo it. Returns the replaced value.
     pub fn put_tx(&self, key: &[u8], value: &[u8], txn: u64) -> Result<Option<Vec<u8>>> {
+        Ok(self
+            .put_tx_if(key, value, txn, |_| true)?
+            .expect("accepted"))
+    }
+
+    /// [`put_tx`](Self::put_tx) that first shows the current value (`None`:
+    /// absent) to `accept`, under the leaf's exclusive latch: `false`
+    /// leaves the tree as it was and returns `Ok(None)`; otherwise the put
+    /// is made and `Ok(Some(replaced value))` returned. No reader can see
+    /// the new value before `accept` has returned. `accept` may run more
+    /// than once (a full leaf is split and the put retried) and must give
+    /// the same answer for the same value.
+    pub fn put_tx_if(
+        &self,
+        key: &[u8],
+        value: &[u8],
+        txn: u64,
+        mut accept: impl FnMut(Option<&[u8]>) -> bool,
+    ) -> Result<Option<Option<Vec<u8>>>> {
         self.check_sizes(key, value)?;
         loop {
-            match retry(|| self.try_put(key, value, txn))? {
-                Some(old) => return Ok(old),
-                None => self.split(key, 0)?,
+            match retry(|| self.try_put(key, value, txn, &mut accept))? {
+                PutOutcome::Done(old) => return Ok(Some(old)),
+                PutOutcome::Refused => return Ok(None),
+                PutOutcome::Full => self.split(key, 0)?,
             }
         }
     }
@@ -365,34 +385,9 @@ impl BTree {
 
     /// [`insert_new`](Self::insert_new) for transaction `txn` (0: none).
     pub fn insert_new_tx(&self, key: &[u8], value: &[u8], txn: u64) -> Result<bool> {
-        self.check_sizes(key, value)?;
-        loop {
-            let r = retry(|| {
-                let g = self.find_leaf(key, false)?;
-                let n = NodeRef::new(g.page());
-                let (pos, found) = n.lower_bound(key);
-                if found {
-                    g.validate()?;
-                    return Ok(Some(false));
-                }
-                let mut x = g.upgrade()?;
-                let mut n = NodeMut::new(x.page_mut());
-                if n.fits(key.len(), value.len()) {
-                    n.insert_at(pos, key, value);
-                    let mut redo = Redo::new(&self.pool);
-                    redo.put(&x, key, value);
-                    redo.undo(txn, self.root, key, None);
-                    redo.finish(&self.pool, &mut [&mut x])?;
-                    Ok(Some(true))
-                } else {
-                    Ok(None)
-                }
-            })?;
-            match r {
-                Some(inserted) => return Ok(inserted),
-                None => self.split(key, 0)?,
-            }
-        }
+        Ok(self
+            .put_tx_if(key, value, txn, |old| old.is_none())?
+            .is_some())
     }
 
     /// The largest key in the tree, if any.
@@ -552,38 +547,69 @@ impl BTree {
         }
     }
 
-    /// `Some(replaced value)` when done, `None` when the leaf is full.
-    #[allow(clippy::type_complexity)]
     fn try_put(
         &self,
         key: &[u8],
         value: &[u8],
         txn: u64,
-    ) -> std::result::Result<Option<Option<Vec<u8>>>, Interrupt> {
+        accept: &mut dyn FnMut(Option<&[u8]>) -> bool,
+    ) -> std::result::Result<PutOutcome, Interrupt> {
         let g = self.find_leaf(key, false)?;
         let mut x = g.upgrade()?;
         let mut n = NodeMut::new(x.page_mut());
         let (pos, found) = n.as_ref().lower_bound(key);
-        let mut old = None;
-        if found {
-            let v = n.as_ref().value(pos);
+        let old = found.then(|| n.as_ref().value(pos));
+        if !accept(old.as_deref()) {
+            return Ok(PutOutcome::Refused);
+        }
+        if let Some(v) = &old {
             n.remove_at(pos);
             if !n.fits(key.len(), value.len()) {
                 // Put back: the live contents are as before (only the heap
                 // layout moved), so there is nothing to log.
-                n.insert_at(pos, key, &v);
-                return Ok(None);
+                n.insert_at(pos, key, v);
+                return Ok(PutOutcome::Full);
             }
-            old = Some(v);
         } else if !n.fits(key.len(), value.len()) {
-            return Ok(None);
+            return Ok(PutOutcome::Full);
         }
         n.insert_at(pos, key, value);
         let mut redo = Redo::new(&self.pool);
         redo.put(&x, key, value);
         redo.undo(txn, self.root, key, old.as_deref());
         redo.finish(&self.pool, &mut [&mut x])?;
-        Ok(Some(old))
+        Ok(PutOutcome::Done(old))
+    }
+
+    /// Removes `key` if its value satisfies `pred` (checked under the
+    /// leaf's exclusive latch); true if removed. Not transactional: for
+    /// removing records no reader can see any more.
+    pub fn remove_if(&self, key: &[u8], pred: impl Fn(&[u8]) -> bool) -> Result<bool> {
+        let page_size = self.pool.page_size();
+        let (removed, underfull) = retry(|| {
+            let g = self.find_leaf(key, false)?;
+            let n = NodeRef::new(g.page());
+            let (_, found) = n.lower_bound(key);
+            g.validate()?;
+            if !found {
+                return Ok((false, false));
+            }
+            let mut x = g.upgrade()?;
+            let mut n = NodeMut::new(x.page_mut());
+            let (pos, found) = n.as_ref().lower_bound(key);
+            if !found || !pred(&n.as_ref().value(pos)) {
+                return Ok((false, false));
+            }
+            n.remove_at(pos);
+            let mut redo = Redo::new(&self.pool);
+            redo.remove(&x, key);
+            redo.finish(&self.pool, &mut [&mut x])?;
+            Ok((true, NodeRef::new(x.page()).used_space() < page_size / 4))
+        })?;
+        if underfull {
+            self.merge_up(key)?;
+        }
+        Ok(removed)
     }
 
     /// Removes `key`. Returns true if it was there.
@@ -968,6 +994,16 @@ fn split_images(page_size: usize, n: &NodeRef<'_>) -> (NodeImage, NodeImage, Vec
         );
         (left, right, sep)
     }
+}
+
+/// What one attempt of a put did.
+enum PutOutcome {
+    /// Made; the replaced value.
+    Done(Option<Vec<u8>>),
+    /// The caller's check said no.
+    Refused,
+    /// The leaf has no room: split, then try again.
+    Full,
 }
 
 pub(crate) fn interrupt_to_error(i: Interrupt) -> Error {

@@ -19,7 +19,8 @@ pub const PAGE_HEADER_SIZE: usize = 16;
 pub const PAGE_LSN_OFFSET: usize = 8;
 
 const MAGIC: &[u8; 8] = b"LINEARDB";
-const FORMAT_VERSION: u32 = 4;
+/// 5: table values start with an MVCC stamp (`lineardb_wal::Stamp`).
+const FORMAT_VERSION: u32 = 5;
 const H_MAGIC: usize = 16;
 const H_FORMAT: usize = 24;
 const H_PAGE_SIZE: usize = 28;

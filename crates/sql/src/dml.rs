@@ -4,7 +4,7 @@ use crate::expr::{object_name, Env, Params};
 use crate::result::Outcome;
 use crate::session::Session;
 use crate::users;
-use lineardb_table::{Table, Txn, Value};
+use lineardb_table::{ReadView, Table, Txn, Value};
 use sqlparser::ast;
 use std::sync::Arc;
 
@@ -259,7 +259,8 @@ impl Session {
             }
             let plan = self.plan_select(&q, params)?;
             let mut sink = crate::result::CollectSink::default();
-            plan.run(args, &self.run_context(), &mut sink)?;
+            // A current read: the latest rows, which the caller then locks.
+            plan.run(args, &self.run_context(&ReadView::latest()), &mut sink)?;
             return sink
                 .rows
                 .iter()
@@ -273,17 +274,21 @@ impl Session {
         };
         let mut keys = Vec::new();
         let mut err = None;
-        table.scan_primary(&lineardb_table::KeyRange::all(), |pk, row| {
-            match matches(filter.as_ref(), &row, env) {
-                Ok(true) => keys.push(pk.to_vec()),
-                Ok(false) => {}
-                Err(e) => {
-                    err = Some(e);
-                    return false;
+        table.scan_primary(
+            &ReadView::latest(),
+            &lineardb_table::KeyRange::all(),
+            |pk, row| {
+                match matches(filter.as_ref(), &row, env) {
+                    Ok(true) => keys.push(pk.to_vec()),
+                    Ok(false) => {}
+                    Err(e) => {
+                        err = Some(e);
+                        return false;
+                    }
                 }
-            }
-            true
-        })?;
+                true
+            },
+        )?;
         match err {
             Some(e) => Err(e),
             None => Ok(keys),

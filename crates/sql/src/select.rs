@@ -8,7 +8,7 @@ use crate::expr::{
 };
 use crate::result::{Column, ColumnKind, RowSink};
 use lineardb_sync::{LocalCounter, SharedFlag};
-use lineardb_table::{BTree, KeyRange, Table, Value};
+use lineardb_table::{BTree, KeyRange, ReadView, Table, Value};
 use sqlparser::ast;
 use std::cmp::Ordering;
 use std::ops::Bound;
@@ -861,7 +861,6 @@ impl SelectPlan {
     /// Runs the plan, sending columns and rows to `sink`.
     /// Stops with error 1317 when `cx.stop` is set (KILL QUERY).
     pub fn run(&self, params: &[Value], cx: &RunContext<'_>, sink: &mut dyn RowSink) -> Result<()> {
-        let stop = cx.stop;
         sink.columns(&self.columns)?;
         let env = Env { params, aggs: &[] };
         let int_of = |e: &Option<Expr>| -> Result<Option<u64>> {
@@ -906,7 +905,7 @@ impl SelectPlan {
                 None => {
                     let mut groups = Groups::default();
                     let mut key = Vec::new();
-                    self.scan_fallible(params, stop, table_run, &mut |row| {
+                    self.scan_fallible(params, &cx, table_run, &mut |row| {
                         self.accumulate(row, env, &mut groups, &mut key)
                             .map(|()| true)
                     })?;
@@ -936,7 +935,7 @@ impl SelectPlan {
                 }
             }
         } else {
-            self.scan_fallible(params, stop, table_run, &mut |row| out.push(row, env, sink))?;
+            self.scan_fallible(params, cx, table_run, &mut |row| out.push(row, env, sink))?;
         }
         out.finish(sink)
     }
@@ -1017,7 +1016,7 @@ impl SelectPlan {
                         }
                     }
                 };
-                if let Err(e) = scan_range(ts, access, true, piece, &mut pass) {
+                if let Err(e) = scan_range(cx.view, ts, access, true, piece, &mut pass) {
                     *err = Some(e);
                 }
                 Ok(())
@@ -1094,12 +1093,12 @@ impl SelectPlan {
     fn scan_fallible(
         &self,
         params: &[Value],
-        stop: &SharedFlag,
+        cx: &RunContext<'_>,
         table_run: Option<&TableRun>,
         f: &mut dyn FnMut(&SourceRow<'_>) -> Result<bool>,
     ) -> Result<()> {
         let mut err = None;
-        self.scan(params, stop, table_run, &mut |row| match f(row) {
+        self.scan(params, cx, table_run, &mut |row| match f(row) {
             Ok(more) => more,
             Err(e) => {
                 err = Some(e);
@@ -1114,10 +1113,11 @@ impl SelectPlan {
     fn scan(
         &self,
         params: &[Value],
-        stop: &SharedFlag,
+        cx: &RunContext<'_>,
         table_run: Option<&TableRun>,
         f: &mut dyn FnMut(&SourceRow<'_>) -> bool,
     ) -> Result<()> {
+        let stop = cx.stop;
         let env = Env { params, aggs: &[] };
         // From a table, only the conjuncts the key ranges do not guarantee
         // are evaluated per row.
@@ -1155,6 +1155,7 @@ impl SelectPlan {
                     params,
                     &RunContext {
                         stop,
+                        view: cx.view,
                         threads: 1,
                         min_rows: u64::MAX,
                         parallel_scans: None,
@@ -1172,7 +1173,7 @@ impl SelectPlan {
                 // Rows may come in primary-key order when nothing depends on order.
                 let unordered = self.aggregate && self.group_by.is_empty();
                 for r in ranges {
-                    if !scan_range(ts, *access, unordered, r, &mut pass)? {
+                    if !scan_range(cx.view, ts, *access, unordered, r, &mut pass)? {
                         break;
                     }
                 }
@@ -1190,6 +1191,8 @@ impl SelectPlan {
 /// scan may use (the session's `lineardb_parallel_threads`).
 pub(crate) struct RunContext<'a> {
     pub stop: &'a SharedFlag,
+    /// The snapshot the plan reads.
+    pub view: &'a ReadView,
     pub threads: usize,
     /// Fewest rows (estimated from the tree) worth a parallel scan.
     pub min_rows: u64,
@@ -1304,6 +1307,7 @@ fn estimate(t: &Table, access: Access, ranges: &[KeyRange]) -> u64 {
 /// Scans one key range of `ts` through `access`, handing each row to
 /// `pass` until it returns false; returns whether to go on.
 fn scan_range(
+    view: &ReadView,
     ts: &TableSource,
     access: Access,
     unordered: bool,
@@ -1313,22 +1317,22 @@ fn scan_range(
     let t = &ts.table;
     let mut go = true;
     match access {
-        Access::Primary => t.scan_primary(r, |_, row| {
+        Access::Primary => t.scan_primary(view, r, |_, row| {
             go = pass(&SourceRow::Row(row));
             go
         })?,
-        Access::NonCovering(i) if unordered => t.scan_index_rows_unordered(i, r, |row| {
+        Access::NonCovering(i) if unordered => t.scan_index_rows_unordered(view, i, r, |row| {
             go = pass(&SourceRow::Row(row));
             go
         })?,
-        Access::NonCovering(i) => t.scan_index_rows(i, r, |row| {
+        Access::NonCovering(i) => t.scan_index_rows(view, i, r, |row| {
             go = pass(&SourceRow::Row(row));
             go
         })?,
         Access::Covering(i) => {
             // Only the columns the query reads are decoded.
             let mut vals = vec![Value::Null; t.def.columns.len()];
-            t.scan_index(i, r, |e| {
+            t.scan_index(view, i, r, |e| {
                 for &c in &ts.fetch {
                     vals[c] = e.column(c).unwrap_or(Value::Null);
                 }

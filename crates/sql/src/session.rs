@@ -15,8 +15,8 @@ const MAX_PARALLEL_THREADS: u64 = 256;
 const DEFAULT_PARALLEL_MIN_ROWS: u64 = 50_000;
 use crate::sessions::{Registry, SessionSlot};
 use crate::users::{self, Account, Grants};
-use lineardb_table::Txn;
 use lineardb_table::{Engine, Table, Value};
+use lineardb_table::{ReadView, Reader, Txn};
 use sqlparser::ast;
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
@@ -84,6 +84,30 @@ pub struct Session {
     txn: Option<Txn>,
     /// BEGIN / START TRANSACTION is in force (until COMMIT or ROLLBACK).
     explicit: bool,
+    /// Takes this session's snapshots (its own view slot), from the first
+    /// read on.
+    reader: Option<Reader>,
+    /// The snapshot of the running statement, or at REPEATABLE READ of the
+    /// open transaction (taken at its first read, kept to its end).
+    view: Option<ReadView>,
+    /// `transaction_isolation` as MySQL spells it. READ-UNCOMMITTED reads
+    /// as READ-COMMITTED, SERIALIZABLE as REPEATABLE-READ.
+    isolation: &'static str,
+}
+
+/// The view every current read uses (UPDATE, DELETE, the grant tables):
+/// the latest version of each row, which the reader locks.
+static LATEST: ReadView = ReadView::latest();
+
+/// MySQL's name for an isolation level given in any usual spelling.
+fn isolation_name(v: &str) -> Option<&'static str> {
+    match v.to_ascii_uppercase().replace([' ', '_'], "-").as_str() {
+        "READ-UNCOMMITTED" => Some("READ-UNCOMMITTED"),
+        "READ-COMMITTED" => Some("READ-COMMITTED"),
+        "REPEATABLE-READ" => Some("REPEATABLE-READ"),
+        "SERIALIZABLE" => Some("SERIALIZABLE"),
+        _ => None,
+    }
 }
 
 impl Drop for Session {
@@ -251,7 +275,51 @@ impl Session {
             autocommit: true,
             txn: None,
             explicit: false,
+            reader: None,
+            view: None,
+            isolation: "REPEATABLE-READ",
         }
+    }
+
+    /// Does a snapshot last for the whole transaction (REPEATABLE READ in
+    /// a transaction), rather than one statement?
+    fn view_spans_transaction(&self) -> bool {
+        matches!(self.isolation, "REPEATABLE-READ" | "SERIALIZABLE")
+            && (self.explicit || !self.autocommit)
+    }
+
+    /// Takes the snapshot a read statement needs (or keeps the open
+    /// transaction's): publishes it in this session's own slot.
+    pub(crate) fn begin_read(&mut self) -> Result<()> {
+        if self.view.is_none() || !self.view_spans_transaction() {
+            self.view = None; // one view per reader at a time
+            if self.reader.is_none() {
+                self.reader = Some(self.engine.reader()?);
+            }
+            let own = self.txn.as_ref().map_or(0, |t| t.id_if_started());
+            self.view = Some(self.reader.as_ref().expect("made").view(own));
+        }
+        if let (Some(v), Some(t)) = (self.view.as_mut(), self.txn.as_ref()) {
+            // A transaction that wrote after its snapshot sees its changes.
+            v.set_own(t.id_if_started());
+        }
+        Ok(())
+    }
+
+    /// Ends a read statement: its snapshot goes unless the transaction
+    /// keeps it (an idle session must not hold back purge).
+    pub(crate) fn end_read(&mut self) {
+        if !self.view_spans_transaction() {
+            self.view = None;
+        }
+    }
+
+    /// Runs a read with the statement's snapshot.
+    fn reading<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        self.begin_read()?;
+        let r = f(self);
+        self.end_read();
+        r
     }
 
     pub fn database(&self) -> Option<&str> {
@@ -315,7 +383,7 @@ impl Session {
             | "character_set_results"
             | "character_set_server" => Value::str("utf8mb4"),
             "collation_connection" | "collation_server" => Value::str("utf8mb4_general_ci"),
-            "transaction_isolation" | "tx_isolation" => Value::str("REPEATABLE-READ"),
+            "transaction_isolation" | "tx_isolation" => Value::str(self.isolation),
             "lower_case_table_names" => Value::Int(1),
             "time_zone" | "system_time_zone" => Value::str("SYSTEM"),
             "wait_timeout" | "interactive_timeout" => Value::Int(28800),
@@ -524,7 +592,7 @@ impl Session {
             }
             let (plan, _) = p.plan.as_ref().expect("planned");
             self.slot.counters.com_select.add(1);
-            plan.run(params, &self.run_context(), sink)?;
+            self.reading(|s| plan.run(params, &s.run_context(s.view()), sink))?;
             return Ok(Outcome::Rows);
         }
         let stmt = p.statement.clone();
@@ -563,6 +631,7 @@ impl Session {
     /// COMMIT (or ROLLBACK) of the open transaction, if any.
     pub(crate) fn end_transaction(&mut self, commit: bool) -> Result<()> {
         self.explicit = false;
+        self.view = None;
         match self.txn.take() {
             Some(t) if commit => t.commit()?,
             Some(t) => t.rollback()?,
@@ -571,9 +640,17 @@ impl Session {
         Ok(())
     }
 
-    pub(crate) fn run_context(&self) -> RunContext<'_> {
+    /// The statement's snapshot ([`begin_read`](Self::begin_read)), or
+    /// the latest versions outside a read statement.
+    pub(crate) fn view(&self) -> &ReadView {
+        self.view.as_ref().unwrap_or(&LATEST)
+    }
+
+    /// How plans run in this session, reading through `view`.
+    pub(crate) fn run_context<'a>(&'a self, view: &'a ReadView) -> RunContext<'a> {
         RunContext {
             stop: &self.slot.kill_query,
+            view,
             threads: self.parallel_threads,
             min_rows: self.parallel_min_rows,
             parallel_scans: Some(&self.slot.counters.parallel_scans),
@@ -656,7 +733,7 @@ impl Session {
             S::Query(q) => {
                 self.slot.counters.com_select.add(1);
                 let plan = self.plan_select(q, params)?;
-                plan.run(args, &self.run_context(), sink)?;
+                self.reading(|s| plan.run(args, &s.run_context(s.view()), sink))?;
                 Ok(Outcome::Rows)
             }
             S::Insert(ins) => {
@@ -808,7 +885,22 @@ impl Session {
             ast::Set::SetNames { .. } | ast::Set::SetNamesDefault {} => {
                 return Ok(Outcome::done(0))
             }
-            ast::Set::SetTransaction { .. } => return Ok(Outcome::done(0)),
+            ast::Set::SetTransaction { modes, .. } => {
+                // Applies to the session (MySQL's unscoped form would
+                // apply to the next transaction only).
+                for m in modes {
+                    if let ast::TransactionMode::IsolationLevel(l) = m {
+                        use ast::TransactionIsolationLevel as L;
+                        self.isolation = match l {
+                            L::ReadUncommitted => "READ-UNCOMMITTED",
+                            L::ReadCommitted => "READ-COMMITTED",
+                            L::RepeatableRead => "REPEATABLE-READ",
+                            L::Serializable | L::Snapshot => "SERIALIZABLE",
+                        };
+                    }
+                }
+                return Ok(Outcome::done(0));
+            }
             other => return Err(SqlError::unsupported(other.to_string())),
         };
         for (name, value) in assignments {
@@ -843,6 +935,17 @@ impl Session {
                     self.end_transaction(true)?;
                 }
                 self.autocommit = on;
+                continue;
+            }
+            if name == "transaction_isolation" || name == "tx_isolation" {
+                let text = v.to_text().unwrap_or_default();
+                self.isolation = isolation_name(&text).ok_or_else(|| {
+                    SqlError::new(
+                        1231,
+                        "42000",
+                        format!("Variable '{name}' can't be set to the value of '{text}'"),
+                    )
+                })?;
                 continue;
             }
             let bad_value = |v: &Value| {

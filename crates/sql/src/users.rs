@@ -9,7 +9,7 @@
 use crate::error::{Result, SqlError};
 use crate::result::{Outcome, RowSink};
 use crate::session::Session;
-use lineardb_table::{ColumnDef, DataType, Engine, KeyRange, Table, TableSpec, Value};
+use lineardb_table::{ColumnDef, DataType, Engine, KeyRange, ReadView, Table, TableSpec, Value};
 use sha1::{Digest, Sha1};
 use std::sync::Arc;
 
@@ -142,7 +142,7 @@ fn user_table(engine: &Engine) -> Option<Arc<Table>> {
 
 fn all_rows(t: &Table) -> Result<Vec<Vec<Value>>> {
     let mut rows = Vec::new();
-    t.scan_primary(&KeyRange::all(), |_, r| {
+    t.scan_primary(&ReadView::latest(), &KeyRange::all(), |_, r| {
         rows.push(r.values());
         true
     })?;
@@ -427,7 +427,7 @@ impl Session {
         let (users, dbs) = account_tables(&self.engine)?;
         let ukey =
             users.encode_primary_key(&[Value::str(&account.user), Value::str(&account.host)])?;
-        if users.get_by_key(&ukey)?.is_none() {
+        if users.get_by_key(&ReadView::latest(), &ukey)?.is_none() {
             return Err(SqlError::new(
                 1133,
                 "28000",
@@ -440,7 +440,7 @@ impl Session {
             Value::str(db),
         ];
         let key = dbs.encode_primary_key(&key_values)?;
-        let old = match dbs.get_by_key(&key)? {
+        let old = match dbs.get_by_key(&ReadView::latest(), &key)? {
             Some(r) => match r[3] {
                 Value::Int(i) => i as u32,
                 Value::UInt(u) => u as u32,

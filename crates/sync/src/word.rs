@@ -40,6 +40,24 @@ impl SharedWord {
         audit::record(1);
         self.0.fetch_max(n, Ordering::AcqRel)
     }
+    /// Sequentially consistent load, store and add: for the few protocols
+    /// that order a store before a load of another word (a writer
+    /// announcing itself before taking an id, a reader publishing its
+    /// snapshot before reading who is active).
+    #[inline]
+    pub fn load_seq_cst(&self) -> u64 {
+        self.0.load(Ordering::SeqCst)
+    }
+    #[inline]
+    pub fn store_seq_cst(&self, value: u64) {
+        audit::record(1);
+        self.0.store(value, Ordering::SeqCst);
+    }
+    #[inline]
+    pub fn fetch_add_seq_cst(&self, n: u64) -> u64 {
+        audit::record(1);
+        self.0.fetch_add(n, Ordering::SeqCst)
+    }
     #[inline]
     pub fn compare_exchange(&self, current: u64, new: u64) -> Result<u64, u64> {
         audit::record(1);

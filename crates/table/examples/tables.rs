@@ -68,7 +68,9 @@ fn main() -> Result<()> {
     );
 
     // Point read by primary key.
-    let row = orders.get(&[Value::Int(42)])?.expect("order 42");
+    // Reads see a snapshot: what was committed when it was taken.
+    let view = engine.snapshot()?;
+    let row = orders.get(&view, &[Value::Int(42)])?.expect("order 42");
     println!(
         "order 42: {:?}",
         row.iter().map(|v| v.to_text()).collect::<Vec<_>>()
@@ -81,7 +83,7 @@ fn main() -> Result<()> {
         Bound::Included(&[Value::Int(199)]),
     );
     let mut cents = 0i128;
-    orders.scan_primary(&pk, |_, r| {
+    orders.scan_primary(&view, &pk, |_, r| {
         cents += r.decimal(2);
         true
     })?;
@@ -108,7 +110,7 @@ fn main() -> Result<()> {
         Bound::Included(&[Value::str("bob")]),
     );
     let mut n = 0;
-    orders.scan_index(by_customer, &bob, |e| {
+    orders.scan_index(&view, by_customer, &bob, |e| {
         n += e.column(0).is_some() as u32;
         true
     })?;
@@ -126,7 +128,7 @@ fn main() -> Result<()> {
         )]),
     );
     let mut march_cents = 0i128;
-    orders.scan_index_rows(by_day, &march, |r| {
+    orders.scan_index_rows(&view, by_day, &march, |r| {
         march_cents += r.decimal(2);
         true
     })?;
@@ -137,7 +139,7 @@ fn main() -> Result<()> {
 
     println!(
         "rows: {} (parallel count), check: {} rows consistent",
-        orders.count(2)?,
+        orders.count(&view, 2)?,
         orders.check()?
     );
     engine.close()?;

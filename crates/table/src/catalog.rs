@@ -11,7 +11,7 @@ use crate::schema::{ColumnDef, IndexDef, TableDef};
 use crate::table::{KeyRange, Table};
 use lineardb_btree::{BTree, PoolConfig, Store};
 use lineardb_sync::{Mutex, MutexGuard, SharedWord};
-use lineardb_wal::{Durability, RecoveryReport, Txn, Wal};
+use lineardb_wal::{Durability, ReadView, Reader, RecoveryReport, Txn, Wal};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -188,6 +188,21 @@ impl Engine {
     /// Starts a transaction.
     pub fn begin(&self) -> Txn {
         self.wal.begin()
+    }
+
+    /// A handle that takes snapshots ([`Reader::view`]); one per session
+    /// or reading thread, one view at a time.
+    pub fn reader(&self) -> Result<Reader> {
+        self.wal
+            .mvcc()
+            .reader()
+            .ok_or_else(|| Error::Invalid("too many readers".into()))
+    }
+
+    /// A snapshot of what is committed now, on a reader of its own (for
+    /// one-off reads; sessions keep a [`Reader`]).
+    pub fn snapshot(&self) -> Result<ReadView> {
+        Ok(self.reader()?.view(0))
     }
 
     /// Sets catalog entry `key` (or removes it) as one committed transaction.
@@ -520,7 +535,7 @@ impl Table {
         let types = self.index_types(index).to_vec();
         let mut prev: Option<Vec<u8>> = None;
         let mut found: Option<Error> = None;
-        self.scan_index(index, &KeyRange::all(), |e| {
+        self.scan_index(&ReadView::latest(), index, &KeyRange::all(), |e| {
             let mut pos = 0;
             let mut has_null = false;
             for t in &types {

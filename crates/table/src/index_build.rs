@@ -10,6 +10,7 @@ use crate::schema::IndexDef;
 use crate::table::{KeyRange, Table};
 use lineardb_btree::BTree;
 use lineardb_sync::SharedWord;
+use lineardb_wal::Stamp;
 use std::time::Instant;
 
 /// Timings of a build.
@@ -100,7 +101,7 @@ struct Merge<'a> {
 }
 
 impl<'a> Iterator for Merge<'a> {
-    type Item = (KeyBytes<'a>, [u8; 0]);
+    type Item = (KeyBytes<'a>, [u8; 1]);
 
     fn next(&mut self) -> Option<Self::Item> {
         let mut best: Option<usize> = None;
@@ -131,7 +132,8 @@ impl<'a> Iterator for Merge<'a> {
             KeyBytes::Slice(run.key(self.pos[b]))
         };
         self.pos[b] += 1;
-        Some((k, []))
+        // Stamp of transaction 0, live: visible to every snapshot.
+        Some((k, [0]))
     }
 }
 
@@ -202,7 +204,12 @@ pub fn build_indexes(
         |(runs, rows), piece| {
             let mut n = 0u64;
             crate::table::scan_range(&table.primary, piece, |pk, v| {
-                let row = table.layout.row(v);
+                // The latest row; delete marks have no entries.
+                let (stamp, at) = Stamp::decode(v);
+                if stamp.deleted {
+                    return true;
+                }
+                let row = table.layout.row(&v[at..]);
                 for (i, def) in defs.iter().enumerate() {
                     let run = &mut runs[i];
                     let start = run.data.len();

@@ -33,6 +33,7 @@ pub use key::KeyColumn;
 pub use lineardb_btree::{BTree, PoolConfig};
 pub use lineardb_buffer::Error as StorageError;
 pub use lineardb_wal::{Durability, RecoveryReport, Txn};
+pub use lineardb_wal::{ReadView, Reader, Stamp};
 pub use row::{RowLayout, RowRef};
 pub use schema::{ColumnDef, ColumnDefault, IndexDef, TableDef};
 pub use table::{Index, IndexEntry, KeyRange, Table, LOOKUP_BATCH, SWEEP_BATCH};

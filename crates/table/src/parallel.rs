@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::table::KeyRange;
 use lineardb_btree::BTree;
 use lineardb_sync::{Mutex, SharedWord};
+use lineardb_wal::ReadView;
 
 /// Pieces per thread a range is cut into (more pieces, better balance).
 pub const PIECES_PER_THREAD: usize = 16;
@@ -93,6 +94,25 @@ pub fn count(tree: &BTree, range: &KeyRange, threads: usize) -> Result<u64> {
             *n += tree.count_range(&piece.start, piece.end.as_deref())?;
             Ok(())
         },
+    )?;
+    Ok(counts.into_iter().sum())
+}
+
+/// Counts the records of `tree` (a table's tree: stamped values) in
+/// `range` that `view` sees, with `threads` workers.
+pub fn count_visible(
+    tree: &BTree,
+    view: &ReadView,
+    range: &KeyRange,
+    threads: usize,
+) -> Result<u64> {
+    let root = tree.root();
+    let counts = scan(
+        tree,
+        range,
+        threads,
+        || 0u64,
+        |n, k, v| *n += view.resolve(root, k, v).body().is_some() as u64,
     )?;
     Ok(counts.into_iter().sum())
 }

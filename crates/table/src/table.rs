@@ -1,11 +1,15 @@
 //! A table: a clustered index on the primary key (or a hidden row id) whose
 //! values are rows, and secondary indexes whose keys are (index columns,
-//! primary key) with empty values.
+//! primary key). Every value starts with a [`Stamp`] (the writing
+//! transaction, and whether the record is a delete mark): a row's value is
+//! stamp + row, an entry's value is the stamp alone. Deleting a row or an
+//! entry writes a delete mark; purge removes it once no snapshot sees the
+//! record (see `lineardb_wal::mvcc`). Reads go through a [`ReadView`].
 //!
-//! Invariants (checked by [`Table::check`]):
-//! - every row has exactly one entry in every secondary index, and every
-//!   entry points to a row whose columns match it;
-//! - a unique index has no two entries with equal, NULL-free columns.
+//! Invariants (checked by [`Table::check`], over the latest records):
+//! - every live row has exactly one live entry in every secondary index,
+//!   and every live entry points to a live row whose columns match it;
+//! - a unique index has no two live entries with equal, NULL-free columns.
 use crate::error::{Error, Result};
 use crate::key::{decode_value, encode_value, prefix_end, skip_value, KeyColumn};
 use crate::row::{RowLayout, RowRef};
@@ -13,7 +17,7 @@ use crate::schema::{IndexDef, TableDef};
 use crate::types::Value;
 use lineardb_btree::BTree;
 use lineardb_sync::{Mutex, SharedWord};
-use lineardb_wal::Txn;
+use lineardb_wal::{ReadView, Stamp, Txn, Version};
 use std::ops::Bound;
 use std::sync::Arc;
 
@@ -174,12 +178,22 @@ impl PrimaryKeys {
         let (o, l) = self.spans[i];
         &self.bytes[o as usize..(o + l) as usize]
     }
-    /// Appends the primary keys of the batch's entries that lie in `range`;
-    /// false once an entry lies past its end.
-    fn gather(&mut self, idx: &Index, batch: &lineardb_btree::Batch, range: &KeyRange) -> bool {
-        for (k, _) in batch.iter() {
+    /// Appends the primary keys of the batch's entries that lie in `range`
+    /// and that `view` sees; false once an entry lies past its end.
+    fn gather(
+        &mut self,
+        idx: &Index,
+        view: &ReadView,
+        batch: &lineardb_btree::Batch,
+        range: &KeyRange,
+    ) -> bool {
+        let root = idx.tree.root();
+        for (k, v) in batch.iter() {
             if !range.contains_upper(k) {
                 return false;
+            }
+            if view.resolve(root, k, v).body().is_none() {
+                continue;
             }
             let pk = &k[idx.columns_len(k)..];
             self.spans.push((self.bytes.len() as u32, pk.len() as u32));
@@ -442,8 +456,7 @@ impl Table {
             .is_empty()
             .then(|| self.next_row_id.fetch_add(1));
         let pk = self.primary_key_of(row, row_id);
-        let mut bytes = Vec::new();
-        self.layout.encode(row, &mut bytes);
+        let bytes = self.stamped(&pk, txn.id(), row)?;
         txn.lock(self.primary.root(), &pk)?;
         let savepoint = txn.savepoint();
         if !txn.insert_new(&self.primary, &pk, &bytes)? {
@@ -456,6 +469,24 @@ impl Table {
         Ok(())
     }
 
+    /// A row's value: the stamp of transaction `trx`, then the row. A row
+    /// too large for a record with the longest stamp is refused (its size
+    /// then does not depend on the transaction id).
+    fn stamped(&self, pk: &[u8], trx: u64, row: &[Value]) -> Result<Vec<u8>> {
+        let mut bytes = Vec::with_capacity(128);
+        Stamp::live(trx).encode(&mut bytes);
+        let at = bytes.len();
+        self.layout.encode(row, &mut bytes);
+        let (size, max) = (
+            pk.len() + bytes.len() - at,
+            self.primary.max_entry_len() - Stamp::MAX_LEN,
+        );
+        if size > max {
+            return Err(lineardb_buffer::Error::TooLarge { size, max }.into());
+        }
+        Ok(bytes)
+    }
+
     /// Adds the row's secondary entries; on a unique conflict returns the
     /// error (the caller rolls back what was added).
     fn insert_secondaries(&self, txn: &mut Txn, row: &[Value], pk: &[u8]) -> Result<()> {
@@ -465,7 +496,8 @@ impl Table {
             if index.def.unique && self.unique_conflict(index, row, pk)? {
                 return Err(self.duplicate(Some(index), row));
             }
-            txn.put(&index.tree, &self.index_key(index, row, pk), &[])?;
+            let entry = Stamp::live(txn.id()).to_vec();
+            txn.put(&index.tree, &self.index_key(index, row, pk), &entry)?;
         }
         Ok(())
     }
@@ -479,11 +511,17 @@ impl Table {
         for (t, &c) in index.types.iter().zip(&index.def.columns) {
             encode_value(t, &row[c], &mut prefix);
         }
-        let mut c = index.tree.cursor(&prefix);
-        let b = c.next_batch(2)?;
-        let conflict = b
-            .iter()
-            .any(|(k, _)| k.starts_with(&prefix) && &k[prefix.len()..] != pk);
+        // Delete marks of the same columns may come first: skip them.
+        let mut conflict = false;
+        let range = KeyRange {
+            end: prefix_end(&prefix),
+            start: prefix,
+        };
+        let at = range.start.len();
+        scan_range(&index.tree, &range, |k, v| {
+            conflict = k[..at] == range.start[..] && &k[at..] != pk && !Stamp::decode(v).0.deleted;
+            !conflict
+        })?;
         Ok(conflict)
     }
 
@@ -516,8 +554,8 @@ impl Table {
     pub fn encode_for_load(&self, values: Vec<Value>, row_id: u64) -> Result<(Vec<u8>, Vec<u8>)> {
         let (row, _) = self.prepare_row(values.into_iter().map(Some).collect())?;
         let pk = self.primary_key_of(&row, Some(row_id));
-        let mut bytes = Vec::with_capacity(128);
-        self.layout.encode(&row, &mut bytes);
+        // Transaction 0: every snapshot sees loaded rows.
+        let bytes = self.stamped(&pk, 0, &row)?;
         Ok((pk, bytes))
     }
 
@@ -538,14 +576,20 @@ impl Table {
         Ok(n)
     }
 
-    /// The row with this encoded primary key.
-    pub fn get_by_key(&self, pk: &[u8]) -> Result<Option<Vec<Value>>> {
-        Ok(self.primary.get(pk)?.map(|b| self.layout.row(&b).values()))
+    /// The row with this encoded primary key, as `view` sees it.
+    pub fn get_by_key(&self, view: &ReadView, pk: &[u8]) -> Result<Option<Vec<Value>>> {
+        let Some(v) = self.primary.get(pk)? else {
+            return Ok(None);
+        };
+        Ok(view
+            .resolve(self.primary.root(), pk, &v)
+            .body()
+            .map(|b| self.layout.row(b).values()))
     }
 
-    /// The row with these primary key values.
-    pub fn get(&self, key: &[Value]) -> Result<Option<Vec<Value>>> {
-        self.get_by_key(&self.encode_primary_key(key)?)
+    /// The row with these primary key values, as `view` sees it.
+    pub fn get(&self, view: &ReadView, key: &[Value]) -> Result<Option<Vec<Value>>> {
+        self.get_by_key(view, &self.encode_primary_key(key)?)
     }
 
     /// Deletes the row with this encoded primary key; true if it existed.
@@ -557,20 +601,20 @@ impl Table {
         Ok(true)
     }
 
-    /// Locks the row with primary key `pk` for `txn` and reads it as it is
-    /// then (`None`: no such row; the key stays locked).
+    /// Locks the row with primary key `pk` for `txn` and reads its latest
+    /// version (`None`: no such row; the key stays locked).
     pub fn lock_row(&self, txn: &mut Txn, pk: &[u8]) -> Result<Option<Vec<Value>>> {
         txn.lock(self.primary.root(), pk)?;
-        self.get_by_key(pk)
+        self.get_by_key(&ReadView::latest(), pk)
     }
 
     /// Deletes the row `old` with primary key `pk`, which `txn` locked and
     /// read ([`Table::lock_row`]).
     pub fn delete_row(&self, txn: &mut Txn, pk: &[u8], old: &[Value]) -> Result<()> {
         for index in &self.indexes {
-            txn.remove(&index.tree, &self.index_key(index, old, pk))?;
+            txn.delete_mark(&index.tree, &self.index_key(index, old, pk))?;
         }
-        txn.remove(&self.primary, pk)?;
+        txn.delete_mark(&self.primary, pk)?;
         Ok(())
     }
 
@@ -634,38 +678,54 @@ impl Table {
                 return Err(self.duplicate(Some(index), &row));
             }
         }
-        let mut bytes = Vec::new();
-        self.layout.encode(&row, &mut bytes);
+        let bytes = self.stamped(pk, txn.id(), &row)?;
         txn.put(&self.primary, pk, &bytes)?;
         for index in &self.indexes {
             if index.def.columns.iter().any(|&c| row[c] != old[c]) {
-                txn.remove(&index.tree, &self.index_key(index, old, pk))?;
-                txn.put(&index.tree, &self.index_key(index, &row, pk), &[])?;
+                txn.delete_mark(&index.tree, &self.index_key(index, old, pk))?;
+                let entry = Stamp::live(txn.id()).to_vec();
+                txn.put(&index.tree, &self.index_key(index, &row, pk), &entry)?;
             }
         }
         Ok(())
     }
 
-    /// Calls `f(primary key, row)` for rows with keys in `range`, in key
-    /// order, until it returns false.
+    /// Calls `f(primary key, row)` for the rows `view` sees with keys in
+    /// `range`, in key order, until it returns false.
     pub fn scan_primary(
         &self,
+        view: &ReadView,
         range: &KeyRange,
         mut f: impl FnMut(&[u8], RowRef<'_>) -> bool,
     ) -> Result<()> {
-        scan_range(&self.primary, range, |k, v| f(k, self.layout.row(v)))
+        let root = self.primary.root();
+        scan_range(&self.primary, range, |k, v| {
+            match view.resolve(root, k, v) {
+                Version::Current(b) => f(k, self.layout.row(b)),
+                Version::Older(o, at) => f(k, self.layout.row(&o[at..])),
+                Version::Absent => true,
+            }
+        })
     }
 
     /// Covering scan: calls `f` on the entries of secondary index `index`
-    /// in `range`, in index order, until it returns false.
+    /// in `range` that `view` sees, in index order, until it returns false.
+    /// An entry's own versions say whether the view sees it (a snapshot
+    /// sees exactly the entries of the row versions it sees), so the row
+    /// is never read.
     pub fn scan_index(
         &self,
+        view: &ReadView,
         index: usize,
         range: &KeyRange,
         mut f: impl FnMut(&IndexEntry<'_>) -> bool,
     ) -> Result<()> {
         let idx = &self.indexes[index];
-        scan_range(&idx.tree, range, |k, _| {
+        let root = idx.tree.root();
+        scan_range(&idx.tree, range, |k, v| {
+            if view.resolve(root, k, v).body().is_none() {
+                return true;
+            }
             f(&IndexEntry {
                 key: k,
                 index: idx,
@@ -679,6 +739,7 @@ impl Table {
     /// reuse a leaf while keys fall inside it (one descent per leaf).
     pub fn scan_index_rows(
         &self,
+        view: &ReadView,
         index: usize,
         range: &KeyRange,
         mut f: impl FnMut(RowRef<'_>) -> bool,
@@ -697,7 +758,7 @@ impl Table {
                 return Ok(());
             }
             keys.clear();
-            let done = !keys.gather(idx, b, range);
+            let done = !keys.gather(idx, view, b, range);
             order.clear();
             order.extend(0..keys.len() as u32);
             order.sort_unstable_by(|&a, &b| keys.get(a as usize).cmp(keys.get(b as usize)));
@@ -705,10 +766,13 @@ impl Table {
             rows.clear();
             rows.resize(order.len(), None);
             data.clear();
+            let root = self.primary.root();
             self.primary.get_sorted(&sorted, |j, v| {
-                let s = data.len() as u32;
-                data.extend_from_slice(v);
-                rows[order[j] as usize] = Some((s, data.len() as u32));
+                if let Some(body) = view.resolve(root, sorted[j], v).body() {
+                    let s = data.len() as u32;
+                    data.extend_from_slice(body);
+                    rows[order[j] as usize] = Some((s, data.len() as u32));
+                }
             })?;
             for (s, e) in rows.iter().flatten() {
                 if !f(self.layout.row(&data[*s as usize..*e as usize])) {
@@ -729,6 +793,7 @@ impl Table {
     /// (no second copy). Stops when `f` returns false.
     pub fn scan_index_rows_unordered(
         &self,
+        view: &ReadView,
         index: usize,
         range: &KeyRange,
         mut f: impl FnMut(RowRef<'_>) -> bool,
@@ -744,30 +809,48 @@ impl Table {
             // Fill one sweep batch from as many cursor batches as it takes.
             while more && keys.len() < SWEEP_BATCH {
                 let b = c.next_batch(batch.next())?;
-                more = !b.is_empty() && keys.gather(idx, b, range);
+                more = !b.is_empty() && keys.gather(idx, view, b, range);
             }
             let mut sorted: Vec<&[u8]> = (0..keys.len()).map(|i| keys.get(i)).collect();
             sorted.sort_unstable();
-            self.primary.get_sorted(&sorted, |_, v| {
-                if !stopped && !f(self.layout.row(v)) {
-                    stopped = true;
+            let root = self.primary.root();
+            self.primary.get_sorted(&sorted, |j, v| {
+                if stopped {
+                    return;
                 }
+                let go = match view.resolve(root, sorted[j], v) {
+                    Version::Current(b) => f(self.layout.row(b)),
+                    Version::Older(o, at) => f(self.layout.row(&o[at..])),
+                    Version::Absent => true,
+                };
+                stopped = !go;
             })?;
         }
         Ok(())
     }
 
-    /// Number of rows (a parallel count over the clustered index).
-    pub fn count(&self, threads: usize) -> Result<u64> {
-        crate::parallel::count(&self.primary, &KeyRange::all(), threads)
+    /// Number of rows `view` sees (a parallel count over the clustered
+    /// index).
+    pub fn count(&self, view: &ReadView, threads: usize) -> Result<u64> {
+        crate::parallel::count_visible(&self.primary, view, &KeyRange::all(), threads)
     }
 
-    /// Checks the trees and that every secondary index matches the
-    /// clustered index exactly. Returns the number of rows.
+    /// Checks the trees and that the live entries of every secondary index
+    /// match the live rows exactly (delete marks waiting for purge are
+    /// left out). Returns the number of live rows.
     pub fn check(&self) -> Result<u64> {
-        let rows = self.primary.check()?;
+        let live = |tree: &BTree| -> Result<u64> {
+            tree.check()?;
+            let mut n = 0u64;
+            scan_range(tree, &KeyRange::all(), |_, v| {
+                n += !Stamp::decode(v).0.deleted as u64;
+                true
+            })?;
+            Ok(n)
+        };
+        let rows = live(&self.primary)?;
         for index in &self.indexes {
-            let entries = index.tree.check()?;
+            let entries = live(&index.tree)?;
             if entries != rows {
                 return Err(Error::Invalid(format!(
                     "index '{}' has {entries} entries for {rows} rows",
@@ -776,12 +859,12 @@ impl Table {
             }
         }
         let mut err: Option<Error> = None;
-        self.scan_primary(&KeyRange::all(), |pk, row| {
+        self.scan_primary(&ReadView::latest(), &KeyRange::all(), |pk, row| {
             let values = row.values();
             for index in &self.indexes {
                 match index.tree.get(&self.index_key(index, &values, pk)) {
-                    Ok(Some(_)) => {}
-                    Ok(None) => {
+                    Ok(Some(v)) if !Stamp::decode(&v).0.deleted => {}
+                    Ok(_) => {
                         err = Some(Error::Invalid(format!(
                             "index '{}' misses a row",
                             index.def.name

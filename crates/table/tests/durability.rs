@@ -4,7 +4,7 @@
 //! after a reopen the database is consistent. Checkpoints give back the
 //! log's space without losing anything.
 use lineardb_btree::PoolConfig;
-use lineardb_table::{ColumnDef, DataType, Engine, TableSpec, Value};
+use lineardb_table::{ColumnDef, DataType, Engine, ReadView, TableSpec, Value};
 use lineardb_wal::{FaultPlan, FaultyFile, OsFile};
 use std::path::Path;
 use std::sync::Arc;
@@ -55,10 +55,14 @@ fn row(id: i64) -> Vec<Option<Value>> {
 fn ids(engine: &Engine) -> Vec<i64> {
     let t = engine.table("db", "t").unwrap();
     let mut out = Vec::new();
-    t.scan_primary(&lineardb_table::KeyRange::all(), |_, r| {
-        out.push(r.int(0));
-        true
-    })
+    t.scan_primary(
+        &ReadView::latest(),
+        &lineardb_table::KeyRange::all(),
+        |_, r| {
+            out.push(r.int(0));
+            true
+        },
+    )
     .unwrap();
     assert_eq!(t.check().unwrap(), out.len() as u64, "indexes agree");
     out
@@ -102,7 +106,10 @@ fn log_faults_fail_commits_and_lose_nothing_committed() {
                 "{fault}: a change after the fault succeeded"
             );
             // Reads still work.
-            assert!(t.get(&[Value::Int(7)]).unwrap().is_some());
+            assert!(t
+                .get(&ReadView::latest(), &[Value::Int(7)])
+                .unwrap()
+                .is_some());
         }
         let engine = Engine::open(&path, small_pool()).unwrap();
         let got = ids(&engine);

@@ -2,7 +2,7 @@
 //! unchanged, random DML checked against a model and by `check`, restart,
 //! access paths, and parallel scans equal to serial ones.
 use lineardb_btree::PoolConfig;
-use lineardb_table::{parallel, ColumnDef, DataType, Engine, KeyRange, TableSpec, Value};
+use lineardb_table::{parallel, ColumnDef, DataType, Engine, KeyRange, ReadView, TableSpec, Value};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 use std::ops::Bound;
@@ -109,7 +109,10 @@ fn bad_rows_get_mysql_errors_and_change_nothing() {
         assert_eq!((e.mysql_code(), e.sqlstate()), (code, state), "{e}");
     }
     assert_eq!(t.check().unwrap(), 2);
-    let got = t.get(&[Value::Int(1)]).unwrap().unwrap();
+    let got = t
+        .get(&ReadView::latest(), &[Value::Int(1)])
+        .unwrap()
+        .unwrap();
     assert_eq!(got[3], Value::Decimal(lineardb_table::Dec::new(150, 2)));
     assert_eq!(got[4].to_text().unwrap(), "1990-05-17");
     // An update that would duplicate a unique value fails and changes nothing.
@@ -123,7 +126,9 @@ fn bad_rows_get_mysql_errors_and_change_nothing() {
         .unwrap_err();
     assert_eq!(e.mysql_code(), 1062);
     assert_eq!(
-        t.get(&[Value::Int(2)]).unwrap().unwrap()[1],
+        t.get(&ReadView::latest(), &[Value::Int(2)])
+            .unwrap()
+            .unwrap()[1],
         Value::str("b@x")
     );
     // NULLs do not collide in a unique index.
@@ -212,20 +217,20 @@ proptest! {
         let types = t.index_types(0).to_vec();
         let range = KeyRange::from_values(&types, Bound::Included(&[Value::Int(5)]), Bound::Included(&[Value::Int(9)]));
         let mut got = Vec::new();
-        t.scan_index_rows(0, &range, |r| { got.push((r.int(1), r.int(0))); true }).unwrap();
+        t.scan_index_rows(&ReadView::latest(), 0, &range, |r| { got.push((r.int(1), r.int(0))); true }).unwrap();
         let mut want: Vec<(i64, i64)> = model.iter().filter(|(_, (g, _))| (5..=9).contains(g)).map(|(id, (g, _))| (*g, *id)).collect();
         want.sort();
         prop_assert_eq!(got, want.clone());
         // The unordered (sweep) form returns the same rows in key order of
         // the primary key.
         let mut swept = Vec::new();
-        t.scan_index_rows_unordered(0, &range, |r| { swept.push((r.int(1), r.int(0))); true }).unwrap();
+        t.scan_index_rows_unordered(&ReadView::latest(), 0, &range, |r| { swept.push((r.int(1), r.int(0))); true }).unwrap();
         prop_assert!(swept.windows(2).all(|w| w[0].1 < w[1].1));
         swept.sort();
         prop_assert_eq!(swept, want.clone());
         // The covering scan sees the same (grp, id) pairs from the index alone.
         let mut cov = Vec::new();
-        t.scan_index(0, &range, |e| {
+        t.scan_index(&ReadView::latest(), 0, &range, |e| {
             let g = match e.column(1) { Some(Value::Int(g)) => g, _ => -1 };
             let id = match e.column(0) { Some(Value::Int(i)) => i, _ => -1 };
             cov.push((g, id));
@@ -268,7 +273,9 @@ fn catalog_and_data_survive_restart() {
     assert_eq!(t.def.indexes.len(), 2);
     assert_eq!(t.check().unwrap(), 500);
     assert_eq!(
-        t.get(&[Value::Int(77)]).unwrap().unwrap()[1],
+        t.get(&ReadView::latest(), &[Value::Int(77)])
+            .unwrap()
+            .unwrap()[1],
         Value::str("u76@x")
     );
     // AUTO_INCREMENT continues after the largest id.
@@ -302,7 +309,7 @@ fn parallel_scan_and_count_equal_serial_with_a_small_pool() {
     );
     assert_eq!(t.check().unwrap(), 20_000);
     let mut serial = Vec::new();
-    t.scan_primary(&KeyRange::all(), |k, r| {
+    t.scan_primary(&ReadView::latest(), &KeyRange::all(), |k, r| {
         serial.push((k.to_vec(), r.int(1)));
         true
     })
@@ -315,14 +322,16 @@ fn parallel_scan_and_count_equal_serial_with_a_small_pool() {
             threads,
             Vec::new,
             |acc, k, v| {
-                acc.push((k.to_vec(), t.layout.row(v).int(1)));
+                // The latest value: stamp, then the row.
+                let at = lineardb_table::Stamp::decode(v).1;
+                acc.push((k.to_vec(), t.layout.row(&v[at..]).int(1)));
             },
         )
         .unwrap();
         let mut all: Vec<_> = parts.into_iter().flatten().collect();
         all.sort();
         assert_eq!(all, serial, "{threads} workers");
-        assert_eq!(t.count(threads).unwrap(), 20_000);
+        assert_eq!(t.count(&ReadView::latest(), threads).unwrap(), 20_000);
     }
     // Covering and non-covering scans over k agree on the ids.
     let types = t.index_types(0).to_vec();
@@ -332,13 +341,13 @@ fn parallel_scan_and_count_equal_serial_with_a_small_pool() {
         Bound::Excluded(&[Value::Int(2000)]),
     );
     let mut a = Vec::new();
-    t.scan_index(0, &range, |e| {
+    t.scan_index(&ReadView::latest(), 0, &range, |e| {
         a.push(e.column(0).unwrap());
         true
     })
     .unwrap();
     let mut b = Vec::new();
-    t.scan_index_rows(0, &range, |r| {
+    t.scan_index_rows(&ReadView::latest(), 0, &range, |r| {
         assert!((100..2000).contains(&r.int(1)));
         assert_eq!(r.bytes(2).len(), 119);
         b.push(r.value(0));
@@ -350,7 +359,7 @@ fn parallel_scan_and_count_equal_serial_with_a_small_pool() {
     // The sweep form, with a pool smaller than the table, returns the same
     // rows (in primary-key order) and stops when asked.
     let mut c = Vec::new();
-    t.scan_index_rows_unordered(0, &range, |r| {
+    t.scan_index_rows_unordered(&ReadView::latest(), 0, &range, |r| {
         c.push(r.value(0));
         true
     })
@@ -362,7 +371,7 @@ fn parallel_scan_and_count_equal_serial_with_a_small_pool() {
     });
     assert_eq!(c, sorted_b);
     let mut seen = 0;
-    t.scan_index_rows_unordered(0, &range, |_| {
+    t.scan_index_rows_unordered(&ReadView::latest(), 0, &range, |_| {
         seen += 1;
         seen < 10
     })

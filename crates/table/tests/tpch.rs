@@ -2,7 +2,7 @@
 //! row (tpchgen's text output is byte-identical to dbgen's).
 use lineardb_btree::PoolConfig;
 use lineardb_table::load::tpch::load_lineitem;
-use lineardb_table::{Engine, KeyRange, Value};
+use lineardb_table::{Engine, KeyRange, ReadView, Value};
 use tpchgen::generators::LineItemGenerator;
 
 fn tbl_line(values: &[Value]) -> String {
@@ -33,7 +33,7 @@ fn lineitem_sf_001_matches_dbgen_row_for_row() {
     let table = load_lineitem(&engine, "tpch", 0.01, 2, &|_| {}).unwrap();
     let mut ours = Vec::new();
     table
-        .scan_primary(&KeyRange::all(), |_, r| {
+        .scan_primary(&ReadView::latest(), &KeyRange::all(), |_, r| {
             ours.push(tbl_line(&r.values()));
             true
         })

@@ -21,6 +21,7 @@
 mod file;
 mod locks;
 mod log;
+pub mod mvcc;
 mod record;
 mod recovery;
 mod txn;
@@ -29,6 +30,7 @@ mod wal;
 pub use file::{FaultPlan, FaultyFile, LogFile, OsFile};
 pub use locks::{LockError, DEFAULT_LOCK_WAIT_TIMEOUT};
 pub use log::{Durability, Log, LogStats, Records};
+pub use mvcc::{ReadView, Reader, Stamp, Version};
 pub use record::{Lsn, Record, MAX_RECORD};
 pub use txn::Txn;
 pub use wal::{RecoveryReport, Wal, CHECKPOINT_EVERY};

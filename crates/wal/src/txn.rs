@@ -8,9 +8,12 @@
 //! Changed rows are locked until the transaction ends (see `locks.rs`); the
 //! locks are released once the COMMIT record is appended, before it is
 //! synced: a transaction that then changes the row commits after it in the
-//! log, so it can never be durable without it. Reads take no locks and
-//! see uncommitted changes (snapshot reads are not built yet).
+//! log, so it can never be durable without it. Reads take no locks: they
+//! read through a [`crate::ReadView`], which sees the value each change
+//! replaced (recorded, before the change is visible, in the transaction's
+//! versions: see `mvcc.rs`).
 use crate::locks::LockError;
+use crate::mvcc::{Mark, Stamp, Started};
 use crate::wal::{log_error, Wal, ABORT, COMMIT};
 use lineardb_btree::redo::UndoOp;
 use lineardb_btree::BTree;
@@ -21,7 +24,12 @@ pub struct Txn {
     wal: Arc<Wal>,
     /// 0 until the first change.
     id: u64,
+    /// The MVCC slot and versions, from the first change on.
+    started: Option<Started>,
     undo: Vec<UndoOp>,
+    /// Delete marks made, with the undo position of each (a rollback to
+    /// a savepoint drops the later ones).
+    marks: Vec<(usize, Mark)>,
     /// Keys locked, released when the transaction ends.
     locks: Vec<Vec<u8>>,
 }
@@ -51,7 +59,9 @@ impl Txn {
         Txn {
             wal,
             id: 0,
+            started: None,
             undo: Vec::new(),
+            marks: Vec::new(),
             locks: Vec::new(),
         }
     }
@@ -60,8 +70,15 @@ impl Txn {
     /// in the log's bookkeeping (reads never call it).
     pub fn id(&mut self) -> u64 {
         if self.id == 0 {
-            self.id = self.wal.register();
+            let started = self.wal.register();
+            self.id = started.id;
+            self.started = Some(started);
         }
+        self.id
+    }
+
+    /// The id if the transaction has changed anything (0 otherwise).
+    pub fn id_if_started(&self) -> u64 {
         self.id
     }
 
@@ -81,22 +98,75 @@ impl Txn {
     /// Inserts or replaces `key -> value` in `tree` as part of this
     /// transaction (logged with its undo, remembered for ROLLBACK).
     pub fn put(&mut self, tree: &BTree, key: &[u8], value: &[u8]) -> Result<()> {
-        let old = tree.put_tx(key, value, self.id())?;
-        self.record(tree.root(), key, old);
+        self.put_if(tree, key, value, |_| true)?;
         Ok(())
     }
 
-    /// Inserts `key -> value` into `tree` if `key` is absent; false (and
-    /// nothing changed) if it exists.
-    pub fn insert_new(&mut self, tree: &BTree, key: &[u8], value: &[u8]) -> Result<bool> {
-        let inserted = tree.insert_new_tx(key, value, self.id())?;
-        if inserted {
-            self.record(tree.root(), key, None);
+    /// [`put`](Self::put) if `accept(current value)`; false if refused.
+    fn put_if(
+        &mut self,
+        tree: &BTree,
+        key: &[u8],
+        value: &[u8],
+        accept: impl Fn(Option<&[u8]>) -> bool,
+    ) -> Result<bool> {
+        let id = self.id();
+        let versions = &self.started.as_ref().expect("started").versions;
+        let root = tree.root();
+        let done = tree.put_tx_if(key, value, id, |old| {
+            let ok = accept(old);
+            if ok {
+                versions.record_first(root, key, old);
+            }
+            ok
+        })?;
+        match done {
+            Some(old) => {
+                self.record(root, key, old);
+                Ok(true)
+            }
+            None => Ok(false),
         }
-        Ok(inserted)
     }
 
-    /// Removes `key` from `tree`; true if it was there.
+    /// Inserts `key -> value` into `tree` (a table's tree: stamped values)
+    /// if `key` is absent or holds a delete mark; false (and nothing
+    /// changed) if it holds a row.
+    pub fn insert_new(&mut self, tree: &BTree, key: &[u8], value: &[u8]) -> Result<bool> {
+        self.put_if(tree, key, value, |old| {
+            old.is_none_or(|v| Stamp::decode(v).0.deleted)
+        })
+    }
+
+    /// Marks `key` of a table's tree deleted (the record stays for the
+    /// snapshots that still see it; purge removes it after the
+    /// transaction ends and every snapshot sees that). False if absent.
+    pub fn delete_mark(&mut self, tree: &BTree, key: &[u8]) -> Result<bool> {
+        let id = self.id();
+        let mark = Stamp {
+            trx: id,
+            deleted: true,
+        }
+        .to_vec();
+        let done = self.put_if(tree, key, &mark, |old| {
+            old.is_some_and(|v| !Stamp::decode(v).0.deleted)
+        })?;
+        if done {
+            let at = self.undo.len() - 1;
+            self.marks.push((
+                at,
+                Mark {
+                    root: tree.root(),
+                    key: key.to_vec(),
+                    value: mark,
+                },
+            ));
+        }
+        Ok(done)
+    }
+
+    /// Removes `key` from `tree` (an unstamped tree: the catalog); true
+    /// if it was there.
     pub fn remove(&mut self, tree: &BTree, key: &[u8]) -> Result<bool> {
         let old = tree.remove_tx(key, self.id())?;
         let found = old.is_some();
@@ -129,6 +199,7 @@ impl Txn {
         }
         let r = undo(&self.wal.pool, self.undo[savepoint..].iter().rev());
         self.undo.truncate(savepoint);
+        self.marks.retain(|(at, _)| *at < savepoint);
         r
     }
 
@@ -144,8 +215,20 @@ impl Txn {
         let id = std::mem::take(&mut self.id);
         self.undo.clear();
         let lsn = self.wal.end_txn(id, COMMIT);
+        let marks = std::mem::take(&mut self.marks);
+        self.end_versions(marks.into_iter().map(|(_, m)| m).collect());
         self.wal.locks.release(&std::mem::take(&mut self.locks));
-        self.wal.log.flush(lsn?).map_err(log_error)
+        self.wal.log.flush(lsn?).map_err(log_error)?;
+        self.wal.purge_if_due();
+        Ok(())
+    }
+
+    /// Views taken from now on see the transaction ended; its versions
+    /// (and `marks`) wait for purge.
+    fn end_versions(&mut self, marks: Vec<Mark>) {
+        if let Some(s) = self.started.take() {
+            self.wal.mvcc.end(s.id, s.slot, marks);
+        }
     }
 
     /// Undoes every change and ends the transaction.
@@ -160,6 +243,7 @@ impl Txn {
         let r = self.rollback_to(0);
         let id = std::mem::take(&mut self.id);
         let ended = self.wal.end_txn(id, ABORT);
+        self.end_versions(Vec::new());
         self.wal.locks.release(&std::mem::take(&mut self.locks));
         r.and(ended.map(|_| ()))
     }

@@ -14,9 +14,11 @@
 //! only from `min(redo_from, undo_from)`.
 use crate::locks::LockTable;
 use crate::log::Log;
+use crate::mvcc::{Mvcc, Started};
 use crate::record::{Lsn, HEADER};
 use crate::txn::Txn;
 use crate::{Durability, Error, LogFile};
+use lineardb_btree::BTree;
 use lineardb_buffer::{BufferPool, PageId, PageLog};
 use lineardb_sync::{Mutex, SharedFlag, SharedWord};
 use std::collections::BTreeMap;
@@ -27,6 +29,9 @@ pub(crate) const REDO: u8 = 1;
 pub(crate) const COMMIT: u8 = 2;
 pub(crate) const ABORT: u8 = 3;
 pub(crate) const CHECKPOINT: u8 = 4;
+
+/// Ended transactions a committer lets pile up before it purges.
+const PURGE_BATCH: usize = 64;
 
 /// Log bytes after which the background thread takes a checkpoint.
 pub const CHECKPOINT_EVERY: u64 = 256 << 20;
@@ -141,7 +146,7 @@ pub struct Wal {
     /// Transactions with changes, by id: the LSN before their first record.
     /// Written when a transaction first writes and when it ends.
     active: Mutex<BTreeMap<u64, Lsn>>,
-    next_txn: SharedWord,
+    pub(crate) mvcc: Arc<Mvcc>,
     checkpointing: Mutex<()>,
     stop: SharedFlag,
     background: Mutex<Option<std::thread::JoinHandle<()>>>,
@@ -187,7 +192,7 @@ impl Wal {
             log,
             pool: pool.clone(),
             active: Mutex::new(BTreeMap::new()),
-            next_txn: SharedWord::new(found.next_txn.max(1)),
+            mvcc: Arc::new(Mvcc::new(found.next_txn)),
             checkpointing: Mutex::new(()),
             stop: SharedFlag::new(false),
             background: Mutex::new(None),
@@ -212,10 +217,43 @@ impl Wal {
         Txn::new(self.clone())
     }
 
-    pub(crate) fn register(&self) -> u64 {
-        let id = self.next_txn.fetch_add(1);
-        self.active.lock().insert(id, self.log.end());
-        id
+    pub(crate) fn register(&self) -> Started {
+        // MAX_SLOTS transactions writing at once is far past what the
+        // worker pool runs; more wait for one to end.
+        let started = loop {
+            match self.mvcc.begin() {
+                Some(s) => break s,
+                None => std::thread::sleep(std::time::Duration::from_millis(1)),
+            }
+        };
+        self.active.lock().insert(started.id, self.log.end());
+        started
+    }
+
+    /// Multi-version bookkeeping: readers take their snapshots here.
+    pub fn mvcc(&self) -> &Arc<Mvcc> {
+        &self.mvcc
+    }
+
+    /// Purges what no snapshot needs (see [`Mvcc`]): delete marks are
+    /// removed if their key still holds exactly the mark.
+    pub fn purge(&self) -> lineardb_buffer::Result<usize> {
+        self.mvcc.purge(|m| {
+            BTree::open(self.pool.clone(), m.root).remove_if(&m.key, |v| v == m.value)?;
+            Ok(())
+        })
+    }
+
+    /// Purges when enough ended transactions have piled up (committers
+    /// call it after their commit; one purges, the others go on).
+    /// A failed purge (the log failed) is reported; the commit that
+    /// called it is durable all the same.
+    pub(crate) fn purge_if_due(&self) {
+        if self.mvcc.purge_backlog() >= PURGE_BATCH {
+            if let Err(e) = self.purge() {
+                eprintln!("lineardb: purge failed: {e}");
+            }
+        }
     }
 
     pub(crate) fn end_txn(&self, id: u64, kind: u8) -> lineardb_buffer::Result<Lsn> {
@@ -265,7 +303,7 @@ impl Wal {
             redo_from,
             undo_from,
             page_count,
-            next_txn: self.next_txn.load(),
+            next_txn: self.mvcc.next_id(),
             free,
         }
         .encode();
@@ -296,6 +334,9 @@ impl Wal {
         while !self.stop.get() {
             std::thread::sleep(std::time::Duration::from_millis(100));
             ticks += 1;
+            if let Err(e) = self.purge() {
+                eprintln!("lineardb: purge failed: {e}");
+            }
             if ticks.is_multiple_of(10) && self.durability() != Durability::Sync {
                 if let Err(e) = self.log.sync_all() {
                     eprintln!("lineardb: syncing the log failed: {e}");
@@ -316,6 +357,7 @@ impl Wal {
         if let Some(h) = self.background.lock().take() {
             let _ = h.join();
         }
+        self.purge()?;
         self.checkpoint()
     }
 }
