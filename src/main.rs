@@ -168,6 +168,10 @@ struct SeedArgs {
     /// Cases to run, comma-separated (default: all).
     #[arg(long, value_delimiter = ',')]
     cases: Vec<String>,
+    /// seed001-scans: writer threads committing row updates while the
+    /// scans are measured.
+    #[arg(long, default_value_t = 0)]
+    writers: usize,
 }
 
 impl SeedArgs {
@@ -187,6 +191,7 @@ impl SeedArgs {
             sf: self.sf.unwrap_or(1.0),
             load_threads: self.load_threads.unwrap_or(cores),
             cases: self.cases.clone(),
+            writers: self.writers,
         }
     }
 }

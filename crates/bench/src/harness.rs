@@ -15,6 +15,9 @@ pub struct RunResult {
     pub rows: u64,
     pub seconds: f64,
     pub cpu_seconds: f64,
+    /// Shared writes made by the workers' own threads (an `audit` build):
+    /// background threads (log, purge, concurrent writers) are not the
+    /// workload's and are not counted.
     pub shared_writes: u64,
 }
 
@@ -120,6 +123,7 @@ where
                 s.spawn(move || {
                     let mut w = make(t);
                     barrier.wait();
+                    let writes0 = audit::thread_total();
                     let start = Instant::now();
                     let (mut ops, mut rows) = (0u64, 0u64);
                     // The flag is checked after every operation: slow ones (a
@@ -130,11 +134,11 @@ where
                         rows += w.op();
                         ops += 1;
                     }
-                    (ops, rows, start, Instant::now())
+                    let end = Instant::now();
+                    (ops, rows, start, end, audit::thread_total() - writes0)
                 })
             })
             .collect();
-        let writes0 = audit::global_total();
         let cpu0 = process_cpu_seconds();
         barrier.wait();
         std::thread::sleep(duration);
@@ -146,9 +150,10 @@ where
         let mut first: Option<Instant> = None;
         let mut last: Option<Instant> = None;
         for h in handles {
-            let (ops, rows, start, end) = h.join().expect("worker panicked");
+            let (ops, rows, start, end, writes) = h.join().expect("worker panicked");
             r.ops += ops;
             r.rows += rows;
+            r.shared_writes += writes;
             first = Some(first.map_or(start, |f| f.min(start)));
             last = Some(last.map_or(end, |l| l.max(end)));
         }
@@ -157,8 +162,6 @@ where
             _ => duration.as_secs_f64(),
         };
         r.cpu_seconds = process_cpu_seconds() - cpu0;
-        // The stop flag is the harness's own write, not the workload's.
-        r.shared_writes = audit::global_total().saturating_sub(writes0 + 1);
         r
     })
 }

@@ -36,6 +36,10 @@ pub struct SeedOptions {
     pub load_threads: usize,
     /// Cases to run (empty: all).
     pub cases: Vec<String>,
+    /// Writer threads changing rows while the readers are measured
+    /// (seed001-scans): each commits `UPDATE sbtest1 SET k = k + 1 WHERE
+    /// id = ?` transactions on random rows, moving them in index k_1.
+    pub writers: usize,
 }
 
 impl SeedOptions {
@@ -168,12 +172,72 @@ pub fn seed001_scans(
             }
         }
     }
-    let points = matrix("seed001-scans", o).run(
-        &names,
+    let stop = lineardb_sync::SharedFlag::new(false);
+    let committed = lineardb_sync::SharedWord::new(0);
+    let older0 = lineardb_sync::thread_slot::counter_total(lineardb_sync::Counter::OlderVersions);
+    let points = std::thread::scope(|s| {
+        for w in 0..o.writers {
+            let (engine, table, stop, committed) = (&engine, &table, &stop, &committed);
+            s.spawn(move || {
+                let mut rng = SmallRng::seed_from_u64(1000 + w as u64);
+                let mut n = 0;
+                while !stop.get() {
+                    let id = rng.gen_range(1..=o.rows as i64);
+                    let pk = table.encode_primary_key(&[Value::Int(id)]).expect("key");
+                    let mut txn = engine.begin();
+                    let Ok(Some(row)) = table.lock_row(&mut txn, &pk) else {
+                        continue; // a lock wait timed out: try another row
+                    };
+                    let Value::Int(k) = row[1] else {
+                        panic!("k is an INT");
+                    };
+                    table
+                        .update_row(
+                            &mut txn,
+                            &pk,
+                            &row,
+                            vec![None, Some(Value::Int(k + 1)), None, None],
+                        )
+                        .expect("update");
+                    txn.commit().expect("commit");
+                    n += 1;
+                }
+                committed.fetch_add(n);
+            });
+        }
+        let points = scan_points(o, &engine, &table, &names, &cases, on_point);
+        stop.set(true);
+        points
+    });
+    if o.writers > 0 {
+        let older =
+            lineardb_sync::thread_slot::counter_total(lineardb_sync::Counter::OlderVersions)
+                - older0;
+        log(&format!(
+            "{} writer threads committed {} transactions during the runs; readers looked up {} older row versions",
+            o.writers,
+            committed.load(),
+            older
+        ));
+    }
+    engine.close()?;
+    Ok(points)
+}
+
+fn scan_points(
+    o: &SeedOptions,
+    engine: &Engine,
+    table: &Table,
+    names: &[String],
+    cases: &[(Scan, i64)],
+    on_point: impl FnMut(&Point),
+) -> Vec<Point> {
+    matrix("seed001-scans", o).run(
+        names,
         |ci, _t, seed| {
             let (kind, n) = cases[ci];
             Box::new(ScanWorker {
-                table: &table,
+                table,
                 reader: engine.reader().expect("a reader slot"),
                 kind,
                 n,
@@ -182,9 +246,7 @@ pub fn seed001_scans(
             })
         },
         on_point,
-    );
-    engine.close()?;
-    Ok(points)
+    )
 }
 
 // ---------------------------------------------------------------- seed 000

@@ -49,9 +49,12 @@ pub enum Counter {
     PagesEvicted,
     /// Read-ahead hints given to the kernel.
     ReadAheadHints,
+    /// Older row versions a snapshot read had to look up (the row had
+    /// changed since the snapshot).
+    OlderVersions,
 }
 
-pub const COUNTER_COUNT: usize = 4;
+pub const COUNTER_COUNT: usize = 5;
 
 impl Counter {
     pub const ALL: [Counter; COUNTER_COUNT] = [
@@ -59,6 +62,7 @@ impl Counter {
         Counter::PagesWritten,
         Counter::PagesEvicted,
         Counter::ReadAheadHints,
+        Counter::OlderVersions,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -66,6 +70,7 @@ impl Counter {
             Counter::PagesWritten => "pages_written",
             Counter::PagesEvicted => "pages_evicted",
             Counter::ReadAheadHints => "read_ahead_hints",
+            Counter::OlderVersions => "older_versions",
         }
     }
 }

@@ -391,10 +391,9 @@ impl Engine {
         self.tables
             .lock()
             .remove(&(db.to_ascii_lowercase(), name.to_ascii_lowercase()));
-        let pool = self.store.pool();
-        BTree::open(pool.clone(), table.def.primary_root).destroy()?;
+        self.wal.destroy_tree(table.def.primary_root)?;
         for i in &table.def.indexes {
-            BTree::open(pool.clone(), i.root).destroy()?;
+            self.wal.destroy_tree(i.root)?;
         }
         Ok(())
     }
@@ -418,9 +417,9 @@ impl Engine {
             (db.to_ascii_lowercase(), name.to_ascii_lowercase()),
             table.clone(),
         );
-        BTree::open(pool.clone(), old.def.primary_root).destroy()?;
+        self.wal.destroy_tree(old.def.primary_root)?;
         for i in &old.def.indexes {
-            BTree::open(pool.clone(), i.root).destroy()?;
+            self.wal.destroy_tree(i.root)?;
         }
         Ok(table)
     }
@@ -465,7 +464,7 @@ impl Engine {
         }
         let destroy = |defs: &[IndexDef]| -> Result<()> {
             for d in defs {
-                BTree::open(pool.clone(), d.root).destroy()?;
+                self.wal.destroy_tree(d.root)?;
             }
             Ok(())
         };
@@ -517,7 +516,7 @@ impl Engine {
             (db.to_ascii_lowercase(), name.to_ascii_lowercase()),
             table.clone(),
         );
-        BTree::open(self.store.pool().clone(), removed.root).destroy()?;
+        self.wal.destroy_tree(removed.root)?;
         Ok(table)
     }
 

@@ -247,6 +247,14 @@ impl Mvcc {
         self.ended.lock().push_back(Ended { no, id, marks });
     }
 
+    /// Drops the waiting delete marks of the tree rooted at `root` (the
+    /// tree is being destroyed: its pages may go to another tree).
+    pub(crate) fn forget_tree(&self, root: PageId) {
+        for e in self.ended.lock().iter_mut() {
+            e.marks.retain(|m| m.root != root);
+        }
+    }
+
     /// Transactions waiting for purge.
     pub fn purge_backlog(&self) -> usize {
         self.ended.lock().len()
@@ -433,6 +441,7 @@ impl ReadView {
         let Some(slot) = &self.slot else {
             return Version::Absent;
         };
+        lineardb_sync::thread_slot::count(lineardb_sync::Counter::OlderVersions, 1);
         loop {
             // A writer this view does not see has not been purged (purge
             // waits for every view to see it), so its versions are there;

@@ -244,6 +244,13 @@ impl Wal {
         })
     }
 
+    /// Frees the pages of the tree rooted at `root`, after dropping the
+    /// delete marks waiting to be purged from it.
+    pub fn destroy_tree(&self, root: PageId) -> lineardb_buffer::Result<()> {
+        self.mvcc.forget_tree(root);
+        BTree::open(self.pool.clone(), root).destroy()
+    }
+
     /// Purges when enough ended transactions have piled up (committers
     /// call it after their commit; one purges, the others go on).
     /// A failed purge (the log failed) is reported; the commit that
