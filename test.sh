@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 cargo fmt --all -- --check
-cargo clippy --all-targets -- -D warnings
+cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace --release
 RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
     cargo test -p lineardb-sync --test loom_latch --release

@@ -5,6 +5,7 @@
 //! - other keys are inserted and removed by the writer that owns them: a read
 //!   may or may not see them, but a value seen must belong to its key;
 //! - scans return strictly increasing keys.
+//!
 //! At the end the tree equals the stable keys plus each writer's own model.
 use lineardb_btree::{BTree, PoolConfig, Store};
 use lineardb_sync::SharedFlag;

@@ -185,7 +185,8 @@ fn commit_some(log: &Log, n: u32, from: u32) -> u64 {
 #[test]
 fn faults_fail_the_commit_and_keep_what_was_durable() {
     let dir = tempfile::tempdir().unwrap();
-    let faults: [(&str, fn(&FaultPlan)); 3] = [
+    type Fault = (&'static str, fn(&FaultPlan));
+    let faults: [Fault; 3] = [
         ("failed sync", |p| p.fail_sync.set(true)),
         ("short write", |p| p.short_write.set(true)),
         ("disk full", |p| p.disk_full.set(true)),
