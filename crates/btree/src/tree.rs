@@ -342,19 +342,14 @@ impl BTree {
 
     /// Inserts or replaces `key -> value`. Returns true if it replaced a value.
     pub fn put(&self, key: &[u8], value: &[u8]) -> Result<bool> {
-        Ok(self.put_tx(key, value, 0)?.is_some())
+        Ok(self
+            .put_tx_if(key, value, 0, |_| true)?
+            .is_some_and(|old| old.is_some()))
     }
 
     /// [`put`](Self::put) for transaction `txn` (0: none), whose redo
-    /// record also says how to undo it. Returns the replaced value.
-    pub fn put_tx(&self, key: &[u8], value: &[u8], txn: u64) -> Result<Option<Vec<u8>>> {
-        Ok(self
-            .put_tx_if(key, value, txn, |_| true)?
-            .expect("accepted"))
-    }
-
-    /// [`put_tx`](Self::put_tx) that first shows the current value (`None`:
-    /// absent) to `accept`, under the leaf's exclusive latch: `false`
+    /// record also says how to undo it, that first shows the current value
+    /// (`None`: absent) to `accept`, under the leaf's exclusive latch: `false`
     /// leaves the tree as it was and returns `Ok(None)`; otherwise the put
     /// is made and `Ok(Some(replaced value))` returned. No reader can see
     /// the new value before `accept` has returned. `accept` may run more
@@ -380,13 +375,8 @@ impl BTree {
     /// Inserts `key -> value` only if `key` is absent; returns false (and
     /// changes nothing) if it exists. Check and insert are one latched step.
     pub fn insert_new(&self, key: &[u8], value: &[u8]) -> Result<bool> {
-        self.insert_new_tx(key, value, 0)
-    }
-
-    /// [`insert_new`](Self::insert_new) for transaction `txn` (0: none).
-    pub fn insert_new_tx(&self, key: &[u8], value: &[u8], txn: u64) -> Result<bool> {
         Ok(self
-            .put_tx_if(key, value, txn, |old| old.is_none())?
+            .put_tx_if(key, value, 0, |old| old.is_none())?
             .is_some())
     }
 

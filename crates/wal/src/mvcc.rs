@@ -239,12 +239,14 @@ impl Mvcc {
 
     /// Ends a transaction (committed, or rolled back with its changes
     /// undone): views taken from now on see it; its versions and `marks`
-    /// wait for purge.
-    pub(crate) fn end(&self, id: u64, slot: usize, marks: Vec<Mark>) {
+    /// wait for purge. Returns the transactions now waiting for purge.
+    pub(crate) fn end(&self, id: u64, slot: usize, marks: Vec<Mark>) -> usize {
         let no = self.next.fetch_add_seq_cst(1);
         self.active[slot].store_seq_cst(0);
         self.active_slots.lock().free.insert(slot);
-        self.ended.lock().push_back(Ended { no, id, marks });
+        let mut ended = self.ended.lock();
+        ended.push_back(Ended { no, id, marks });
+        ended.len()
     }
 
     /// Drops the waiting delete marks of the tree rooted at `root` (the
@@ -253,11 +255,6 @@ impl Mvcc {
         for e in self.ended.lock().iter_mut() {
             e.marks.retain(|m| m.root != root);
         }
-    }
-
-    /// Transactions waiting for purge.
-    pub fn purge_backlog(&self) -> usize {
-        self.ended.lock().len()
     }
 
     /// The lowest `low` of the views held now (`u64::MAX`: none; 0: one is

@@ -22,9 +22,7 @@ use std::sync::Arc;
 
 pub struct Txn {
     wal: Arc<Wal>,
-    /// 0 until the first change.
-    id: u64,
-    /// The MVCC slot and versions, from the first change on.
+    /// The id, MVCC slot and versions, from the first change on.
     started: Option<Started>,
     undo: Vec<UndoOp>,
     /// Delete marks made, with the undo position of each (a rollback to
@@ -58,7 +56,6 @@ impl Txn {
     pub(crate) fn new(wal: Arc<Wal>) -> Txn {
         Txn {
             wal,
-            id: 0,
             started: None,
             undo: Vec::new(),
             marks: Vec::new(),
@@ -69,17 +66,12 @@ impl Txn {
     /// The id to tag changes with; the first call starts the transaction
     /// in the log's bookkeeping (reads never call it).
     pub fn id(&mut self) -> u64 {
-        if self.id == 0 {
-            let started = self.wal.register();
-            self.id = started.id;
-            self.started = Some(started);
-        }
-        self.id
+        self.started.get_or_insert_with(|| self.wal.register()).id
     }
 
     /// The id if the transaction has changed anything (0 otherwise).
     pub fn id_if_started(&self) -> u64 {
-        self.id
+        self.started.as_ref().map_or(0, |s| s.id)
     }
 
     /// Locks row `key` of the tree rooted at `root` until the transaction
@@ -180,7 +172,7 @@ impl Txn {
     /// `old` back under `key` in the tree rooted at `root` (or remove `key`).
     fn record(&mut self, root: PageId, key: &[u8], old: Option<Vec<u8>>) {
         self.undo.push(UndoOp {
-            txn: self.id,
+            txn: self.id_if_started(),
             root,
             key: key.to_vec(),
             old,
@@ -209,26 +201,22 @@ impl Txn {
     }
 
     fn finish_commit(&mut self) -> Result<()> {
-        if self.id == 0 {
+        let Some(s) = self.started.take() else {
             return Ok(());
-        }
-        let id = std::mem::take(&mut self.id);
+        };
         self.undo.clear();
-        let lsn = self.wal.end_txn(id, COMMIT);
+        let lsn = self.wal.end_txn(s.id, COMMIT);
+        // Views taken from now on see the transaction committed; its
+        // versions and delete marks wait for purge.
         let marks = std::mem::take(&mut self.marks);
-        self.end_versions(marks.into_iter().map(|(_, m)| m).collect());
+        let backlog = self
+            .wal
+            .mvcc
+            .end(s.id, s.slot, marks.into_iter().map(|(_, m)| m).collect());
         self.wal.locks.release(&std::mem::take(&mut self.locks));
         self.wal.log.flush(lsn?).map_err(log_error)?;
-        self.wal.purge_if_due();
+        self.wal.purge_if_due(backlog);
         Ok(())
-    }
-
-    /// Views taken from now on see the transaction ended; its versions
-    /// (and `marks`) wait for purge.
-    fn end_versions(&mut self, marks: Vec<Mark>) {
-        if let Some(s) = self.started.take() {
-            self.wal.mvcc.end(s.id, s.slot, marks);
-        }
     }
 
     /// Undoes every change and ends the transaction.
@@ -237,13 +225,13 @@ impl Txn {
     }
 
     fn finish_rollback(&mut self) -> Result<()> {
-        if self.id == 0 {
+        let Some(s) = self.started.as_ref().map(|s| (s.id, s.slot)) else {
             return Ok(());
-        }
+        };
         let r = self.rollback_to(0);
-        let id = std::mem::take(&mut self.id);
-        let ended = self.wal.end_txn(id, ABORT);
-        self.end_versions(Vec::new());
+        self.started = None;
+        let ended = self.wal.end_txn(s.0, ABORT);
+        self.wal.mvcc.end(s.0, s.1, Vec::new());
         self.wal.locks.release(&std::mem::take(&mut self.locks));
         r.and(ended.map(|_| ()))
     }

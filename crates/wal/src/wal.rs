@@ -251,12 +251,12 @@ impl Wal {
         BTree::open(self.pool.clone(), root).destroy()
     }
 
-    /// Purges when enough ended transactions have piled up (committers
-    /// call it after their commit; one purges, the others go on).
-    /// A failed purge (the log failed) is reported; the commit that
-    /// called it is durable all the same.
-    pub(crate) fn purge_if_due(&self) {
-        if self.mvcc.purge_backlog() >= PURGE_BATCH {
+    /// Purges when `backlog` ended transactions (as a committer saw when
+    /// it ended) have piled up; one purges, the others go on. A failed
+    /// purge (the log failed) is reported; the commit that called it is
+    /// durable all the same.
+    pub(crate) fn purge_if_due(&self, backlog: usize) {
+        if backlog >= PURGE_BATCH {
             if let Err(e) = self.purge() {
                 eprintln!("lineardb: purge failed: {e}");
             }
