@@ -6,6 +6,7 @@ use lineardb_sql::{
     authenticate, Column, ColumnKind, Outcome, Prepared, Registry, RowSink, Session, SqlError,
     SERVER_VERSION,
 };
+use lineardb_sync::SharedFlag;
 use lineardb_table::types::{civil_from_days, MICROS_PER_DAY};
 use lineardb_table::{Engine, Value};
 use std::collections::HashMap;
@@ -71,6 +72,30 @@ pub struct Conn<S: Read + Write> {
     multi_statements: bool,
     statements: HashMap<u32, Statement>,
     next_statement: u32,
+    /// The last statement's reply, held back until its commit is durable.
+    parked: Option<Parked>,
+    /// Whether the log became durable for `parked` (set by whoever waited).
+    durable: Option<Result<(), SqlError>>,
+    /// Set while the server's log waiter is at work: replies are parked
+    /// for it then (see [`settle`](Self::settle)); without one, never.
+    log_waiter_busy: Option<Arc<SharedFlag>>,
+}
+
+/// A statement that succeeded and committed; its reply waits for the log.
+struct Parked {
+    lsn: u64,
+    outcome: Outcome,
+}
+
+/// What [`Conn::serve_ready`] left the connection waiting for.
+pub(crate) enum Served {
+    /// The client's next request.
+    Request,
+    /// The log to be durable up to `lsn`; then [`Conn::durable`] and
+    /// [`Conn::serve_ready`] again.
+    Log { lsn: u64 },
+    /// Nothing: the connection is to be closed.
+    Closed,
 }
 
 struct Statement {
@@ -401,6 +426,9 @@ pub fn handshake<S: Read + Write>(
         multi_statements: caps & MULTI_STATEMENTS != 0,
         statements: HashMap::new(),
         next_statement: 1,
+        parked: None,
+        durable: None,
+        log_waiter_busy: None,
     };
     if let Some(db) = db.filter(|d| !d.is_empty()) {
         if let Err(e) = conn.session.use_database(&db) {
@@ -467,24 +495,60 @@ impl<S: Read + Write> Conn<S> {
         send_error(&mut self.io, e)
     }
 
+    /// Commits stop waiting for the log ([`Session::set_deferred_durability`]):
+    /// a reply whose commit is not durable yet may be held back, and
+    /// [`serve_ready`](Self::serve_ready) then returns [`Served::Log`].
+    pub fn defer_durability(&mut self) {
+        self.session.set_deferred_durability(true);
+    }
+
+    /// Lets replies be parked for a log waiter, whose work `busy` shows.
+    pub fn park_for(&mut self, busy: Arc<SharedFlag>) {
+        self.log_waiter_busy = Some(busy);
+    }
+
+    /// Park a reply rather than wait here? Only while a sync is under way
+    /// (this commit needs the next one, shared with the commits parked
+    /// meanwhile) or the log waiter is at work: a lone committer waits
+    /// here and syncs at once, without two thread hand-offs.
+    fn park_now(&self) -> bool {
+        self.log_waiter_busy
+            .as_ref()
+            .is_some_and(|b| b.get() || self.session.engine().wal().log().is_flushing())
+    }
+
+    /// The outcome of waiting for the log on behalf of the held-back reply.
+    pub fn durable(&mut self, r: Result<(), SqlError>) {
+        self.durable = Some(r);
+    }
+
     /// Serves every request that has arrived in full, without waiting for
-    /// more; `Ok(false)` when the connection is to be closed.
-    pub fn serve_ready(&mut self) -> io::Result<bool> {
+    /// more. A reply held back for the log is sent first (after waiting
+    /// here if nobody has waited for it).
+    pub fn serve_ready(&mut self) -> io::Result<Served> {
+        if let Some(p) = self.parked.take() {
+            let r = match self.durable.take() {
+                Some(r) => r,
+                None => lineardb_sql::wait_durable(self.session.engine(), p.lsn),
+            };
+            self.finish(r.map(|()| p.outcome), false)?;
+            self.io.flush()?;
+        }
         loop {
             let packet = match self.io.try_read()? {
                 Ready::Packet(p) => p,
-                Ready::Pending => return Ok(true),
-                Ready::Closed => return Ok(false),
+                Ready::Pending => return Ok(Served::Request),
+                Ready::Closed => return Ok(Served::Closed),
             };
             if self.session.slot().killed() {
-                return Ok(false);
+                return Ok(Served::Closed);
             }
             let Some((&cmd, body)) = packet.split_first() else {
-                return Ok(false);
+                return Ok(Served::Closed);
             };
             match self.command(cmd, body) {
                 Ok(true) => {}
-                Ok(false) => return Ok(false),
+                Ok(false) => return Ok(Served::Closed),
                 Err(e) if e.kind() == io::ErrorKind::InvalidData => {
                     // A malformed request: answer it, keep the connection.
                     self.send_err(&SqlError::new(
@@ -495,7 +559,49 @@ impl<S: Read + Write> Conn<S> {
                 }
                 Err(e) => return Err(e),
             }
+            if let Some(p) = &self.parked {
+                return Ok(Served::Log { lsn: p.lsn });
+            }
+            if let Some(lsn) = self.session.take_undurable() {
+                // A commit by a command whose reply is already written:
+                // report nothing rather than a commit that may be lost.
+                if lineardb_sql::wait_durable(self.session.engine(), lsn).is_err() {
+                    return Ok(Served::Closed);
+                }
+            }
             self.io.flush()?;
+        }
+    }
+
+    /// [`serve_ready`](Self::serve_ready), waiting for the log here.
+    pub fn serve_ready_waiting(&mut self) -> io::Result<bool> {
+        loop {
+            match self.serve_ready()? {
+                Served::Request => return Ok(true),
+                Served::Closed => return Ok(false),
+                Served::Log { .. } => {}
+            }
+        }
+    }
+
+    /// Holds back the reply of a statement that committed without waiting
+    /// for the log: `None` if it is parked (it was the request's last
+    /// statement and succeeded), else the result to send once the log is
+    /// durable (waited for here).
+    fn settle(
+        &mut self,
+        r: Result<Outcome, SqlError>,
+        last: bool,
+    ) -> Option<Result<Outcome, SqlError>> {
+        let Some(lsn) = self.session.take_undurable() else {
+            return Some(r);
+        };
+        match r {
+            Ok(outcome) if last && self.park_now() => {
+                self.parked = Some(Parked { lsn, outcome });
+                None
+            }
+            r => Some(lineardb_sql::wait_durable(self.session.engine(), lsn).and(r)),
         }
     }
 
@@ -520,8 +626,12 @@ impl<S: Read + Write> Conn<S> {
                 buf: Vec::new(),
             };
             let r = self.session.execute_in(&batch, i, &mut sink);
+            let last = i + 1 == batch.len();
+            let Some(r) = self.settle(r, last) else {
+                break;
+            };
             let failed = r.is_err();
-            let more = i + 1 < batch.len() && !failed;
+            let more = !last && !failed;
             self.finish(r, more)?;
             if failed {
                 break;
@@ -721,7 +831,10 @@ impl<S: Read + Write> Conn<S> {
                 let res = self
                     .session
                     .execute_prepared(&mut st.prepared, &params, &mut sink);
-                self.finish(res, false)
+                match self.settle(res, true) {
+                    Some(r) => self.finish(r, false),
+                    None => Ok(()),
+                }
             }
             Err(e) => {
                 self.statements.insert(id, st);

@@ -31,7 +31,7 @@ pub fn serve(listener: TcpListener, engine: Arc<Engine>, workers: usize) -> std:
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     };
-    let pool = Workers::start(workers)?;
+    let pool = Workers::start(workers, engine.clone())?;
     for stream in listener.incoming() {
         let stream = match stream {
             Ok(s) => s,
@@ -76,8 +76,9 @@ fn login(stream: TcpStream, engine: Arc<Engine>, registry: Arc<Registry>, pool: 
             });
         }
         conn.set_nonblocking()?;
+        conn.defer_durability();
         // Anything sent right after the login is served here.
-        Ok(conn.serve_ready()?.then_some(conn))
+        Ok(conn.serve_ready_waiting()?.then_some(conn))
     });
     if let Some(Some(conn)) = conn {
         if let Err(e) = pool.register(Client::new(conn, host.clone())) {

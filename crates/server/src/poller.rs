@@ -31,8 +31,18 @@ impl Poller {
     }
 
     fn ctl(&self, op: libc::c_int, fd: RawFd, token: u64) -> io::Result<()> {
+        self.ctl_events(op, fd, token, libc::EPOLLIN | libc::EPOLLRDHUP)
+    }
+
+    fn ctl_events(
+        &self,
+        op: libc::c_int,
+        fd: RawFd,
+        token: u64,
+        events: libc::c_int,
+    ) -> io::Result<()> {
         let mut ev = libc::epoll_event {
-            events: (libc::EPOLLIN | libc::EPOLLRDHUP | libc::EPOLLONESHOT) as u32,
+            events: (events | libc::EPOLLONESHOT) as u32,
             u64: token,
         };
         // SAFETY: `ev` is a valid epoll_event for the duration of the call
@@ -50,6 +60,12 @@ impl Poller {
     /// produces an event at once.
     pub fn rearm(&self, fd: RawFd, token: u64) -> io::Result<()> {
         self.ctl(libc::EPOLL_CTL_MOD, fd, token)
+    }
+
+    /// Re-arms `fd` for output: a socket with room to send (the usual case)
+    /// produces an event at once, delivering `token` to a worker.
+    pub fn rearm_for_output(&self, fd: RawFd, token: u64) -> io::Result<()> {
+        self.ctl_events(libc::EPOLL_CTL_MOD, fd, token, libc::EPOLLOUT)
     }
 
     /// Stops watching `fd`.

@@ -19,14 +19,23 @@
 //! if it has no free one: otherwise a group's commits would be synced one
 //! worker at a time, and group commit would have nothing to group.
 //!
+//! A commit does not hold its worker either: the session commits without
+//! waiting for the log and the connection, its reply held back, goes to
+//! the log waiter, which waits for the log on behalf of every connection
+//! parked meanwhile (one sync for all of them: group commit without a
+//! thread per waiting commit) and hands them back to their groups, armed
+//! for output so that a worker sends the reply at once. The worker goes
+//! on to the group's next request meanwhile.
+//!
 //! Ownership: a registered connection is a leaked `Box<Client>` whose
 //! address is its poll token. Poll sets are one-shot, so the worker that
 //! receives a token owns the client until it re-arms it, or removes and
 //! frees it; no other thread can hold the token meanwhile.
-use crate::conn::Conn;
+use crate::conn::{Conn, Served};
 use crate::poller::Poller;
 use crate::stream::NetStream;
-use lineardb_sync::{LocalCounter, Mutex, SharedWord};
+use lineardb_sync::{Condvar, LocalCounter, Mutex, SharedFlag, SharedWord};
+use lineardb_table::Engine;
 use std::io;
 use std::os::fd::RawFd;
 use std::sync::Arc;
@@ -79,12 +88,28 @@ pub(crate) struct Workers {
     groups: Vec<Group>,
     /// Login counter dealing connections to groups (written per login).
     next_group: SharedWord,
+    /// Connections whose reply waits for the log (written per commit).
+    waiting: Mutex<Vec<WaitingClient>>,
+    /// Wakes the log waiter when `waiting` stops being empty.
+    arrived: Condvar,
+    /// Set while the log waiter has parked connections to serve (written
+    /// when it starts and stops, read by committers).
+    waiter_busy: Arc<SharedFlag>,
+}
+
+/// A parked connection: its token (owned by the waiting list, then by the
+/// log waiter, until re-armed) and the log position its reply needs.
+struct WaitingClient {
+    token: u64,
+    fd: RawFd,
+    group: usize,
+    lsn: u64,
 }
 
 impl Workers {
     /// Starts `groups` groups of one worker each (at least one) and the
     /// stall monitor.
-    pub fn start(groups: usize) -> io::Result<Arc<Workers>> {
+    pub fn start(groups: usize, engine: Arc<Engine>) -> io::Result<Arc<Workers>> {
         let w = Arc::new(Workers {
             groups: (0..groups.max(1))
                 .map(|_| {
@@ -95,6 +120,9 @@ impl Workers {
                 })
                 .collect::<io::Result<_>>()?,
             next_group: SharedWord::new(0),
+            waiting: Mutex::new(Vec::new()),
+            arrived: Condvar::new(),
+            waiter_busy: Arc::new(SharedFlag::new(false)),
         });
         for g in 0..w.groups.len() {
             w.spawn(g)?;
@@ -106,6 +134,10 @@ impl Workers {
                 std::thread::sleep(STALL_CHECK);
                 monitor.check_stalls();
             })?;
+        let waiter = w.clone();
+        std::thread::Builder::new()
+            .name("log-waiter".into())
+            .spawn(move || waiter.wait_for_log(&engine))?;
         Ok(w)
     }
 
@@ -134,7 +166,8 @@ impl Workers {
 
     /// Hands a connection to a group. The caller has served what it had
     /// already received; the group's poll set reports what arrives next.
-    pub fn register(&self, client: Client) -> io::Result<()> {
+    pub fn register(&self, mut client: Client) -> io::Result<()> {
+        client.conn.park_for(self.waiter_busy.clone());
         let group = &self.groups[self.next_group.fetch_add(1) as usize % self.groups.len()];
         let fd = client.fd;
         let token = Box::into_raw(Box::new(client)) as u64;
@@ -173,15 +206,69 @@ impl Workers {
             // `register`) and the one-shot poll set delivered this one to
             // this worker alone; it stays owned here until re-armed or freed.
             let client = unsafe { &mut *(token as *mut Client) };
-            let keep = serve(client);
+            let served = serve(client);
             let fd = client.fd;
-            if !keep || g.poller.rearm(fd, token).is_err() {
+            if let Served::Log { lsn } = served {
+                self.park(WaitingClient {
+                    token,
+                    fd,
+                    group,
+                    lsn,
+                });
+            } else if matches!(served, Served::Closed) || g.poller.rearm(fd, token).is_err() {
                 let _ = g.poller.remove(fd);
                 // SAFETY: the connection left the poll set above and this
                 // worker is its only owner: nothing can reach the box after.
                 drop(unsafe { Box::from_raw(token as *mut Client) });
             }
             slot.busy.set(0);
+        }
+    }
+
+    /// Hands a connection whose reply waits for the log to the log waiter.
+    fn park(&self, client: WaitingClient) {
+        let mut w = self.waiting.lock();
+        w.push(client);
+        if w.len() == 1 {
+            self.arrived.notify_one();
+        }
+    }
+
+    /// The log waiter: takes every parked connection, waits once for the
+    /// log to be durable up to the furthest of their commits, and returns
+    /// each to its group's poll set armed for output (the socket is
+    /// writable, so a worker takes it at once and sends the reply).
+    fn wait_for_log(&self, engine: &Engine) {
+        let mut batch = Vec::new();
+        loop {
+            {
+                let mut w = self.waiting.lock();
+                if w.is_empty() {
+                    self.waiter_busy.set(false);
+                    while w.is_empty() {
+                        self.arrived.wait(&mut w);
+                    }
+                    self.waiter_busy.set(true);
+                }
+                std::mem::swap(&mut *w, &mut batch);
+            }
+            let upto = batch.iter().map(|c| c.lsn).max().unwrap_or(0);
+            let r = lineardb_sql::wait_durable(engine, upto);
+            for c in batch.drain(..) {
+                // SAFETY: a parked token left its poll set when its worker
+                // parked it (one-shot: no event can deliver it), and the
+                // waiting list handed it to this thread alone; it stays
+                // owned here until re-armed below.
+                let client = unsafe { &mut *(c.token as *mut Client) };
+                client.conn.durable(r.clone());
+                let poller = &self.groups[c.group].poller;
+                if poller.rearm_for_output(c.fd, c.token).is_err() {
+                    let _ = poller.remove(c.fd);
+                    // SAFETY: as above, this thread owns the box and the
+                    // descriptor left the poll set: nothing can reach it.
+                    drop(unsafe { Box::from_raw(c.token as *mut Client) });
+                }
+            }
         }
     }
 
@@ -246,8 +333,8 @@ fn retire(g: &Group) -> bool {
     }
 }
 
-/// Serves what the client has sent; false when the connection is done.
-fn serve(client: &mut Client) -> bool {
+/// Serves what the client has sent.
+fn serve(client: &mut Client) -> Served {
     let Client { conn, host, .. } = client;
-    crate::guarded(host, &[], || conn.serve_ready()).unwrap_or(false)
+    crate::guarded(host, &[], || conn.serve_ready()).unwrap_or(Served::Closed)
 }

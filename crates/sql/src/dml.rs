@@ -113,6 +113,7 @@ impl Session {
     /// another transaction deleted, or is inserting, is then waited for
     /// rather than missed (the part of InnoDB's gap locking that point
     /// changes need: DELETE then INSERT of one id in two transactions).
+    /// Returns that key: the only row the statement can change.
     fn lock_point_key(
         &self,
         txn: &mut Txn,
@@ -120,12 +121,12 @@ impl Session {
         selection: Option<&ast::Expr>,
         params: &Params,
         args: &[Value],
-    ) -> Result<()> {
+    ) -> Result<Option<Vec<u8>>> {
         let Some(sel) = selection else {
-            return Ok(());
+            return Ok(None);
         };
         if table.def.primary_key.is_empty() {
-            return Ok(());
+            return Ok(None);
         }
         let mut conjuncts = Vec::new();
         fn split<'a>(e: &'a ast::Expr, out: &mut Vec<&'a ast::Expr>) {
@@ -182,13 +183,14 @@ impl Session {
             }
         }
         let Some(values) = key.into_iter().collect::<Option<Vec<Value>>>() else {
-            return Ok(());
+            return Ok(None);
         };
-        if let Ok(pk) = table.encode_primary_key(&values) {
-            txn.lock(table.primary.root(), &pk)
-                .map_err(lineardb_table::Error::from)?;
-        }
-        Ok(())
+        let Ok(pk) = table.encode_primary_key(&values) else {
+            return Ok(None);
+        };
+        txn.lock(table.primary.root(), &pk)
+            .map_err(lineardb_table::Error::from)?;
+        Ok(Some(pk))
     }
 
     /// The WHERE clause compiled over the table's rows (to check a row
@@ -218,9 +220,14 @@ impl Session {
         params: &Params,
         args: &[Value],
     ) -> Result<Targets> {
-        self.lock_point_key(txn, table, selection, params, args)?;
+        // A WHERE clause fixing the primary key can match that row alone,
+        // which `lock_matching` reads and checks: no search to plan.
+        let keys = match self.lock_point_key(txn, table, selection, params, args)? {
+            Some(pk) => vec![pk],
+            None => self.matching_keys(table, selection, params, args)?,
+        };
         Ok(Targets {
-            keys: self.matching_keys(table, selection, params, args)?,
+            keys,
             filter: self.row_filter(table, selection, params)?,
         })
     }

@@ -33,6 +33,6 @@ pub const MAX_STRING_BYTES: usize = 64 << 20;
 
 pub use error::{Result, SqlError};
 pub use result::{CollectSink, Column, ColumnKind, Outcome, RowSink};
-pub use session::{Batch, Prepared, Session, SERVER_VERSION};
+pub use session::{wait_durable, Batch, Prepared, Session, SERVER_VERSION};
 pub use sessions::{Process, Registry, SessionSlot};
 pub use users::{authenticate, native_password_response, Grants};

@@ -93,6 +93,11 @@ pub struct Session {
     /// `transaction_isolation` as MySQL spells it. READ-UNCOMMITTED reads
     /// as READ-COMMITTED, SERIALIZABLE as REPEATABLE-READ.
     isolation: &'static str,
+    /// Commits do not wait for the log ([`set_deferred_durability`](Self::set_deferred_durability)).
+    deferred_durability: bool,
+    /// The log position a deferred commit of this session needs durable
+    /// before it is reported.
+    undurable: Option<u64>,
 }
 
 /// The view every current read uses (UPDATE, DELETE, the grant tables):
@@ -278,7 +283,36 @@ impl Session {
             reader: None,
             view: None,
             isolation: "REPEATABLE-READ",
+            deferred_durability: false,
+            undurable: None,
         }
+    }
+
+    /// With `on`, a commit does everything but wait for its log records to
+    /// become durable: the caller takes the position to wait for with
+    /// [`take_undurable`](Self::take_undurable) after each statement and
+    /// reports the statement only once [`wait_durable`] returns for it (a
+    /// server serves other clients meanwhile, so commits from many clients
+    /// share one log sync without a thread waiting per commit).
+    pub fn set_deferred_durability(&mut self, on: bool) {
+        self.deferred_durability = on;
+    }
+
+    /// The log position a commit made by the last statement needs durable
+    /// before it is reported, if it is not durable yet.
+    pub fn take_undurable(&mut self) -> Option<u64> {
+        let lsn = self.undurable.take()?;
+        (!self.engine.wal().is_durable(lsn)).then_some(lsn)
+    }
+
+    fn commit(&mut self, txn: Txn) -> Result<()> {
+        if !self.deferred_durability {
+            return Ok(txn.commit()?);
+        }
+        if let Some(lsn) = txn.commit_no_wait()? {
+            self.undurable = Some(self.undurable.map_or(lsn, |u| u.max(lsn)));
+        }
+        Ok(())
     }
 
     /// Does a snapshot last for the whole transaction (REPEATABLE READ in
@@ -621,7 +655,7 @@ impl Session {
         if self.explicit || !self.autocommit {
             self.txn = Some(txn);
         } else if r.is_ok() {
-            txn.commit()?;
+            self.commit(txn)?;
         } else {
             txn.rollback()?;
         }
@@ -633,7 +667,7 @@ impl Session {
         self.explicit = false;
         self.view = None;
         match self.txn.take() {
-            Some(t) if commit => t.commit()?,
+            Some(t) if commit => self.commit(t)?,
             Some(t) => t.rollback()?,
             None => {}
         }
@@ -1014,6 +1048,13 @@ impl Session {
         let o = self.execute(sql, &mut sink)?;
         Ok((o, sink))
     }
+}
+
+/// Returns once the log is durable up to `lsn` (a deferred commit's, from
+/// [`Session::take_undurable`]); the error to report for the commit if the
+/// log failed.
+pub fn wait_durable(engine: &Engine, lsn: u64) -> Result<()> {
+    Ok(engine.wal().wait_durable(lsn)?)
 }
 
 #[cfg(test)]

@@ -71,9 +71,12 @@ impl Session {
                 self.rows(sink, &["Variable_name", "Value"], rows)
             }
             S::ShowStatus { filter, .. } => {
-                let rows = self
-                    .registry
-                    .status()
+                let mut status = self.registry.status();
+                let log = self.engine.wal().log().stats();
+                status.push(("Lineardb_log_syncs", log.syncs));
+                status.push(("Lineardb_log_written", log.written));
+                status.sort_by_key(|(n, _)| *n);
+                let rows = status
                     .into_iter()
                     .filter(|(n, _)| matches_filter(filter, n))
                     .map(|(n, v)| vec![Value::str(n), Value::str(&v.to_string())])

@@ -23,6 +23,10 @@ impl<T> Mutex<T> {
         }
         g
     }
+    /// Whether some thread holds the lock now (a read: no shared write).
+    pub fn is_locked(&self) -> bool {
+        self.0.is_locked()
+    }
     pub fn into_inner(self) -> T {
         self.0.into_inner()
     }

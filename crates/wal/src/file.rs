@@ -104,12 +104,12 @@ impl<F: LogFile> LogFile for FaultyFile<F> {
         self.inner.write_all_at(buf, offset)
     }
     fn sync(&self) -> io::Result<()> {
-        if self.plan.fail_sync.get() {
-            return Err(io::Error::from_raw_os_error(5));
-        }
         let delay = self.plan.sync_delay_us.load();
         if delay > 0 {
             std::thread::sleep(std::time::Duration::from_micros(delay));
+        }
+        if self.plan.fail_sync.get() {
+            return Err(io::Error::from_raw_os_error(5));
         }
         self.inner.sync()?;
         self.plan.syncs.add(1);

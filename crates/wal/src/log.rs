@@ -261,6 +261,22 @@ impl Log {
         }
     }
 
+    /// Whether the records up to `lsn` are already as durable as a commit
+    /// needs ([`flush`](Self::flush) would return at once).
+    pub fn is_durable(&self, lsn: Lsn) -> bool {
+        match self.durability() {
+            Durability::Lazy => true,
+            Durability::WriteOnly => self.written.load() >= lsn,
+            Durability::Sync => self.synced.load() >= lsn,
+        }
+    }
+
+    /// Whether a thread is writing (and syncing) the log now: a commit
+    /// appended meanwhile is made durable only by the next write.
+    pub fn is_flushing(&self) -> bool {
+        self.flusher.is_locked()
+    }
+
     /// Writes and syncs everything appended so far (a checkpoint, a
     /// shutdown, or the once-a-second sync of the lazier modes).
     pub fn sync_all(&self) -> Result<()> {

@@ -14,7 +14,8 @@
 //! versions: see `mvcc.rs`).
 use crate::locks::LockError;
 use crate::mvcc::{Mark, Stamp, Started};
-use crate::wal::{log_error, Wal, ABORT, COMMIT};
+use crate::record::Lsn;
+use crate::wal::{Wal, ABORT, COMMIT};
 use lineardb_btree::redo::UndoOp;
 use lineardb_btree::BTree;
 use lineardb_buffer::{BufferPool, PageId, Result};
@@ -200,9 +201,26 @@ impl Txn {
         self.finish_commit()
     }
 
+    /// Commits without waiting for the log: the transaction is committed
+    /// for every other transaction (its locks are released, new views see
+    /// it) and returns the LSN its commit record ends at, to be passed to
+    /// [`Wal::wait_durable`] before the commit is reported to anyone. A
+    /// server uses it to serve other clients while the log syncs. `None`
+    /// when the transaction changed nothing.
+    pub fn commit_no_wait(mut self) -> Result<Option<Lsn>> {
+        self.commit_in_memory()
+    }
+
     fn finish_commit(&mut self) -> Result<()> {
+        if let Some(lsn) = self.commit_in_memory()? {
+            self.wal.wait_durable(lsn)?;
+        }
+        Ok(())
+    }
+
+    fn commit_in_memory(&mut self) -> Result<Option<Lsn>> {
         let Some(s) = self.started.take() else {
-            return Ok(());
+            return Ok(None);
         };
         self.undo.clear();
         let lsn = self.wal.end_txn(s.id, COMMIT);
@@ -214,9 +232,9 @@ impl Txn {
             .mvcc
             .end(s.id, s.slot, marks.into_iter().map(|(_, m)| m).collect());
         self.wal.locks.release(&std::mem::take(&mut self.locks));
-        self.wal.log.flush(lsn?).map_err(log_error)?;
+        let lsn = lsn?;
         self.wal.purge_if_due(backlog);
-        Ok(())
+        Ok(Some(lsn))
     }
 
     /// Undoes every change and ends the transaction.

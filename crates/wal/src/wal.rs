@@ -273,6 +273,18 @@ impl Wal {
         &self.log
     }
 
+    /// Returns once the log records up to `lsn` (a commit's, see
+    /// [`Txn::commit_no_wait`](crate::Txn::commit_no_wait)) are as durable
+    /// as the durability setting asks of a commit.
+    pub fn wait_durable(&self, lsn: Lsn) -> lineardb_buffer::Result<()> {
+        self.log.flush(lsn).map_err(log_error)
+    }
+
+    /// Whether [`wait_durable`](Self::wait_durable) would return at once.
+    pub fn is_durable(&self, lsn: Lsn) -> bool {
+        self.log.is_durable(lsn)
+    }
+
     /// How long a transaction waits for a row lock (`innodb_lock_wait_timeout`).
     pub fn lock_wait_timeout(&self) -> std::time::Duration {
         self.locks.timeout()
