@@ -22,6 +22,7 @@ mod dml;
 mod error;
 mod expr;
 mod result;
+mod row_filter;
 mod select;
 mod session;
 mod sessions;

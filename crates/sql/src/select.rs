@@ -7,6 +7,7 @@ use crate::expr::{
     ScopeColumn, SessionFacts,
 };
 use crate::result::{Column, ColumnKind, RowSink};
+use crate::row_filter::RowFilter;
 use lineardb_sync::{LocalCounter, SharedFlag};
 use lineardb_table::{BTree, KeyRange, ReadView, Table, Value};
 use sqlparser::ast;
@@ -685,6 +686,27 @@ enum SourceRow<'r> {
     Values(&'r [Value]),
 }
 
+/// A per-row filter: a table source's, prepared for its stored rows, or
+/// another source's expression.
+#[derive(Clone, Copy)]
+enum Filter<'f> {
+    Table(&'f RowFilter),
+    Expr(&'f Expr),
+}
+
+impl SourceRow<'_> {
+    /// Whether the row passes `filter` (a stored row through the range
+    /// checks first).
+    #[inline]
+    fn passes(&self, filter: Filter<'_>, env: Env<'_>) -> Result<bool> {
+        match (filter, self) {
+            (Filter::Table(f), SourceRow::Row(r)) => f.passes_stored(r, env),
+            (Filter::Table(f), SourceRow::Values(v)) => f.passes(*v, env),
+            (Filter::Expr(e), row) => Ok(truth_of(&e.eval(row, env)?) == Some(true)),
+        }
+    }
+}
+
 impl Row for SourceRow<'_> {
     #[inline]
     fn get(&self, col: usize) -> Value {
@@ -999,9 +1021,9 @@ impl SelectPlan {
                         return false;
                     }
                     if let Some(f) = filter {
-                        match f.eval(row, env) {
-                            Ok(v) if truth_of(&v) == Some(true) => {}
-                            Ok(_) => return true,
+                        match row.passes(Filter::Table(f), env) {
+                            Ok(true) => {}
+                            Ok(false) => return true,
                             Err(e) => {
                                 *err = Some(e);
                                 return false;
@@ -1122,8 +1144,8 @@ impl SelectPlan {
         // From a table, only the conjuncts the key ranges do not guarantee
         // are evaluated per row.
         let filter = match table_run {
-            Some(run) => run.filter.as_ref(),
-            None => self.filter.as_ref(),
+            Some(run) => run.filter.as_ref().map(Filter::Table),
+            None => self.filter.as_ref().map(Filter::Expr),
         };
         let mut err: Option<SqlError> = None;
         let mut seen = 0u32;
@@ -1134,9 +1156,9 @@ impl SelectPlan {
                 return false;
             }
             if let Some(filter) = filter {
-                match filter.eval(row, env) {
-                    Ok(v) if truth_of(&v) == Some(true) => {}
-                    Ok(_) => return true,
+                match row.passes(filter, env) {
+                    Ok(true) => {}
+                    Ok(false) => return true,
                     Err(e) => {
                         err = Some(e);
                         return false;
@@ -1213,7 +1235,7 @@ pub(crate) struct TableRun {
     ranges: Vec<KeyRange>,
     access: Access,
     /// The WHERE conjuncts left to evaluate per row, parameters bound.
-    filter: Option<Expr>,
+    filter: Option<RowFilter>,
 }
 
 /// What one execution of a table source reads: key ranges, access path,
@@ -1271,7 +1293,7 @@ fn access_for_run(
     Ok(TableRun {
         ranges,
         access,
-        filter: filter.map(|f| bind_to_table(f, params, t)),
+        filter: filter.map(|f| RowFilter::new(bind_to_table(f, params, t), t.layout.types())),
     })
 }
 

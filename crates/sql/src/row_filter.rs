@@ -1,0 +1,352 @@
+//! A WHERE clause prepared for one execution over one table's stored rows.
+//! The conjuncts of the form `column <op> constant` (and `column BETWEEN
+//! constant AND constant`) on integer, decimal, DATE and DATETIME columns
+//! become integer range checks on the row's stored bytes: no `Value` is
+//! built and no expression tree walked for a row they reject. A table scan
+//! with a selective WHERE clause (TPC-H Q6 keeps about 1% of the rows)
+//! spends most of its time rejecting rows, so this is its inner loop.
+//!
+//! Invariant: for a stored row, [`RowFilter::passes`] is true exactly when
+//! the full filter evaluates to TRUE. Each range check is one conjunct of
+//! the filter, checked with the comparison's own semantics (NULL fails,
+//! numbers compared exactly at a common scale); the conjuncts not turned
+//! into checks stay in `rest`, evaluated only for rows the checks pass.
+use crate::error::Result;
+use crate::expr::{truth_of, CmpOp, Env, Expr, Row};
+use lineardb_table::types::DataType;
+use lineardb_table::{RowRef, Value};
+
+/// Largest common scale a check uses: values times 10^18 stay far inside
+/// an i128 for every stored integer and decimal.
+const MAX_SCALE: u8 = 18;
+
+/// `lo <= stored * mul <= hi` on one column (NULL fails).
+#[derive(Debug, Clone)]
+struct RangeCheck {
+    col: usize,
+    read: Read,
+    mul: i128,
+    lo: i128,
+    hi: i128,
+}
+
+/// How a checked column's stored value is read.
+#[derive(Debug, Clone, Copy)]
+enum Read {
+    /// Integers, DATE (days), DATETIME (microseconds).
+    Int,
+    /// The unscaled decimal.
+    Decimal,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct RowFilter {
+    checks: Vec<RangeCheck>,
+    /// The conjuncts not turned into checks (None: nothing left).
+    rest: Option<Expr>,
+    /// The whole filter, for rows that are not stored rows (derived
+    /// tables, values).
+    full: Expr,
+}
+
+impl RowFilter {
+    /// Prepares `filter` (parameters already bound) over rows whose
+    /// columns have `types`.
+    pub fn new(filter: Expr, types: &[DataType]) -> RowFilter {
+        let mut conjuncts = Vec::new();
+        split_and(&filter, &mut conjuncts);
+        let mut checks = Vec::new();
+        let mut rest: Option<Expr> = None;
+        for c in conjuncts {
+            match range_check(c, types) {
+                Some(check) => checks.push(check),
+                None => {
+                    rest = Some(match rest {
+                        None => c.clone(),
+                        Some(r) => Expr::And(Box::new(r), Box::new(c.clone())),
+                    })
+                }
+            }
+        }
+        RowFilter {
+            checks,
+            rest,
+            full: filter,
+        }
+    }
+
+    /// Whether a stored row passes the filter.
+    #[inline]
+    pub fn passes_stored(&self, row: &RowRef<'_>, env: Env<'_>) -> Result<bool> {
+        for c in &self.checks {
+            if row.is_null(c.col) {
+                return Ok(false);
+            }
+            let v = match c.read {
+                Read::Int => row.int(c.col) as i128,
+                Read::Decimal => row.decimal(c.col),
+            } * c.mul;
+            if v < c.lo || v > c.hi {
+                return Ok(false);
+            }
+        }
+        match &self.rest {
+            None => Ok(true),
+            Some(e) => Ok(truth_of(&e.eval(row, env)?) == Some(true)),
+        }
+    }
+
+    /// Whether any row passes the filter (through the whole expression).
+    pub fn passes<R: Row + ?Sized>(&self, row: &R, env: Env<'_>) -> Result<bool> {
+        Ok(truth_of(&self.full.eval(row, env)?) == Some(true))
+    }
+
+    #[cfg(test)]
+    fn checks(&self) -> usize {
+        self.checks.len()
+    }
+}
+
+fn split_and<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match e {
+        Expr::And(a, b) => {
+            split_and(a, out);
+            split_and(b, out);
+        }
+        other => out.push(other),
+    }
+}
+
+/// The check a conjunct is, if it compares a column of a checkable type
+/// with constants.
+fn range_check(e: &Expr, types: &[DataType]) -> Option<RangeCheck> {
+    let (col, lo, hi) = match e {
+        Expr::Cmp(op, a, b) => match (a.as_ref(), b.as_ref()) {
+            (Expr::Col(c), Expr::Lit(k)) => (*c, bound(*op, k, true)?, bound(*op, k, false)?),
+            (Expr::Lit(k), Expr::Col(c)) => {
+                let op = flip(*op)?;
+                (*c, bound(op, k, true)?, bound(op, k, false)?)
+            }
+            _ => return None,
+        },
+        Expr::Between(x, lo, hi, false) => match (x.as_ref(), lo.as_ref(), hi.as_ref()) {
+            (Expr::Col(c), Expr::Lit(l), Expr::Lit(h)) => {
+                (*c, bound(CmpOp::Ge, l, true)?, bound(CmpOp::Le, h, false)?)
+            }
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let (read, col_scale, kind) = match *types.get(col)? {
+        DataType::BigInt { unsigned: true } => return None,
+        t if t.is_integer() => (Read::Int, 0, Kind::Number),
+        DataType::Decimal { scale, .. } => (Read::Decimal, scale, Kind::Number),
+        DataType::Date => (Read::Int, 0, Kind::Date),
+        DataType::DateTime => (Read::Int, 0, Kind::DateTime),
+        _ => return None,
+    };
+    // Both bounds at one scale, the column's value brought to it.
+    let scale = [Some(col_scale), lo.map(|b| b.scale), hi.map(|b| b.scale)]
+        .into_iter()
+        .flatten()
+        .max()
+        .unwrap_or(0);
+    if scale > MAX_SCALE {
+        return None;
+    }
+    let at_scale = |b: Option<Bound>, open_end: i128| -> Option<i128> {
+        let Some(b) = b else {
+            return Some(open_end);
+        };
+        if b.kind != kind {
+            return None;
+        }
+        let v = b.value.checked_mul(10i128.pow((scale - b.scale) as u32))?;
+        // A strict bound excludes its value: integers, so one step in.
+        Some(match b.strict {
+            false => v,
+            true if open_end == i128::MIN => v.checked_add(1)?,
+            true => v.checked_sub(1)?,
+        })
+    };
+    Some(RangeCheck {
+        col,
+        read,
+        mul: 10i128.pow((scale - col_scale) as u32),
+        lo: at_scale(lo, i128::MIN)?,
+        hi: at_scale(hi, i128::MAX)?,
+    })
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Number,
+    Date,
+    DateTime,
+}
+
+/// One end of a range: `value / 10^scale`, excluded if `strict`.
+#[derive(Debug, Clone, Copy)]
+struct Bound {
+    value: i128,
+    scale: u8,
+    strict: bool,
+    kind: Kind,
+}
+
+/// The lower (`lower`) or upper end `column <op> k` puts on the column:
+/// `Some(None)` when that end is open, `None` when the comparison is not a
+/// range on a number or date (`<>`, `<=>`, NULL, text...).
+fn bound(op: CmpOp, k: &Value, lower: bool) -> Option<Option<Bound>> {
+    let (value, scale, kind) = match k {
+        Value::Int(i) => (*i as i128, 0, Kind::Number),
+        Value::Decimal(d) => (d.unscaled, d.scale, Kind::Number),
+        Value::Date(d) => (*d as i128, 0, Kind::Date),
+        Value::DateTime(t) => (*t as i128, 0, Kind::DateTime),
+        _ => return None,
+    };
+    let at = |strict| {
+        Some(Some(Bound {
+            value,
+            scale,
+            strict,
+            kind,
+        }))
+    };
+    match (op, lower) {
+        (CmpOp::Eq, _) => at(false),
+        (CmpOp::Ge, true) | (CmpOp::Le, false) => at(false),
+        (CmpOp::Gt, true) | (CmpOp::Lt, false) => at(true),
+        (CmpOp::Lt | CmpOp::Le, true) | (CmpOp::Gt | CmpOp::Ge, false) => Some(None),
+        (CmpOp::Ne | CmpOp::NullSafeEq, _) => None,
+    }
+}
+
+/// `k <op> column` as `column <op'> k`.
+fn flip(op: CmpOp) -> Option<CmpOp> {
+    Some(match op {
+        CmpOp::Eq => CmpOp::Eq,
+        CmpOp::Lt => CmpOp::Gt,
+        CmpOp::Le => CmpOp::Ge,
+        CmpOp::Gt => CmpOp::Lt,
+        CmpOp::Ge => CmpOp::Le,
+        CmpOp::Ne | CmpOp::NullSafeEq => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::ArithOp;
+    use lineardb_table::{Dec, RowLayout};
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    fn types() -> Vec<DataType> {
+        vec![
+            DataType::Int { unsigned: false },
+            DataType::Decimal {
+                precision: 15,
+                scale: 2,
+            },
+            DataType::Date,
+            DataType::TinyInt { unsigned: true },
+            DataType::VarChar(8),
+            DataType::DateTime,
+        ]
+    }
+
+    fn random_value(rng: &mut SmallRng, col: usize) -> Value {
+        if rng.gen_ratio(1, 10) {
+            return Value::Null;
+        }
+        match col {
+            0 => Value::Int(rng.gen_range(-20..20)),
+            1 => Value::Decimal(Dec::new(rng.gen_range(-300..300), 2)),
+            2 => Value::Date(rng.gen_range(9_000..9_030)),
+            3 => Value::Int(rng.gen_range(0..=255)),
+            4 => Value::str(["a", "b", "c"][rng.gen_range(0..3)]),
+            _ => Value::DateTime(rng.gen_range(-5..5) * 1_000_000),
+        }
+    }
+
+    /// A constant comparable with column `col`, sometimes of a scale or
+    /// kind the checks must treat exactly (or leave to the expression).
+    fn random_constant(rng: &mut SmallRng, col: usize) -> Value {
+        match (col, rng.gen_range(0..6)) {
+            (_, 0) => Value::Null,
+            (0 | 3, 1) | (1, 1) => Value::Decimal(Dec::new(rng.gen_range(-3000..3000), 3)),
+            (0 | 3, _) => Value::Int(rng.gen_range(-25..260)),
+            (1, 2) => Value::Int(rng.gen_range(-4..4)),
+            (1, _) => Value::Decimal(Dec::new(rng.gen_range(-300..300), 2)),
+            (2, 2) => Value::Int(rng.gen_range(9_000..9_030)),
+            (2, _) => Value::Date(rng.gen_range(8_995..9_035)),
+            (4, _) => Value::str("b"),
+            (_, 2) => Value::Date(0),
+            _ => Value::DateTime(rng.gen_range(-6..6) * 1_000_000),
+        }
+    }
+
+    fn random_conjunct(rng: &mut SmallRng) -> Expr {
+        let col = rng.gen_range(0..6);
+        let c = Box::new(Expr::Col(col));
+        let k = |rng: &mut SmallRng| Box::new(Expr::Lit(random_constant(rng, col)));
+        let ops = [
+            CmpOp::Eq,
+            CmpOp::Ne,
+            CmpOp::Lt,
+            CmpOp::Le,
+            CmpOp::Gt,
+            CmpOp::Ge,
+            CmpOp::NullSafeEq,
+        ];
+        let op = ops[rng.gen_range(0..ops.len())];
+        match rng.gen_range(0..5) {
+            0 => Expr::Between(c, k(rng), k(rng), false),
+            1 => Expr::Cmp(op, k(rng), c),
+            2 => Expr::Cmp(
+                CmpOp::Gt,
+                Box::new(Expr::Arith(ArithOp::Add, c, k(rng))),
+                Box::new(Expr::Lit(Value::Int(0))),
+            ),
+            _ => Expr::Cmp(op, c, k(rng)),
+        }
+    }
+
+    /// The checks accept exactly the rows the whole expression accepts.
+    #[test]
+    fn checks_agree_with_the_expression() {
+        let mut rng = SmallRng::seed_from_u64(7);
+        let layout = RowLayout::new(types());
+        let env = Env {
+            params: &[],
+            aggs: &[],
+        };
+        let (mut checked, mut passed) = (0, 0);
+        for _ in 0..3_000 {
+            let mut filter = random_conjunct(&mut rng);
+            for _ in 0..rng.gen_range(0..3) {
+                filter = Expr::And(Box::new(filter), Box::new(random_conjunct(&mut rng)));
+            }
+            let f = RowFilter::new(filter.clone(), &types());
+            checked += f.checks();
+            for _ in 0..20 {
+                let values: Vec<Value> = (0..6).map(|c| random_value(&mut rng, c)).collect();
+                let mut buf = Vec::new();
+                layout.encode(&values, &mut buf);
+                let row = layout.row(&buf);
+                let want = truth_of(&filter.eval(&values[..], env).unwrap()) == Some(true);
+                assert_eq!(
+                    f.passes_stored(&row, env).unwrap(),
+                    want,
+                    "{filter:?} on {values:?}"
+                );
+                assert_eq!(f.passes(&values[..], env).unwrap(), want);
+                passed += want as usize;
+            }
+        }
+        // The cases exercised both paths.
+        assert!(checked > 2_000, "{checked} checks");
+        assert!(passed > 3_000, "{passed} rows passed");
+    }
+}
