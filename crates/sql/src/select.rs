@@ -697,10 +697,15 @@ enum Filter<'f> {
 impl SourceRow<'_> {
     /// Whether the row passes `filter` (a stored row through the range
     /// checks first).
-    #[inline]
+    #[inline(always)]
     fn passes(&self, filter: Filter<'_>, env: Env<'_>) -> Result<bool> {
         match (filter, self) {
-            (Filter::Table(f), SourceRow::Row(r)) => f.passes_stored(r, env),
+            (Filter::Table(f), SourceRow::Row(r)) => {
+                if !f.passes_checks(r) {
+                    return Ok(false);
+                }
+                f.passes_rest(r, env)
+            }
             (Filter::Table(f), SourceRow::Values(v)) => f.passes(*v, env),
             (Filter::Expr(e), row) => Ok(truth_of(&e.eval(row, env)?) == Some(true)),
         }

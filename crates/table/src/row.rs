@@ -131,9 +131,6 @@ impl<'a> RowRef<'a> {
     #[inline]
     pub fn int(&self, c: usize) -> i64 {
         let f = self.fixed(c);
-        let mut buf = [0u8; 8];
-        buf[..f.len()].copy_from_slice(f);
-        let raw = i64::from_le_bytes(buf);
         let signed = match self.layout.types[c] {
             DataType::TinyInt { unsigned }
             | DataType::SmallInt { unsigned }
@@ -142,11 +139,28 @@ impl<'a> RowRef<'a> {
             | DataType::BigInt { unsigned } => !unsigned,
             _ => true,
         };
-        let shift = 64 - 8 * f.len().max(1) as u32;
-        if signed {
-            (raw << shift) >> shift
-        } else {
-            raw
+        // Each width read at its own size: copying a narrow field into a
+        // zeroed 8-byte buffer and loading that as one word defeats the
+        // CPU's store forwarding (a stall on every row of a scan).
+        match (f.len(), signed) {
+            (8, _) => i64::from_le_bytes(f.try_into().expect("8 bytes")),
+            (4, true) => i32::from_le_bytes(f.try_into().expect("4 bytes")) as i64,
+            (4, false) => u32::from_le_bytes(f.try_into().expect("4 bytes")) as i64,
+            (2, true) => i16::from_le_bytes(f.try_into().expect("2 bytes")) as i64,
+            (2, false) => u16::from_le_bytes(f.try_into().expect("2 bytes")) as i64,
+            (1, true) => f[0] as i8 as i64,
+            (1, false) => f[0] as i64,
+            (n, _) => {
+                let mut buf = [0u8; 8];
+                buf[..n].copy_from_slice(f);
+                let raw = i64::from_le_bytes(buf);
+                let shift = 64 - 8 * n.max(1) as u32;
+                if signed {
+                    (raw << shift) >> shift
+                } else {
+                    raw
+                }
+            }
         }
     }
 
