@@ -204,6 +204,28 @@ struct CommonArgs {
     /// Directory for the data file (default: a temporary directory here).
     #[arg(long)]
     datadir: Option<PathBuf>,
+    /// Folder for the results: points.jsonl, report.md and the charts
+    /// (default: bench-results/<experiment>).
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+impl CommonArgs {
+    /// Writes the results folder of `experiment` and says where it is.
+    fn save(&self, experiment: &str, points: &[report::Point]) -> anyhow::Result<()> {
+        let dir = self
+            .out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("bench-results").join(experiment));
+        let command = std::env::args().collect::<Vec<_>>().join(" ");
+        let files = lineardb_bench::results::write(&dir, experiment, &command, points)?;
+        let names: Vec<String> = files
+            .iter()
+            .filter_map(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .collect();
+        eprintln!("results in {}: {}", dir.display(), names.join(", "));
+        Ok(())
+    }
 }
 
 #[derive(Args)]
@@ -259,25 +281,29 @@ fn main() -> anyhow::Result<()> {
                     datadir: a.common.datadir.clone(),
                     pool_bytes: a.pool_mib << 20,
                 };
-                bench_engine(&opts, a.common.json)
+                bench_engine(&opts, &a.common, "engine")
             }
             Experiment::Seed001Scans(a) => {
                 let o = a.options(&[1, 2, 4, 32], 2.0, 1_000_000, 1024);
-                print_points(a.common.json, |log, on| seeds::seed001_scans(&o, log, on))
+                print_points(&a.common, "seed001-scans", |log, on| {
+                    seeds::seed001_scans(&o, log, on)
+                })
             }
             Experiment::Seed000Q6(a) => {
                 let o = a.options(&[1, 2, 4, 32], 3.0, 0, 2048);
-                print_points(a.common.json, |log, on| seeds::seed000_q6(&o, log, on))
+                print_points(&a.common, "seed000-q6", |log, on| {
+                    seeds::seed000_q6(&o, log, on)
+                })
             }
             Experiment::Seed003CreateIndex(a) => {
                 let o = a.options(&[1, 2], 0.0, 0, 4096);
-                print_points(a.common.json, |log, on| {
+                print_points(&a.common, "seed003-create-index", |log, on| {
                     seeds::seed003_create_index(&o, log, on)
                 })
             }
             Experiment::Seed004ColdCount(a) => {
                 let o = a.options(&[1, 2, 4], 0.0, 4_000_000, 128);
-                print_points(a.common.json, |log, on| {
+                print_points(&a.common, "seed004-cold-count", |log, on| {
                     seeds::seed004_cold_count(&o, log, on)
                 })
             }
@@ -290,7 +316,7 @@ fn main() -> anyhow::Result<()> {
                     datadir: c.datadir.clone(),
                     ..EngineOptions::default()
                 };
-                bench_engine(&opts, c.json)
+                bench_engine(&opts, &c, "quick")
             }
         },
     }
@@ -299,12 +325,14 @@ fn main() -> anyhow::Result<()> {
 /// Runs an experiment, printing its log to stderr and its points as a
 /// table or JSON lines to stdout.
 fn print_points(
-    json: bool,
+    common: &CommonArgs,
+    experiment: &str,
     run: impl FnOnce(
         &mut dyn FnMut(&str),
         &mut dyn FnMut(&report::Point),
     ) -> anyhow::Result<Vec<report::Point>>,
 ) -> anyhow::Result<()> {
+    let json = common.json;
     let mut log = |s: &str| eprintln!("{s}");
     if !json {
         println!("{}", report::table_header());
@@ -317,11 +345,12 @@ fn print_points(
             println!("{}  {}", report::table_row(p), extra.join(" "));
         }
     };
-    run(&mut log, &mut on)?;
-    Ok(())
+    let points = run(&mut log, &mut on)?;
+    common.save(experiment, &points)
 }
 
-fn bench_engine(opts: &EngineOptions, json: bool) -> anyhow::Result<()> {
+fn bench_engine(opts: &EngineOptions, common: &CommonArgs, experiment: &str) -> anyhow::Result<()> {
+    let json = common.json;
     let mut log = |s: &str| eprintln!("{s}");
     eprintln!(
         "lineardb bench engine: {} rows, threads {:?}, {} s x {} runs per point{}",
@@ -339,7 +368,7 @@ fn bench_engine(opts: &EngineOptions, json: bool) -> anyhow::Result<()> {
     if !json {
         println!("{}", report::table_header());
     }
-    engine::run(opts, &data, |p| {
+    let points = engine::run(opts, &data, |p| {
         if json {
             println!("{}", p.json());
         } else {
@@ -347,5 +376,5 @@ fn bench_engine(opts: &EngineOptions, json: bool) -> anyhow::Result<()> {
         }
     });
     data.store.close()?;
-    Ok(())
+    common.save(experiment, &points)
 }

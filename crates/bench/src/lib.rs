@@ -1,5 +1,7 @@
 //! The `bench` layer: the workloads of the seeds, their data, and reports.
+pub mod chart;
 pub mod engine;
 pub mod harness;
 pub mod report;
+pub mod results;
 pub mod seeds;
