@@ -1,5 +1,6 @@
 //! The `lineardb` binary as a user runs it: `bench engine --json` on small
-//! data prints one well-formed JSON line per case and thread count.
+//! data prints one well-formed JSON line per case and thread count, and
+//! writes its results folder (the same points, a report, the charts).
 use std::process::Command;
 
 #[test]
@@ -27,6 +28,8 @@ fn bench_engine_prints_json_lines() {
         ])
         .arg("--datadir")
         .arg(dir.path())
+        .arg("--out")
+        .arg(dir.path().join("results"))
         .output()
         .unwrap();
     assert!(
@@ -56,6 +59,22 @@ fn bench_engine_prints_json_lines() {
         // Without the audit feature the audit fields are null, not zero.
         assert!(l["shared_writes_per_row"].is_null());
         assert!(l["shared_writes_per_op"].is_null());
+    }
+    let results = dir.path().join("results");
+    let saved: Vec<serde_json::Value> = std::fs::read_to_string(results.join("points.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(saved, lines, "the folder holds the printed points");
+    let report = std::fs::read_to_string(results.join("report.md")).unwrap();
+    assert!(report.contains("| noncovering_10 | 2 |"), "{report}");
+    assert!(report.contains("bench engine --rows 20000"), "{report}");
+    for chart in ["throughput", "speedup"] {
+        let png = std::fs::read(results.join(format!("{chart}.png"))).unwrap();
+        assert_eq!(&png[1..4], b"PNG");
+        let svg = std::fs::read_to_string(results.join(format!("{chart}.svg"))).unwrap();
+        assert!(svg.contains("noncovering_10") && svg.contains("client threads"));
     }
 }
 
