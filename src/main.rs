@@ -2,6 +2,7 @@
 use clap::{Args, Parser, Subcommand};
 use lineardb_bench::engine::{self, Case, EngineOptions};
 use lineardb_bench::report;
+use lineardb_bench::results::Throughput;
 use lineardb_bench::seeds::{self, SeedOptions};
 use std::path::PathBuf;
 
@@ -130,6 +131,11 @@ enum Experiment {
     /// vs table scan.
     #[command(name = "seed000-q6")]
     Seed000Q6(SeedArgs),
+    /// Seed 002: a cache line every thread updates against per-thread
+    /// counters (shared atomic, false sharing, padded per thread, check
+    /// before set): updates/s against threads.
+    #[command(name = "seed002-counters")]
+    Seed002Counters(SeedArgs),
     /// Seed 003: CREATE INDEX of 3 indexes on lineitem (SF 1) in one pass,
     /// 1 and 2 build threads, instrumentation on and off.
     #[command(name = "seed003-create-index")]
@@ -212,13 +218,18 @@ struct CommonArgs {
 
 impl CommonArgs {
     /// Writes the results folder of `experiment` and says where it is.
-    fn save(&self, experiment: &str, points: &[report::Point]) -> anyhow::Result<()> {
+    fn save(
+        &self,
+        experiment: &str,
+        points: &[report::Point],
+        plot: lineardb_bench::results::Throughput,
+    ) -> anyhow::Result<()> {
         let dir = self
             .out
             .clone()
             .unwrap_or_else(|| PathBuf::from("bench-results").join(experiment));
         let command = std::env::args().collect::<Vec<_>>().join(" ");
-        let files = lineardb_bench::results::write(&dir, experiment, &command, points)?;
+        let files = lineardb_bench::results::write(&dir, experiment, &command, points, plot)?;
         let names: Vec<String> = files
             .iter()
             .filter_map(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()))
@@ -295,6 +306,16 @@ fn main() -> anyhow::Result<()> {
                     seeds::seed000_q6(&o, log, on)
                 })
             }
+            Experiment::Seed002Counters(a) => {
+                let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+                let threads: Vec<usize> = std::iter::successors(Some(1), |t| Some(t * 2))
+                    .take_while(|&t| t <= 2 * cores)
+                    .collect();
+                let o = a.options(&threads, 1.0, 0, 0);
+                print_points(&a.common, "seed002-counters", |_, on| {
+                    Ok(lineardb_bench::counters::seed002_counters(&o, on))
+                })
+            }
             Experiment::Seed003CreateIndex(a) => {
                 let o = a.options(&[1, 2], 0.0, 0, 4096);
                 print_points(&a.common, "seed003-create-index", |log, on| {
@@ -346,7 +367,11 @@ fn print_points(
         }
     };
     let points = run(&mut log, &mut on)?;
-    common.save(experiment, &points)
+    let plot = match experiment {
+        "seed002-counters" => Throughput::Rows("updates"),
+        _ => Throughput::Ops,
+    };
+    common.save(experiment, &points, plot)
 }
 
 fn bench_engine(opts: &EngineOptions, common: &CommonArgs, experiment: &str) -> anyhow::Result<()> {
@@ -376,5 +401,5 @@ fn bench_engine(opts: &EngineOptions, common: &CommonArgs, experiment: &str) -> 
         }
     });
     data.store.close()?;
-    common.save(experiment, &points)
+    common.save(experiment, &points, Throughput::Ops)
 }

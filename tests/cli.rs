@@ -74,7 +74,7 @@ fn bench_engine_prints_json_lines() {
         let png = std::fs::read(results.join(format!("{chart}.png"))).unwrap();
         assert_eq!(&png[1..4], b"PNG");
         let svg = std::fs::read_to_string(results.join(format!("{chart}.svg"))).unwrap();
-        assert!(svg.contains("noncovering_10") && svg.contains("client threads"));
+        assert!(svg.contains("noncovering_10") && svg.contains("\nthreads\n"));
     }
 }
 

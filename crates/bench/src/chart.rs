@@ -132,7 +132,7 @@ impl Chart<'_> {
                 let mut chart = $chart;
                 chart
                     .configure_mesh()
-                    .x_desc("client threads")
+                    .x_desc("threads")
                     .y_desc(self.y_label)
                     .x_labels(16)
                     .light_line_style(WHITE)
@@ -237,12 +237,7 @@ mod tests {
         .write(&stem)
         .unwrap();
         let svg = std::fs::read_to_string(stem.with_extension("svg")).unwrap();
-        for text in [
-            "pk_range_1000",
-            "noncovering_1000",
-            "client threads",
-            "scans/s",
-        ] {
+        for text in ["pk_range_1000", "noncovering_1000", "\nthreads\n", "scans/s"] {
             assert!(svg.contains(text), "{text} missing from the SVG");
         }
         let png = std::fs::read(stem.with_extension("png")).unwrap();

@@ -1,5 +1,6 @@
 //! The `bench` layer: the workloads of the seeds, their data, and reports.
 pub mod chart;
+pub mod counters;
 pub mod engine;
 pub mod harness;
 pub mod report;

@@ -6,6 +6,15 @@ use crate::report::Point;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+/// What the throughput chart plots.
+#[derive(Debug, Clone, Copy)]
+pub enum Throughput {
+    /// Operations (queries, scans) per second.
+    Ops,
+    /// Rows per second, named (an experiment whose operation is a batch).
+    Rows(&'static str),
+}
+
 /// Writes `points.jsonl`, `report.md`, `throughput.{png,svg}` and (when
 /// there are 1-thread points) `speedup.{png,svg}` into `dir`; returns the
 /// files written.
@@ -14,6 +23,7 @@ pub fn write(
     experiment: &str,
     command: &str,
     points: &[Point],
+    plot: Throughput,
 ) -> anyhow::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir)?;
     let mut files = Vec::new();
@@ -26,13 +36,22 @@ pub fn write(
     std::fs::write(&jsonl, lines)?;
     files.push(jsonl);
 
-    let throughput = series(points, |p| Some(p.m.ops_per_s));
+    let (throughput, y_label) = match plot {
+        Throughput::Ops => (
+            series(points, |p| Some(p.m.ops_per_s)),
+            "operations/s (median)".to_string(),
+        ),
+        Throughput::Rows(unit) => (
+            series(points, |p| Some(p.m.rows_per_s)),
+            format!("{unit}/s (median)"),
+        ),
+    };
     let mut charts = Vec::new();
     if !throughput.is_empty() {
         let stem = dir.join("throughput");
         Chart {
             title: &format!("{experiment}: throughput"),
-            y_label: "operations/s (median)",
+            y_label: &y_label,
             scale: Scale::Log,
             ideal: false,
             series: &throughput,
@@ -178,7 +197,14 @@ mod tests {
             point("pk_1000", 1, 3_000.0, 3_000.0),
             point("pk_1000", 2, 5_900.0, 3_000.0),
         ];
-        let files = write(dir.path(), "quick", "lineardb bench quick", &points).unwrap();
+        let files = write(
+            dir.path(),
+            "quick",
+            "lineardb bench quick",
+            &points,
+            Throughput::Ops,
+        )
+        .unwrap();
         for f in &files {
             assert!(f.exists(), "{} missing", f.display());
         }
