@@ -237,7 +237,12 @@ mod tests {
         .write(&stem)
         .unwrap();
         let svg = std::fs::read_to_string(stem.with_extension("svg")).unwrap();
-        for text in ["pk_range_1000", "noncovering_1000", "\nthreads\n", "scans/s"] {
+        for text in [
+            "pk_range_1000",
+            "noncovering_1000",
+            "\nthreads\n",
+            "scans/s",
+        ] {
             assert!(svg.contains(text), "{text} missing from the SVG");
         }
         let png = std::fs::read(stem.with_extension("png")).unwrap();
