@@ -136,6 +136,12 @@ enum Experiment {
     /// before set): updates/s against threads.
     #[command(name = "seed002-counters")]
     Seed002Counters(SeedArgs),
+    /// Stock sysbench oltp_point_select, oltp_read_only and
+    /// oltp_read_write against a `lineardb serve` started for the run
+    /// (needs sysbench and the mysql client); `--compare mariadb` runs the
+    /// same against a private MariaDB server (needs mariadb-server).
+    #[command(name = "sysbench-oltp")]
+    SysbenchOltp(SysbenchArgs),
     /// Seed 003: CREATE INDEX of 3 indexes on lineitem (SF 1) in one pass,
     /// 1 and 2 build threads, instrumentation on and off.
     #[command(name = "seed003-create-index")]
@@ -200,6 +206,43 @@ impl SeedArgs {
             writers: self.writers,
         }
     }
+}
+
+#[derive(Args, Clone)]
+struct SysbenchArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Client threads, comma-separated (default: 1, 2, 4, ... up to twice
+    /// the cores, and 32).
+    #[arg(long, value_delimiter = ',')]
+    threads: Vec<usize>,
+    /// Seconds per run.
+    #[arg(long, default_value_t = 5.0)]
+    seconds: f64,
+    /// Runs per point (medians are reported).
+    #[arg(long, default_value_t = 1)]
+    repeat: usize,
+    /// sbtest rows.
+    #[arg(long, default_value_t = 100_000)]
+    rows: u32,
+    /// Workloads, comma-separated (default: oltp_point_select,
+    /// oltp_read_only, oltp_read_write).
+    #[arg(long, value_delimiter = ',')]
+    workloads: Vec<String>,
+    /// Also run the same against this system: `mariadb`.
+    #[arg(long)]
+    compare: Option<String>,
+    /// Buffer pool of each server in MiB.
+    #[arg(long, default_value_t = 1024)]
+    pool_mib: usize,
+}
+
+/// 1, 2, 4, ... up to twice the cores.
+fn doubling_to_twice_the_cores() -> Vec<usize> {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    std::iter::successors(Some(1), |t| Some(t * 2))
+        .take_while(|&t| t <= 2 * cores)
+        .collect()
 }
 
 #[derive(Args, Clone)]
@@ -307,13 +350,47 @@ fn main() -> anyhow::Result<()> {
                 })
             }
             Experiment::Seed002Counters(a) => {
-                let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-                let threads: Vec<usize> = std::iter::successors(Some(1), |t| Some(t * 2))
-                    .take_while(|&t| t <= 2 * cores)
-                    .collect();
-                let o = a.options(&threads, 1.0, 0, 0);
+                let o = a.options(&doubling_to_twice_the_cores(), 1.0, 0, 0);
                 print_points(&a.common, "seed002-counters", |_, on| {
                     Ok(lineardb_bench::counters::seed002_counters(&o, on))
+                })
+            }
+            Experiment::SysbenchOltp(a) => {
+                let mut systems = vec!["lineardb".to_string()];
+                match a.compare.as_deref() {
+                    None => {}
+                    Some("mariadb") => systems.push("mariadb".into()),
+                    Some(other) => anyhow::bail!("--compare {other}: only mariadb is supported"),
+                }
+                let dir = lineardb_bench::harness::DataDir::new(&a.common.datadir)?;
+                let threads = if a.threads.is_empty() {
+                    let mut t = doubling_to_twice_the_cores();
+                    if !t.contains(&32) {
+                        t.push(32);
+                    }
+                    t
+                } else {
+                    a.threads.clone()
+                };
+                let o = lineardb_bench::sysbench::SysbenchOptions {
+                    threads,
+                    seconds: a.seconds,
+                    repeat: a.repeat,
+                    rows: a.rows,
+                    workloads: if a.workloads.is_empty() {
+                        lineardb_bench::sysbench::WORKLOADS
+                            .map(String::from)
+                            .to_vec()
+                    } else {
+                        a.workloads.clone()
+                    },
+                    systems,
+                    work: std::fs::canonicalize(&dir.path)?,
+                    lineardb: std::env::current_exe()?,
+                    pool_mib: a.pool_mib,
+                };
+                print_points(&a.common, "sysbench-oltp", |log, on| {
+                    lineardb_bench::sysbench::sysbench_oltp(&o, log, on)
                 })
             }
             Experiment::Seed003CreateIndex(a) => {

@@ -130,3 +130,56 @@ fn sysbench_scripts_run_without_errors() {
     sysbench(&server, "q6_month.lua", &["--q6_drop=on"], "cleanup");
     assert_eq!(server.sql("SHOW TABLES FROM sbtest"), "");
 }
+
+/// `lineardb bench sysbench-oltp` starts its own server, loads sbtest and
+/// reports one point per workload and thread count, with the server's CPU
+/// per query, into its results folder.
+#[test]
+fn bench_sysbench_oltp_measures_a_server_it_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_ok(
+        Command::new(env!("CARGO_BIN_EXE_lineardb"))
+            .args([
+                "bench",
+                "sysbench-oltp",
+                "--threads",
+                "1,2",
+                "--seconds",
+                "1",
+            ])
+            .args([
+                "--rows",
+                "2000",
+                "--workloads",
+                "oltp_point_select,oltp_read_write",
+            ])
+            .args(["--pool-mib", "64", "--json"])
+            .arg("--datadir")
+            .arg(dir.path().join("work"))
+            .arg("--out")
+            .arg(dir.path().join("results")),
+    );
+    let points: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(points.len(), 4, "{points:?}");
+    for (p, (case, threads)) in points.iter().zip([
+        ("lineardb oltp_point_select", 1),
+        ("lineardb oltp_point_select", 2),
+        ("lineardb oltp_read_write", 1),
+        ("lineardb oltp_read_write", 2),
+    ]) {
+        assert_eq!(p["experiment"], "sysbench-oltp");
+        assert_eq!(p["system"], "lineardb");
+        assert_eq!(p["case"], case);
+        assert_eq!(p["threads"], threads);
+        assert!(p["ops_per_s"].as_f64().unwrap() > 100.0, "{p}");
+        assert!(p["cpu_us_per_op"].as_f64().unwrap() > 0.0, "{p}");
+    }
+    let report = std::fs::read_to_string(dir.path().join("results/report.md")).unwrap();
+    assert!(
+        report.contains("| lineardb oltp_read_write | 2 |"),
+        "{report}"
+    );
+}

@@ -94,6 +94,7 @@ impl Matrix {
                 }
                 let p = crate::report::Point {
                     experiment: self.experiment.clone(),
+                    system: None,
                     case: case.clone(),
                     threads,
                     ratio_to_1_thread: one_thread.map(|b| m.ops_per_s / b),

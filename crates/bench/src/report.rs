@@ -42,6 +42,10 @@ impl Measurement {
 #[derive(Debug, Clone, Serialize)]
 pub struct Point {
     pub experiment: String,
+    /// The system measured, in side-by-side experiments ("lineardb",
+    /// "mariadb").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub system: Option<String>,
     pub case: String,
     pub threads: usize,
     pub ratio_to_1_thread: Option<f64>,

@@ -171,6 +171,7 @@ mod tests {
     fn point(case: &str, threads: usize, ops: f64, base: f64) -> Point {
         Point {
             experiment: "test".into(),
+            system: None,
             case: case.into(),
             threads,
             ratio_to_1_thread: Some(ops / base),

@@ -403,6 +403,7 @@ fn single_point(
 ) -> Point {
     Point {
         experiment: experiment.into(),
+        system: None,
         case: case.into(),
         threads,
         ratio_to_1_thread: None,
