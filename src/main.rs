@@ -235,6 +235,10 @@ struct SysbenchArgs {
     /// Buffer pool of each server in MiB.
     #[arg(long, default_value_t = 1024)]
     pool_mib: usize,
+    /// When commits reach the disk on both servers, as
+    /// innodb_flush_log_at_trx_commit (ANCHORS.md uses 2).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=2))]
+    flush_log_at_trx_commit: u8,
 }
 
 /// 1, 2, 4, ... up to twice the cores.
@@ -388,6 +392,7 @@ fn main() -> anyhow::Result<()> {
                     work: std::fs::canonicalize(&dir.path)?,
                     lineardb: std::env::current_exe()?,
                     pool_mib: a.pool_mib,
+                    flush_at_commit: a.flush_log_at_trx_commit,
                 };
                 print_points(&a.common, "sysbench-oltp", |log, on| {
                     lineardb_bench::sysbench::sysbench_oltp(&o, log, on)

@@ -27,6 +27,10 @@ pub struct SysbenchOptions {
     /// The `lineardb` binary to serve with.
     pub lineardb: PathBuf,
     pub pool_mib: usize,
+    /// When commits reach the disk, the same on both servers (MySQL's
+    /// `innodb_flush_log_at_trx_commit`: 1 synced per commit, 2 written
+    /// per commit and synced once a second, as in ANCHORS.md).
+    pub flush_at_commit: u8,
 }
 
 /// A server this experiment started; stopped (SIGTERM, then waited for)
@@ -107,6 +111,7 @@ fn start_lineardb(o: &SysbenchOptions) -> anyhow::Result<Server> {
     let mut child = Command::new(&o.lineardb)
         .args(["serve", "--port", &port.to_string()])
         .args(["--pool-mib", &o.pool_mib.to_string()])
+        .args(["--flush-log-at-trx-commit", &o.flush_at_commit.to_string()])
         .arg("--datadir")
         .arg(&data)
         .stdout(log.try_clone()?)
@@ -127,11 +132,12 @@ fn start_mariadb(o: &SysbenchOptions) -> anyhow::Result<Server> {
         format!(
             "[mysqld]\ndatadir={}\nsocket={}\nport={port}\nbind-address=127.0.0.1\nuser=root\n\
              innodb_buffer_pool_size={}M\ninnodb_log_file_size=1G\n\
-             innodb_flush_log_at_trx_commit=2\ninnodb_adaptive_hash_index=OFF\n\
+             innodb_flush_log_at_trx_commit={}\ninnodb_adaptive_hash_index=OFF\n\
              performance_schema=OFF\nmax_connections=500\nskip-log-bin\n",
             data.display(),
             dir.join("mariadb.sock").display(),
             o.pool_mib,
+            o.flush_at_commit,
         ),
     )?;
     if !data.exists() {
