@@ -150,6 +150,27 @@ enum Experiment {
     /// dropped, against dd's sequential bandwidth of the same file.
     #[command(name = "seed004-cold-count")]
     Seed004ColdCount(SeedArgs),
+    /// Every experiment above (but `engine`) one after the other, each
+    /// with its defaults, results in one folder per experiment.
+    All(AllArgs),
+}
+
+#[derive(Args, Clone)]
+struct AllArgs {
+    /// Also run the experiments that support it against this system
+    /// (seed001-scans, seed000-q6, sysbench-oltp: `mariadb`).
+    #[arg(long)]
+    compare: Option<String>,
+    /// Parent folder of the experiments' results (default: bench-results).
+    #[arg(long, default_value = "bench-results")]
+    out: PathBuf,
+    /// Parent folder of the experiments' data (default: a temporary
+    /// directory per experiment); data of the right size there is reused.
+    #[arg(long)]
+    datadir: Option<PathBuf>,
+    /// Seconds per run, for every experiment (default: each one's own).
+    #[arg(long)]
+    seconds: Option<f64>,
 }
 
 #[derive(Args, Clone)]
@@ -184,9 +205,62 @@ struct SeedArgs {
     /// scans are measured.
     #[arg(long, default_value_t = 0)]
     writers: usize,
+    /// seed001-scans, seed000-q6: run the experiment through sysbench
+    /// (the repository's scripts) against a `lineardb serve` it starts
+    /// rather than in process.
+    #[arg(long)]
+    sysbench: bool,
+    /// seed001-scans, seed000-q6: the same workload through the same
+    /// client against `mariadb` too (implies --sysbench).
+    #[arg(long)]
+    compare: Option<String>,
 }
 
 impl SeedArgs {
+    /// The systems a sysbench run of this experiment measures, or None to
+    /// run it in process.
+    fn sysbench_systems(&self) -> anyhow::Result<Option<Vec<String>>> {
+        match self.compare.as_deref() {
+            None if self.sysbench => Ok(Some(vec!["lineardb".into()])),
+            None => Ok(None),
+            Some("mariadb") => Ok(Some(vec!["lineardb".into(), "mariadb".into()])),
+            Some(other) => anyhow::bail!("--compare {other}: only mariadb is supported"),
+        }
+    }
+
+    /// Options of a sysbench run of `experiment` (sbtest `rows`, the pool
+    /// of ANCHORS.md: 4 GiB).
+    fn sysbench_options(
+        &self,
+        experiment: &str,
+        systems: Vec<String>,
+        workloads: Vec<lineardb_bench::sysbench::Workload>,
+        rows: u32,
+    ) -> anyhow::Result<lineardb_bench::sysbench::SysbenchOptions> {
+        let dir = lineardb_bench::harness::DataDir::new(&self.common.datadir)?;
+        let wanted = |w: &lineardb_bench::sysbench::Workload| {
+            self.cases.is_empty() || self.cases.contains(&w.name)
+        };
+        Ok(lineardb_bench::sysbench::SysbenchOptions {
+            experiment: experiment.into(),
+            threads: if self.threads.is_empty() {
+                default_threads()
+            } else {
+                self.threads.clone()
+            },
+            seconds: self.seconds.unwrap_or(5.0),
+            repeat: self.repeat.unwrap_or(1),
+            rows: self.rows.unwrap_or(rows),
+            lineitem_rows: (6_000_000.0 * self.sf.unwrap_or(1.0)) as u64,
+            workloads: workloads.into_iter().filter(wanted).collect(),
+            systems,
+            work: std::fs::canonicalize(&dir.path)?,
+            lineardb: std::env::current_exe()?,
+            pool_mib: self.pool_mib.unwrap_or(4096),
+            flush_at_commit: 2,
+        })
+    }
+
     fn options(&self, threads: &[usize], seconds: f64, rows: u32, pool_mib: usize) -> SeedOptions {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         SeedOptions {
@@ -241,6 +315,16 @@ struct SysbenchArgs {
     flush_log_at_trx_commit: u8,
 }
 
+/// The thread counts of the scaling experiments: 1, 2, 4, ... up to twice
+/// the cores, and 32 (the seeds' highest count) if that is more.
+fn default_threads() -> Vec<usize> {
+    let mut t = doubling_to_twice_the_cores();
+    if !t.contains(&32) && t.last().is_some_and(|&m| m < 32) {
+        t.push(32);
+    }
+    t
+}
+
 /// 1, 2, 4, ... up to twice the cores.
 fn doubling_to_twice_the_cores() -> Vec<usize> {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
@@ -290,8 +374,9 @@ impl CommonArgs {
 struct EngineArgs {
     #[command(flatten)]
     common: CommonArgs,
-    /// Thread counts, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "1,2,4,32")]
+    /// Thread counts, comma-separated (default: 1, 2, 4, ... up to twice
+    /// the cores, and 32).
+    #[arg(long, value_delimiter = ',')]
     threads: Vec<usize>,
     /// Seconds per run.
     #[arg(long, default_value_t = 2.0)]
@@ -332,7 +417,11 @@ fn main() -> anyhow::Result<()> {
                 };
                 let opts = EngineOptions {
                     rows: a.rows,
-                    threads: a.threads,
+                    threads: if a.threads.is_empty() {
+                        default_threads()
+                    } else {
+                        a.threads
+                    },
                     seconds: a.seconds,
                     repeat: a.repeat,
                     cases,
@@ -342,13 +431,27 @@ fn main() -> anyhow::Result<()> {
                 bench_engine(&opts, &a.common, "engine")
             }
             Experiment::Seed001Scans(a) => {
-                let o = a.options(&[1, 2, 4, 32], 2.0, 1_000_000, 1024);
+                if let Some(systems) = a.sysbench_systems()? {
+                    let workloads = lineardb_bench::sysbench::Workload::scans();
+                    let o = a.sysbench_options("seed001-scans", systems, workloads, 1_000_000)?;
+                    return print_points(&a.common, "seed001-scans", |log, on| {
+                        lineardb_bench::sysbench::run(&o, log, on)
+                    });
+                }
+                let o = a.options(&default_threads(), 2.0, 1_000_000, 1024);
                 print_points(&a.common, "seed001-scans", |log, on| {
                     seeds::seed001_scans(&o, log, on)
                 })
             }
             Experiment::Seed000Q6(a) => {
-                let o = a.options(&[1, 2, 4, 32], 3.0, 0, 2048);
+                if let Some(systems) = a.sysbench_systems()? {
+                    let workloads = lineardb_bench::sysbench::Workload::q6();
+                    let o = a.sysbench_options("seed000-q6", systems, workloads, 0)?;
+                    return print_points(&a.common, "seed000-q6", |log, on| {
+                        lineardb_bench::sysbench::run(&o, log, on)
+                    });
+                }
+                let o = a.options(&default_threads(), 3.0, 0, 2048);
                 print_points(&a.common, "seed000-q6", |log, on| {
                     seeds::seed000_q6(&o, log, on)
                 })
@@ -368,26 +471,27 @@ fn main() -> anyhow::Result<()> {
                 }
                 let dir = lineardb_bench::harness::DataDir::new(&a.common.datadir)?;
                 let threads = if a.threads.is_empty() {
-                    let mut t = doubling_to_twice_the_cores();
-                    if !t.contains(&32) {
-                        t.push(32);
-                    }
-                    t
+                    default_threads()
                 } else {
                     a.threads.clone()
                 };
                 let o = lineardb_bench::sysbench::SysbenchOptions {
+                    experiment: "sysbench-oltp".into(),
                     threads,
                     seconds: a.seconds,
                     repeat: a.repeat,
                     rows: a.rows,
                     workloads: if a.workloads.is_empty() {
                         lineardb_bench::sysbench::WORKLOADS
-                            .map(String::from)
+                            .map(lineardb_bench::sysbench::Workload::oltp)
                             .to_vec()
                     } else {
-                        a.workloads.clone()
+                        a.workloads
+                            .iter()
+                            .map(|w| lineardb_bench::sysbench::Workload::oltp(w))
+                            .collect()
                     },
+                    lineitem_rows: 0,
                     systems,
                     work: std::fs::canonicalize(&dir.path)?,
                     lineardb: std::env::current_exe()?,
@@ -395,7 +499,7 @@ fn main() -> anyhow::Result<()> {
                     flush_at_commit: a.flush_log_at_trx_commit,
                 };
                 print_points(&a.common, "sysbench-oltp", |log, on| {
-                    lineardb_bench::sysbench::sysbench_oltp(&o, log, on)
+                    lineardb_bench::sysbench::run(&o, log, on)
                 })
             }
             Experiment::Seed003CreateIndex(a) => {
@@ -405,7 +509,7 @@ fn main() -> anyhow::Result<()> {
                 })
             }
             Experiment::Seed004ColdCount(a) => {
-                let o = a.options(&[1, 2, 4], 0.0, 4_000_000, 128);
+                let o = a.options(&doubling_to_twice_the_cores(), 0.0, 4_000_000, 128);
                 print_points(&a.common, "seed004-cold-count", |log, on| {
                     seeds::seed004_cold_count(&o, log, on)
                 })
@@ -421,8 +525,53 @@ fn main() -> anyhow::Result<()> {
                 };
                 bench_engine(&opts, &c, "quick")
             }
+            Experiment::All(a) => bench_all(&a),
         },
     }
+}
+
+/// `bench all`: each experiment in a process of its own (a clean heap and
+/// pool per experiment), then an index of the reports.
+fn bench_all(a: &AllArgs) -> anyhow::Result<()> {
+    const EXPERIMENTS: [(&str, bool); 6] = [
+        ("seed002-counters", false),
+        ("seed001-scans", true),
+        ("seed000-q6", true),
+        ("seed003-create-index", false),
+        ("seed004-cold-count", false),
+        ("sysbench-oltp", true),
+    ];
+    if let Some(c) = a.compare.as_deref() {
+        anyhow::ensure!(c == "mariadb", "--compare {c}: only mariadb is supported");
+    }
+    let exe = std::env::current_exe()?;
+    let mut index = String::from("# lineardb bench all\n\n");
+    index.push_str(&format!(
+        "Reproduce with:\n\n```\n{}\n```\n\n",
+        std::env::args().collect::<Vec<_>>().join(" ")
+    ));
+    for (experiment, comparable) in EXPERIMENTS {
+        let out = a.out.join(experiment);
+        let mut cmd = std::process::Command::new(&exe);
+        cmd.args(["bench", experiment, "--out"]).arg(&out);
+        if let Some(d) = &a.datadir {
+            cmd.arg("--datadir").arg(d.join(experiment));
+        }
+        if let Some(s) = a.seconds {
+            cmd.args(["--seconds", &s.to_string()]);
+        }
+        if let (Some(c), true) = (&a.compare, comparable) {
+            cmd.args(["--compare", c]);
+        }
+        eprintln!("== {experiment}");
+        let status = cmd.status()?;
+        anyhow::ensure!(status.success(), "bench {experiment} failed ({status})");
+        index.push_str(&format!("- [{experiment}]({experiment}/report.md)\n"));
+    }
+    std::fs::create_dir_all(&a.out)?;
+    std::fs::write(a.out.join("README.md"), index)?;
+    eprintln!("results in {}", a.out.display());
+    Ok(())
 }
 
 /// Runs an experiment, printing its log to stderr and its points as a

@@ -183,3 +183,87 @@ fn bench_sysbench_oltp_measures_a_server_it_starts() {
         "{report}"
     );
 }
+
+/// Runs `lineardb bench <experiment> --sysbench` on small data; returns the
+/// points and the log.
+fn bench_through_sysbench(
+    dir: &std::path::Path,
+    experiment: &str,
+    args: &[&str],
+) -> (Vec<serde_json::Value>, String) {
+    let out = run_ok(
+        Command::new(env!("CARGO_BIN_EXE_lineardb"))
+            .args(["bench", experiment, "--sysbench", "--threads", "1,2"])
+            .args(["--seconds", "1", "--pool-mib", "64", "--json"])
+            .args(args)
+            .arg("--datadir")
+            .arg(dir.join("work"))
+            .arg("--out")
+            .arg(dir.join(experiment)),
+    );
+    let points = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (points, text(&out.stderr))
+}
+
+/// The seeds' scan and Q6 experiments through sysbench and the
+/// repository's scripts (embedded in the binary) against a server the
+/// experiment starts; a second run on the same folder reuses the data.
+#[test]
+fn bench_seed_experiments_run_through_sysbench() {
+    let dir = tempfile::tempdir().unwrap();
+    let scans = ["--rows", "3000", "--cases", "pk_10,noncovering_1000"];
+    let (points, log) = bench_through_sysbench(dir.path(), "seed001-scans", &scans);
+    assert!(
+        log.contains("loading 3000 rows into sbtest.sbtest1"),
+        "{log}"
+    );
+    let cases: Vec<(&str, u64)> = points
+        .iter()
+        .map(|p| (p["case"].as_str().unwrap(), p["threads"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        cases,
+        [
+            ("lineardb pk_10", 1),
+            ("lineardb pk_10", 2),
+            ("lineardb noncovering_1000", 1),
+            ("lineardb noncovering_1000", 2)
+        ]
+    );
+    for p in &points {
+        assert_eq!(p["experiment"], "seed001-scans");
+        assert_eq!(p["system"], "lineardb");
+        assert!(p["ops_per_s"].as_f64().unwrap() > 10.0, "{p}");
+        assert!(p["cpu_us_per_op"].as_f64().unwrap() > 0.0, "{p}");
+    }
+
+    let q6 = ["--sf", "0.001"];
+    let (points, log) = bench_through_sysbench(dir.path(), "seed000-q6", &q6);
+    assert!(
+        log.contains("loading 6000 rows into sbtest.lineitem"),
+        "{log}"
+    );
+    let cases: Vec<&str> = points.iter().map(|p| p["case"].as_str().unwrap()).collect();
+    assert_eq!(
+        cases,
+        [
+            "lineardb index",
+            "lineardb index",
+            "lineardb index_text",
+            "lineardb index_text",
+            "lineardb table_scan",
+            "lineardb table_scan"
+        ]
+    );
+    assert!(points
+        .iter()
+        .all(|p| p["ops_per_s"].as_f64().unwrap() > 1.0));
+
+    // Same sizes again: nothing is loaded.
+    let (points, log) = bench_through_sysbench(dir.path(), "seed000-q6", &q6);
+    assert!(!log.contains("loading"), "{log}");
+    assert_eq!(points.len(), 6);
+}

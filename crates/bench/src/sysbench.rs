@@ -1,28 +1,128 @@
-//! `sysbench-oltp`: stock sysbench (`oltp_point_select`, `oltp_read_only`,
-//! `oltp_read_write`) against a `lineardb serve` this experiment starts,
-//! and with `--compare mariadb` against a private MariaDB server started
-//! the same way (its own data directory, socket and port; the settings of
-//! `bench/ANCHORS.md`: 4 GiB pool, adaptive hash index off, performance
+//! Experiments through sysbench: stock `oltp_point_select`,
+//! `oltp_read_only` and `oltp_read_write` (`sysbench-oltp`), and the
+//! repository's scan and Q6 scripts (`seed001-scans`, `seed000-q6` with
+//! `--sysbench` or `--compare mariadb`), against a `lineardb serve` this
+//! module starts, and with `--compare mariadb` against a private MariaDB
+//! server started the same way (its own data directory, socket and port; the
+//! settings of `bench/ANCHORS.md`: adaptive hash index off, performance
 //! schema off) — the same client, script, data and thread counts for both.
 //! Server CPU per query comes from the server process's own counters.
 use crate::report::{Measurement, Point};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 pub const WORKLOADS: [&str; 3] = ["oltp_point_select", "oltp_read_only", "oltp_read_write"];
 
+/// The repository's sysbench scripts, written into the working folder so
+/// that the binary runs them wherever it is started.
+const SCRIPTS: [(&str, &str); 4] = [
+    (
+        "scan_pk.lua",
+        include_str!("../../../bench/sysbench/scan_pk.lua"),
+    ),
+    (
+        "scan_covering.lua",
+        include_str!("../../../bench/sysbench/scan_covering.lua"),
+    ),
+    (
+        "scan_noncovering.lua",
+        include_str!("../../../bench/sysbench/scan_noncovering.lua"),
+    ),
+    (
+        "q6_month.lua",
+        include_str!("../../../bench/sysbench/q6_month.lua"),
+    ),
+];
+
+/// The table a workload reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dataset {
+    /// `sbtest.sbtest1` as sysbench's `prepare` makes it (`rows` rows).
+    Sbtest,
+    /// `sbtest.lineitem` as `q6_month.lua prepare` makes it.
+    Lineitem,
+}
+
+/// One measured case: a script (stock or the repository's) and its options.
+#[derive(Debug, Clone)]
+pub struct Workload {
+    pub name: String,
+    pub script: String,
+    pub args: Vec<String>,
+    pub data: Dataset,
+}
+
+impl Workload {
+    /// A stock OLTP script on sbtest.
+    pub fn oltp(script: &str) -> Workload {
+        Workload {
+            name: script.into(),
+            script: script.into(),
+            args: Vec::new(),
+            data: Dataset::Sbtest,
+        }
+    }
+
+    /// Seed 001's scans: PK, covering and non-covering ranges of 10 and
+    /// 1000 rows (the non-covering one reads column c of every row).
+    pub fn scans() -> Vec<Workload> {
+        let mut v = Vec::new();
+        for n in [10, 1000] {
+            for (kind, extra) in [
+                ("pk", None),
+                ("covering", None),
+                ("noncovering", Some("--scan_mode=sumlen")),
+            ] {
+                let mut args = vec![format!("--range_size={n}")];
+                args.extend(extra.map(String::from));
+                v.push(Workload {
+                    name: format!("{kind}_{n}"),
+                    script: format!("scan_{kind}.lua"),
+                    args,
+                    data: Dataset::Sbtest,
+                });
+            }
+        }
+        v
+    }
+
+    /// Seed 000's Q6 for one random month: through the l_shipdate index as
+    /// a prepared statement and as text, and by a table scan.
+    pub fn q6() -> Vec<Workload> {
+        [
+            ("index", "--q6_ps=on"),
+            ("index_text", "--q6_ps=off"),
+            ("table_scan", "--q6_hint=IGNORE INDEX (lineitem_shipdate)"),
+        ]
+        .into_iter()
+        .map(|(name, arg)| Workload {
+            name: name.into(),
+            script: "q6_month.lua".into(),
+            args: vec![arg.into()],
+            data: Dataset::Lineitem,
+        })
+        .collect()
+    }
+}
+
 /// What one run of the experiment measures.
 #[derive(Debug, Clone)]
 pub struct SysbenchOptions {
+    /// The experiment the points belong to.
+    pub experiment: String,
     pub threads: Vec<usize>,
     pub seconds: f64,
     pub repeat: usize,
+    /// sbtest rows.
     pub rows: u32,
-    pub workloads: Vec<String>,
+    /// lineitem rows (Q6).
+    pub lineitem_rows: u64,
+    pub workloads: Vec<Workload>,
     /// Systems, in order: "lineardb" and/or "mariadb".
     pub systems: Vec<String>,
-    /// Working folder: data directories and server logs.
+    /// Working folder: data directories, scripts and server logs. Data of
+    /// the right size found there is reused.
     pub work: PathBuf,
     /// The `lineardb` binary to serve with.
     pub lineardb: PathBuf,
@@ -166,8 +266,9 @@ fn start_mariadb(o: &SysbenchOptions) -> anyhow::Result<Server> {
     Ok(Server { child, port })
 }
 
-fn sysbench(port: u16, args: &[String]) -> anyhow::Result<String> {
+fn sysbench(scripts: &Path, port: u16, args: &[String]) -> anyhow::Result<String> {
     let out = Command::new("sysbench")
+        .current_dir(scripts)
         .args(args)
         .args([
             "--db-driver=mysql",
@@ -198,14 +299,97 @@ pub fn queries(report: &str) -> Option<u64> {
         .and_then(|r| r.split_whitespace().next()?.parse().ok())
 }
 
+/// Runs `sql` through the mysql client; its rows, tab-separated, no header.
+fn mysql(port: u16, sql: &str) -> anyhow::Result<String> {
+    let out = Command::new("mysql")
+        .args([
+            "-h127.0.0.1",
+            &format!("-P{port}"),
+            "-uroot",
+            "-N",
+            "-B",
+            "-e",
+            sql,
+        ])
+        .output()
+        .map_err(|e| anyhow::anyhow!("mysql: {e} (is the mysql client installed?)"))?;
+    anyhow::ensure!(
+        out.status.success(),
+        "{sql}: {}",
+        String::from_utf8_lossy(&out.stderr).trim()
+    );
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// Rows of `table`, or None if it does not exist.
+fn row_count(port: u16, table: &str) -> Option<u64> {
+    mysql(port, &format!("SELECT COUNT(*) FROM {table}"))
+        .ok()?
+        .parse()
+        .ok()
+}
+
+/// Makes `dataset` on the server unless a table of the right size is
+/// there, then reads it once (warm caches, as in every run after).
+fn prepare(
+    o: &SysbenchOptions,
+    scripts: &Path,
+    port: u16,
+    dataset: Dataset,
+    log: &mut dyn FnMut(&str),
+) -> anyhow::Result<()> {
+    mysql(port, "CREATE DATABASE IF NOT EXISTS sbtest")?;
+    let (table, rows) = match dataset {
+        Dataset::Sbtest => ("sbtest.sbtest1", o.rows as u64),
+        Dataset::Lineitem => ("sbtest.lineitem", o.lineitem_rows),
+    };
+    if row_count(port, table) != Some(rows) {
+        mysql(port, &format!("DROP TABLE IF EXISTS {table}"))?;
+        log(&format!("  loading {rows} rows into {table}"));
+        let args: Vec<String> = match dataset {
+            Dataset::Sbtest => vec![
+                "--tables=1".into(),
+                format!("--table-size={rows}"),
+                "--threads=2".into(),
+                "oltp_read_only".into(),
+                "prepare".into(),
+            ],
+            Dataset::Lineitem => vec![
+                format!("--q6_rows={rows}"),
+                "q6_month.lua".into(),
+                "prepare".into(),
+            ],
+        };
+        sysbench(scripts, port, &args)?;
+    }
+    let warm = match dataset {
+        Dataset::Sbtest => {
+            "SELECT SUM(LENGTH(c)) FROM sbtest.sbtest1; \
+             SELECT SUM(k) FROM sbtest.sbtest1 FORCE INDEX (k_1) WHERE k > 0"
+        }
+        Dataset::Lineitem => {
+            "SELECT SUM(l_quantity) FROM sbtest.lineitem; \
+             SELECT COUNT(*) FROM sbtest.lineitem FORCE INDEX (lineitem_shipdate) \
+             WHERE l_shipdate > '1990-01-01'"
+        }
+    };
+    mysql(port, warm)?;
+    Ok(())
+}
+
 /// Runs the workloads on each system; one point per (system/workload,
 /// threads). `log` gets progress lines.
-pub fn sysbench_oltp(
+pub fn run(
     o: &SysbenchOptions,
     log: &mut dyn FnMut(&str),
     mut on_point: impl FnMut(&Point),
 ) -> anyhow::Result<Vec<Point>> {
     std::fs::create_dir_all(&o.work)?;
+    let scripts = o.work.join("scripts");
+    std::fs::create_dir_all(&scripts)?;
+    for (name, text) in SCRIPTS {
+        std::fs::write(scripts.join(name), text)?;
+    }
     let mut points = Vec::new();
     for system in &o.systems {
         log(&format!("{system}: starting the server"));
@@ -215,53 +399,45 @@ pub fn sysbench_oltp(
             other => anyhow::bail!("unknown system {other:?} (lineardb, mariadb)"),
         };
         let port = server.port;
-        let table = [
-            "--tables=1".to_string(),
-            format!("--table-size={}", o.rows),
-            "--rand-type=uniform".to_string(),
-        ];
-        let status = Command::new("mysql")
-            .args(["-h127.0.0.1", &format!("-P{port}"), "-uroot", "-e"])
-            .arg("DROP DATABASE IF EXISTS sbtest; CREATE DATABASE sbtest")
-            .status()?;
-        anyhow::ensure!(status.success(), "{system}: cannot create database sbtest");
-        log(&format!("{system}: loading {} rows", o.rows));
-        let mut prepare: Vec<String> = table.to_vec();
-        prepare.extend([
-            "--threads=2".to_string(),
-            "oltp_read_only".into(),
-            "prepare".into(),
-        ]);
-        sysbench(port, &prepare)?;
+        let mut prepared = Vec::new();
         for workload in &o.workloads {
-            // One unmeasured second first: caches warm, as in every run after.
-            let mut warm: Vec<String> = table.to_vec();
-            warm.extend([
-                "--threads=2".to_string(),
-                "--time=1".into(),
-                "--mysql-ignore-errors=1213,1205".into(),
-                workload.clone(),
-                "run".into(),
-            ]);
-            sysbench(port, &warm)?;
+            if !prepared.contains(&workload.data) {
+                prepare(o, &scripts, port, workload.data, log)?;
+                prepared.push(workload.data);
+            }
+            log(&format!("{system}: {}", workload.name));
+            let common: Vec<String> = match workload.data {
+                Dataset::Sbtest => vec![
+                    "--tables=1".into(),
+                    format!("--table-size={}", o.rows),
+                    "--rand-type=uniform".into(),
+                ],
+                Dataset::Lineitem => Vec::new(),
+            };
+            let args_for = |threads: usize, secs: u64| -> Vec<String> {
+                let mut a = common.clone();
+                a.extend(workload.args.iter().cloned());
+                a.extend([
+                    format!("--threads={threads}"),
+                    format!("--time={secs}"),
+                    "--mysql-ignore-errors=1213,1205".into(),
+                    workload.script.clone(),
+                    "run".into(),
+                ]);
+                a
+            };
+            // One unmeasured second first: plans and caches warm.
+            sysbench(&scripts, port, &args_for(2, 1))?;
+            let secs = o.seconds.max(1.0).round() as u64;
             let mut runs: Vec<Vec<(f64, f64)>> = vec![Vec::new(); o.threads.len()];
             for _ in 0..o.repeat.max(1) {
                 for (i, &t) in o.threads.iter().enumerate() {
-                    let mut args: Vec<String> = table.to_vec();
-                    args.extend([
-                        format!("--threads={t}"),
-                        format!("--time={}", o.seconds.max(1.0).round() as u64),
-                        "--mysql-ignore-errors=1213,1205".into(),
-                        workload.clone(),
-                        "run".into(),
-                    ]);
                     let cpu0 = server.cpu_seconds();
-                    let report = sysbench(port, &args)?;
+                    let report = sysbench(&scripts, port, &args_for(t, secs))?;
                     let cpu = server.cpu_seconds() - cpu0;
                     let q = queries(&report)
                         .ok_or_else(|| anyhow::anyhow!("no query count in: {report}"))?;
-                    let run_secs = o.seconds.max(1.0).round();
-                    runs[i].push((q as f64 / run_secs, cpu * 1e6 / q.max(1) as f64));
+                    runs[i].push((q as f64 / secs as f64, cpu * 1e6 / q.max(1) as f64));
                 }
             }
             let mut one_thread = None;
@@ -282,9 +458,9 @@ pub fn sysbench_oltp(
                     one_thread = Some(m.ops_per_s);
                 }
                 let p = Point {
-                    experiment: "sysbench-oltp".into(),
+                    experiment: o.experiment.clone(),
                     system: Some(system.clone()),
-                    case: format!("{system} {workload}"),
+                    case: format!("{system} {}", workload.name),
                     threads: t,
                     ratio_to_1_thread: one_thread.map(|b| m.ops_per_s / b),
                     m,
