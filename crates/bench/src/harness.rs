@@ -77,6 +77,8 @@ impl Matrix {
         mut on_point: impl FnMut(&crate::report::Point),
     ) -> Vec<crate::report::Point> {
         let mut points = Vec::new();
+        let total = cases.len() * self.repeat.max(1) * self.threads.len();
+        let bar = crate::progress::runs(total as u64, &self.experiment);
         for (ci, case) in cases.iter().enumerate() {
             let mut runs: Vec<Vec<RunResult>> = vec![Vec::new(); self.threads.len()];
             for rep in 0..self.repeat.max(1) {
@@ -84,6 +86,7 @@ impl Matrix {
                     runs[i].push(run(threads, Duration::from_secs_f64(self.seconds), |t| {
                         make(ci, t, (rep * 1000 + t) as u64 + 1)
                     }));
+                    bar.inc(1);
                 }
             }
             let mut one_thread: Option<f64> = None;
@@ -101,10 +104,11 @@ impl Matrix {
                     m,
                     extra: Default::default(),
                 };
-                on_point(&p);
+                bar.suspend(|| on_point(&p));
                 points.push(p);
             }
         }
+        bar.finish_and_clear();
         points
     }
 }

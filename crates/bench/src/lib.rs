@@ -3,6 +3,7 @@ pub mod chart;
 pub mod counters;
 pub mod engine;
 pub mod harness;
+pub mod progress;
 pub mod report;
 pub mod results;
 pub mod seeds;

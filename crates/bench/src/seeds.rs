@@ -260,7 +260,12 @@ pub fn load_lineitem(
 ) -> anyhow::Result<(Engine, Arc<Table>, PathBuf)> {
     let t0 = Instant::now();
     let (engine, path) = dir.fresh_engine("tpch.ldb", o.pool_bytes)?;
-    let table = tpch::load_lineitem(&engine, "tpch", o.sf, o.load_threads, &|_| {})?;
+    // About 6M rows per unit of scale factor (TPC-H: 1.5M orders of 1-7 lines).
+    let bar = crate::progress::rows((6_000_000.0 * o.sf) as u64, "loading lineitem");
+    let table = tpch::load_lineitem(&engine, "tpch", o.sf, o.load_threads, &|n| {
+        bar.set_position(n)
+    })?;
+    bar.finish_and_clear();
     log(&format!(
         "loaded lineitem SF {}: {} rows in {:.1} s",
         o.sf,

@@ -391,6 +391,9 @@ pub fn run(
         std::fs::write(scripts.join(name), text)?;
     }
     let mut points = Vec::new();
+    let total = o.systems.len() * o.workloads.len() * o.threads.len() * o.repeat.max(1);
+    let bar = crate::progress::runs(total as u64, &o.experiment);
+    let log = &mut |s: &str| bar.suspend(|| log(s));
     for system in &o.systems {
         log(&format!("{system}: starting the server"));
         let server = match system.as_str() {
@@ -438,6 +441,7 @@ pub fn run(
                     let q = queries(&report)
                         .ok_or_else(|| anyhow::anyhow!("no query count in: {report}"))?;
                     runs[i].push((q as f64 / secs as f64, cpu * 1e6 / q.max(1) as f64));
+                    bar.inc(1);
                 }
             }
             let mut one_thread = None;
@@ -466,12 +470,13 @@ pub fn run(
                     m,
                     extra: Default::default(),
                 };
-                on_point(&p);
+                bar.suspend(|| on_point(&p));
                 points.push(p);
             }
         }
         drop(server);
     }
+    bar.finish_and_clear();
     Ok(points)
 }
 
