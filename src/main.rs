@@ -157,8 +157,9 @@ enum Experiment {
 
 #[derive(Args, Clone)]
 struct AllArgs {
-    /// Also run the experiments that support it against this system
-    /// (seed001-scans, seed000-q6, sysbench-oltp: `mariadb`).
+    /// Also run the experiments that support it against this system:
+    /// `mariadb` (seed001-scans, seed000-q6, sysbench-oltp) or `embedded`
+    /// (seed001-scans on LMDB and SQLite).
     #[arg(long)]
     compare: Option<String>,
     /// Parent folder of the experiments' results (default: bench-results).
@@ -171,6 +172,9 @@ struct AllArgs {
     /// Seconds per run, for every experiment (default: each one's own).
     #[arg(long)]
     seconds: Option<f64>,
+    /// With --compare: run only the experiments that compare with it.
+    #[arg(long)]
+    skip_uncompared: bool,
 }
 
 #[derive(Args, Clone)]
@@ -211,7 +215,8 @@ struct SeedArgs {
     #[arg(long)]
     sysbench: bool,
     /// seed001-scans, seed000-q6: the same workload through the same
-    /// client against `mariadb` too (implies --sysbench).
+    /// client against `mariadb` too (implies --sysbench); seed001-scans:
+    /// `embedded` runs the scans in process on LMDB and SQLite too.
     #[arg(long)]
     compare: Option<String>,
 }
@@ -224,7 +229,8 @@ impl SeedArgs {
             None if self.sysbench => Ok(Some(vec!["lineardb".into()])),
             None => Ok(None),
             Some("mariadb") => Ok(Some(vec!["lineardb".into(), "mariadb".into()])),
-            Some(other) => anyhow::bail!("--compare {other}: only mariadb is supported"),
+            Some("embedded") => Ok(None),
+            Some(other) => anyhow::bail!("--compare {other}: mariadb or embedded"),
         }
     }
 
@@ -278,6 +284,7 @@ impl SeedArgs {
             load_threads: self.load_threads.unwrap_or(cores),
             cases: self.cases.clone(),
             writers: self.writers,
+            embedded: self.compare.as_deref() == Some("embedded"),
         }
     }
 }
@@ -444,6 +451,10 @@ fn main() -> anyhow::Result<()> {
                 })
             }
             Experiment::Seed000Q6(a) => {
+                anyhow::ensure!(
+                    a.compare.as_deref() != Some("embedded"),
+                    "seed000-q6 compares with mariadb only (--compare mariadb)"
+                );
                 if let Some(systems) = a.sysbench_systems()? {
                     let workloads = lineardb_bench::sysbench::Workload::q6();
                     let o = a.sysbench_options("seed000-q6", systems, workloads, 0)?;
@@ -533,16 +544,20 @@ fn main() -> anyhow::Result<()> {
 /// `bench all`: each experiment in a process of its own (a clean heap and
 /// pool per experiment), then an index of the reports.
 fn bench_all(a: &AllArgs) -> anyhow::Result<()> {
-    const EXPERIMENTS: [(&str, bool); 6] = [
-        ("seed002-counters", false),
-        ("seed001-scans", true),
-        ("seed000-q6", true),
-        ("seed003-create-index", false),
-        ("seed004-cold-count", false),
-        ("sysbench-oltp", true),
+    // Each experiment with the systems it compares with.
+    const EXPERIMENTS: [(&str, &[&str]); 6] = [
+        ("seed002-counters", &[]),
+        ("seed001-scans", &["mariadb", "embedded"]),
+        ("seed000-q6", &["mariadb"]),
+        ("seed003-create-index", &[]),
+        ("seed004-cold-count", &[]),
+        ("sysbench-oltp", &["mariadb"]),
     ];
     if let Some(c) = a.compare.as_deref() {
-        anyhow::ensure!(c == "mariadb", "--compare {c}: only mariadb is supported");
+        anyhow::ensure!(
+            c == "mariadb" || c == "embedded",
+            "--compare {c}: mariadb or embedded"
+        );
     }
     let exe = std::env::current_exe()?;
     let mut index = String::from("# lineardb bench all\n\n");
@@ -551,6 +566,9 @@ fn bench_all(a: &AllArgs) -> anyhow::Result<()> {
         std::env::args().collect::<Vec<_>>().join(" ")
     ));
     for (experiment, comparable) in EXPERIMENTS {
+        if a.compare.is_some() && comparable.is_empty() && a.skip_uncompared {
+            continue;
+        }
         let out = a.out.join(experiment);
         let mut cmd = std::process::Command::new(&exe);
         cmd.args(["bench", experiment, "--out"]).arg(&out);
@@ -560,7 +578,11 @@ fn bench_all(a: &AllArgs) -> anyhow::Result<()> {
         if let Some(s) = a.seconds {
             cmd.args(["--seconds", &s.to_string()]);
         }
-        if let (Some(c), true) = (&a.compare, comparable) {
+        if let Some(c) = a
+            .compare
+            .as_ref()
+            .filter(|c| comparable.contains(&c.as_str()))
+        {
             cmd.args(["--compare", c]);
         }
         eprintln!("== {experiment}");

@@ -85,6 +85,7 @@ pub fn seed002_counters(o: &SeedOptions, on_point: impl FnMut(&Point)) -> Vec<Po
         .collect();
     let matrix = Matrix {
         experiment: "seed002-counters".into(),
+        system: None,
         threads: o.threads.clone(),
         seconds: o.seconds,
         repeat: o.repeat,

@@ -228,6 +228,7 @@ impl Worker for CaseWorker<'_> {
 pub fn run(opts: &EngineOptions, data: &EngineData, on_point: impl FnMut(&Point)) -> Vec<Point> {
     let matrix = harness::Matrix {
         experiment: "engine".into(),
+        system: None,
         threads: opts.threads.clone(),
         seconds: opts.seconds,
         repeat: opts.repeat,

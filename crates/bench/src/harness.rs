@@ -60,6 +60,9 @@ impl Worker for Box<dyn Worker + '_> {
 #[derive(Debug, Clone)]
 pub struct Matrix {
     pub experiment: String,
+    /// The system measured, when the experiment compares several: points
+    /// carry it and their case names start with it.
+    pub system: Option<String>,
     pub threads: Vec<usize>,
     pub seconds: f64,
     pub repeat: usize,
@@ -97,8 +100,11 @@ impl Matrix {
                 }
                 let p = crate::report::Point {
                     experiment: self.experiment.clone(),
-                    system: None,
-                    case: case.clone(),
+                    system: self.system.clone(),
+                    case: match &self.system {
+                        Some(s) => format!("{s} {case}"),
+                        None => case.clone(),
+                    },
                     threads,
                     ratio_to_1_thread: one_thread.map(|b| m.ops_per_s / b),
                     m,

@@ -7,6 +7,7 @@
 //!   statement, 1 and 2 build threads, instrumentation on and off.
 //! - `seed004-cold-count`: COUNT(*) of a table several times larger than the
 //!   pool, page cache dropped, against `dd`'s sequential read bandwidth.
+use crate::embedded::Scan;
 use crate::harness::{DataDir, Matrix, Worker};
 use crate::report::{Measurement, Point};
 use lineardb_btree::PoolConfig;
@@ -40,6 +41,8 @@ pub struct SeedOptions {
     /// (seed001-scans): each commits `UPDATE sbtest1 SET k = k + 1 WHERE
     /// id = ?` transactions on random rows, moving them in index k_1.
     pub writers: usize,
+    /// seed001-scans: also run the scans on LMDB and SQLite (same rows).
+    pub embedded: bool,
 }
 
 impl SeedOptions {
@@ -66,6 +69,7 @@ impl DataDir {
 fn matrix(name: &str, o: &SeedOptions) -> Matrix {
     Matrix {
         experiment: name.into(),
+        system: None,
         threads: o.threads.clone(),
         seconds: o.seconds,
         repeat: o.repeat,
@@ -73,13 +77,6 @@ fn matrix(name: &str, o: &SeedOptions) -> Matrix {
 }
 
 // ---------------------------------------------------------------- seed 001
-
-#[derive(Clone, Copy)]
-enum Scan {
-    Pk,
-    Covering,
-    NonCovering,
-}
 
 struct ScanWorker<'a> {
     table: &'a Table,
@@ -140,7 +137,14 @@ pub fn load_sbtest(
 ) -> anyhow::Result<(Engine, Arc<Table>)> {
     let t0 = Instant::now();
     let (engine, _) = dir.fresh_engine("sbtest.ldb", o.pool_bytes)?;
-    let table = sbtest::load(&engine, "sbtest", "sbtest1", o.rows, o.load_threads, 42)?;
+    let table = sbtest::load(
+        &engine,
+        "sbtest",
+        "sbtest1",
+        o.rows,
+        o.load_threads,
+        SBTEST_SEED,
+    )?;
     log(&format!(
         "loaded sbtest1: {} rows with index k_1 in {:.1} s",
         o.rows,
@@ -149,10 +153,13 @@ pub fn load_sbtest(
     Ok((engine, table))
 }
 
+/// The seed of the sbtest rows every system of seed 001 loads.
+const SBTEST_SEED: u64 = 42;
+
 pub fn seed001_scans(
     o: &SeedOptions,
     log: &mut dyn FnMut(&str),
-    on_point: impl FnMut(&Point),
+    mut on_point: impl FnMut(&Point),
 ) -> anyhow::Result<Vec<Point>> {
     let dir = DataDir::new(&o.datadir)?;
     let (engine, table) = load_sbtest(o, &dir, log)?;
@@ -205,7 +212,7 @@ pub fn seed001_scans(
                 committed.fetch_add(n);
             });
         }
-        let points = scan_points(o, &engine, &table, &names, &cases, on_point);
+        let points = scan_points(o, &engine, &table, &names, &cases, &mut on_point);
         stop.set(true);
         points
     });
@@ -221,6 +228,21 @@ pub fn seed001_scans(
         ));
     }
     engine.close()?;
+    let mut points = points;
+    if o.embedded {
+        let cases: Vec<(String, Scan, u32)> = (names.iter().zip(&cases))
+            .map(|(name, &(k, n))| (name.clone(), k, n as u32))
+            .collect();
+        points.extend(crate::embedded::seed001_scans(
+            &matrix("seed001-scans", o),
+            &dir.path,
+            o.rows,
+            SBTEST_SEED,
+            &cases,
+            log,
+            on_point,
+        )?);
+    }
     Ok(points)
 }
 
@@ -232,7 +254,11 @@ fn scan_points(
     cases: &[(Scan, i64)],
     on_point: impl FnMut(&Point),
 ) -> Vec<Point> {
-    matrix("seed001-scans", o).run(
+    let mut m = matrix("seed001-scans", o);
+    if o.embedded {
+        m.system = Some("lineardb".into());
+    }
+    m.run(
         names,
         |ci, _t, seed| {
             let (kind, n) = cases[ci];
