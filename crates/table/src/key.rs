@@ -35,7 +35,7 @@ impl KeyColumn {
 const NULL: u8 = 0x00;
 const NOT_NULL: u8 = 0x01;
 
-fn int_width(dt: &DataType) -> usize {
+pub(crate) fn int_width(dt: &DataType) -> usize {
     match dt {
         DataType::TinyInt { .. } => 1,
         DataType::SmallInt { .. } => 2,
@@ -59,14 +59,38 @@ fn put_signed(v: i128, width: usize, out: &mut Vec<u8>) {
 }
 
 fn get_signed(b: &[u8]) -> i128 {
-    let width = b.len();
-    let mut buf = [0u8; 16];
-    buf[16 - width..].copy_from_slice(b);
-    let biased = u128::from_be_bytes(buf);
-    let bits = width * 8;
-    let v = biased.wrapping_sub(1u128 << (bits - 1));
-    // Sign-extend from `bits`.
-    ((v << (128 - bits)) as i128) >> (128 - bits)
+    // Each width loads its own integer: widening through a zeroed buffer
+    // (copy 4 bytes, load 16) stalls store forwarding on every call.
+    match b.len() {
+        1 => (b[0] ^ 0x80) as i8 as i128,
+        2 => (u16::from_be_bytes([b[0], b[1]]) ^ 0x8000) as i16 as i128,
+        4 => (u32::from_be_bytes([b[0], b[1], b[2], b[3]]) ^ (1 << 31)) as i32 as i128,
+        8 => (u64::from_be_bytes(b.try_into().expect("8 bytes")) ^ (1 << 63)) as i64 as i128,
+        width => {
+            let mut buf = [0u8; 16];
+            buf[16 - width..].copy_from_slice(b);
+            let biased = u128::from_be_bytes(buf);
+            let bits = width * 8;
+            let v = biased.wrapping_sub(1u128 << (bits - 1));
+            // Sign-extend from `bits`.
+            ((v << (128 - bits)) as i128) >> (128 - bits)
+        }
+    }
+}
+
+/// The big-endian unsigned integer in `b` (1, 2, 4 or 8 bytes).
+#[inline]
+fn get_unsigned(b: &[u8]) -> u64 {
+    match b.len() {
+        1 => b[0] as u64,
+        2 => u16::from_be_bytes([b[0], b[1]]) as u64,
+        4 => u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as u64,
+        width => {
+            let mut buf = [0u8; 8];
+            buf[8 - width..].copy_from_slice(b);
+            u64::from_be_bytes(buf)
+        }
+    }
 }
 
 /// Appends the encoding of `v` (already coerced to `dt`) to `out`.
@@ -186,11 +210,7 @@ pub fn decode_value(col: &KeyColumn, b: &[u8], pos: &mut usize) -> Option<Value>
         DataType::TinyInt { unsigned: true }
         | DataType::SmallInt { unsigned: true }
         | DataType::MediumInt { unsigned: true }
-        | DataType::Int { unsigned: true } => {
-            let mut buf = [0u8; 8];
-            buf[8 - w..].copy_from_slice(take(pos, w)?);
-            Value::Int(u64::from_be_bytes(buf) as i64)
-        }
+        | DataType::Int { unsigned: true } => Value::Int(get_unsigned(take(pos, w)?) as i64),
         t if t.is_integer() => Value::Int(get_signed(take(pos, w)?) as i64),
         DataType::Decimal { scale, .. } => {
             Value::Decimal(Dec::new(get_signed(take(pos, w)?), *scale))

@@ -16,6 +16,7 @@ use crate::row::{RowLayout, RowRef};
 use crate::schema::{IndexDef, TableDef};
 use crate::types::Value;
 use lineardb_btree::BTree;
+use lineardb_buffer::BufferPool;
 use lineardb_sync::{Mutex, SharedWord};
 use lineardb_wal::{ReadView, Stamp, Txn, Version};
 use std::ops::Bound;
@@ -26,9 +27,37 @@ pub struct Index {
     pub def: IndexDef,
     pub tree: BTree,
     types: Vec<KeyColumn>,
+    /// Per table column, where its value starts in every entry (index
+    /// columns, then primary key columns) and its type: known for the
+    /// columns that follow fixed-width NOT NULL parts only; None for the
+    /// others, which are found by walking the key.
+    fixed: Vec<Option<(usize, KeyColumn)>>,
 }
 
 impl Index {
+    fn new(def: &TableDef, d: &IndexDef, pk: &[KeyColumn], pool: &Arc<BufferPool>) -> Index {
+        let types: Vec<KeyColumn> = d.columns.iter().map(|&c| key_column(def, c)).collect();
+        let mut fixed = vec![None; def.columns.len()];
+        let parts = (d.columns.iter().zip(&types)).chain(def.primary_key.iter().zip(pk));
+        let mut offset = 0;
+        for (&c, t) in parts {
+            if fixed[c].is_none() {
+                fixed[c] = Some((offset, *t));
+            }
+            let width = crate::key::int_width(&t.data_type);
+            if t.nullable || width == 0 {
+                break;
+            }
+            offset += width;
+        }
+        Index {
+            types,
+            fixed,
+            tree: BTree::open(pool.clone(), d.root),
+            def: d.clone(),
+        }
+    }
+
     /// Length of the index-column part of an entry key.
     fn columns_len(&self, key: &[u8]) -> usize {
         let mut pos = 0;
@@ -105,6 +134,10 @@ impl IndexEntry<'_> {
     /// The value of table column `col` if the entry holds it (an index or
     /// primary key column).
     pub fn column(&self, col: usize) -> Option<Value> {
+        if let Some(Some((offset, t))) = self.index.fixed.get(col) {
+            let mut pos = *offset;
+            return decode_value(t, self.key, &mut pos);
+        }
         let mut pos = 0;
         for (i, t) in self.index.types.iter().enumerate() {
             if self.index.def.columns[i] == col {
@@ -188,8 +221,9 @@ impl PrimaryKeys {
         range: &KeyRange,
     ) -> bool {
         let root = idx.tree.root();
+        let all_in = batch_inside(batch, range);
         for (k, v) in batch.iter() {
-            if !range.contains_upper(k) {
+            if !all_in && !range.contains_upper(k) {
                 return false;
             }
             if view.resolve(root, k, v).body().is_none() {
@@ -217,12 +251,21 @@ pub(crate) fn scan_range(
         if b.is_empty() {
             return Ok(());
         }
+        let all_in = batch_inside(b, range);
         for (k, v) in b.iter() {
-            if !range.contains_upper(k) || !f(k, v) {
+            if !(all_in || range.contains_upper(k)) || !f(k, v) {
                 return Ok(());
             }
         }
     }
+}
+
+/// True if every key of `batch` is below `range`'s end: the batch is
+/// sorted, so its last key decides (one comparison per batch instead of
+/// one per entry).
+#[inline]
+fn batch_inside(batch: &lineardb_btree::Batch, range: &KeyRange) -> bool {
+    batch.is_empty() || range.contains_upper(batch.key(batch.len() - 1))
 }
 
 /// The key column for table column `c` (its type and nullability).
@@ -247,24 +290,21 @@ pub struct Table {
 
 impl Table {
     /// Opens a table over its trees. Counters start after the largest key.
-    pub fn open(def: TableDef, pool: &Arc<lineardb_buffer::BufferPool>) -> Result<Table> {
+    pub fn open(def: TableDef, pool: &Arc<BufferPool>) -> Result<Table> {
         let primary = BTree::open(pool.clone(), def.primary_root);
+        let primary_key_columns: Vec<KeyColumn> = def
+            .primary_key
+            .iter()
+            .map(|&c| key_column(&def, c))
+            .collect();
         let indexes = def
             .indexes
             .iter()
-            .map(|d| Index {
-                types: d.columns.iter().map(|&c| key_column(&def, c)).collect(),
-                tree: BTree::open(pool.clone(), d.root),
-                def: d.clone(),
-            })
+            .map(|d| Index::new(&def, d, &primary_key_columns, pool))
             .collect();
         let layout = RowLayout::new(def.columns.iter().map(|c| c.data_type).collect());
         let t = Table {
-            primary_key_columns: def
-                .primary_key
-                .iter()
-                .map(|&c| key_column(&def, c))
-                .collect(),
+            primary_key_columns,
             layout,
             primary,
             indexes,
