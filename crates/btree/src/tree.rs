@@ -15,14 +15,18 @@
 use crate::node::{entry_space, separator, NodeHeader, NodeImage, NodeMut, NodeRef};
 use crate::redo::Redo;
 use lineardb_buffer::{BufferPool, Error, Interrupt, OptimisticGuard, PageId, Result};
-use lineardb_sync::WaitClass;
+use lineardb_sync::{SharedFlag, WaitClass};
 use std::sync::Arc;
 
 /// One B+tree, named by its root page id.
-#[derive(Clone)]
 pub struct BTree {
     pub(crate) pool: Arc<BufferPool>,
     pub(crate) root: PageId,
+    /// Whether the root was a leaf when last read: picks the wait class of
+    /// the root's latch (a small tree's root is its only leaf). A hint,
+    /// written only when a descent finds it wrong (the root split or
+    /// collapsed), so reads leave it alone.
+    root_is_leaf: SharedFlag,
 }
 
 /// Keys of a sorted batch lookup whose leaves are prefetched together.
@@ -36,6 +40,14 @@ const PREFETCH_FENCE_BYTES: usize = 128;
 
 /// Children of a level-1 node read ahead when a scan reaches one not in memory.
 const READ_AHEAD_CHILDREN: usize = 64;
+
+impl Clone for BTree {
+    fn clone(&self) -> BTree {
+        let t = BTree::open(self.pool.clone(), self.root);
+        t.root_is_leaf.set(self.root_is_leaf.get());
+        t
+    }
+}
 
 impl BTree {
     /// Makes an empty tree in a new page.
@@ -55,12 +67,16 @@ impl BTree {
             redo.finish(&pool, &mut [&mut g])?;
             g.pid()
         };
-        Ok(BTree { pool, root })
+        Ok(BTree::open(pool, root))
     }
 
     /// The tree whose root is `root` (made earlier by [`BTree::create`]).
     pub fn open(pool: Arc<BufferPool>, root: PageId) -> BTree {
-        BTree { pool, root }
+        BTree {
+            pool,
+            root,
+            root_is_leaf: SharedFlag::new(false),
+        }
     }
 
     pub fn root(&self) -> PageId {
@@ -128,7 +144,11 @@ impl BTree {
         key: &[u8],
         read_ahead: bool,
     ) -> std::result::Result<OptimisticGuard<'_>, Interrupt> {
-        let mut g = self.pool.optimistic(self.root, WaitClass::TreeInner)?;
+        let mut g = self.pool.optimistic(self.root, self.root_class())?;
+        let n = NodeRef::new(g.page());
+        if n.is_leaf() != self.root_is_leaf.get() {
+            self.note_root_kind(n.is_leaf(), &g);
+        }
         loop {
             let n = NodeRef::new(g.page());
             if n.is_leaf() {
@@ -149,6 +169,24 @@ impl BTree {
             let c = self.pool.optimistic(child, class)?;
             g.validate()?;
             g = c;
+        }
+    }
+
+    /// The wait class of the root's latch.
+    #[inline]
+    fn root_class(&self) -> WaitClass {
+        if self.root_is_leaf.get() {
+            WaitClass::TreeLeaf
+        } else {
+            WaitClass::TreeInner
+        }
+    }
+
+    /// Corrects the root-kind hint once a read of the root is confirmed.
+    #[cold]
+    fn note_root_kind(&self, leaf: bool, root: &OptimisticGuard<'_>) {
+        if root.is_valid() {
+            self.root_is_leaf.set(leaf);
         }
     }
 
@@ -309,7 +347,7 @@ impl BTree {
             }
             *parent = None;
         }
-        let Ok(mut g) = self.pool.optimistic(self.root, WaitClass::TreeInner) else {
+        let Ok(mut g) = self.pool.optimistic(self.root, self.root_class()) else {
             return u64::MAX;
         };
         for _ in 0..16 {
@@ -338,6 +376,20 @@ impl BTree {
             }
         }
         u64::MAX
+    }
+
+    /// The owning tree's id (its root page, as u32) and the level of page
+    /// `pid`, if it is in memory. For reports: read optimistically, None if
+    /// the page changed meanwhile; nothing is loaded.
+    pub fn page_owner(pool: &BufferPool, pid: PageId) -> Option<(u32, u8)> {
+        if !pool.is_resident(pid) {
+            return None;
+        }
+        let g = pool.optimistic(pid, WaitClass::Page).ok()?;
+        let n = NodeRef::new(g.page());
+        let owner = (n.tree_id(), n.level());
+        g.validate().ok()?;
+        Some(owner)
     }
 
     /// Inserts or replaces `key -> value`. Returns true if it replaced a value.
@@ -397,7 +449,7 @@ impl BTree {
         let mut bound: Option<Vec<u8>> = None;
         loop {
             let r = retry(|| {
-                let mut g = self.pool.optimistic(self.root, WaitClass::TreeInner)?;
+                let mut g = self.pool.optimistic(self.root, self.root_class())?;
                 loop {
                     let n = NodeRef::new(g.page());
                     let pos = match &bound {
@@ -485,7 +537,7 @@ impl BTree {
     /// number of keys the fanouts along its path suggest.
     fn position(&self, key: &[u8]) -> Result<(f64, f64)> {
         retry(|| {
-            let mut g = self.pool.optimistic(self.root, WaitClass::TreeInner)?;
+            let mut g = self.pool.optimistic(self.root, self.root_class())?;
             let (mut at, mut scale, mut total) = (0.0f64, 1.0f64, 1.0f64);
             for _ in 0..64 {
                 let n = NodeRef::new(g.page());
@@ -649,7 +701,7 @@ impl BTree {
     /// level `l` must be split first.
     fn try_split(&self, key: &[u8], level: u8) -> std::result::Result<Option<u8>, Interrupt> {
         let page_size = self.pool.page_size();
-        let mut pg = self.pool.optimistic(self.root, WaitClass::TreeInner)?;
+        let mut pg = self.pool.optimistic(self.root, self.root_class())?;
         let root_level = NodeRef::new(pg.page()).level();
         pg.validate()?;
         if root_level < level {
@@ -748,7 +800,7 @@ impl BTree {
     /// in one page. Returns true if it merged and the parent is now underfull.
     fn try_merge(&self, key: &[u8], level: u8) -> std::result::Result<bool, Interrupt> {
         let page_size = self.pool.page_size();
-        let mut pg = self.pool.optimistic(self.root, WaitClass::TreeInner)?;
+        let mut pg = self.pool.optimistic(self.root, self.root_class())?;
         loop {
             let n = NodeRef::new(pg.page());
             let lvl = n.level();
@@ -819,7 +871,7 @@ impl BTree {
     /// If the root is an inner node with a single child, moves the child's
     /// records into the root and frees the child.
     fn try_collapse_root(&self) -> std::result::Result<(), Interrupt> {
-        let rg = self.pool.optimistic(self.root, WaitClass::TreeInner)?;
+        let rg = self.pool.optimistic(self.root, self.root_class())?;
         let r = NodeRef::new(rg.page());
         if r.is_leaf() || r.count() > 0 {
             rg.validate()?;
@@ -851,7 +903,7 @@ impl BTree {
     /// Height of the tree (1 = the root is a leaf).
     pub fn height(&self) -> Result<usize> {
         retry(|| {
-            let g = self.pool.optimistic(self.root, WaitClass::TreeInner)?;
+            let g = self.pool.optimistic(self.root, self.root_class())?;
             let level = NodeRef::new(g.page()).level();
             g.validate()?;
             Ok(level as usize + 1)

@@ -21,6 +21,7 @@ mod ddl;
 mod dml;
 mod error;
 mod expr;
+mod perf_schema;
 mod result;
 mod row_filter;
 mod select;

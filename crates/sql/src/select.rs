@@ -6,10 +6,11 @@ use crate::expr::{
     compare, object_name, truth_of, Acc, AggFunc, AggSpec, CmpOp, Compiler, Env, Expr, Params, Row,
     ScopeColumn, SessionFacts,
 };
+use crate::perf_schema::SystemTable;
 use crate::result::{Column, ColumnKind, RowSink};
 use crate::row_filter::RowFilter;
 use lineardb_sync::{LocalCounter, SharedFlag};
-use lineardb_table::{BTree, KeyRange, ReadView, Table, Value};
+use lineardb_table::{BTree, Engine, KeyRange, ReadView, Table, Value};
 use sqlparser::ast;
 use std::cmp::Ordering;
 use std::ops::Bound;
@@ -21,6 +22,8 @@ pub(crate) enum Source {
     Nothing,
     Table(TableSource),
     Derived(Box<SelectPlan>),
+    /// A `performance_schema` table: rows made when the query runs.
+    System(SystemTable, Arc<Engine>),
 }
 
 /// The access path chosen for a table.
@@ -112,6 +115,8 @@ pub(crate) struct Planner<'a> {
     pub facts: &'a SessionFacts,
     pub variable: &'a dyn Fn(&str) -> Option<Value>,
     pub resolve: &'a mut dyn FnMut(&[String]) -> Result<Arc<Table>>,
+    /// For `performance_schema` tables.
+    pub engine: &'a Arc<Engine>,
 }
 
 /// The columns of `table`, named under `alias`.
@@ -264,6 +269,32 @@ impl KeyPredicate {
 }
 
 impl Planner<'_> {
+    /// The source and scope of a stored table named `parts`.
+    fn table_factor(
+        &mut self,
+        parts: &[String],
+        alias: &Option<ast::TableAlias>,
+        index_hints: &[ast::TableIndexHints],
+    ) -> Result<(Source, Vec<ScopeColumn>, Vec<ast::TableIndexHints>)> {
+        let table = (self.resolve)(parts)?;
+        let alias = alias
+            .as_ref()
+            .map(|a| a.name.value.clone())
+            .unwrap_or_else(|| parts.last().cloned().unwrap_or_default());
+        let scope = scope_of(&table, &alias);
+        Ok((
+            Source::Table(TableSource {
+                table,
+                path: Path::table_scan(None),
+                others: Vec::new(),
+                fetch: Vec::new(),
+                forced: false,
+            }),
+            scope,
+            index_hints.to_vec(),
+        ))
+    }
+
     pub fn plan_query(&mut self, q: &ast::Query) -> Result<SelectPlan> {
         let ast::SetExpr::Select(select) = q.body.as_ref() else {
             return match q.body.as_ref() {
@@ -282,23 +313,31 @@ impl Planner<'_> {
                         ..
                     } => {
                         let parts = object_name(name);
-                        let table = (self.resolve)(&parts)?;
-                        let alias = alias
-                            .as_ref()
-                            .map(|a| a.name.value.clone())
-                            .unwrap_or_else(|| parts.last().cloned().unwrap_or_default());
-                        let scope = scope_of(&table, &alias);
-                        (
-                            Source::Table(TableSource {
-                                table,
-                                path: Path::table_scan(None),
-                                others: Vec::new(),
-                                fetch: Vec::new(),
-                                forced: false,
-                            }),
-                            scope,
-                            index_hints.clone(),
-                        )
+                        if let [db, name] = &parts[..] {
+                            if db.eq_ignore_ascii_case(crate::perf_schema::SCHEMA) {
+                                let t = SystemTable::find(name).ok_or_else(|| {
+                                    SqlError::unknown_table(crate::perf_schema::SCHEMA, name)
+                                })?;
+                                let alias = alias
+                                    .as_ref()
+                                    .map(|a| a.name.value.clone())
+                                    .unwrap_or_else(|| name.clone());
+                                let scope = t
+                                    .columns()
+                                    .iter()
+                                    .map(|(c, kind)| ScopeColumn {
+                                        name: c.to_string(),
+                                        table: alias.clone(),
+                                        kind: *kind,
+                                    })
+                                    .collect();
+                                (Source::System(t, self.engine.clone()), scope, Vec::new())
+                            } else {
+                                self.table_factor(&parts, alias, index_hints)?
+                            }
+                        } else {
+                            self.table_factor(&parts, alias, index_hints)?
+                        }
                     }
                     ast::TableFactor::Derived {
                         subquery, alias, ..
@@ -1112,6 +1151,7 @@ impl SelectPlan {
             Source::Nothing => 0,
             Source::Table(t) => t.table.def.columns.len(),
             Source::Derived(p) => p.columns.len(),
+            Source::System(t, _) => t.columns().len(),
         }
     }
 
@@ -1175,6 +1215,13 @@ impl SelectPlan {
         match &self.source {
             Source::Nothing => {
                 pass(&SourceRow::Values(&[]));
+            }
+            Source::System(t, engine) => {
+                for r in &t.rows(engine) {
+                    if !pass(&SourceRow::Values(r)) {
+                        break;
+                    }
+                }
             }
             Source::Derived(inner) => {
                 let mut rows = crate::result::CollectSink::default();
@@ -1485,6 +1532,7 @@ pub(crate) fn explain(plan: &SelectPlan, params: &[Value]) -> (String, String, b
     match &plan.source {
         Source::Nothing => ("".into(), "".into(), false),
         Source::Derived(_) => ("derived".into(), "".into(), false),
+        Source::System(..) => ("ALL".into(), "".into(), false),
         Source::Table(ts) => {
             let (ranged, access) = match access_for_run(ts, plan.filter.as_ref(), params) {
                 Ok(run) => (run.ranges != [KeyRange::all()], run.access),

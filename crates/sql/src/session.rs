@@ -431,6 +431,11 @@ impl Session {
                 Value::Int(self.parallel_threads as i64)
             }
             "lineardb_parallel_min_rows" => Value::UInt(self.parallel_min_rows),
+            "lineardb_instrumentation" => Value::str(if lineardb_sync::wait::enabled() {
+                "ON"
+            } else {
+                "OFF"
+            }),
             _ => return None,
         })
     }
@@ -475,6 +480,7 @@ impl Session {
             facts: &self.facts,
             variable: &vars,
             resolve: &mut resolve,
+            engine: &engine,
         }
         .plan_query(q);
         self.tables = cache;
@@ -1020,6 +1026,19 @@ impl Session {
                     .and_then(lineardb_table::Durability::from_level)
                     .ok_or_else(|| bad_value(&v))?;
                 self.engine.wal().set_durability(d);
+                continue;
+            }
+            if name == "lineardb_instrumentation" {
+                // Global: wait and restart recording of the whole server.
+                self.require_superuser("SUPER")?;
+                let on = match &v {
+                    Value::Bytes(b) if b.eq_ignore_ascii_case(b"on") => Some(true),
+                    Value::Bytes(b) if b.eq_ignore_ascii_case(b"off") => Some(false),
+                    Value::Int(0) => Some(false),
+                    Value::Int(1) => Some(true),
+                    _ => None,
+                };
+                lineardb_sync::wait::set_enabled(on.ok_or_else(|| bad_value(&v))?);
                 continue;
             }
             if name == "lineardb_parallel_min_rows" {

@@ -32,12 +32,14 @@ impl Session {
                 }
                 .or_else(|| self.facts.database.clone())
                 .ok_or_else(SqlError::no_database)?;
-                let rows = self
-                    .engine
-                    .tables(&db)?
-                    .into_iter()
-                    .map(|t| vec![Value::str(&t)])
-                    .collect();
+                let names = if db.eq_ignore_ascii_case(crate::perf_schema::SCHEMA) {
+                    crate::perf_schema::SystemTable::names()
+                        .map(String::from)
+                        .to_vec()
+                } else {
+                    self.engine.tables(&db)?
+                };
+                let rows = names.into_iter().map(|t| vec![Value::str(&t)]).collect();
                 let header = format!("Tables_in_{db}");
                 self.rows(sink, &[header.as_str()], rows)
             }
@@ -50,6 +52,7 @@ impl Session {
                     "character_set_server",
                     "collation_connection",
                     "collation_server",
+                    "lineardb_instrumentation",
                     "lineardb_parallel_threads",
                     "lower_case_table_names",
                     "max_allowed_packet",

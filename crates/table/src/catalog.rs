@@ -175,6 +175,32 @@ impl Engine {
         &self.store
     }
 
+    /// Names of the trees, by tree id (a tree's root page, as u32):
+    /// `db.table.PRIMARY`, `db.table.<index>`, and `lineardb.catalog`.
+    pub fn tree_names(&self) -> Result<HashMap<u32, String>> {
+        let mut names = HashMap::new();
+        names.insert(self.catalog.root() as u32, "lineardb.catalog".to_string());
+        for db in self.databases()? {
+            for name in self.tables(&db)? {
+                let Ok(table) = self.table(&db, &name) else {
+                    continue; // dropped meanwhile
+                };
+                let def = &table.def;
+                names.insert(def.primary_root as u32, format!("{db}.{name}.PRIMARY"));
+                for i in &def.indexes {
+                    names.insert(i.root as u32, format!("{db}.{name}.{}", i.name));
+                }
+            }
+        }
+        Ok(names)
+    }
+
+    /// The tree id and level of page `pid` if it is in memory (see
+    /// [`BTree::page_owner`]).
+    pub fn page_owner(&self, pid: u64) -> Option<(u32, u8)> {
+        BTree::page_owner(self.store.pool(), pid)
+    }
+
     /// The redo log.
     pub fn wal(&self) -> &Arc<Wal> {
         &self.wal

@@ -1,0 +1,113 @@
+//! `performance_schema`: read-only tables over the engine's own
+//! instrumentation, with MySQL's names and columns where MySQL has the
+//! table. Their rows are made when a query runs (summed from the per-thread
+//! slots at that moment); nothing is kept or written for them between
+//! queries. Timers are in picoseconds, as in MySQL.
+use crate::result::ColumnKind;
+use lineardb_sync::wait;
+use lineardb_table::{Engine, Value};
+
+/// The database name the tables live in.
+pub(crate) const SCHEMA: &str = "performance_schema";
+
+/// A table of `performance_schema`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SystemTable {
+    /// `events_waits_summary_global_by_event_name`: one row per wait
+    /// class: waits (COUNT_STAR), their time, and lineardb's restarts
+    /// (failed optimistic reads, which cost a retry but no wait).
+    WaitsByEventName,
+    /// `lineardb_hot_pages`: sampled slow-path events per page, with the
+    /// page's tree (`db.table.index`) and level, most events first.
+    HotPages,
+}
+
+const WAITS_COLUMNS: [(&str, ColumnKind); 6] = [
+    ("EVENT_NAME", ColumnKind::Text),
+    ("COUNT_STAR", ColumnKind::UInt),
+    ("SUM_TIMER_WAIT", ColumnKind::UInt),
+    ("AVG_TIMER_WAIT", ColumnKind::UInt),
+    ("MAX_TIMER_WAIT", ColumnKind::UInt),
+    ("COUNT_RESTARTS", ColumnKind::UInt),
+];
+
+const HOT_PAGES_COLUMNS: [(&str, ColumnKind); 6] = [
+    ("PAGE_ID", ColumnKind::UInt),
+    ("TREE_NAME", ColumnKind::Text),
+    ("LEVEL", ColumnKind::Int),
+    ("EVENT_NAME", ColumnKind::Text),
+    ("RESTARTS", ColumnKind::UInt),
+    ("WAITS", ColumnKind::UInt),
+];
+
+impl SystemTable {
+    /// The table called `name` (any case).
+    pub(crate) fn find(name: &str) -> Option<SystemTable> {
+        let n = name.to_ascii_lowercase();
+        match n.as_str() {
+            "events_waits_summary_global_by_event_name" => Some(SystemTable::WaitsByEventName),
+            "lineardb_hot_pages" => Some(SystemTable::HotPages),
+            _ => None,
+        }
+    }
+
+    /// Every table, for SHOW TABLES.
+    pub(crate) fn names() -> [&'static str; 2] {
+        [
+            "events_waits_summary_global_by_event_name",
+            "lineardb_hot_pages",
+        ]
+    }
+
+    pub(crate) fn columns(self) -> &'static [(&'static str, ColumnKind)] {
+        match self {
+            SystemTable::WaitsByEventName => &WAITS_COLUMNS,
+            SystemTable::HotPages => &HOT_PAGES_COLUMNS,
+        }
+    }
+
+    /// The rows now.
+    pub(crate) fn rows(self, engine: &Engine) -> Vec<Vec<Value>> {
+        match self {
+            SystemTable::WaitsByEventName => wait::summary()
+                .into_iter()
+                .map(|(class, s)| {
+                    vec![
+                        Value::str(class.name()),
+                        Value::UInt(s.waits),
+                        Value::UInt(s.wait_ns * 1000),
+                        Value::UInt(s.wait_ns * 1000 / s.waits.max(1)),
+                        Value::UInt(s.max_ns * 1000),
+                        Value::UInt(s.restarts),
+                    ]
+                })
+                .collect(),
+            SystemTable::HotPages => {
+                let trees = engine.tree_names().unwrap_or_default();
+                wait::hot_pages()
+                    .into_iter()
+                    .map(|(page, class, restarts, waits)| {
+                        let (tree, level) = match engine.page_owner(page) {
+                            Some((id, level)) => (
+                                trees
+                                    .get(&id)
+                                    .cloned()
+                                    .unwrap_or_else(|| format!("tree {id}")),
+                                Value::Int(level as i64),
+                            ),
+                            None => (String::new(), Value::Null),
+                        };
+                        vec![
+                            Value::UInt(page),
+                            Value::str(&tree),
+                            level,
+                            Value::str(class.name()),
+                            Value::UInt(restarts),
+                            Value::UInt(waits),
+                        ]
+                    })
+                    .collect()
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! Instrumentation through SQL against a real `lineardb serve`: contention
+//! made on purpose (writers changing rows of one leaf while readers scan
+//! it) shows up as that page, named by its tree, at the top of
+//! `performance_schema.lineardb_hot_pages`, and as the leaf latch at the top
+//! of `events_waits_summary_global_by_event_name`; the runtime switch stops
+//! the recording.
+mod common;
+use common::Server;
+use lineardb_sync::SharedFlag;
+use mysql::prelude::*;
+use mysql::{Conn, Opts};
+use std::time::{Duration, Instant};
+
+fn connect(server: &Server, db: &str) -> Conn {
+    Conn::new(Opts::from_url(&server.url(db)).unwrap()).unwrap()
+}
+
+/// (restarts + waits) of the leaf latch class.
+fn leaf_events(c: &mut Conn) -> u64 {
+    let (waits, restarts): (u64, u64) = c
+        .query_first(
+            "SELECT COUNT_STAR, COUNT_RESTARTS FROM \
+             performance_schema.events_waits_summary_global_by_event_name \
+             WHERE EVENT_NAME = 'wait/synch/latch/btree/leaf_page'",
+        )
+        .unwrap()
+        .unwrap();
+    waits + restarts
+}
+
+#[test]
+fn a_contended_leaf_tops_the_hot_pages_and_the_waits() {
+    let server = Server::start();
+    let mut admin = connect(&server, "");
+    admin.query_drop("CREATE DATABASE obs").unwrap();
+    admin.query_drop("USE obs").unwrap();
+    // A table that fits one leaf, and a big one read alongside for contrast.
+    admin
+        .query_drop("CREATE TABLE hot (id INT PRIMARY KEY, v INT NOT NULL)")
+        .unwrap();
+    let values: Vec<String> = (1..=40).map(|i| format!("({i}, 0)")).collect();
+    admin
+        .query_drop(format!("INSERT INTO hot VALUES {}", values.join(",")))
+        .unwrap();
+    admin
+        .query_drop("CREATE TABLE cold (id INT PRIMARY KEY, v INT NOT NULL)")
+        .unwrap();
+    for chunk in (1..=20_000).collect::<Vec<i32>>().chunks(1000) {
+        let values: Vec<String> = chunk.iter().map(|i| format!("({i}, {i})")).collect();
+        admin
+            .query_drop(format!("INSERT INTO cold VALUES {}", values.join(",")))
+            .unwrap();
+    }
+
+    let stop = SharedFlag::new(false);
+    std::thread::scope(|s| {
+        for w in 0..2 {
+            let (server, stop) = (&server, &stop);
+            s.spawn(move || {
+                let mut c = connect(server, "obs");
+                let mut i = 0;
+                while !stop.get() {
+                    let id = (i * 7 + w) % 40 + 1;
+                    c.exec_drop("UPDATE hot SET v = v + 1 WHERE id = ?", (id,))
+                        .unwrap();
+                    i += 1;
+                }
+            });
+        }
+        for _ in 0..2 {
+            let (server, stop) = (&server, &stop);
+            s.spawn(move || {
+                let mut c = connect(server, "obs");
+                while !stop.get() {
+                    let _: Option<i64> = c.query_first("SELECT SUM(v) FROM hot").unwrap();
+                    let _: Option<i64> = c
+                        .query_first("SELECT SUM(v) FROM cold WHERE id BETWEEN 100 AND 200")
+                        .unwrap();
+                }
+            });
+        }
+        // Run until the leaf has been contended often enough to sample.
+        let mut c = connect(&server, "obs");
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while leaf_events(&mut c) < 200 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        stop.set(true);
+    });
+
+    let mut c = connect(&server, "obs");
+    let top: Vec<(u64, String, i64, String, u64, u64)> = c
+        .query(
+            "SELECT PAGE_ID, TREE_NAME, LEVEL, EVENT_NAME, RESTARTS, WAITS \
+             FROM performance_schema.lineardb_hot_pages \
+             ORDER BY RESTARTS + WAITS DESC LIMIT 3",
+        )
+        .unwrap();
+    assert!(!top.is_empty(), "no hot page recorded");
+    let (_, tree, level, event, restarts, waits) = &top[0];
+    assert_eq!(tree, "obs.hot.PRIMARY", "{top:?}");
+    assert_eq!(*level, 0, "{top:?}");
+    assert_eq!(event, "wait/synch/latch/btree/leaf_page", "{top:?}");
+    assert!(restarts + waits > 0);
+
+    let events: Vec<(String, u64, u64)> = c
+        .query(
+            "SELECT EVENT_NAME, COUNT_STAR, COUNT_RESTARTS FROM \
+             performance_schema.events_waits_summary_global_by_event_name \
+             ORDER BY COUNT_STAR + COUNT_RESTARTS DESC",
+        )
+        .unwrap();
+    assert_eq!(events.len(), 8, "{events:?}");
+    assert_eq!(
+        events[0].0, "wait/synch/latch/btree/leaf_page",
+        "{events:?}"
+    );
+
+    // Switched off, the same contention records nothing.
+    c.query_drop("SET GLOBAL lineardb_instrumentation = OFF")
+        .unwrap();
+    let off: String = c
+        .query_first("SELECT @@lineardb_instrumentation")
+        .unwrap()
+        .unwrap();
+    assert_eq!(off, "OFF");
+    let before = leaf_events(&mut c);
+    std::thread::scope(|s| {
+        for w in 0..2 {
+            let server = &server;
+            s.spawn(move || {
+                let mut c = connect(server, "obs");
+                for i in 0..300 {
+                    c.exec_drop("UPDATE hot SET v = v + 1 WHERE id = ?", ((i + w) % 40 + 1,))
+                        .unwrap();
+                    let _: Option<i64> = c.query_first("SELECT SUM(v) FROM hot").unwrap();
+                }
+            });
+        }
+    });
+    assert_eq!(leaf_events(&mut c), before);
+    c.query_drop("SET GLOBAL lineardb_instrumentation = ON")
+        .unwrap();
+
+    // Unknown tables of the schema are errors with MySQL's code.
+    let err = c
+        .query_drop("SELECT * FROM performance_schema.no_such_table")
+        .unwrap_err();
+    assert!(err.to_string().contains("1146"), "{err}");
+}
