@@ -153,6 +153,12 @@ enum Experiment {
     /// Every experiment above (but `engine`) one after the other, each
     /// with its defaults, results in one folder per experiment.
     All(AllArgs),
+    /// Draws the charts and report of a results folder again from its
+    /// points.jsonl (after a change to the charts, or to merge folders).
+    Chart {
+        /// The results folder.
+        dir: PathBuf,
+    },
 }
 
 #[derive(Args, Clone)]
@@ -537,7 +543,43 @@ fn main() -> anyhow::Result<()> {
                 bench_engine(&opts, &c, "quick")
             }
             Experiment::All(a) => bench_all(&a),
+            Experiment::Chart { dir } => redraw(&dir),
         },
+    }
+}
+
+/// `bench chart`: the results folder `dir` written again from its points,
+/// keeping the command line its report gives.
+fn redraw(dir: &std::path::Path) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(dir.join("points.jsonl"))?;
+    let points: Vec<report::Point> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(report::Point::from_json)
+        .collect::<anyhow::Result<_>>()?;
+    let experiment = points
+        .first()
+        .map(|p| p.experiment.clone())
+        .ok_or_else(|| anyhow::anyhow!("{}: no points", dir.display()))?;
+    let old = std::fs::read_to_string(dir.join("report.md")).unwrap_or_default();
+    let command = old
+        .split("```")
+        .nth(1)
+        .map(|c| c.trim().to_string())
+        .unwrap_or_else(|| std::env::args().collect::<Vec<_>>().join(" "));
+    let files =
+        lineardb_bench::results::write(dir, &experiment, &command, &points, plot_of(&experiment))?;
+    eprintln!("rewrote {} files in {}", files.len(), dir.display());
+    Ok(())
+}
+
+/// What an experiment's throughput chart plots.
+fn plot_of(experiment: &str) -> Throughput {
+    match experiment {
+        "seed002-counters" => Throughput::Rows("updates"),
+        "seed003-create-index" => Throughput::Rows("index entries"),
+        "seed004-cold-count" => Throughput::Rows("rows counted"),
+        _ => Throughput::Ops,
     }
 }
 
@@ -620,11 +662,7 @@ fn print_points(
         }
     };
     let points = run(&mut log, &mut on)?;
-    let plot = match experiment {
-        "seed002-counters" => Throughput::Rows("updates"),
-        _ => Throughput::Ops,
-    };
-    common.save(experiment, &points, plot)
+    common.save(experiment, &points, plot_of(experiment))
 }
 
 fn bench_engine(opts: &EngineOptions, common: &CommonArgs, experiment: &str) -> anyhow::Result<()> {

@@ -57,6 +57,55 @@ pub struct Point {
 }
 
 impl Point {
+    /// A point from one line of `points.jsonl` (as [`json`](Self::json)
+    /// writes it).
+    pub fn from_json(line: &str) -> anyhow::Result<Point> {
+        let v: serde_json::Value = serde_json::from_str(line)?;
+        let o = v
+            .as_object()
+            .ok_or_else(|| anyhow::anyhow!("not an object: {line}"))?;
+        let text = |k: &str| o.get(k).and_then(|x| x.as_str()).map(String::from);
+        let num = |k: &str| o.get(k).and_then(|x| x.as_f64());
+        let need = |k: &str| num(k).ok_or_else(|| anyhow::anyhow!("no {k} in: {line}"));
+        const KNOWN: [&str; 13] = [
+            "experiment",
+            "system",
+            "case",
+            "threads",
+            "ratio_to_1_thread",
+            "runs",
+            "ops_per_s",
+            "ops_per_s_min",
+            "ops_per_s_max",
+            "rows_per_s",
+            "cpu_us_per_op",
+            "shared_writes_per_row",
+            "shared_writes_per_op",
+        ];
+        Ok(Point {
+            experiment: text("experiment").unwrap_or_default(),
+            system: text("system"),
+            case: text("case").ok_or_else(|| anyhow::anyhow!("no case in: {line}"))?,
+            threads: need("threads")? as usize,
+            ratio_to_1_thread: num("ratio_to_1_thread"),
+            m: Measurement {
+                runs: need("runs")? as usize,
+                ops_per_s: need("ops_per_s")?,
+                ops_per_s_min: need("ops_per_s_min")?,
+                ops_per_s_max: need("ops_per_s_max")?,
+                rows_per_s: need("rows_per_s")?,
+                cpu_us_per_op: need("cpu_us_per_op")?,
+                shared_writes_per_row: num("shared_writes_per_row"),
+                shared_writes_per_op: num("shared_writes_per_op"),
+            },
+            extra: o
+                .iter()
+                .filter(|(k, _)| !KNOWN.contains(&k.as_str()))
+                .filter_map(|(k, v)| Some((k.clone(), v.as_f64()?)))
+                .collect(),
+        })
+    }
+
     pub fn json(&self) -> String {
         serde_json::to_string(self).expect("serializable")
     }

@@ -82,15 +82,30 @@ pub fn write(
     Ok(files)
 }
 
-/// One series per case, in the order cases first appear.
+/// One series per case, in the order cases first appear; when the points
+/// carry systems, one panel per case with a line per system.
 fn series(points: &[Point], value: impl Fn(&Point) -> Option<f64>) -> Vec<Series> {
+    let several_systems = {
+        let mut systems: Vec<&str> = points.iter().filter_map(|p| p.system.as_deref()).collect();
+        systems.sort_unstable();
+        systems.dedup();
+        systems.len() > 1
+    };
     let mut out: Vec<Series> = Vec::new();
     for p in points {
         let Some(v) = value(p) else { continue };
-        match out.iter_mut().find(|s| s.name == p.case) {
+        let (name, panel) = match p.system.as_deref() {
+            Some(system) if several_systems => {
+                let case = p.case.strip_prefix(system).unwrap_or(&p.case).trim_start();
+                (system.to_string(), case.to_string())
+            }
+            _ => (p.case.clone(), String::new()),
+        };
+        match out.iter_mut().find(|s| s.name == name && s.panel == panel) {
             Some(s) => s.points.push((p.threads, v)),
             None => out.push(Series {
-                name: p.case.clone(),
+                name,
+                panel,
                 points: vec![(p.threads, v)],
             }),
         }
@@ -123,22 +138,113 @@ fn markdown(experiment: &str, command: &str, points: &[Point], charts: &[&str]) 
         let extra: Vec<String> = p.extra.iter().map(|(k, v)| format!("{k}={v:.3}")).collect();
         let _ = writeln!(
             s,
-            "| {} | {} | {:.0} ({:.0}–{:.0}) | {} | {:.2} | {} | {} |",
+            "| {} | {} | {} ({}–{}) | {} | {:.2} | {} | {} |",
             p.case,
             p.threads,
-            p.m.ops_per_s,
-            p.m.ops_per_s_min,
-            p.m.ops_per_s_max,
+            figure(p.m.ops_per_s),
+            figure(p.m.ops_per_s_min),
+            figure(p.m.ops_per_s_max),
             opt(p.ratio_to_1_thread, 2),
             p.m.cpu_us_per_op,
             opt(p.m.shared_writes_per_row, 2),
             extra.join(" ")
         );
     }
+    side_by_side(&mut s, points);
     for c in charts {
         let _ = writeln!(s, "\n![{c}]({c}.png)");
     }
     s
+}
+
+/// Three significant figures at least: 1234567, 123.4, 1.23, 0.123.
+fn figure(v: f64) -> String {
+    let a = v.abs();
+    if a >= 1000.0 {
+        format!("{v:.0}")
+    } else if a >= 100.0 {
+        format!("{v:.1}")
+    } else if a >= 1.0 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+/// When the points come from several systems: per case and thread count,
+/// each system's throughput and CPU per operation, and the first system's
+/// ratio to each other one.
+fn side_by_side(s: &mut String, points: &[Point]) {
+    let mut systems: Vec<&str> = Vec::new();
+    for p in points {
+        if let Some(sys) = p.system.as_deref() {
+            if !systems.contains(&sys) {
+                systems.push(sys);
+            }
+        }
+    }
+    if systems.len() < 2 {
+        return;
+    }
+    let base = systems[0];
+    let _ = writeln!(s, "\n## Side by side\n");
+    let _ = writeln!(
+        s,
+        "Operations/s (CPU µs per operation in brackets); the ratio is {base}'s throughput over the other system's.\n"
+    );
+    let mut head = String::from("| case | threads |");
+    let mut rule = String::from("|---|---|");
+    for sys in &systems {
+        head.push_str(&format!(" {sys} |"));
+        rule.push_str("---|");
+    }
+    for sys in &systems[1..] {
+        head.push_str(&format!(" {base} / {sys} |"));
+        rule.push_str("---|");
+    }
+    let _ = writeln!(s, "{head}\n{rule}");
+    let case_of = |p: &Point| {
+        let sys = p.system.as_deref().unwrap_or("");
+        p.case
+            .strip_prefix(sys)
+            .unwrap_or(&p.case)
+            .trim_start()
+            .to_string()
+    };
+    let mut rows: Vec<(String, usize)> = Vec::new();
+    for p in points {
+        let key = (case_of(p), p.threads);
+        if !rows.contains(&key) {
+            rows.push(key);
+        }
+    }
+    for (case, threads) in rows {
+        let find = |sys: &str| {
+            points.iter().find(|p| {
+                p.system.as_deref() == Some(sys) && p.threads == threads && case_of(p) == case
+            })
+        };
+        let mut line = format!("| {case} | {threads} |");
+        for sys in &systems {
+            match find(sys) {
+                Some(p) => line.push_str(&format!(
+                    " {} ({:.1}) |",
+                    figure(p.m.ops_per_s),
+                    p.m.cpu_us_per_op
+                )),
+                None => line.push_str(" - |"),
+            }
+        }
+        for sys in &systems[1..] {
+            match (find(base), find(sys)) {
+                (Some(a), Some(b)) if b.m.ops_per_s > 0.0 => {
+                    line.push_str(&format!(" {:.2} |", a.m.ops_per_s / b.m.ops_per_s))
+                }
+                _ => line.push_str(" - |"),
+            }
+        }
+        let _ = writeln!(s, "{line}");
+    }
 }
 
 /// CPU model, cores, memory and kernel, read from /proc.
@@ -179,7 +285,7 @@ mod tests {
                 runs: 3,
                 ops_per_s: ops,
                 ops_per_s_min: ops * 0.9,
-                ops_per_s_max: ops * 1.1,
+                ops_per_s_max: ops + ops / 10.0,
                 rows_per_s: ops * 10.0,
                 cpu_us_per_op: 1e6 / ops,
                 shared_writes_per_row: None,
@@ -220,5 +326,60 @@ mod tests {
         assert!(md.contains("![speedup](speedup.png)"));
         let svg = std::fs::read_to_string(dir.path().join("speedup.svg")).unwrap();
         assert!(svg.contains("linear") && svg.contains("pk_10"));
+    }
+
+    /// Points of several systems make one panel per case with one line per
+    /// system; the points read back from points.jsonl are the same points.
+    #[test]
+    fn systems_become_lines_of_one_panel_per_case() {
+        let mut points = Vec::new();
+        for system in ["lineardb", "mariadb"] {
+            let speed = if system == "lineardb" { 1.0 } else { 0.5 };
+            for (case, ops) in [("pk_10", 100_000.0 * speed), ("pk_1000", 3_000.0 * speed)] {
+                for t in [1, 2] {
+                    let mut p = point(&format!("{system} {case}"), t, ops * t as f64, ops);
+                    p.system = Some(system.into());
+                    p.extra.insert("seconds".into(), 5.0);
+                    points.push(p);
+                }
+            }
+        }
+        let s = series(&points, |p| Some(p.m.ops_per_s));
+        let lines: Vec<(&str, &str, usize)> = s
+            .iter()
+            .map(|s| (s.panel.as_str(), s.name.as_str(), s.points.len()))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                ("pk_10", "lineardb", 2),
+                ("pk_1000", "lineardb", 2),
+                ("pk_10", "mariadb", 2),
+                ("pk_1000", "mariadb", 2)
+            ]
+        );
+        // One system alone: plain lines named by case.
+        let alone: Vec<Point> = points
+            .iter()
+            .filter(|p| p.system.as_deref() == Some("lineardb"))
+            .cloned()
+            .collect();
+        let s = series(&alone, |p| Some(p.m.ops_per_s));
+        assert!(s
+            .iter()
+            .all(|s| s.panel.is_empty() && s.name.starts_with("lineardb ")));
+
+        let back: Vec<Point> = points
+            .iter()
+            .map(|p| Point::from_json(&p.json()).unwrap())
+            .collect();
+        for (a, b) in points.iter().zip(&back) {
+            assert_eq!(a.json(), b.json());
+        }
+        let report = markdown("test", "cmd", &points, &[]);
+        assert!(
+            report.contains("| pk_10 | 2 | 200000 (5.0) | 100000 (10.0) | 2.00 |"),
+            "{report}"
+        );
     }
 }
