@@ -520,6 +520,19 @@ fn main() -> anyhow::Result<()> {
                 })
             }
             Experiment::Seed003CreateIndex(a) => {
+                if let Some(systems) = a.sysbench_systems()? {
+                    let mut o =
+                        a.sysbench_options("seed003-create-index", systems, Vec::new(), 0)?;
+                    if a.threads.is_empty() {
+                        // Build threads: 1, 2, 4, ... up to the cores.
+                        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                        o.threads.retain(|&t| t <= cores);
+                    }
+                    o.repeat = a.repeat.unwrap_or(2);
+                    return print_points(&a.common, "seed003-create-index", |log, on| {
+                        lineardb_bench::sysbench::create_index(&o, log, on)
+                    });
+                }
                 let o = a.options(&[1, 2], 0.0, 0, 4096);
                 print_points(&a.common, "seed003-create-index", |log, on| {
                     seeds::seed003_create_index(&o, log, on)
@@ -591,7 +604,7 @@ fn bench_all(a: &AllArgs) -> anyhow::Result<()> {
         ("seed002-counters", &[]),
         ("seed001-scans", &["mariadb", "embedded"]),
         ("seed000-q6", &["mariadb"]),
-        ("seed003-create-index", &[]),
+        ("seed003-create-index", &["mariadb"]),
         ("seed004-cold-count", &[]),
         ("sysbench-oltp", &["mariadb"]),
     ];

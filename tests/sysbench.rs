@@ -208,6 +208,14 @@ fn bench_through_sysbench(
     (points, text(&out.stderr))
 }
 
+/// (case, threads) of each point.
+fn cases_and_threads(points: &[serde_json::Value]) -> Vec<(&str, u64)> {
+    points
+        .iter()
+        .map(|p| (p["case"].as_str().unwrap(), p["threads"].as_u64().unwrap()))
+        .collect()
+}
+
 /// The seeds' scan and Q6 experiments through sysbench and the
 /// repository's scripts (embedded in the binary) against a server the
 /// experiment starts; a second run on the same folder reuses the data.
@@ -220,10 +228,7 @@ fn bench_seed_experiments_run_through_sysbench() {
         log.contains("loading 3000 rows into sbtest.sbtest1"),
         "{log}"
     );
-    let cases: Vec<(&str, u64)> = points
-        .iter()
-        .map(|p| (p["case"].as_str().unwrap(), p["threads"].as_u64().unwrap()))
-        .collect();
+    let cases = cases_and_threads(&points);
     assert_eq!(
         cases,
         [
@@ -266,4 +271,22 @@ fn bench_seed_experiments_run_through_sysbench() {
     let (points, log) = bench_through_sysbench(dir.path(), "seed000-q6", &q6);
     assert!(!log.contains("loading"), "{log}");
     assert_eq!(points.len(), 6);
+
+    // Seed 003 through the server: ALTER TABLE ... ADD INDEX x3, timed, with
+    // the instrumentation off and on, at 1 and 2 build threads.
+    let (points, _) = bench_through_sysbench(dir.path(), "seed003-create-index", &q6);
+    let cases = cases_and_threads(&points);
+    assert_eq!(
+        cases,
+        [
+            ("lineardb instrumentation_off", 1),
+            ("lineardb instrumentation_off", 2),
+            ("lineardb instrumentation_on", 1),
+            ("lineardb instrumentation_on", 2)
+        ]
+    );
+    for p in &points {
+        assert!(p["seconds"].as_f64().unwrap() > 0.0, "{p}");
+        assert!(p["rows_per_s"].as_f64().unwrap() > 1000.0, "{p}");
+    }
 }

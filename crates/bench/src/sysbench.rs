@@ -222,6 +222,11 @@ fn start_lineardb(o: &SysbenchOptions) -> anyhow::Result<Server> {
 }
 
 fn start_mariadb(o: &SysbenchOptions) -> anyhow::Result<Server> {
+    start_mariadb_with(o, false)
+}
+
+/// A private mariadbd; `performance_schema` on or off (ANCHORS.md: off).
+fn start_mariadb_with(o: &SysbenchOptions, performance_schema: bool) -> anyhow::Result<Server> {
     let port = free_port()?;
     let dir = o.work.join("mariadb");
     std::fs::create_dir_all(&dir)?;
@@ -233,11 +238,12 @@ fn start_mariadb(o: &SysbenchOptions) -> anyhow::Result<Server> {
             "[mysqld]\ndatadir={}\nsocket={}\nport={port}\nbind-address=127.0.0.1\nuser=root\n\
              innodb_buffer_pool_size={}M\ninnodb_log_file_size=1G\n\
              innodb_flush_log_at_trx_commit={}\ninnodb_adaptive_hash_index=OFF\n\
-             performance_schema=OFF\nmax_connections=500\nskip-log-bin\n",
+             performance_schema={}\nmax_connections=500\nskip-log-bin\n",
             data.display(),
             dir.join("mariadb.sock").display(),
             o.pool_mib,
             o.flush_at_commit,
+            if performance_schema { "ON" } else { "OFF" },
         ),
     )?;
     if !data.exists() {
@@ -377,6 +383,16 @@ fn prepare(
     Ok(())
 }
 
+/// Writes the repository's scripts into `work/scripts`; returns that folder.
+fn write_scripts(work: &Path) -> anyhow::Result<PathBuf> {
+    let scripts = work.join("scripts");
+    std::fs::create_dir_all(&scripts)?;
+    for (name, text) in SCRIPTS {
+        std::fs::write(scripts.join(name), text)?;
+    }
+    Ok(scripts)
+}
+
 /// Runs the workloads on each system; one point per (system/workload,
 /// threads). `log` gets progress lines.
 pub fn run(
@@ -384,12 +400,7 @@ pub fn run(
     log: &mut dyn FnMut(&str),
     mut on_point: impl FnMut(&Point),
 ) -> anyhow::Result<Vec<Point>> {
-    std::fs::create_dir_all(&o.work)?;
-    let scripts = o.work.join("scripts");
-    std::fs::create_dir_all(&scripts)?;
-    for (name, text) in SCRIPTS {
-        std::fs::write(scripts.join(name), text)?;
-    }
+    let scripts = write_scripts(&o.work)?;
     let mut points = Vec::new();
     let total = o.systems.len() * o.workloads.len() * o.threads.len() * o.repeat.max(1);
     let bar = crate::progress::runs(total as u64, &o.experiment);
@@ -477,6 +488,116 @@ pub fn run(
         drop(server);
     }
     bar.finish_and_clear();
+    Ok(points)
+}
+
+/// The indexes seed 003 builds in one statement.
+const SEED003_INDEXES: [(&str, &str); 3] = [
+    ("s3_shipdate", "l_shipdate"),
+    ("s3_partkey", "l_partkey"),
+    ("s3_suppkey", "l_suppkey"),
+];
+
+/// Seed 003 through the servers: `ALTER TABLE lineitem ADD INDEX` of three
+/// indexes in one statement, timed by the client, with the server's
+/// instrumentation off and on (MariaDB: `performance_schema`, restarted;
+/// lineardb: `lineardb_instrumentation`), at each build thread count
+/// lineardb takes (`lineardb_parallel_threads`; MariaDB builds with one).
+/// The indexes are dropped after each build.
+pub fn create_index(
+    o: &SysbenchOptions,
+    log: &mut dyn FnMut(&str),
+    mut on_point: impl FnMut(&Point),
+) -> anyhow::Result<Vec<Point>> {
+    let scripts = write_scripts(&o.work)?;
+    let add = SEED003_INDEXES
+        .iter()
+        .map(|(n, c)| format!("ADD INDEX {n} ({c})"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let drop_all = SEED003_INDEXES
+        .iter()
+        .map(|(n, _)| format!("DROP INDEX {n}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut points = Vec::new();
+    for system in &o.systems {
+        for instrumented in [false, true] {
+            let case = if instrumented {
+                "instrumentation_on"
+            } else {
+                "instrumentation_off"
+            };
+            log(&format!("{system}, {case}: starting the server"));
+            let server = match system.as_str() {
+                "lineardb" => start_lineardb(o)?,
+                "mariadb" => start_mariadb_with(o, instrumented)?,
+                other => anyhow::bail!("unknown system {other:?} (lineardb, mariadb)"),
+            };
+            let port = server.port;
+            prepare(o, &scripts, port, Dataset::Lineitem, log)?;
+            // Indexes left by an interrupted run.
+            for (n, _) in SEED003_INDEXES {
+                let _ = mysql(port, &format!("ALTER TABLE sbtest.lineitem DROP INDEX {n}"));
+            }
+            let threads: Vec<usize> = if system == "lineardb" {
+                o.threads.clone()
+            } else {
+                vec![1]
+            };
+            let mut one = None;
+            for &t in &threads {
+                let mut secs = Vec::new();
+                for _ in 0..o.repeat.max(1) {
+                    let mut set = String::new();
+                    if system == "lineardb" {
+                        set = format!(
+                            "SET GLOBAL lineardb_instrumentation = {}; \
+                             SET lineardb_parallel_threads = {t}; ",
+                            if instrumented { "ON" } else { "OFF" }
+                        );
+                    }
+                    let t0 = Instant::now();
+                    mysql(port, &format!("{set}ALTER TABLE sbtest.lineitem {add}"))?;
+                    secs.push(t0.elapsed().as_secs_f64());
+                    mysql(port, &format!("ALTER TABLE sbtest.lineitem {drop_all}"))?;
+                }
+                let s = crate::harness::median(&mut secs.clone());
+                let rows = o.lineitem_rows as f64 * SEED003_INDEXES.len() as f64;
+                let m = Measurement {
+                    runs: secs.len(),
+                    ops_per_s: 1.0 / s,
+                    ops_per_s_min: 1.0 / secs.iter().cloned().fold(0.0, f64::max),
+                    ops_per_s_max: 1.0 / secs.iter().cloned().fold(f64::INFINITY, f64::min),
+                    rows_per_s: rows / s,
+                    cpu_us_per_op: 0.0,
+                    shared_writes_per_row: None,
+                    shared_writes_per_op: None,
+                };
+                if t == 1 {
+                    one = Some(s);
+                }
+                let mut extra = std::collections::BTreeMap::new();
+                extra.insert("seconds".to_string(), s);
+                let p = Point {
+                    experiment: o.experiment.clone(),
+                    system: Some(system.clone()),
+                    case: format!("{system} {case}"),
+                    threads: t,
+                    ratio_to_1_thread: one.map(|o| o / s),
+                    m,
+                    extra,
+                };
+                log(&format!("  {t} thread(s): {s:.2} s"));
+                on_point(&p);
+                points.push(p);
+            }
+            if system == "lineardb" {
+                mysql(port, "SET GLOBAL lineardb_instrumentation = ON")?;
+            }
+            drop(server);
+        }
+    }
     Ok(points)
 }
 

@@ -182,7 +182,8 @@ impl Session {
             .map(|n| object_name(n).join("."))
             .ok_or_else(|| SqlError::syntax("CREATE INDEX needs a name"))?;
         let cols = ident_list(&ci.columns)?;
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        // Index builds use the session's parallel threads (default: the cores).
+        let threads = self.parallel_threads;
         self.engine.create_indexes(
             &t.def.database,
             &t.def.name,
@@ -226,7 +227,8 @@ impl Session {
                 other => return Err(SqlError::unsupported(format!("ALTER TABLE {other}"))),
             }
         }
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        // Index builds use the session's parallel threads (default: the cores).
+        let threads = self.parallel_threads;
         self.engine
             .create_indexes(&t.def.database, &t.def.name, &specs, threads, &|_| {})?;
         Ok(Outcome::done(0))

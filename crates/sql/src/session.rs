@@ -71,7 +71,7 @@ pub struct Session {
     facts_version: u64,
     variables: HashMap<String, Value>,
     /// Threads a big scan may use (`lineardb_parallel_threads`).
-    parallel_threads: usize,
+    pub(crate) parallel_threads: usize,
     /// Fewest rows (tree estimate) a scan needs to go parallel
     /// (`lineardb_parallel_min_rows`).
     parallel_min_rows: u64,
