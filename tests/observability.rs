@@ -148,3 +148,56 @@ fn a_contended_leaf_tops_the_hot_pages_and_the_waits() {
         .unwrap_err();
     assert!(err.to_string().contains("1146"), "{err}");
 }
+
+/// Statements are counted by digest: N point selects with different ids
+/// are one digest with COUNT_STAR = N, as text and as a prepared statement;
+/// errors count in SUM_ERRORS; the latencies are ordered.
+#[test]
+fn statements_are_counted_by_digest() {
+    let server = Server::start();
+    let mut c = connect(&server, "");
+    c.query_drop("CREATE DATABASE dg").unwrap();
+    c.query_drop("USE dg").unwrap();
+    c.query_drop("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10))")
+        .unwrap();
+    c.query_drop("INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'c')")
+        .unwrap();
+    for i in 0..37 {
+        let _: Option<String> = c
+            .query_first(format!("SELECT v FROM t WHERE id = {}", i % 3 + 1))
+            .unwrap();
+    }
+    let stmt = c.prep("SELECT v FROM t WHERE id = ?").unwrap();
+    for i in 0..23 {
+        let _: Option<String> = c.exec_first(&stmt, (i % 3 + 1,)).unwrap();
+    }
+    for _ in 0..4 {
+        assert!(c.query_drop("SELECT v FROM t WHERE nope = 'x'").is_err());
+    }
+    let row = |c: &mut Conn, text: &str| -> (String, u64, u64, u64, u64, u64, u64, u64) {
+        c.exec_first(
+            "SELECT SCHEMA_NAME, COUNT_STAR, SUM_ERRORS, MIN_TIMER_WAIT, AVG_TIMER_WAIT, \
+             MAX_TIMER_WAIT, QUANTILE_95, QUANTILE_99 \
+             FROM performance_schema.events_statements_summary_by_digest \
+             WHERE DIGEST_TEXT = ?",
+            (text,),
+        )
+        .unwrap()
+        .unwrap_or_else(|| panic!("no digest {text:?}"))
+    };
+    let (schema, count, errors, min, avg, max, p95, p99) =
+        row(&mut c, "SELECT v FROM t WHERE id = ?");
+    assert_eq!(schema, "dg");
+    // 37 text statements and 23 executions have the same digest text.
+    assert_eq!(count, 60);
+    assert_eq!(errors, 0);
+    assert!(0 < min && min <= avg && avg <= max, "{min} {avg} {max}");
+    assert!(p95 <= p99 && p99 <= max, "{p95} {p99} {max}");
+    let (_, count, errors, ..) = row(&mut c, "SELECT v FROM t WHERE nope = ?");
+    assert_eq!((count, errors), (4, 4));
+    // A session that ended keeps its statements in the table.
+    drop(c);
+    let mut c = connect(&server, "dg");
+    let (_, count, ..) = row(&mut c, "SELECT v FROM t WHERE id = ?");
+    assert_eq!(count, 60);
+}

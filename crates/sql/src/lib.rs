@@ -18,6 +18,7 @@
 //! ```
 mod admin;
 mod ddl;
+mod digest;
 mod dml;
 mod error;
 mod expr;

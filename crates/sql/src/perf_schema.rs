@@ -4,6 +4,7 @@
 //! slots at that moment); nothing is kept or written for them between
 //! queries. Timers are in picoseconds, as in MySQL.
 use crate::result::ColumnKind;
+use crate::sessions::Registry;
 use lineardb_sync::wait;
 use lineardb_table::{Engine, Value};
 
@@ -20,6 +21,10 @@ pub(crate) enum SystemTable {
     /// `lineardb_hot_pages`: sampled slow-path events per page, with the
     /// page's tree (`db.table.index`) and level, most events first.
     HotPages,
+    /// `events_statements_summary_by_digest`: statements grouped by their
+    /// text with literals replaced, counts, latency (sum, min, average,
+    /// max, 95th and 99th percentile from a log2 histogram) and errors.
+    StatementsByDigest,
 }
 
 const WAITS_COLUMNS: [(&str, ColumnKind); 6] = [
@@ -40,6 +45,20 @@ const HOT_PAGES_COLUMNS: [(&str, ColumnKind); 6] = [
     ("WAITS", ColumnKind::UInt),
 ];
 
+const DIGEST_COLUMNS: [(&str, ColumnKind); 11] = [
+    ("SCHEMA_NAME", ColumnKind::Text),
+    ("DIGEST", ColumnKind::Text),
+    ("DIGEST_TEXT", ColumnKind::Text),
+    ("COUNT_STAR", ColumnKind::UInt),
+    ("SUM_TIMER_WAIT", ColumnKind::UInt),
+    ("MIN_TIMER_WAIT", ColumnKind::UInt),
+    ("AVG_TIMER_WAIT", ColumnKind::UInt),
+    ("MAX_TIMER_WAIT", ColumnKind::UInt),
+    ("SUM_ERRORS", ColumnKind::UInt),
+    ("QUANTILE_95", ColumnKind::UInt),
+    ("QUANTILE_99", ColumnKind::UInt),
+];
+
 impl SystemTable {
     /// The table called `name` (any case).
     pub(crate) fn find(name: &str) -> Option<SystemTable> {
@@ -47,13 +66,15 @@ impl SystemTable {
         match n.as_str() {
             "events_waits_summary_global_by_event_name" => Some(SystemTable::WaitsByEventName),
             "lineardb_hot_pages" => Some(SystemTable::HotPages),
+            "events_statements_summary_by_digest" => Some(SystemTable::StatementsByDigest),
             _ => None,
         }
     }
 
     /// Every table, for SHOW TABLES.
-    pub(crate) fn names() -> [&'static str; 2] {
+    pub(crate) fn names() -> [&'static str; 3] {
         [
+            "events_statements_summary_by_digest",
             "events_waits_summary_global_by_event_name",
             "lineardb_hot_pages",
         ]
@@ -63,12 +84,36 @@ impl SystemTable {
         match self {
             SystemTable::WaitsByEventName => &WAITS_COLUMNS,
             SystemTable::HotPages => &HOT_PAGES_COLUMNS,
+            SystemTable::StatementsByDigest => &DIGEST_COLUMNS,
         }
     }
 
     /// The rows now.
-    pub(crate) fn rows(self, engine: &Engine) -> Vec<Vec<Value>> {
+    pub(crate) fn rows(self, engine: &Engine, registry: &Registry) -> Vec<Vec<Value>> {
         match self {
+            SystemTable::StatementsByDigest => registry
+                .digests()
+                .into_iter()
+                .map(|d| {
+                    let ps = |ns: u64| Value::UInt(ns.saturating_mul(1000));
+                    vec![
+                        d.schema.as_deref().map_or(Value::Null, Value::str),
+                        Value::str(&format!(
+                            "{:016x}",
+                            crate::digest::key(d.schema.as_deref(), &d.text)
+                        )),
+                        Value::str(&d.text),
+                        Value::UInt(d.count),
+                        ps(d.sum_ns),
+                        ps(d.min_ns),
+                        ps(d.sum_ns / d.count.max(1)),
+                        ps(d.max_ns),
+                        Value::UInt(d.errors),
+                        ps(d.quantile(0.95)),
+                        ps(d.quantile(0.99)),
+                    ]
+                })
+                .collect(),
             SystemTable::WaitsByEventName => wait::summary()
                 .into_iter()
                 .map(|(class, s)| {

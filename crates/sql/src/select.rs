@@ -9,6 +9,7 @@ use crate::expr::{
 use crate::perf_schema::SystemTable;
 use crate::result::{Column, ColumnKind, RowSink};
 use crate::row_filter::RowFilter;
+use crate::sessions::Registry;
 use lineardb_sync::{LocalCounter, SharedFlag};
 use lineardb_table::{BTree, Engine, KeyRange, ReadView, Table, Value};
 use sqlparser::ast;
@@ -23,7 +24,7 @@ pub(crate) enum Source {
     Table(TableSource),
     Derived(Box<SelectPlan>),
     /// A `performance_schema` table: rows made when the query runs.
-    System(SystemTable, Arc<Engine>),
+    System(SystemTable, Arc<Engine>, Arc<Registry>),
 }
 
 /// The access path chosen for a table.
@@ -117,6 +118,7 @@ pub(crate) struct Planner<'a> {
     pub resolve: &'a mut dyn FnMut(&[String]) -> Result<Arc<Table>>,
     /// For `performance_schema` tables.
     pub engine: &'a Arc<Engine>,
+    pub registry: &'a Arc<Registry>,
 }
 
 /// The columns of `table`, named under `alias`.
@@ -331,7 +333,11 @@ impl Planner<'_> {
                                         kind: *kind,
                                     })
                                     .collect();
-                                (Source::System(t, self.engine.clone()), scope, Vec::new())
+                                (
+                                    Source::System(t, self.engine.clone(), self.registry.clone()),
+                                    scope,
+                                    Vec::new(),
+                                )
                             } else {
                                 self.table_factor(&parts, alias, index_hints)?
                             }
@@ -1151,7 +1157,7 @@ impl SelectPlan {
             Source::Nothing => 0,
             Source::Table(t) => t.table.def.columns.len(),
             Source::Derived(p) => p.columns.len(),
-            Source::System(t, _) => t.columns().len(),
+            Source::System(t, ..) => t.columns().len(),
         }
     }
 
@@ -1216,8 +1222,8 @@ impl SelectPlan {
             Source::Nothing => {
                 pass(&SourceRow::Values(&[]));
             }
-            Source::System(t, engine) => {
-                for r in &t.rows(engine) {
+            Source::System(t, engine, registry) => {
+                for r in &t.rows(engine, registry) {
                     if !pass(&SourceRow::Values(r)) {
                         break;
                     }

@@ -51,6 +51,10 @@ pub struct Prepared {
     /// was planned at (re-planned when that moves).
     plan: Option<(SelectPlan, (u64, u64))>,
     pub columns: Vec<Column>,
+    /// The statement's digest text, made once at prepare, and its key for
+    /// the schema it last ran in.
+    digest: String,
+    digest_key: Option<(Option<String>, u64)>,
 }
 
 impl Prepared {
@@ -481,6 +485,7 @@ impl Session {
             variable: &vars,
             resolve: &mut resolve,
             engine: &engine,
+            registry: &self.registry,
         }
         .plan_query(q);
         self.tables = cache;
@@ -535,9 +540,24 @@ impl Session {
         }
         self.slot.counters.questions.add(1);
         self.slot.begin("Query", Some(&batch.text));
+        let start = std::time::Instant::now();
         let r = self.run(stmt, &params, &[], sink);
+        if lineardb_sync::wait::enabled() {
+            let text = crate::digest::normalize(&batch.text);
+            self.record_statement(&text, start, r.is_err());
+        }
         self.slot.end();
         r
+    }
+
+    /// Counts a statement in its digest's statistics (while the
+    /// instrumentation is on).
+    fn record_statement(&self, digest: &str, start: std::time::Instant, error: bool) {
+        let ns = start.elapsed().as_nanos() as u64;
+        let schema = self.facts.database.as_deref();
+        let key = crate::digest::key(schema, digest);
+        self.slot
+            .record_statement(key, schema, || digest.to_string(), ns, error);
     }
 
     /// Runs one statement, sending any result set to `sink`.
@@ -586,6 +606,8 @@ impl Session {
             params,
             plan: None,
             columns: Vec::new(),
+            digest: crate::digest::normalize(sql),
+            digest_key: None,
         };
         if let ast::Statement::Query(q) = &p.statement {
             let plan = self.plan_select(q, &p.params)?;
@@ -612,7 +634,22 @@ impl Session {
         self.warnings.clear();
         self.slot.counters.questions.add(1);
         self.slot.begin("Execute", None);
+        let start = std::time::Instant::now();
         let r = self.run_prepared(p, params, sink);
+        if lineardb_sync::wait::enabled() {
+            let schema = self.facts.database.as_deref();
+            let key = match &p.digest_key {
+                Some((s, k)) if s.as_deref() == schema => *k,
+                _ => {
+                    let k = crate::digest::key(schema, &p.digest);
+                    p.digest_key = Some((schema.map(str::to_string), k));
+                    k
+                }
+            };
+            let ns = start.elapsed().as_nanos() as u64;
+            self.slot
+                .record_statement(key, schema, || p.digest.clone(), ns, r.is_err());
+        }
         self.slot.end();
         r
     }

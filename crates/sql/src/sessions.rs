@@ -7,6 +7,7 @@
 //! session begins or ends, so serving a statement writes nothing another
 //! session writes.
 use lineardb_sync::{LocalCounter, Mutex, SharedFlag, SharedWord};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -44,6 +45,104 @@ impl Counters {
     }
 }
 
+/// Hashes a digest key, which is a hash already: the key itself.
+#[derive(Default)]
+pub(crate) struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = self.0.rotate_left(8) ^ *b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+type DigestMap = HashMap<u64, DigestStats, std::hash::BuildHasherDefault<KeyHasher>>;
+
+/// Latency buckets of a digest: bucket `i` holds [2^i, 2^(i+1)) ns.
+const LATENCY_BUCKETS: usize = 40;
+
+/// Statistics of one statement digest.
+#[derive(Clone)]
+pub(crate) struct DigestStats {
+    pub schema: Option<String>,
+    pub text: String,
+    pub count: u64,
+    pub errors: u64,
+    pub sum_ns: u64,
+    pub min_ns: u64,
+    pub max_ns: u64,
+    pub histogram: [u64; LATENCY_BUCKETS],
+}
+
+impl DigestStats {
+    fn new(schema: Option<&str>, text: String) -> DigestStats {
+        DigestStats {
+            schema: schema.map(str::to_string),
+            text,
+            count: 0,
+            errors: 0,
+            sum_ns: 0,
+            min_ns: u64::MAX,
+            max_ns: 0,
+            histogram: [0; LATENCY_BUCKETS],
+        }
+    }
+
+    fn add(&mut self, ns: u64, error: bool) {
+        self.count += 1;
+        self.errors += error as u64;
+        self.sum_ns += ns;
+        self.min_ns = self.min_ns.min(ns);
+        self.max_ns = self.max_ns.max(ns);
+        let bucket = (63 - ns.max(1).leading_zeros() as usize).min(LATENCY_BUCKETS - 1);
+        self.histogram[bucket] += 1;
+    }
+
+    fn merge(&mut self, o: &DigestStats) {
+        self.count += o.count;
+        self.errors += o.errors;
+        self.sum_ns += o.sum_ns;
+        self.min_ns = self.min_ns.min(o.min_ns);
+        self.max_ns = self.max_ns.max(o.max_ns);
+        for (a, b) in self.histogram.iter_mut().zip(&o.histogram) {
+            *a += b;
+        }
+    }
+
+    /// The latency (ns) below which a fraction `q` of the statements ran:
+    /// the upper end of the bucket that holds that rank (at most the max).
+    pub fn quantile(&self, q: f64) -> u64 {
+        let rank = (q * self.count as f64).ceil().max(1.0) as u64;
+        let mut seen = 0;
+        for (i, n) in self.histogram.iter().enumerate() {
+            seen += n;
+            if seen >= rank {
+                return (1u64 << (i + 1)).min(self.max_ns.max(1));
+            }
+        }
+        self.max_ns
+    }
+}
+
+/// Merges `from` into `into`, digest by digest.
+fn merge_digests(into: &mut DigestMap, from: &DigestMap) {
+    for (k, d) in from {
+        match into.get_mut(k) {
+            Some(e) => e.merge(d),
+            None => {
+                into.insert(*k, d.clone());
+            }
+        }
+    }
+}
+
 /// What a session is doing, for SHOW PROCESSLIST.
 struct Activity {
     database: Option<String>,
@@ -66,6 +165,10 @@ pub struct SessionSlot {
     killed: SharedFlag,
     /// Wakes a connection blocked on its socket (set by the server).
     interrupt: Mutex<Option<Box<dyn Fn() + Send + Sync>>>,
+    /// Statement statistics by digest key. Locked by this session once per
+    /// statement (its own lock, uncontended) and by readers of
+    /// `performance_schema.events_statements_summary_by_digest`.
+    digests: Mutex<DigestMap>,
 }
 
 impl SessionSlot {
@@ -89,6 +192,22 @@ impl SessionSlot {
 
     pub(crate) fn set_database(&self, db: Option<&str>) {
         self.activity.lock().database = db.map(str::to_string);
+    }
+
+    /// Counts a statement of digest `key` that ran `ns` nanoseconds;
+    /// `text` makes the digest text the first time the key is seen.
+    pub(crate) fn record_statement(
+        &self,
+        key: u64,
+        schema: Option<&str>,
+        text: impl FnOnce() -> String,
+        ns: u64,
+        error: bool,
+    ) {
+        let mut d = self.digests.lock();
+        d.entry(key)
+            .or_insert_with(|| DigestStats::new(schema, text()))
+            .add(ns, error);
     }
 
     pub fn killed(&self) -> bool {
@@ -118,6 +237,8 @@ pub struct Registry {
     slots: Mutex<Vec<Arc<SessionSlot>>>,
     /// Counters of the sessions that have ended (written at session end).
     ended: [SharedWord; COUNTER_NAMES.len()],
+    /// Statement digests of the sessions that have ended.
+    ended_digests: Mutex<DigestMap>,
 }
 
 impl Default for Registry {
@@ -127,6 +248,7 @@ impl Default for Registry {
             next_id: SharedWord::new(1),
             slots: Mutex::new(Vec::new()),
             ended: Default::default(),
+            ended_digests: Mutex::new(DigestMap::default()),
         }
     }
 }
@@ -156,6 +278,7 @@ impl Registry {
             kill_query: SharedFlag::new(false),
             killed: SharedFlag::new(false),
             interrupt: Mutex::new(None),
+            digests: Mutex::new(DigestMap::default()),
         });
         self.slots.lock().push(slot.clone());
         slot
@@ -167,6 +290,20 @@ impl Registry {
         for (from, to) in slot.counters.values().iter().zip(&self.ended) {
             to.fetch_add(*from);
         }
+        drop(slots);
+        merge_digests(&mut self.ended_digests.lock(), &slot.digests.lock());
+    }
+
+    /// Statement statistics by digest over live and ended sessions.
+    pub(crate) fn digests(&self) -> Vec<DigestStats> {
+        let mut all = self.ended_digests.lock().clone();
+        let slots = self.slots.lock().clone();
+        for s in &slots {
+            merge_digests(&mut all, &s.digests.lock());
+        }
+        let mut v: Vec<DigestStats> = all.into_values().collect();
+        v.sort_by_key(|d| std::cmp::Reverse(d.sum_ns));
+        v
     }
 
     pub fn uptime_secs(&self) -> u64 {
