@@ -201,3 +201,44 @@ fn statements_are_counted_by_digest() {
     let (_, count, ..) = row(&mut c, "SELECT v FROM t WHERE id = ?");
     assert_eq!(count, 60);
 }
+
+/// `SHOW GLOBAL STATUS` counts rows read, inserted, updated and deleted, and
+/// shows the buffer pool's size.
+#[test]
+fn status_counts_rows_by_operation() {
+    let server = Server::start();
+    let mut c = connect(&server, "");
+    c.query_drop("CREATE DATABASE st").unwrap();
+    c.query_drop("USE st").unwrap();
+    c.query_drop("CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL)")
+        .unwrap();
+    let status = |c: &mut Conn| -> std::collections::HashMap<String, u64> {
+        let rows: Vec<(String, String)> = c.query("SHOW GLOBAL STATUS").unwrap();
+        rows.into_iter()
+            .filter_map(|(k, v)| Some((k, v.parse().ok()?)))
+            .collect()
+    };
+    let before = status(&mut c);
+    let values: Vec<String> = (1..=500).map(|i| format!("({i}, {i})")).collect();
+    c.query_drop(format!("INSERT INTO t VALUES {}", values.join(",")))
+        .unwrap();
+    c.query_drop("UPDATE t SET v = v + 1 WHERE id <= 30")
+        .unwrap();
+    c.query_drop("DELETE FROM t WHERE id > 490").unwrap();
+    let n: u64 = c.query_first("SELECT COUNT(*) FROM t").unwrap().unwrap();
+    assert_eq!(n, 490);
+    let after = status(&mut c);
+    let delta = |k: &str| after[k] - before[k];
+    assert_eq!(delta("Innodb_rows_inserted"), 500);
+    assert_eq!(delta("Innodb_rows_updated"), 30);
+    assert_eq!(delta("Innodb_rows_deleted"), 10);
+    // The full count reads every row; UPDATE and DELETE read theirs too.
+    assert!(
+        delta("Innodb_rows_read") >= 490 + 30 + 10,
+        "{}",
+        delta("Innodb_rows_read")
+    );
+    assert!(after["Innodb_buffer_pool_pages_total"] > 0);
+    assert!(after["Innodb_buffer_pool_pages_data"] > 0);
+    assert_eq!(after["Innodb_page_size"], 16384);
+}

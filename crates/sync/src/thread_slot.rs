@@ -52,9 +52,15 @@ pub enum Counter {
     /// Older row versions a snapshot read had to look up (the row had
     /// changed since the snapshot).
     OlderVersions,
+    /// Rows and index entries read by scans and lookups (counted per batch).
+    RowsRead,
+    /// Rows inserted, updated, deleted.
+    RowsInserted,
+    RowsUpdated,
+    RowsDeleted,
 }
 
-pub const COUNTER_COUNT: usize = 5;
+pub const COUNTER_COUNT: usize = 9;
 
 impl Counter {
     pub const ALL: [Counter; COUNTER_COUNT] = [
@@ -63,6 +69,10 @@ impl Counter {
         Counter::PagesEvicted,
         Counter::ReadAheadHints,
         Counter::OlderVersions,
+        Counter::RowsRead,
+        Counter::RowsInserted,
+        Counter::RowsUpdated,
+        Counter::RowsDeleted,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -71,6 +81,10 @@ impl Counter {
             Counter::PagesEvicted => "pages_evicted",
             Counter::ReadAheadHints => "read_ahead_hints",
             Counter::OlderVersions => "older_versions",
+            Counter::RowsRead => "rows_read",
+            Counter::RowsInserted => "rows_inserted",
+            Counter::RowsUpdated => "rows_updated",
+            Counter::RowsDeleted => "rows_deleted",
         }
     }
 }

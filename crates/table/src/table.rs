@@ -222,6 +222,7 @@ impl PrimaryKeys {
     ) -> bool {
         let root = idx.tree.root();
         let all_in = batch_inside(batch, range);
+        lineardb_sync::thread_slot::count(lineardb_sync::Counter::RowsRead, batch.len() as u64);
         for (k, v) in batch.iter() {
             if !all_in && !range.contains_upper(k) {
                 return false;
@@ -252,6 +253,7 @@ pub(crate) fn scan_range(
             return Ok(());
         }
         let all_in = batch_inside(b, range);
+        lineardb_sync::thread_slot::count(lineardb_sync::Counter::RowsRead, b.len() as u64);
         for (k, v) in b.iter() {
             if !(all_in || range.contains_upper(k)) || !f(k, v) {
                 return Ok(());
@@ -489,7 +491,7 @@ impl Table {
     }
 
     /// Inserts a complete, coerced row. On error the table is unchanged.
-    pub fn insert_prepared(&self, txn: &mut Txn, row: &[Value]) -> Result<()> {
+    fn insert_prepared_uncounted(&self, txn: &mut Txn, row: &[Value]) -> Result<()> {
         let row_id = self
             .def
             .primary_key
@@ -621,6 +623,7 @@ impl Table {
         let Some(v) = self.primary.get(pk)? else {
             return Ok(None);
         };
+        lineardb_sync::thread_slot::count(lineardb_sync::Counter::RowsRead, 1);
         Ok(view
             .resolve(self.primary.root(), pk, &v)
             .body()
@@ -628,6 +631,31 @@ impl Table {
     }
 
     /// The row with these primary key values, as `view` sees it.
+    /// Inserts a complete, coerced row. On error the table is unchanged.
+    pub fn insert_prepared(&self, txn: &mut Txn, row: &[Value]) -> Result<()> {
+        let r = self.insert_prepared_uncounted(txn, row);
+        if r.is_ok() {
+            lineardb_sync::thread_slot::count(lineardb_sync::Counter::RowsInserted, 1);
+        }
+        r
+    }
+
+    /// Replaces the row at `pk` (whose current values are `old`) with `old`
+    /// changed where `new` has a value.
+    pub fn update_row(
+        &self,
+        txn: &mut Txn,
+        pk: &[u8],
+        old: &[Value],
+        new: Vec<Option<Value>>,
+    ) -> Result<()> {
+        let r = self.update_row_uncounted(txn, pk, old, new);
+        if r.is_ok() {
+            lineardb_sync::thread_slot::count(lineardb_sync::Counter::RowsUpdated, 1);
+        }
+        r
+    }
+
     pub fn get(&self, view: &ReadView, key: &[Value]) -> Result<Option<Vec<Value>>> {
         self.get_by_key(view, &self.encode_primary_key(key)?)
     }
@@ -651,6 +679,14 @@ impl Table {
     /// Deletes the row `old` with primary key `pk`, which `txn` locked and
     /// read ([`Table::lock_row`]).
     pub fn delete_row(&self, txn: &mut Txn, pk: &[u8], old: &[Value]) -> Result<()> {
+        let r = self.delete_row_uncounted(txn, pk, old);
+        if r.is_ok() {
+            lineardb_sync::thread_slot::count(lineardb_sync::Counter::RowsDeleted, 1);
+        }
+        r
+    }
+
+    fn delete_row_uncounted(&self, txn: &mut Txn, pk: &[u8], old: &[Value]) -> Result<()> {
         for index in &self.indexes {
             txn.delete_mark(&index.tree, &self.index_key(index, old, pk))?;
         }
@@ -670,7 +706,7 @@ impl Table {
 
     /// [`Table::update_by_key`] of the row `old`, which `txn` locked and
     /// read ([`Table::lock_row`]).
-    pub fn update_row(
+    fn update_row_uncounted(
         &self,
         txn: &mut Txn,
         pk: &[u8],
