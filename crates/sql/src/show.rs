@@ -79,26 +79,18 @@ impl Session {
                 status.push(("Lineardb_log_syncs", log.syncs));
                 status.push(("Lineardb_log_written", log.written));
                 use lineardb_sync::{thread_slot::counter_total, Counter};
-                status.push(("Innodb_rows_read", counter_total(Counter::RowsRead)));
-                status.push(("Innodb_rows_inserted", counter_total(Counter::RowsInserted)));
-                status.push(("Innodb_rows_updated", counter_total(Counter::RowsUpdated)));
-                status.push(("Innodb_rows_deleted", counter_total(Counter::RowsDeleted)));
-                status.push((
-                    "Innodb_buffer_pool_reads",
-                    counter_total(Counter::PagesRead),
-                ));
-                status.push((
-                    "Innodb_buffer_pool_pages_flushed",
-                    counter_total(Counter::PagesWritten),
-                ));
-                status.push((
-                    "Lineardb_pages_evicted",
-                    counter_total(Counter::PagesEvicted),
-                ));
-                status.push((
-                    "Lineardb_older_versions",
-                    counter_total(Counter::OlderVersions),
-                ));
+                for (name, c) in [
+                    ("Innodb_rows_read", Counter::RowsRead),
+                    ("Innodb_rows_inserted", Counter::RowsInserted),
+                    ("Innodb_rows_updated", Counter::RowsUpdated),
+                    ("Innodb_rows_deleted", Counter::RowsDeleted),
+                    ("Innodb_buffer_pool_reads", Counter::PagesRead),
+                    ("Innodb_buffer_pool_pages_flushed", Counter::PagesWritten),
+                    ("Lineardb_pages_evicted", Counter::PagesEvicted),
+                    ("Lineardb_older_versions", Counter::OlderVersions),
+                ] {
+                    status.push((name, counter_total(c)));
+                }
                 let pool = self.engine.store().pool().stats();
                 status.push(("Innodb_buffer_pool_pages_total", pool.frames as u64));
                 status.push(("Innodb_buffer_pool_pages_data", pool.resident as u64));

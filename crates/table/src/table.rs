@@ -17,7 +17,7 @@ use crate::schema::{IndexDef, TableDef};
 use crate::types::Value;
 use lineardb_btree::BTree;
 use lineardb_buffer::BufferPool;
-use lineardb_sync::{Mutex, SharedWord};
+use lineardb_sync::{Counter, Mutex, SharedWord};
 use lineardb_wal::{ReadView, Stamp, Txn, Version};
 use std::ops::Bound;
 use std::sync::Arc;
@@ -222,7 +222,7 @@ impl PrimaryKeys {
     ) -> bool {
         let root = idx.tree.root();
         let all_in = batch_inside(batch, range);
-        lineardb_sync::thread_slot::count(lineardb_sync::Counter::RowsRead, batch.len() as u64);
+        lineardb_sync::thread_slot::count(Counter::RowsRead, batch.len() as u64);
         for (k, v) in batch.iter() {
             if !all_in && !range.contains_upper(k) {
                 return false;
@@ -253,13 +253,21 @@ pub(crate) fn scan_range(
             return Ok(());
         }
         let all_in = batch_inside(b, range);
-        lineardb_sync::thread_slot::count(lineardb_sync::Counter::RowsRead, b.len() as u64);
+        lineardb_sync::thread_slot::count(Counter::RowsRead, b.len() as u64);
         for (k, v) in b.iter() {
             if !(all_in || range.contains_upper(k)) || !f(k, v) {
                 return Ok(());
             }
         }
     }
+}
+
+/// `r`, counting one row in `counter` if it succeeded.
+fn counted<T>(r: Result<T>, counter: Counter) -> Result<T> {
+    if r.is_ok() {
+        lineardb_sync::thread_slot::count(counter, 1);
+    }
+    r
 }
 
 /// True if every key of `batch` is below `range`'s end: the batch is
@@ -623,7 +631,7 @@ impl Table {
         let Some(v) = self.primary.get(pk)? else {
             return Ok(None);
         };
-        lineardb_sync::thread_slot::count(lineardb_sync::Counter::RowsRead, 1);
+        lineardb_sync::thread_slot::count(Counter::RowsRead, 1);
         Ok(view
             .resolve(self.primary.root(), pk, &v)
             .body()
@@ -633,11 +641,10 @@ impl Table {
     /// The row with these primary key values, as `view` sees it.
     /// Inserts a complete, coerced row. On error the table is unchanged.
     pub fn insert_prepared(&self, txn: &mut Txn, row: &[Value]) -> Result<()> {
-        let r = self.insert_prepared_uncounted(txn, row);
-        if r.is_ok() {
-            lineardb_sync::thread_slot::count(lineardb_sync::Counter::RowsInserted, 1);
-        }
-        r
+        counted(
+            self.insert_prepared_uncounted(txn, row),
+            Counter::RowsInserted,
+        )
     }
 
     /// Replaces the row at `pk` (whose current values are `old`) with `old`
@@ -649,11 +656,10 @@ impl Table {
         old: &[Value],
         new: Vec<Option<Value>>,
     ) -> Result<()> {
-        let r = self.update_row_uncounted(txn, pk, old, new);
-        if r.is_ok() {
-            lineardb_sync::thread_slot::count(lineardb_sync::Counter::RowsUpdated, 1);
-        }
-        r
+        counted(
+            self.update_row_uncounted(txn, pk, old, new),
+            Counter::RowsUpdated,
+        )
     }
 
     pub fn get(&self, view: &ReadView, key: &[Value]) -> Result<Option<Vec<Value>>> {
@@ -679,11 +685,10 @@ impl Table {
     /// Deletes the row `old` with primary key `pk`, which `txn` locked and
     /// read ([`Table::lock_row`]).
     pub fn delete_row(&self, txn: &mut Txn, pk: &[u8], old: &[Value]) -> Result<()> {
-        let r = self.delete_row_uncounted(txn, pk, old);
-        if r.is_ok() {
-            lineardb_sync::thread_slot::count(lineardb_sync::Counter::RowsDeleted, 1);
-        }
-        r
+        counted(
+            self.delete_row_uncounted(txn, pk, old),
+            Counter::RowsDeleted,
+        )
     }
 
     fn delete_row_uncounted(&self, txn: &mut Txn, pk: &[u8], old: &[Value]) -> Result<()> {
