@@ -498,7 +498,7 @@ impl Table {
         Ok(generated)
     }
 
-    /// Inserts a complete, coerced row. On error the table is unchanged.
+    /// [`Table::insert_prepared`] without counting it.
     fn insert_prepared_uncounted(&self, txn: &mut Txn, row: &[Value]) -> Result<()> {
         let row_id = self
             .def
@@ -638,7 +638,6 @@ impl Table {
             .map(|b| self.layout.row(b).values()))
     }
 
-    /// The row with these primary key values, as `view` sees it.
     /// Inserts a complete, coerced row. On error the table is unchanged.
     pub fn insert_prepared(&self, txn: &mut Txn, row: &[Value]) -> Result<()> {
         counted(
@@ -647,8 +646,8 @@ impl Table {
         )
     }
 
-    /// Replaces the row at `pk` (whose current values are `old`) with `old`
-    /// changed where `new` has a value.
+    /// [`Table::update_by_key`] of the row `old`, which `txn` locked and
+    /// read ([`Table::lock_row`]): `old` changed where `new` has a value.
     pub fn update_row(
         &self,
         txn: &mut Txn,
@@ -662,6 +661,7 @@ impl Table {
         )
     }
 
+    /// The row with these primary key values, as `view` sees it.
     pub fn get(&self, view: &ReadView, key: &[Value]) -> Result<Option<Vec<Value>>> {
         self.get_by_key(view, &self.encode_primary_key(key)?)
     }
@@ -691,6 +691,7 @@ impl Table {
         )
     }
 
+    /// [`Table::delete_row`] without counting it.
     fn delete_row_uncounted(&self, txn: &mut Txn, pk: &[u8], old: &[Value]) -> Result<()> {
         for index in &self.indexes {
             txn.delete_mark(&index.tree, &self.index_key(index, old, pk))?;
@@ -709,8 +710,7 @@ impl Table {
         Ok(true)
     }
 
-    /// [`Table::update_by_key`] of the row `old`, which `txn` locked and
-    /// read ([`Table::lock_row`]).
+    /// [`Table::update_row`] without counting it.
     fn update_row_uncounted(
         &self,
         txn: &mut Txn,
