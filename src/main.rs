@@ -6,6 +6,8 @@ use lineardb_bench::results::Throughput;
 use lineardb_bench::seeds::{self, SeedOptions};
 use std::path::PathBuf;
 
+mod top;
+
 /// mimalloc's heaps are per thread: query paths that allocate small
 /// buffers never share an allocator lock, whatever the thread count
 /// (glibc shares its arenas once threads outnumber 8 per core).
@@ -32,6 +34,9 @@ enum Command {
     },
     /// Serve the MySQL protocol (the mysql client, drivers, sysbench).
     Serve(ServeArgs),
+    /// Show a running server's top waits, hot pages and statements,
+    /// refreshed (from its performance_schema tables).
+    Top(top::TopArgs),
 }
 
 #[derive(Args)]
@@ -412,6 +417,7 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Serve(a) => serve(a),
+        Command::Top(a) => top::top(&a),
         Command::Bench { experiment } => match experiment {
             Experiment::Engine(a) => {
                 let cases = if a.cases.is_empty() {

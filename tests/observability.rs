@@ -200,6 +200,32 @@ fn statements_are_counted_by_digest() {
     let mut c = connect(&server, "dg");
     let (_, count, ..) = row(&mut c, "SELECT v FROM t WHERE id = ?");
     assert_eq!(count, 60);
+
+    // `lineardb top --once` shows the same, with the waits and hot pages.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_lineardb"))
+        .args(["top", "--once", "--port", &server.port.to_string()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let screen = String::from_utf8_lossy(&out.stdout);
+    assert!(screen.contains("WAIT EVENT"), "{screen}");
+    assert!(screen.contains("TREE"), "{screen}");
+    let line = screen
+        .lines()
+        .find(|l| l.ends_with("SELECT v FROM t WHERE id = ?"))
+        .unwrap_or_else(|| panic!("no digest line in:\n{screen}"));
+    assert_eq!(line.split_whitespace().next(), Some("60"), "{line}");
+
+    // SHOW STATUS filtered by WHERE on the name.
+    let names: Vec<(String, String)> = c
+        .query("SHOW GLOBAL STATUS WHERE Variable_name IN ('Questions', 'Uptime') OR Variable_name LIKE 'innodb_rows_ins%'")
+        .unwrap();
+    let names: Vec<&str> = names.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["Innodb_rows_inserted", "Questions", "Uptime"]);
 }
 
 /// `SHOW GLOBAL STATUS` counts rows read, inserted, updated and deleted, and

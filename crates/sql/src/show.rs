@@ -367,11 +367,68 @@ fn is_note(code: u16) -> bool {
 
 fn matches_filter(filter: &Option<ast::ShowStatementFilter>, name: &str) -> bool {
     match filter {
-        Some(ast::ShowStatementFilter::Like(p)) => crate::expr::like(
-            name.to_ascii_lowercase().as_bytes(),
-            p.to_ascii_lowercase().as_bytes(),
-        ),
+        Some(ast::ShowStatementFilter::Like(p)) => like_ci(name, p),
+        Some(ast::ShowStatementFilter::Where(e)) => where_name(e, name).unwrap_or(true),
         _ => true,
+    }
+}
+
+fn like_ci(name: &str, pattern: &str) -> bool {
+    crate::expr::like(
+        name.to_ascii_lowercase().as_bytes(),
+        pattern.to_ascii_lowercase().as_bytes(),
+    )
+}
+
+/// `WHERE` of SHOW STATUS / VARIABLES on `Variable_name`: `=`, `<>`, `IN`,
+/// `LIKE`, `AND`, `OR`, `NOT`, parentheses. None for other conditions
+/// (the row is kept).
+fn where_name(e: &ast::Expr, name: &str) -> Option<bool> {
+    use ast::{BinaryOperator as B, Expr as E};
+    let is_name =
+        |e: &E| matches!(e, E::Identifier(i) if i.value.eq_ignore_ascii_case("variable_name"));
+    let text = |e: &E| match e {
+        E::Value(v) => match &v.value {
+            ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
+                Some(s.clone())
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    match e {
+        E::Nested(inner) => where_name(inner, name),
+        E::UnaryOp {
+            op: ast::UnaryOperator::Not,
+            expr,
+        } => where_name(expr, name).map(|b| !b),
+        E::BinaryOp { left, op, right } => match op {
+            B::And => Some(where_name(left, name)? && where_name(right, name)?),
+            B::Or => Some(where_name(left, name)? || where_name(right, name)?),
+            B::Eq | B::NotEq if is_name(left) => {
+                let v = text(right)?;
+                Some(name.eq_ignore_ascii_case(&v) == (*op == B::Eq))
+            }
+            _ => None,
+        },
+        E::InList {
+            expr,
+            list,
+            negated,
+        } if is_name(expr) => {
+            let mut hit = false;
+            for v in list {
+                hit |= name.eq_ignore_ascii_case(&text(v)?);
+            }
+            Some(hit != *negated)
+        }
+        E::Like {
+            negated,
+            expr,
+            pattern,
+            ..
+        } if is_name(expr) => Some(like_ci(name, &text(pattern)?) != *negated),
+        _ => None,
     }
 }
 
