@@ -267,4 +267,21 @@ fn status_counts_rows_by_operation() {
     assert!(after["Innodb_buffer_pool_pages_total"] > 0);
     assert!(after["Innodb_buffer_pool_pages_data"] > 0);
     assert_eq!(after["Innodb_page_size"], 16384);
+
+    // SHOW ENGINE LINEARDB STATUS: the same figures as one text.
+    let (kind, _, text): (String, String, String) = c
+        .query_first("SHOW ENGINE LINEARDB STATUS")
+        .unwrap()
+        .unwrap();
+    assert_eq!(kind, "lineardb");
+    for part in [
+        "BUFFER POOL",
+        "LOG",
+        "inserted 500, updated 30, deleted 10",
+        "HOT PAGES",
+    ] {
+        assert!(text.contains(part), "{part} missing from:\n{text}");
+    }
+    let err = c.query_drop("SHOW ENGINE MYISAM STATUS").unwrap_err();
+    assert!(err.to_string().contains("1286"), "{err}");
 }

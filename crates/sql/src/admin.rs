@@ -16,6 +16,8 @@ pub(crate) enum Admin {
         account: Option<Account>,
         password: String,
     },
+    /// SHOW ENGINE <name> STATUS.
+    ShowEngineStatus(String),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -161,6 +163,7 @@ fn looks_admin(sql: &str) -> bool {
         ("ALTER", "USER"),
         ("SET", "PASSWORD"),
         ("SHOW", "GRANTS"),
+        ("SHOW", "ENGINE"),
     ]
     .iter()
     .any(|(x, y)| a.eq_ignore_ascii_case(x) && b.eq_ignore_ascii_case(y))
@@ -210,6 +213,12 @@ pub(crate) fn parse_admin(sql: &str) -> Option<Admin> {
             None
         };
         Admin::ShowGrants(account)
+    } else if r.keywords(&["SHOW", "ENGINE"]) {
+        let engine = r.name()?;
+        if !r.keyword("STATUS") {
+            return None;
+        }
+        Admin::ShowEngineStatus(engine)
     } else if r.keywords(&["ALTER", "USER"]) {
         let account = r.account()?;
         if !r.keywords(&["IDENTIFIED", "BY"]) {

@@ -156,3 +156,72 @@ impl SystemTable {
         }
     }
 }
+
+/// The text of `SHOW ENGINE LINEARDB STATUS`: the buffer pool, the log,
+/// row and version counters, every wait class and the hottest pages.
+pub(crate) fn engine_status(engine: &Engine, registry: &Registry) -> String {
+    use lineardb_sync::{thread_slot::counter_total, Counter};
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let pool = engine.store().pool().stats();
+    let log = engine.wal().log().stats();
+    let c = counter_total;
+    let _ = writeln!(s, "\n=====================================\nlineardb engine status\n=====================================");
+    let _ = writeln!(s, "BUFFER POOL");
+    let _ = writeln!(
+        s,
+        "page size {}, frames {}, resident {}, file pages {}, free file pages {}",
+        pool.page_size, pool.frames, pool.resident, pool.page_count, pool.free_pages
+    );
+    let _ = writeln!(
+        s,
+        "pages read {}, written {}, evicted {}, read-ahead hints {}",
+        c(Counter::PagesRead),
+        c(Counter::PagesWritten),
+        c(Counter::PagesEvicted),
+        c(Counter::ReadAheadHints)
+    );
+    let _ = writeln!(s, "LOG");
+    let _ = writeln!(
+        s,
+        "syncs {}, bytes written {}, flush at commit {}",
+        log.syncs,
+        log.written,
+        engine.wal().durability().level()
+    );
+    let _ = writeln!(s, "ROW OPERATIONS");
+    let _ = writeln!(
+        s,
+        "read {}, inserted {}, updated {}, deleted {}; older versions looked up {}",
+        c(Counter::RowsRead),
+        c(Counter::RowsInserted),
+        c(Counter::RowsUpdated),
+        c(Counter::RowsDeleted),
+        c(Counter::OlderVersions)
+    );
+    let _ = writeln!(
+        s,
+        "WAITS (instrumentation {}): event, waits, wait µs, max µs, restarts",
+        if wait::enabled() { "on" } else { "off" }
+    );
+    for (class, w) in wait::summary() {
+        let _ = writeln!(
+            s,
+            "{} {} {:.1} {:.1} {}",
+            class.name(),
+            w.waits,
+            w.wait_ns as f64 / 1e3,
+            w.max_ns as f64 / 1e3,
+            w.restarts
+        );
+    }
+    let _ = writeln!(s, "HOT PAGES: page, tree, level, event, restarts, waits");
+    for row in SystemTable::HotPages.rows(engine, registry).iter().take(10) {
+        let cells: Vec<String> = row
+            .iter()
+            .map(|v| v.to_text().unwrap_or_else(|| "-".into()))
+            .collect();
+        let _ = writeln!(s, "{}", cells.join(" "));
+    }
+    s
+}

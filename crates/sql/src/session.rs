@@ -583,6 +583,25 @@ impl Session {
             Admin::SetPassword { account, password } => {
                 self.set_password(account.as_ref(), password)
             }
+            Admin::ShowEngineStatus(name) => {
+                if !name.eq_ignore_ascii_case("lineardb") && !name.eq_ignore_ascii_case("innodb") {
+                    return Err(SqlError::new(
+                        1286,
+                        "42000",
+                        format!("Unknown storage engine '{name}'"),
+                    ));
+                }
+                let text = crate::perf_schema::engine_status(&self.engine, &self.registry);
+                self.rows(
+                    sink,
+                    &["Type", "Name", "Status"],
+                    vec![vec![
+                        Value::str("lineardb"),
+                        Value::str(""),
+                        Value::str(&text),
+                    ]],
+                )
+            }
         }
     }
 
