@@ -185,38 +185,57 @@ pub fn sqlite_query(
     Ok((rows as u64, sum.unwrap_or(0)))
 }
 
-struct LmdbWorker<'a> {
-    db: &'a Lmdb,
+/// One thread's scans on an embedded store: `query(kind, x, len)` returns
+/// (rows, sum) of the rows `[x, x + len)`.
+struct ScanWorker<Q> {
+    query: Q,
     kind: Scan,
     len: u32,
     rows: u32,
     rng: SmallRng,
 }
 
-impl Worker for LmdbWorker<'_> {
+impl<Q: FnMut(Scan, u32, u32) -> (u64, i64) + Send> Worker for ScanWorker<Q> {
     fn op(&mut self) -> u64 {
         let x = self.rng.gen_range(1..=(self.rows - self.len + 1).max(1));
-        let (rows, sum) = self.db.query(self.kind, x, self.len).expect("LMDB query");
+        let (rows, sum) = (self.query)(self.kind, x, self.len);
         black_box(sum);
         rows
     }
 }
 
-struct SqliteWorker {
-    conn: rusqlite::Connection,
-    kind: Scan,
-    len: u32,
+/// Runs the cases on one system; `query()` makes a thread's query
+/// function.
+fn run_scans<'a, Q>(
+    system: &str,
+    matrix: &Matrix,
+    cases: &[(String, Scan, u32)],
     rows: u32,
-    rng: SmallRng,
-}
-
-impl Worker for SqliteWorker {
-    fn op(&mut self) -> u64 {
-        let x = self.rng.gen_range(1..=(self.rows - self.len + 1).max(1));
-        let (rows, sum) = sqlite_query(&self.conn, self.kind, x, self.len).expect("SQLite query");
-        black_box(sum);
-        rows
-    }
+    query: impl Fn() -> Q + Sync,
+    on_point: &mut dyn FnMut(&Point),
+) -> Vec<Point>
+where
+    Q: FnMut(Scan, u32, u32) -> (u64, i64) + Send + 'a,
+{
+    let names: Vec<String> = cases.iter().map(|c| c.0.clone()).collect();
+    let m = Matrix {
+        system: Some(system.into()),
+        ..matrix.clone()
+    };
+    m.run(
+        &names,
+        |ci, _t, seed| {
+            let (_, kind, len) = cases[ci];
+            Box::new(ScanWorker {
+                query: query(),
+                kind,
+                len,
+                rows,
+                rng: SmallRng::seed_from_u64(seed),
+            })
+        },
+        on_point,
+    )
 }
 
 /// Runs the cases (name, scan, rows per query) on LMDB and on SQLite,
@@ -230,54 +249,35 @@ pub fn seed001_scans(
     log: &mut dyn FnMut(&str),
     mut on_point: impl FnMut(&Point),
 ) -> anyhow::Result<Vec<Point>> {
-    let names: Vec<String> = cases.iter().map(|c| c.0.clone()).collect();
-    let mut points = Vec::new();
+    let mut loaded = |system: &str, start: std::time::Instant| {
+        log(&format!(
+            "{system}: loaded {rows} rows and k_1 in {:.1} s",
+            start.elapsed().as_secs_f64()
+        ))
+    };
     let start = std::time::Instant::now();
     let lmdb = Lmdb::load(&dir.join("lmdb"), rows, seed)?;
-    log(&format!(
-        "lmdb: loaded {rows} rows and k_1 in {:.1} s",
-        start.elapsed().as_secs_f64()
-    ));
-    let m = Matrix {
-        system: Some("lmdb".into()),
-        ..matrix.clone()
-    };
-    points.extend(m.run(
-        &names,
-        |ci, _t, seed| {
-            let (_, kind, len) = cases[ci];
-            Box::new(LmdbWorker {
-                db: &lmdb,
-                kind,
-                len,
-                rows,
-                rng: SmallRng::seed_from_u64(seed),
-            })
-        },
+    loaded("lmdb", start);
+    let mut points = run_scans(
+        "lmdb",
+        matrix,
+        cases,
+        rows,
+        || |kind, x, len| lmdb.query(kind, x, len).expect("LMDB query"),
         &mut on_point,
-    ));
+    );
     drop(lmdb);
     let start = std::time::Instant::now();
     let sqlite = Sqlite::load(&dir.join("sqlite"), rows, seed)?;
-    log(&format!(
-        "sqlite: loaded {rows} rows and k_1 in {:.1} s",
-        start.elapsed().as_secs_f64()
-    ));
-    let m = Matrix {
-        system: Some("sqlite".into()),
-        ..matrix.clone()
-    };
-    points.extend(m.run(
-        &names,
-        |ci, _t, seed| {
-            let (_, kind, len) = cases[ci];
-            Box::new(SqliteWorker {
-                conn: sqlite.connect().expect("a SQLite connection"),
-                kind,
-                len,
-                rows,
-                rng: SmallRng::seed_from_u64(seed),
-            })
+    loaded("sqlite", start);
+    points.extend(run_scans(
+        "sqlite",
+        matrix,
+        cases,
+        rows,
+        || {
+            let conn = sqlite.connect().expect("a SQLite connection");
+            move |kind, x, len| sqlite_query(&conn, kind, x, len).expect("SQLite query")
         },
         &mut on_point,
     ));
