@@ -4,6 +4,7 @@ use crate::expr::{object_name, Env, Params};
 use crate::result::Outcome;
 use crate::session::Session;
 use crate::users;
+use lineardb_sync::Counter;
 use lineardb_table::{ReadView, Table, Txn, Value};
 use sqlparser::ast;
 use std::sync::Arc;
@@ -41,6 +42,9 @@ impl Session {
         };
         let replace = ins.replace_into;
         let mut affected = 0u64;
+        // Rows written, for Innodb_rows_inserted / _deleted (REPLACE
+        // deletes the row it replaces).
+        let (mut inserted, mut replaced) = (0u64, 0u64);
         let mut first_id = 0u64;
         let env = Env {
             params: args,
@@ -69,7 +73,10 @@ impl Session {
             }
             let (full, generated) = t.prepare_row(given)?;
             match t.insert_prepared(txn, &full) {
-                Ok(()) => affected += 1,
+                Ok(()) => {
+                    affected += 1;
+                    inserted += 1;
+                }
                 Err(lineardb_table::Error::DuplicateKey { .. })
                     if replace && !t.def.primary_key.is_empty() =>
                 {
@@ -79,6 +86,8 @@ impl Session {
                     t.delete_by_key(txn, &pk)?;
                     t.insert_prepared(txn, &full)?;
                     affected += 2;
+                    inserted += 1;
+                    replaced += 1;
                 }
                 Err(e) if ins.ignore => {
                     self.warnings.push((e.mysql_code(), e.to_string()));
@@ -89,6 +98,8 @@ impl Session {
                 first_id = g;
             }
         }
+        count_rows(Counter::RowsInserted, inserted);
+        count_rows(Counter::RowsDeleted, replaced);
         if first_id != 0 {
             self.facts.last_insert_id = first_id;
             self.facts_changed();
@@ -350,6 +361,7 @@ impl Session {
                 changed += 1;
             }
         }
+        count_rows(Counter::RowsUpdated, changed);
         Ok(Outcome::Done {
             affected: changed,
             last_insert_id: 0,
@@ -386,6 +398,7 @@ impl Session {
                 n += 1;
             }
         }
+        count_rows(Counter::RowsDeleted, n);
         Ok(Outcome::done(n))
     }
 }
@@ -424,4 +437,12 @@ fn matches<R: crate::expr::Row + ?Sized>(
         Some(f) => crate::expr::truth_of(&f.eval(row, env)?) == Some(true),
         None => true,
     })
+}
+
+/// Adds a statement's rows to the engine-wide counters of `SHOW STATUS`
+/// (this thread's slot; counted once the statement succeeded).
+fn count_rows(counter: Counter, n: u64) {
+    if n > 0 {
+        lineardb_sync::thread_slot::count(counter, n);
+    }
 }

@@ -262,14 +262,6 @@ pub(crate) fn scan_range(
     }
 }
 
-/// `r`, counting one row in `counter` if it succeeded.
-fn counted<T>(r: Result<T>, counter: Counter) -> Result<T> {
-    if r.is_ok() {
-        lineardb_sync::thread_slot::count(counter, 1);
-    }
-    r
-}
-
 /// True if every key of `batch` is below `range`'s end: the batch is
 /// sorted, so its last key decides (one comparison per batch instead of
 /// one per entry).
@@ -498,8 +490,8 @@ impl Table {
         Ok(generated)
     }
 
-    /// [`Table::insert_prepared`] without counting it.
-    fn insert_prepared_uncounted(&self, txn: &mut Txn, row: &[Value]) -> Result<()> {
+    /// Inserts a complete, coerced row. On error the table is unchanged.
+    pub fn insert_prepared(&self, txn: &mut Txn, row: &[Value]) -> Result<()> {
         let row_id = self
             .def
             .primary_key
@@ -638,29 +630,6 @@ impl Table {
             .map(|b| self.layout.row(b).values()))
     }
 
-    /// Inserts a complete, coerced row. On error the table is unchanged.
-    pub fn insert_prepared(&self, txn: &mut Txn, row: &[Value]) -> Result<()> {
-        counted(
-            self.insert_prepared_uncounted(txn, row),
-            Counter::RowsInserted,
-        )
-    }
-
-    /// [`Table::update_by_key`] of the row `old`, which `txn` locked and
-    /// read ([`Table::lock_row`]): `old` changed where `new` has a value.
-    pub fn update_row(
-        &self,
-        txn: &mut Txn,
-        pk: &[u8],
-        old: &[Value],
-        new: Vec<Option<Value>>,
-    ) -> Result<()> {
-        counted(
-            self.update_row_uncounted(txn, pk, old, new),
-            Counter::RowsUpdated,
-        )
-    }
-
     /// The row with these primary key values, as `view` sees it.
     pub fn get(&self, view: &ReadView, key: &[Value]) -> Result<Option<Vec<Value>>> {
         self.get_by_key(view, &self.encode_primary_key(key)?)
@@ -685,14 +654,6 @@ impl Table {
     /// Deletes the row `old` with primary key `pk`, which `txn` locked and
     /// read ([`Table::lock_row`]).
     pub fn delete_row(&self, txn: &mut Txn, pk: &[u8], old: &[Value]) -> Result<()> {
-        counted(
-            self.delete_row_uncounted(txn, pk, old),
-            Counter::RowsDeleted,
-        )
-    }
-
-    /// [`Table::delete_row`] without counting it.
-    fn delete_row_uncounted(&self, txn: &mut Txn, pk: &[u8], old: &[Value]) -> Result<()> {
         for index in &self.indexes {
             txn.delete_mark(&index.tree, &self.index_key(index, old, pk))?;
         }
@@ -710,8 +671,9 @@ impl Table {
         Ok(true)
     }
 
-    /// [`Table::update_row`] without counting it.
-    fn update_row_uncounted(
+    /// [`Table::update_by_key`] of the row `old`, which `txn` locked and
+    /// read ([`Table::lock_row`]).
+    pub fn update_row(
         &self,
         txn: &mut Txn,
         pk: &[u8],
