@@ -54,7 +54,7 @@ impl RowFilter {
     /// columns have `types`.
     pub fn new(filter: Expr, types: &[DataType]) -> RowFilter {
         let mut conjuncts = Vec::new();
-        split_and(&filter, &mut conjuncts);
+        crate::select::conjuncts(&filter, &mut conjuncts);
         let mut checks = Vec::new();
         let mut rest: Option<Expr> = None;
         for c in conjuncts {
@@ -115,16 +115,6 @@ impl RowFilter {
     #[cfg(test)]
     fn checks(&self) -> usize {
         self.checks.len()
-    }
-}
-
-fn split_and<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-    match e {
-        Expr::And(a, b) => {
-            split_and(a, out);
-            split_and(b, out);
-        }
-        other => out.push(other),
     }
 }
 

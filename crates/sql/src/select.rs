@@ -136,7 +136,7 @@ pub(crate) fn scope_of(table: &Table, alias: &str) -> Vec<ScopeColumn> {
 }
 
 /// The conjuncts of a WHERE clause.
-fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+pub(crate) fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     match e {
         Expr::And(a, b) => {
             conjuncts(a, out);
