@@ -4,7 +4,7 @@
 //! and then fails: every acknowledged commit was synced, and once syncs
 //! fail no commit is acknowledged.
 use lineardb_table::{Engine, PoolConfig};
-use lineardb_wal::{FaultPlan, FaultyFile, OsFile};
+use lineardb_wal::{FaultPlan, FaultyFile};
 use mysql::prelude::Queryable;
 use std::path::Path;
 use std::sync::Arc;
@@ -13,17 +13,7 @@ const CLIENTS: usize = 8;
 const COMMITS_PER_CLIENT: usize = 40;
 
 fn open_faulty(path: &Path, plan: &Arc<FaultPlan>) -> Engine {
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path.with_extension("redo"))
-        .unwrap();
-    let log = FaultyFile {
-        inner: OsFile(file),
-        plan: plan.clone(),
-    };
+    let log = FaultyFile::open(&path.with_extension("redo"), plan).unwrap();
     let pool = PoolConfig {
         page_size: 16384,
         pool_bytes: 64 << 20,

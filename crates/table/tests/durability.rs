@@ -5,7 +5,7 @@
 //! log's space without losing anything.
 use lineardb_btree::PoolConfig;
 use lineardb_table::{ColumnDef, DataType, Engine, ReadView, TableSpec, Value};
-use lineardb_wal::{FaultPlan, FaultyFile, OsFile};
+use lineardb_wal::{FaultPlan, FaultyFile};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -18,17 +18,7 @@ fn small_pool() -> PoolConfig {
 }
 
 fn open_faulty(path: &Path, plan: &Arc<FaultPlan>) -> Engine {
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path.with_extension("redo"))
-        .unwrap();
-    let log = FaultyFile {
-        inner: OsFile(file),
-        plan: plan.clone(),
-    };
+    let log = FaultyFile::open(&path.with_extension("redo"), plan).unwrap();
     Engine::open_with_log(path, small_pool(), Box::new(log)).unwrap()
 }
 

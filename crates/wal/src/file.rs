@@ -27,6 +27,20 @@ pub trait LogFile: Send + Sync {
 /// A plain file.
 pub struct OsFile(pub File);
 
+impl OsFile {
+    /// Opens `path` to read and write, creating it if missing and keeping
+    /// what it holds.
+    pub fn open(path: &std::path::Path) -> io::Result<OsFile> {
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)?;
+        Ok(OsFile(file))
+    }
+}
+
 impl LogFile for OsFile {
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
         self.0.read_at(buf, offset)
@@ -87,6 +101,16 @@ pub struct FaultPlan {
 pub struct FaultyFile<F> {
     pub inner: F,
     pub plan: Arc<FaultPlan>,
+}
+
+impl FaultyFile<OsFile> {
+    /// The file at `path` (see [`OsFile::open`]) failing as `plan` says.
+    pub fn open(path: &std::path::Path, plan: &Arc<FaultPlan>) -> io::Result<Self> {
+        Ok(FaultyFile {
+            inner: OsFile::open(path)?,
+            plan: plan.clone(),
+        })
+    }
 }
 
 impl<F: LogFile> LogFile for FaultyFile<F> {

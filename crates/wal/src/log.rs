@@ -114,19 +114,14 @@ impl Log {
     /// read to its last whole, valid record and cut there.
     pub fn open(path: &Path, durability: Durability) -> Result<Log> {
         let exists = path.exists();
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)?;
+        let file = OsFile::open(path)?;
         if !exists {
             if let Some(dir) = path.parent() {
                 // The new file's name must be durable too.
                 std::fs::File::open(dir)?.sync_all()?;
             }
         }
-        Self::open_file(Box::new(OsFile(file)), durability)
+        Self::open_file(Box::new(file), durability)
     }
 
     /// [`open`](Self::open) over any [`LogFile`] (fault injection).

@@ -2,26 +2,12 @@
 //! is cut at the last whole record, commits share syncs, and injected
 //! faults (failed sync, short write, full disk) fail the commit without
 //! losing what was already durable.
-use lineardb_wal::{Durability, Error, FaultPlan, FaultyFile, Log, OsFile, Record};
+use lineardb_wal::{Durability, Error, FaultPlan, FaultyFile, Log, Record};
 use std::path::Path;
 use std::sync::Arc;
 
 fn faulty(path: &Path, plan: &Arc<FaultPlan>, d: Durability) -> Log {
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .unwrap();
-    Log::open_file(
-        Box::new(FaultyFile {
-            inner: OsFile(file),
-            plan: plan.clone(),
-        }),
-        d,
-    )
-    .unwrap()
+    Log::open_file(Box::new(FaultyFile::open(path, plan).unwrap()), d).unwrap()
 }
 
 fn all(log: &Log) -> Vec<Record> {
