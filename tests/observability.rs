@@ -15,6 +15,17 @@ fn connect(server: &Server, db: &str) -> Conn {
     Conn::new(Opts::from_url(&server.url(db)).unwrap()).unwrap()
 }
 
+/// A new server, and a connection using its new database `db` that holds
+/// the table `create` makes.
+fn server_with_table(db: &str, create: &str) -> (Server, Conn) {
+    let server = Server::start();
+    let mut c = connect(&server, "");
+    c.query_drop(format!("CREATE DATABASE {db}")).unwrap();
+    c.query_drop(format!("USE {db}")).unwrap();
+    c.query_drop(create).unwrap();
+    (server, c)
+}
+
 /// (restarts + waits) of the leaf latch class.
 fn leaf_events(c: &mut Conn) -> u64 {
     let (waits, restarts): (u64, u64) = c
@@ -30,14 +41,11 @@ fn leaf_events(c: &mut Conn) -> u64 {
 
 #[test]
 fn a_contended_leaf_tops_the_hot_pages_and_the_waits() {
-    let server = Server::start();
-    let mut admin = connect(&server, "");
-    admin.query_drop("CREATE DATABASE obs").unwrap();
-    admin.query_drop("USE obs").unwrap();
     // A table that fits one leaf, and a big one read alongside for contrast.
-    admin
-        .query_drop("CREATE TABLE hot (id INT PRIMARY KEY, v INT NOT NULL)")
-        .unwrap();
+    let (server, mut admin) = server_with_table(
+        "obs",
+        "CREATE TABLE hot (id INT PRIMARY KEY, v INT NOT NULL)",
+    );
     let values: Vec<String> = (1..=40).map(|i| format!("({i}, 0)")).collect();
     admin
         .query_drop(format!("INSERT INTO hot VALUES {}", values.join(",")))
@@ -154,12 +162,8 @@ fn a_contended_leaf_tops_the_hot_pages_and_the_waits() {
 /// errors count in SUM_ERRORS; the latencies are ordered.
 #[test]
 fn statements_are_counted_by_digest() {
-    let server = Server::start();
-    let mut c = connect(&server, "");
-    c.query_drop("CREATE DATABASE dg").unwrap();
-    c.query_drop("USE dg").unwrap();
-    c.query_drop("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10))")
-        .unwrap();
+    let (server, mut c) =
+        server_with_table("dg", "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10))");
     c.query_drop("INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'c')")
         .unwrap();
     for i in 0..37 {
@@ -232,12 +236,8 @@ fn statements_are_counted_by_digest() {
 /// shows the buffer pool's size.
 #[test]
 fn status_counts_rows_by_operation() {
-    let server = Server::start();
-    let mut c = connect(&server, "");
-    c.query_drop("CREATE DATABASE st").unwrap();
-    c.query_drop("USE st").unwrap();
-    c.query_drop("CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL)")
-        .unwrap();
+    let (_server, mut c) =
+        server_with_table("st", "CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL)");
     let status = |c: &mut Conn| -> std::collections::HashMap<String, u64> {
         let rows: Vec<(String, String)> = c.query("SHOW GLOBAL STATUS").unwrap();
         rows.into_iter()

@@ -221,12 +221,8 @@ fn start_lineardb(o: &SysbenchOptions) -> anyhow::Result<Server> {
     Ok(Server { child, port })
 }
 
-fn start_mariadb(o: &SysbenchOptions) -> anyhow::Result<Server> {
-    start_mariadb_with(o, false)
-}
-
 /// A private mariadbd; `performance_schema` on or off (ANCHORS.md: off).
-fn start_mariadb_with(o: &SysbenchOptions, performance_schema: bool) -> anyhow::Result<Server> {
+fn start_mariadb(o: &SysbenchOptions, performance_schema: bool) -> anyhow::Result<Server> {
     let port = free_port()?;
     let dir = o.work.join("mariadb");
     std::fs::create_dir_all(&dir)?;
@@ -409,7 +405,7 @@ pub fn run(
         log(&format!("{system}: starting the server"));
         let server = match system.as_str() {
             "lineardb" => start_lineardb(o)?,
-            "mariadb" => start_mariadb(o)?,
+            "mariadb" => start_mariadb(o, false)?,
             other => anyhow::bail!("unknown system {other:?} (lineardb, mariadb)"),
         };
         let port = server.port;
@@ -531,7 +527,7 @@ pub fn create_index(
             log(&format!("{system}, {case}: starting the server"));
             let server = match system.as_str() {
                 "lineardb" => start_lineardb(o)?,
-                "mariadb" => start_mariadb_with(o, instrumented)?,
+                "mariadb" => start_mariadb(o, instrumented)?,
                 other => anyhow::bail!("unknown system {other:?} (lineardb, mariadb)"),
             };
             let port = server.port;
