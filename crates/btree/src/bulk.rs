@@ -292,6 +292,7 @@ impl BTree {
             .exclusive(self.root, WaitClass::TreeInner)
             .map_err(interrupt_to_error)?;
         NodeMut::new(root.page_mut()).write_image(&img);
+        self.note_root_kind(NodeRef::new(root.page()).is_leaf());
         let mut redo = Redo::new(&self.pool);
         for &b in built.iter().filter(|&&b| b != pid) {
             redo.alloc(b);

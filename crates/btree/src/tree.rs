@@ -22,10 +22,9 @@ use std::sync::Arc;
 pub struct BTree {
     pub(crate) pool: Arc<BufferPool>,
     pub(crate) root: PageId,
-    /// Whether the root was a leaf when last read: picks the wait class of
-    /// the root's latch (a small tree's root is its only leaf). A hint,
-    /// written only when a descent finds it wrong (the root split or
-    /// collapsed), so reads leave it alone.
+    /// Whether the root is a leaf: picks the wait class of the root's latch
+    /// (a small tree's root is its only leaf). Read at open, then written
+    /// only by the writers that change the root's kind; descents read it.
     root_is_leaf: SharedFlag,
 }
 
@@ -43,9 +42,11 @@ const READ_AHEAD_CHILDREN: usize = 64;
 
 impl Clone for BTree {
     fn clone(&self) -> BTree {
-        let t = BTree::open(self.pool.clone(), self.root);
-        t.root_is_leaf.set(self.root_is_leaf.get());
-        t
+        BTree {
+            pool: self.pool.clone(),
+            root: self.root,
+            root_is_leaf: SharedFlag::new(self.root_is_leaf.get()),
+        }
     }
 }
 
@@ -72,10 +73,20 @@ impl BTree {
 
     /// The tree whose root is `root` (made earlier by [`BTree::create`]).
     pub fn open(pool: Arc<BufferPool>, root: PageId) -> BTree {
+        // The root's kind, read once here; the writers that change it (a
+        // root split, a collapse, a bulk build) update it, so descents only
+        // read it.
+        let leaf = retry(|| {
+            let g = pool.optimistic(root, WaitClass::TreeInner)?;
+            let leaf = NodeRef::new(g.page()).is_leaf();
+            g.validate()?;
+            Ok(leaf)
+        })
+        .unwrap_or(false);
         BTree {
             pool,
             root,
-            root_is_leaf: SharedFlag::new(false),
+            root_is_leaf: SharedFlag::new(leaf),
         }
     }
 
@@ -145,10 +156,6 @@ impl BTree {
         read_ahead: bool,
     ) -> std::result::Result<OptimisticGuard<'_>, Interrupt> {
         let mut g = self.pool.optimistic(self.root, self.root_class())?;
-        let n = NodeRef::new(g.page());
-        if n.is_leaf() != self.root_is_leaf.get() {
-            self.note_root_kind(n.is_leaf(), &g);
-        }
         loop {
             let n = NodeRef::new(g.page());
             if n.is_leaf() {
@@ -182,10 +189,10 @@ impl BTree {
         }
     }
 
-    /// Corrects the root-kind hint once a read of the root is confirmed.
-    #[cold]
-    fn note_root_kind(&self, leaf: bool, root: &OptimisticGuard<'_>) {
-        if root.is_valid() {
+    /// Records the root's kind after a writer changed it (written only
+    /// when it differs).
+    pub(crate) fn note_root_kind(&self, leaf: bool) {
+        if self.root_is_leaf.get() != leaf {
             self.root_is_leaf.set(leaf);
         }
     }
@@ -775,6 +782,7 @@ impl BTree {
             std::iter::once((sep.as_slice(), lx.pid().to_ne_bytes().as_slice())),
         );
         NodeMut::new(rx.page_mut()).write_image(&root);
+        self.note_root_kind(false);
         let mut redo = Redo::new(&self.pool);
         redo.image(&lx);
         redo.image(&nx);
@@ -892,6 +900,7 @@ impl BTree {
                 .map(|(k, v)| (k.as_slice(), v.as_slice())),
         );
         NodeMut::new(rx.page_mut()).write_image(&img);
+        self.note_root_kind(c.is_leaf());
         let mut redo = Redo::new(&self.pool);
         redo.image(&rx);
         redo.free(cx.pid());
