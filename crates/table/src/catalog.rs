@@ -180,16 +180,12 @@ impl Engine {
     pub fn tree_names(&self) -> Result<HashMap<u32, String>> {
         let mut names = HashMap::new();
         names.insert(self.catalog.root() as u32, "lineardb.catalog".to_string());
-        for db in self.databases()? {
-            for name in self.tables(&db)? {
-                let Ok(table) = self.table(&db, &name) else {
-                    continue; // dropped meanwhile
-                };
-                let def = &table.def;
-                names.insert(def.primary_root as u32, format!("{db}.{name}.PRIMARY"));
-                for i in &def.indexes {
-                    names.insert(i.root as u32, format!("{db}.{name}.{}", i.name));
-                }
+        // From the stored definitions: naming a page opens no table.
+        for def in self.table_defs(b"T")? {
+            let table = format!("{}.{}", def.database, def.name);
+            names.insert(def.primary_root as u32, format!("{table}.PRIMARY"));
+            for i in &def.indexes {
+                names.insert(i.root as u32, format!("{table}.{}", i.name));
             }
         }
         Ok(names)
@@ -299,14 +295,23 @@ impl Engine {
         if !self.database_exists(db)? {
             return Err(Error::NoSuchDatabase(db.into()));
         }
-        let prefix = table_key(db, "");
+        Ok(self
+            .table_defs(&table_key(db, ""))?
+            .into_iter()
+            .map(|d| d.name)
+            .collect())
+    }
+
+    /// The stored definitions of the tables whose catalog key starts with
+    /// `prefix`, in key order (read from the catalog; nothing is opened).
+    fn table_defs(&self, prefix: &[u8]) -> Result<Vec<TableDef>> {
         let mut out = Vec::new();
-        self.catalog.scan(&prefix, |k, v| {
-            if !k.starts_with(&prefix) {
+        self.catalog.scan(prefix, |k, v| {
+            if !k.starts_with(prefix) {
                 return false;
             }
             if let Ok(def) = serde_json::from_slice::<TableDef>(v) {
-                out.push(def.name);
+                out.push(def);
             }
             true
         })?;
