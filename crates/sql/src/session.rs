@@ -27,6 +27,8 @@ use std::sync::Arc;
 pub struct Batch {
     statements: Vec<Stmt>,
     text: String,
+    /// The text's digest, made by the first statement that records it.
+    digest: std::cell::OnceCell<String>,
 }
 
 enum Stmt {
@@ -508,6 +510,7 @@ impl Session {
         Ok(Batch {
             statements,
             text: sql.to_string(),
+            digest: std::cell::OnceCell::new(),
         })
     }
 
@@ -543,8 +546,10 @@ impl Session {
         let start = std::time::Instant::now();
         let r = self.run(stmt, &params, &[], sink);
         if lineardb_sync::wait::enabled() {
-            let text = crate::digest::normalize(&batch.text);
-            self.record_statement(&text, start, r.is_err());
+            let text = batch
+                .digest
+                .get_or_init(|| crate::digest::normalize(&batch.text));
+            self.record_statement(text, start, r.is_err());
         }
         self.slot.end();
         r
