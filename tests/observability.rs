@@ -9,6 +9,7 @@ use common::Server;
 use lineardb_sync::SharedFlag;
 use mysql::prelude::*;
 use mysql::{Conn, Opts};
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 fn connect(server: &Server, db: &str) -> Conn {
@@ -18,7 +19,12 @@ fn connect(server: &Server, db: &str) -> Conn {
 /// A new server, and a connection using its new database `db` that holds
 /// the table `create` makes.
 fn server_with_table(db: &str, create: &str) -> (Server, Conn) {
-    let server = Server::start();
+    server_with_table_and(db, create, &[])
+}
+
+/// [`server_with_table`] with more `serve` options.
+fn server_with_table_and(db: &str, create: &str, serve: &[&str]) -> (Server, Conn) {
+    let server = Server::start_with(serve);
     let mut c = connect(&server, "");
     c.query_drop(format!("CREATE DATABASE {db}")).unwrap();
     c.query_drop(format!("USE {db}")).unwrap();
@@ -42,9 +48,13 @@ fn leaf_events(c: &mut Conn) -> u64 {
 #[test]
 fn a_contended_leaf_tops_the_hot_pages_and_the_waits() {
     // A table that fits one leaf, and a big one read alongside for contrast.
-    let (server, mut admin) = server_with_table(
+    // Commits are not synced one by one (the log is written and synced once
+    // a second): every synced commit would be a log wait, and the contention
+    // made here is on the leaf.
+    let (server, mut admin) = server_with_table_and(
         "obs",
         "CREATE TABLE hot (id INT PRIMARY KEY, v INT NOT NULL)",
+        &["--flush-log-at-trx-commit", "0"],
     );
     let values: Vec<String> = (1..=40).map(|i| format!("({i}, 0)")).collect();
     admin
@@ -118,7 +128,11 @@ fn a_contended_leaf_tops_the_hot_pages_and_the_waits() {
              ORDER BY COUNT_STAR + COUNT_RESTARTS DESC",
         )
         .unwrap();
-    assert_eq!(events.len(), 8, "{events:?}");
+    assert_eq!(
+        events.len(),
+        lineardb_sync::wait::WAIT_CLASS_COUNT,
+        "{events:?}"
+    );
     assert_eq!(
         events[0].0, "wait/synch/latch/btree/leaf_page",
         "{events:?}"
@@ -284,4 +298,176 @@ fn status_counts_rows_by_operation() {
     }
     let err = c.query_drop("SHOW ENGINE MYISAM STATUS").unwrap_err();
     assert!(err.to_string().contains("1286"), "{err}");
+}
+
+/// Row operations of one table from `table_io_waits_summary_by_index_usage`:
+/// index name ("" for the table's own row) -> (fetch, insert, update,
+/// delete, star).
+fn index_usage(c: &mut Conn, db: &str, table: &str) -> HashMap<String, [u64; 5]> {
+    let rows: Vec<(Option<String>, u64, u64, u64, u64, u64)> = c
+        .exec(
+            "SELECT INDEX_NAME, COUNT_FETCH, COUNT_INSERT, COUNT_UPDATE, COUNT_DELETE, \
+             COUNT_STAR FROM performance_schema.table_io_waits_summary_by_index_usage \
+             WHERE OBJECT_SCHEMA = ? AND OBJECT_NAME = ?",
+            (db, table),
+        )
+        .unwrap();
+    rows.into_iter()
+        .map(|(i, f, ins, u, d, s)| (i.unwrap_or_default(), [f, ins, u, d, s]))
+        .collect()
+}
+
+/// Entries read are counted on the index that read them, inserts on the
+/// table, updates and deletes on its primary index; an index nothing used
+/// shows zeros.
+#[test]
+fn index_usage_counts_rows_per_index() {
+    let (_server, mut c) = server_with_table(
+        "iu",
+        "CREATE TABLE t (id INT PRIMARY KEY, k INT NOT NULL, v INT NOT NULL, \
+         KEY k (k), KEY unused (v))",
+    );
+    let values: Vec<String> = (1..=500).map(|i| format!("({i}, {i}, {i})")).collect();
+    c.query_drop(format!("INSERT INTO t VALUES {}", values.join(",")))
+        .unwrap();
+    let start = index_usage(&mut c, "iu", "t");
+    let mut names: Vec<&str> = start.keys().map(String::as_str).collect();
+    names.sort();
+    assert_eq!(names, ["", "PRIMARY", "k", "unused"]);
+    assert_eq!(start[""][1], 500, "inserts count on the table's own row");
+
+    for id in 1..=40 {
+        let v: Option<i64> = c
+            .exec_first("SELECT v FROM t WHERE id = ?", (id * 7,))
+            .unwrap();
+        assert_eq!(v, Some(id * 7));
+    }
+    let after_points = index_usage(&mut c, "iu", "t");
+    assert_eq!(after_points["PRIMARY"][0] - start["PRIMARY"][0], 40);
+    for from in [10, 100, 200, 300, 400] {
+        let ids: Vec<i64> = c
+            .exec("SELECT id FROM t WHERE k BETWEEN ? AND ?", (from, from + 9))
+            .unwrap();
+        assert_eq!(ids.len(), 10);
+    }
+    let after_ranges = index_usage(&mut c, "iu", "t");
+    assert_eq!(after_ranges["k"][0] - after_points["k"][0], 50);
+    assert_eq!(after_ranges["PRIMARY"], after_points["PRIMARY"]);
+
+    c.query_drop("UPDATE t SET v = v + 1000 WHERE id <= 30")
+        .unwrap();
+    c.query_drop("DELETE FROM t WHERE id > 490").unwrap();
+    let end = index_usage(&mut c, "iu", "t");
+    assert_eq!(end["PRIMARY"][2] - start["PRIMARY"][2], 30);
+    assert_eq!(end["PRIMARY"][3] - start["PRIMARY"][3], 10);
+    assert_eq!(end["unused"], [0; 5], "no statement used the index on v");
+    assert_eq!(end[""][1], 500);
+}
+
+/// (COUNT_STAR, SUM_TIMER_WAIT) of one wait event.
+fn wait_event(c: &mut Conn, name: &str) -> (u64, u64) {
+    c.exec_first(
+        "SELECT COUNT_STAR, SUM_TIMER_WAIT FROM \
+         performance_schema.events_waits_summary_global_by_event_name WHERE EVENT_NAME = ?",
+        (name,),
+    )
+    .unwrap()
+    .unwrap_or_else(|| panic!("no event {name}"))
+}
+
+/// A transaction blocked on another's row lock shows as `wait/lock/row`
+/// with the time it waited; commits show the log's write and sync.
+#[test]
+fn row_lock_and_log_waits_are_recorded() {
+    let (server, mut a) =
+        server_with_table("rl", "CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL)");
+    a.query_drop("INSERT INTO t VALUES (1, 0)").unwrap();
+    let mut names: Vec<String> = a
+        .query(
+            "SELECT EVENT_NAME FROM performance_schema.events_waits_summary_global_by_event_name",
+        )
+        .unwrap();
+    names.sort();
+    for class in [
+        "wait/io/file/log/sync",
+        "wait/io/file/log/write",
+        "wait/lock/row",
+        "wait/synch/cond/log/commit",
+        "wait/synch/mutex/catalog",
+        "wait/synch/mutex/lock_table",
+        "wait/synch/mutex/log/buffer",
+        "wait/synch/mutex/sessions",
+        "wait/synch/mutex/trx",
+    ] {
+        assert!(names.iter().any(|n| n == class), "{class} not in {names:?}");
+    }
+
+    let row0 = wait_event(&mut a, "wait/lock/row");
+    let sync0 = wait_event(&mut a, "wait/io/file/log/sync");
+    let write0 = wait_event(&mut a, "wait/io/file/log/write");
+    a.query_drop("BEGIN").unwrap();
+    a.query_drop("UPDATE t SET v = 1 WHERE id = 1").unwrap();
+    let hold = Duration::from_millis(300);
+    std::thread::scope(|s| {
+        let blocked = s.spawn(|| {
+            let mut b = connect(&server, "rl");
+            let t = Instant::now();
+            b.query_drop("UPDATE t SET v = 2 WHERE id = 1").unwrap();
+            t.elapsed()
+        });
+        std::thread::sleep(hold);
+        a.query_drop("COMMIT").unwrap();
+        assert!(blocked.join().unwrap() >= hold / 2);
+    });
+    let row1 = wait_event(&mut a, "wait/lock/row");
+    assert!(row1.0 > row0.0, "{row0:?} -> {row1:?}");
+    // At least half the hold, in picoseconds.
+    assert!(
+        row1.1 - row0.1 >= hold.as_nanos() as u64 / 2 * 1000,
+        "{row0:?} -> {row1:?}"
+    );
+    // The server syncs at every commit (flush at commit 1): both commits
+    // wrote and synced the log.
+    let sync1 = wait_event(&mut a, "wait/io/file/log/sync");
+    let write1 = wait_event(&mut a, "wait/io/file/log/write");
+    assert!(
+        sync1.0 > sync0.0 && sync1.1 > sync0.1,
+        "{sync0:?} -> {sync1:?}"
+    );
+    assert!(write1.0 > write0.0, "{write0:?} -> {write1:?}");
+    let v: i64 = a.query_first("SELECT v FROM t").unwrap().unwrap();
+    assert_eq!(v, 2);
+}
+
+/// `lineardb_shared_writes` lists every source of shared writes, and says
+/// whether this build counts them (the `audit` feature).
+#[test]
+fn shared_writes_table_lists_every_source() {
+    let (_server, mut c) =
+        server_with_table("sw", "CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL)");
+    let values: Vec<String> = (1..=100).map(|i| format!("({i}, {i})")).collect();
+    c.query_drop(format!("INSERT INTO t VALUES {}", values.join(",")))
+        .unwrap();
+    let rows: Vec<(String, String, u64)> = c
+        .query("SELECT SOURCE, COUNTED, WRITES FROM performance_schema.lineardb_shared_writes")
+        .unwrap();
+    let sources: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+    assert_eq!(
+        sources,
+        [
+            "latch/shared",
+            "latch/exclusive",
+            "latch/park",
+            "mutex",
+            "shared_word"
+        ]
+    );
+    let counted = &rows[0].1;
+    assert!(rows.iter().all(|r| &r.1 == counted));
+    match counted.as_str() {
+        // Inserting took exclusive latches on the tree's pages.
+        "YES" => assert!(rows[1].2 > 0, "{rows:?}"),
+        "NO" => assert!(rows.iter().all(|r| r.2 == 0), "{rows:?}"),
+        other => panic!("COUNTED {other}"),
+    }
 }

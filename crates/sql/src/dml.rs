@@ -4,6 +4,7 @@ use crate::expr::{object_name, Env, Params};
 use crate::result::Outcome;
 use crate::session::Session;
 use crate::users;
+use lineardb_sync::thread_slot::IndexOp;
 use lineardb_sync::Counter;
 use lineardb_table::{ReadView, Table, Txn, Value};
 use sqlparser::ast;
@@ -98,8 +99,8 @@ impl Session {
                 first_id = g;
             }
         }
-        count_rows(Counter::RowsInserted, inserted);
-        count_rows(Counter::RowsDeleted, replaced);
+        count_rows(&t, IndexOp::Insert, inserted);
+        count_rows(&t, IndexOp::Delete, replaced);
         if first_id != 0 {
             self.facts.last_insert_id = first_id;
             self.facts_changed();
@@ -361,7 +362,7 @@ impl Session {
                 changed += 1;
             }
         }
-        count_rows(Counter::RowsUpdated, changed);
+        count_rows(&t, IndexOp::Update, changed);
         Ok(Outcome::Done {
             affected: changed,
             last_insert_id: 0,
@@ -398,7 +399,7 @@ impl Session {
                 n += 1;
             }
         }
-        count_rows(Counter::RowsDeleted, n);
+        count_rows(&t, IndexOp::Delete, n);
         Ok(Outcome::done(n))
     }
 }
@@ -439,10 +440,28 @@ fn matches<R: crate::expr::Row + ?Sized>(
     })
 }
 
-/// Adds a statement's rows to the engine-wide counters of `SHOW STATUS`
-/// (this thread's slot; counted once the statement succeeded).
-fn count_rows(counter: Counter, n: u64) {
-    if n > 0 {
-        lineardb_sync::thread_slot::count(counter, n);
+/// Adds a statement's rows to the engine-wide counters of `SHOW STATUS` and
+/// to the table's row of `table_io_waits_summary_by_index_usage` (this
+/// thread's slot; counted once the statement succeeded). As in MySQL,
+/// inserts count against the table (no index), updates and deletes against
+/// its primary index.
+fn count_rows(t: &Table, op: IndexOp, n: u64) {
+    use lineardb_sync::thread_slot;
+    if n == 0 {
+        return;
     }
+    let (counter, id) = match op {
+        IndexOp::Insert => (Counter::RowsInserted, table_io_id(t.def.primary_root)),
+        IndexOp::Update => (Counter::RowsUpdated, t.def.primary_root),
+        IndexOp::Delete => (Counter::RowsDeleted, t.def.primary_root),
+        IndexOp::Fetch => (Counter::RowsRead, t.def.primary_root),
+    };
+    thread_slot::count(counter, n);
+    thread_slot::count_index(id, op, n);
+}
+
+/// The id under which row operations on the table itself (no index) are
+/// counted: its primary root with the top bit set.
+pub(crate) fn table_io_id(primary_root: u64) -> u64 {
+    primary_root | 1 << 63
 }

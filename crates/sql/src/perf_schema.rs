@@ -5,7 +5,8 @@
 //! queries. Timers are in picoseconds, as in MySQL.
 use crate::result::ColumnKind;
 use crate::sessions::Registry;
-use lineardb_sync::wait;
+use lineardb_sync::thread_slot::IndexOp;
+use lineardb_sync::{audit, wait, Counter};
 use lineardb_table::{Engine, Value};
 
 /// The database name the tables live in.
@@ -25,6 +26,16 @@ pub(crate) enum SystemTable {
     /// text with literals replaced, counts, latency (sum, min, average,
     /// max, 95th and 99th percentile from a log2 histogram) and errors.
     StatementsByDigest,
+    /// `table_io_waits_summary_by_index_usage`: row operations per index
+    /// (a row with INDEX_NAME NULL per table for inserts), counted per
+    /// thread. Entries read are counted per batch; lineardb does not time
+    /// single row operations, so the table has MySQL's count columns only.
+    TableIoByIndex,
+    /// `lineardb_shared_writes`: writes to memory other threads read, by
+    /// what made them (latches, mutexes, shared words), and per row read.
+    /// Counted only by a build with the `audit` feature (COUNTED = 'NO'
+    /// otherwise).
+    SharedWrites,
 }
 
 const WAITS_COLUMNS: [(&str, ColumnKind); 6] = [
@@ -59,6 +70,27 @@ const DIGEST_COLUMNS: [(&str, ColumnKind); 11] = [
     ("QUANTILE_99", ColumnKind::UInt),
 ];
 
+const TABLE_IO_COLUMNS: [(&str, ColumnKind); 11] = [
+    ("OBJECT_TYPE", ColumnKind::Text),
+    ("OBJECT_SCHEMA", ColumnKind::Text),
+    ("OBJECT_NAME", ColumnKind::Text),
+    ("INDEX_NAME", ColumnKind::Text),
+    ("COUNT_STAR", ColumnKind::UInt),
+    ("COUNT_READ", ColumnKind::UInt),
+    ("COUNT_WRITE", ColumnKind::UInt),
+    ("COUNT_FETCH", ColumnKind::UInt),
+    ("COUNT_INSERT", ColumnKind::UInt),
+    ("COUNT_UPDATE", ColumnKind::UInt),
+    ("COUNT_DELETE", ColumnKind::UInt),
+];
+
+const SHARED_WRITES_COLUMNS: [(&str, ColumnKind); 4] = [
+    ("SOURCE", ColumnKind::Text),
+    ("COUNTED", ColumnKind::Text),
+    ("WRITES", ColumnKind::UInt),
+    ("WRITES_PER_ROW_READ", ColumnKind::Double),
+];
+
 impl SystemTable {
     /// The table called `name` (any case).
     pub(crate) fn find(name: &str) -> Option<SystemTable> {
@@ -67,16 +99,20 @@ impl SystemTable {
             "events_waits_summary_global_by_event_name" => Some(SystemTable::WaitsByEventName),
             "lineardb_hot_pages" => Some(SystemTable::HotPages),
             "events_statements_summary_by_digest" => Some(SystemTable::StatementsByDigest),
+            "table_io_waits_summary_by_index_usage" => Some(SystemTable::TableIoByIndex),
+            "lineardb_shared_writes" => Some(SystemTable::SharedWrites),
             _ => None,
         }
     }
 
     /// Every table, for SHOW TABLES.
-    pub(crate) fn names() -> [&'static str; 3] {
+    pub(crate) fn names() -> [&'static str; 5] {
         [
             "events_statements_summary_by_digest",
             "events_waits_summary_global_by_event_name",
             "lineardb_hot_pages",
+            "lineardb_shared_writes",
+            "table_io_waits_summary_by_index_usage",
         ]
     }
 
@@ -85,12 +121,34 @@ impl SystemTable {
             SystemTable::WaitsByEventName => &WAITS_COLUMNS,
             SystemTable::HotPages => &HOT_PAGES_COLUMNS,
             SystemTable::StatementsByDigest => &DIGEST_COLUMNS,
+            SystemTable::TableIoByIndex => &TABLE_IO_COLUMNS,
+            SystemTable::SharedWrites => &SHARED_WRITES_COLUMNS,
         }
     }
 
     /// The rows now.
     pub(crate) fn rows(self, engine: &Engine, registry: &Registry) -> Vec<Vec<Value>> {
         match self {
+            SystemTable::TableIoByIndex => table_io_rows(engine),
+            SystemTable::SharedWrites => {
+                let rows_read = lineardb_sync::thread_slot::counter_total(Counter::RowsRead);
+                let counted = Value::str(if audit::ENABLED { "YES" } else { "NO" });
+                audit::by_source()
+                    .into_iter()
+                    .map(|(source, writes)| {
+                        vec![
+                            Value::str(source.name()),
+                            counted.clone(),
+                            Value::UInt(writes),
+                            if rows_read == 0 {
+                                Value::Null
+                            } else {
+                                Value::Double(writes as f64 / rows_read as f64)
+                            },
+                        ]
+                    })
+                    .collect()
+            }
             SystemTable::StatementsByDigest => registry
                 .digests()
                 .into_iter()
@@ -155,6 +213,43 @@ impl SystemTable {
             }
         }
     }
+}
+
+/// Rows of `table_io_waits_summary_by_index_usage`: every index of every
+/// table (unused ones with zeros, so that they can be found), and per table
+/// a row without index for its inserts.
+fn table_io_rows(engine: &Engine) -> Vec<Vec<Value>> {
+    let counts = lineardb_sync::thread_slot::index_totals();
+    let mut out = Vec::new();
+    let mut row = |db: &str, table: &str, index: Option<&str>, id: u64| {
+        let c = counts.get(&id).copied().unwrap_or_default();
+        let [fetch, insert, update, delete] = c.map(Value::UInt);
+        let read = c[IndexOp::Fetch as usize];
+        let write =
+            c[IndexOp::Insert as usize] + c[IndexOp::Update as usize] + c[IndexOp::Delete as usize];
+        out.push(vec![
+            Value::str("TABLE"),
+            Value::str(db),
+            Value::str(table),
+            index.map_or(Value::Null, Value::str),
+            Value::UInt(read + write),
+            Value::UInt(read),
+            Value::UInt(write),
+            fetch,
+            insert,
+            update,
+            delete,
+        ]);
+    };
+    for def in engine.all_table_defs().unwrap_or_default() {
+        let (db, name) = (&def.database, &def.name);
+        row(db, name, Some("PRIMARY"), def.primary_root);
+        for i in &def.indexes {
+            row(db, name, Some(&i.name), i.root);
+        }
+        row(db, name, None, crate::dml::table_io_id(def.primary_root));
+    }
+    out
 }
 
 /// The text of `SHOW ENGINE LINEARDB STATUS`: the buffer pool, the log,

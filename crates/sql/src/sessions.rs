@@ -6,7 +6,7 @@
 //! sum the slots when asked. The registry's list is written only when a
 //! session begins or ends, so serving a statement writes nothing another
 //! session writes.
-use lineardb_sync::{LocalCounter, Mutex, SharedFlag, SharedWord};
+use lineardb_sync::{LocalCounter, Mutex, SharedFlag, SharedWord, WaitClass};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
@@ -246,9 +246,9 @@ impl Default for Registry {
         Registry {
             started: Instant::now(),
             next_id: SharedWord::new(1),
-            slots: Mutex::new(Vec::new()),
+            slots: Mutex::with_class(WaitClass::Sessions, Vec::new()),
             ended: Default::default(),
-            ended_digests: Mutex::new(DigestMap::default()),
+            ended_digests: Mutex::with_class(WaitClass::Sessions, DigestMap::default()),
         }
     }
 }
@@ -269,16 +269,19 @@ impl Registry {
             user: user.to_string(),
             host: host.to_string(),
             counters: Counters::default(),
-            activity: Mutex::new(Activity {
-                database: None,
-                command: "Sleep",
-                info: None,
-                since: Instant::now(),
-            }),
+            activity: Mutex::with_class(
+                WaitClass::Sessions,
+                Activity {
+                    database: None,
+                    command: "Sleep",
+                    info: None,
+                    since: Instant::now(),
+                },
+            ),
             kill_query: SharedFlag::new(false),
             killed: SharedFlag::new(false),
-            interrupt: Mutex::new(None),
-            digests: Mutex::new(DigestMap::default()),
+            interrupt: Mutex::with_class(WaitClass::Sessions, None),
+            digests: Mutex::with_class(WaitClass::Sessions, DigestMap::default()),
         });
         self.slots.lock().push(slot.clone());
         slot

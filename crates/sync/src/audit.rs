@@ -9,20 +9,57 @@
 /// True when this build counts shared writes.
 pub const ENABLED: bool = cfg!(feature = "audit");
 
-/// Count `n` writes to shared words by the current thread.
+/// What made a shared write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(usize)]
+pub enum Source {
+    /// Taking or releasing a latch in shared mode.
+    LatchShared,
+    /// Taking, releasing or marking a latch in exclusive mode.
+    LatchExclusive,
+    /// A waiter flagging a latch word as having parked threads.
+    LatchPark,
+    /// Locking a [`crate::Mutex`] (acquire and release: two writes).
+    Mutex,
+    /// A store to a [`crate::SharedWord`] or [`crate::SharedFlag`].
+    Word,
+}
+
+pub const SOURCE_COUNT: usize = 5;
+
+impl Source {
+    pub const ALL: [Source; SOURCE_COUNT] = [
+        Source::LatchShared,
+        Source::LatchExclusive,
+        Source::LatchPark,
+        Source::Mutex,
+        Source::Word,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::LatchShared => "latch/shared",
+            Source::LatchExclusive => "latch/exclusive",
+            Source::LatchPark => "latch/park",
+            Source::Mutex => "mutex",
+            Source::Word => "shared_word",
+        }
+    }
+}
+
+/// Count `n` writes to shared words made by `source` on the current thread.
 #[inline(always)]
-pub fn record(n: u64) {
+pub fn record(source: Source, n: u64) {
     #[cfg(all(feature = "audit", not(loom)))]
-    crate::thread_slot::with(|slot| slot.shared_writes.add(n));
+    crate::thread_slot::with(|slot| slot.shared_writes[source as usize].add(n));
     #[cfg(not(all(feature = "audit", not(loom))))]
-    let _ = n;
+    let _ = (source, n);
 }
 
 /// Shared writes made so far by the current thread (0 without `audit`).
 pub fn thread_total() -> u64 {
     #[cfg(not(loom))]
     {
-        crate::thread_slot::with(|slot| slot.shared_writes.get())
+        crate::thread_slot::with(|slot| slot.shared_writes.iter().map(|c| c.get()).sum())
     }
     #[cfg(loom)]
     {
@@ -32,12 +69,17 @@ pub fn thread_total() -> u64 {
 
 /// Shared writes made so far by all threads, living and ended (0 without `audit`).
 pub fn global_total() -> u64 {
+    by_source().iter().map(|(_, n)| n).sum()
+}
+
+/// Shared writes made so far by all threads, per source (0 without `audit`).
+pub fn by_source() -> [(Source, u64); SOURCE_COUNT] {
+    let mut out = Source::ALL.map(|s| (s, 0u64));
     #[cfg(not(loom))]
-    {
-        crate::thread_slot::sum(|slot| slot.shared_writes.get())
-    }
-    #[cfg(loom)]
-    {
-        0
-    }
+    crate::thread_slot::for_each(|slot| {
+        for (s, n) in out.iter_mut() {
+            *n += slot.shared_writes[*s as usize].get();
+        }
+    });
+    out
 }

@@ -193,7 +193,7 @@ impl HybridLatch {
                     continue;
                 }
             };
-            audit::record(1);
+            audit::record(audit::Source::LatchShared, 1);
             if self
                 .word
                 .compare_exchange_weak(w, next, Ordering::Acquire, Ordering::Relaxed)
@@ -219,7 +219,7 @@ impl HybridLatch {
             } else {
                 w - (1 << STATE_SHIFT)
             };
-            audit::record(1);
+            audit::record(audit::Source::LatchShared, 1);
             if self
                 .word
                 .compare_exchange_weak(w, next, Ordering::Release, Ordering::Relaxed)
@@ -283,7 +283,7 @@ impl HybridLatch {
         match state(w) {
             MARKED => true,
             UNLOCKED => {
-                audit::record(1);
+                audit::record(audit::Source::LatchExclusive, 1);
                 self.word
                     .compare_exchange(
                         w,
@@ -321,7 +321,7 @@ impl HybridLatch {
         let w = self.word.load(Ordering::Relaxed);
         debug_assert_eq!(state(w), EXCLUSIVE);
         let next = make(if absent { ABSENT } else { UNLOCKED }, version(w));
-        audit::record(1);
+        audit::record(audit::Source::LatchExclusive, 1);
         let old = self.word.swap(next, Ordering::Release);
         if old & PARKED != 0 {
             park::unpark_all(self.addr());
@@ -334,7 +334,7 @@ impl HybridLatch {
         // Only the holder changes state and version; others may only set P,
         // so a swap computed from this load is exact.
         let next = make(to, version(w) + 1);
-        audit::record(1);
+        audit::record(audit::Source::LatchExclusive, 1);
         let old = self.word.swap(next, Ordering::Release);
         if old & PARKED != 0 {
             park::unpark_all(self.addr());
@@ -343,7 +343,7 @@ impl HybridLatch {
 
     #[inline]
     fn cas_exclusive(&self, w: u64) -> bool {
-        audit::record(1);
+        audit::record(audit::Source::LatchExclusive, 1);
         let next = make(EXCLUSIVE, version(w)) | (w & PARKED);
         if self
             .word
@@ -360,7 +360,7 @@ impl HybridLatch {
     }
 
     fn unmark(&self, w: u64) {
-        audit::record(1);
+        audit::record(audit::Source::LatchExclusive, 1);
         let _ = self.word.compare_exchange(
             w,
             make(UNLOCKED, version(w)) | (w & PARKED),
@@ -392,7 +392,7 @@ impl HybridLatch {
                 yield_now();
             } else {
                 if w & PARKED == 0 {
-                    audit::record(1);
+                    audit::record(audit::Source::LatchPark, 1);
                     if self
                         .word
                         .compare_exchange(w, w | PARKED, Ordering::Relaxed, Ordering::Relaxed)

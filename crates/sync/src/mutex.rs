@@ -1,34 +1,56 @@
 //! A mutex for cold paths (free lists, registries). Each lock is counted by
-//! the audit as two shared writes (acquire and release).
+//! the audit as two shared writes (acquire and release). A lock that finds
+//! the mutex held is timed and recorded as a wait of the mutex's class; an
+//! uncontended lock records nothing.
 use crate::audit;
+use crate::wait::{WaitClass, WaitSite, WaitTimer};
 
-pub struct Mutex<T>(parking_lot::Mutex<T>);
+pub struct Mutex<T> {
+    inner: parking_lot::Mutex<T>,
+    class: WaitClass,
+}
 pub type MutexGuard<'a, T> = parking_lot::MutexGuard<'a, T>;
 /// Waits on a [`MutexGuard`] (cold paths: lock waits).
 pub use parking_lot::Condvar;
 
 impl<T> Mutex<T> {
+    /// A mutex whose waits count as [`WaitClass::OtherMutex`].
     pub const fn new(value: T) -> Self {
-        Self(parking_lot::Mutex::new(value))
+        Self::with_class(WaitClass::OtherMutex, value)
+    }
+    /// A mutex whose waits count as `class`.
+    pub const fn with_class(class: WaitClass, value: T) -> Self {
+        Self {
+            inner: parking_lot::Mutex::new(value),
+            class,
+        }
     }
     pub fn lock(&self) -> MutexGuard<'_, T> {
-        audit::record(2);
-        self.0.lock()
+        audit::record(audit::Source::Mutex, 2);
+        match self.inner.try_lock() {
+            Some(g) => g,
+            None => self.lock_contended(),
+        }
+    }
+    #[cold]
+    fn lock_contended(&self) -> MutexGuard<'_, T> {
+        let _wait = WaitTimer::start(WaitSite::class(self.class));
+        self.inner.lock()
     }
     /// The lock if it is free now.
     pub fn try_lock(&self) -> Option<MutexGuard<'_, T>> {
-        let g = self.0.try_lock();
+        let g = self.inner.try_lock();
         if g.is_some() {
-            audit::record(2);
+            audit::record(audit::Source::Mutex, 2);
         }
         g
     }
     /// Whether some thread holds the lock now (a read: no shared write).
     pub fn is_locked(&self) -> bool {
-        self.0.is_locked()
+        self.inner.is_locked()
     }
     pub fn into_inner(self) -> T {
-        self.0.into_inner()
+        self.inner.into_inner()
     }
 }
 

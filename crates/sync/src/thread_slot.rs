@@ -114,26 +114,59 @@ pub struct PageSample {
     pub what: LocalCounter,
 }
 
+/// Row operations on one index, counted per thread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(usize)]
+pub enum IndexOp {
+    /// Entries read (counted per batch).
+    Fetch,
+    Insert,
+    Update,
+    Delete,
+}
+
+pub const INDEX_OP_COUNT: usize = 4;
+
+/// Indexes a slot counts separately; a thread that touches more shares the
+/// last cell among the rest (`OTHER_INDEXES`).
+pub const INDEX_CELLS: usize = 128;
+
+/// The id under which row operations on indexes beyond a slot's
+/// `INDEX_CELLS` are counted.
+pub const OTHER_INDEXES: u64 = u64::MAX - 1;
+
+/// The row operations of one thread on one index.
+#[derive(Debug, Default)]
+pub struct IndexCell {
+    /// Index id + 1 (0 = free cell).
+    pub id_plus_one: LocalCounter,
+    pub ops: [LocalCounter; INDEX_OP_COUNT],
+}
+
 /// Everything one thread records. Only its owner writes it.
 #[derive(Debug)]
 pub struct ThreadSlot {
-    pub shared_writes: LocalCounter,
+    /// Shared writes by [`crate::audit::Source`] (an `audit` build).
+    pub shared_writes: [LocalCounter; crate::audit::SOURCE_COUNT],
     pub counters: [LocalCounter; COUNTER_COUNT],
     pub waits: [WaitCell; WAIT_CLASS_COUNT],
     pub samples: [PageSample; PAGE_SAMPLES],
     /// Slow-path events seen; drives sampling and the ring position.
     pub sample_clock: LocalCounter,
+    /// Row operations per index (open addressing on the index id).
+    pub indexes: [IndexCell; INDEX_CELLS],
     in_use: AtomicBool,
 }
 
 impl Default for ThreadSlot {
     fn default() -> Self {
         Self {
-            shared_writes: LocalCounter::default(),
+            shared_writes: Default::default(),
             counters: Default::default(),
             waits: Default::default(),
             samples: std::array::from_fn(|_| PageSample::default()),
             sample_clock: LocalCounter::default(),
+            indexes: std::array::from_fn(|_| IndexCell::default()),
             in_use: AtomicBool::new(false),
         }
     }
@@ -147,6 +180,28 @@ impl ThreadSlot {
     #[inline]
     pub fn wait(&self, class: WaitClass) -> &WaitCell {
         &self.waits[class as usize]
+    }
+    /// The cell counting index `id` (taking a free one on first use).
+    #[inline]
+    fn index_cell(&self, id: u64) -> &IndexCell {
+        let want = id.wrapping_add(1);
+        // Fibonacci hashing spreads consecutive page ids over the cells.
+        let start = (id.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - INDEX_CELLS.trailing_zeros()))
+            as usize;
+        for probe in 0..INDEX_CELLS - 1 {
+            let cell = &self.indexes[(start + probe) % (INDEX_CELLS - 1)];
+            match cell.id_plus_one.get() {
+                0 => {
+                    cell.id_plus_one.set(want);
+                    return cell;
+                }
+                v if v == want => return cell,
+                _ => {}
+            }
+        }
+        let other = &self.indexes[INDEX_CELLS - 1];
+        other.id_plus_one.set(OTHER_INDEXES + 1);
+        other
     }
 }
 
@@ -229,6 +284,48 @@ pub fn count(c: Counter, n: u64) {
     let _ = (c, n);
 }
 
+/// Adds `n` entries read from index `id` to its fetch count and to
+/// [`Counter::RowsRead`].
+#[inline]
+pub fn count_fetch(id: u64, n: u64) {
+    #[cfg(not(loom))]
+    with(|s| {
+        s.counter(Counter::RowsRead).add(n);
+        s.index_cell(id).ops[IndexOp::Fetch as usize].add(n);
+    });
+    #[cfg(loom)]
+    let _ = (id, n);
+}
+
+/// Adds `n` to operation `op` of index `id`.
+#[inline]
+pub fn count_index(id: u64, op: IndexOp, n: u64) {
+    #[cfg(not(loom))]
+    with(|s| s.index_cell(id).ops[op as usize].add(n));
+    #[cfg(loom)]
+    let _ = (id, op, n);
+}
+
+/// Row operations per index id over all threads ([`OTHER_INDEXES`] for
+/// those no cell was free for).
+pub fn index_totals() -> std::collections::HashMap<u64, [u64; INDEX_OP_COUNT]> {
+    let mut out = std::collections::HashMap::new();
+    #[cfg(not(loom))]
+    for_each(|slot| {
+        for cell in slot.indexes.iter() {
+            let id = cell.id_plus_one.get();
+            if id == 0 {
+                continue;
+            }
+            let e: &mut [u64; INDEX_OP_COUNT] = out.entry(id - 1).or_default();
+            for (t, c) in e.iter_mut().zip(cell.ops.iter()) {
+                *t += c.get();
+            }
+        }
+    });
+    out
+}
+
 /// Total of counter `c` over all threads.
 pub fn counter_total(c: Counter) -> u64 {
     #[cfg(not(loom))]
@@ -262,6 +359,40 @@ mod tests {
             h.join().unwrap();
         }
         assert_eq!(counter_total(Counter::ReadAheadHints) - before, 4000);
+    }
+
+    #[test]
+    fn index_operations_sum_over_threads_and_overflow_into_other() {
+        let base = 1u64 << 40;
+        let before = index_totals();
+        let handles: Vec<_> = (0..3)
+            .map(|_| {
+                std::thread::spawn(move || {
+                    // More indexes than cells: the rest land in OTHER_INDEXES.
+                    for id in base..base + INDEX_CELLS as u64 + 10 {
+                        count_fetch(id, 2);
+                        count_index(id, IndexOp::Delete, 1);
+                    }
+                })
+            })
+            .collect();
+        for h in handles {
+            h.join().unwrap();
+        }
+        let after = index_totals();
+        let delta = |id: u64, op: IndexOp| {
+            after.get(&id).map_or(0, |c| c[op as usize])
+                - before.get(&id).map_or(0, |c| c[op as usize])
+        };
+        let mut fetched = 0;
+        let mut deleted = 0;
+        for id in (base..base + INDEX_CELLS as u64 + 10).chain([OTHER_INDEXES]) {
+            fetched += delta(id, IndexOp::Fetch);
+            deleted += delta(id, IndexOp::Delete);
+        }
+        assert_eq!(fetched, 3 * 2 * (INDEX_CELLS as u64 + 10));
+        assert_eq!(deleted, 3 * (INDEX_CELLS as u64 + 10));
+        assert_eq!(delta(base, IndexOp::Fetch), 6);
     }
 
     #[test]

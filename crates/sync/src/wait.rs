@@ -24,9 +24,29 @@ pub enum WaitClass {
     Eviction,
     /// Page allocation and the free-page list.
     PageAlloc,
+    /// Appending to the log buffer.
+    LogBuffer,
+    /// A commit waiting for another thread's log write or sync (group commit).
+    LogCommit,
+    /// Writing the log file.
+    IoLogWrite,
+    /// fsync of the log file.
+    IoLogSync,
+    /// The table catalog (opening, creating, dropping tables).
+    Catalog,
+    /// The session registry (connect, disconnect, reading its tables).
+    Sessions,
+    /// The row-lock table's mutex.
+    LockTable,
+    /// A transaction waiting for another's row lock.
+    RowLock,
+    /// Transaction and snapshot bookkeeping (begin, commit, purge).
+    Transactions,
+    /// A mutex of no class above (the server's worker roster, build jobs).
+    OtherMutex,
 }
 
-pub const WAIT_CLASS_COUNT: usize = 8;
+pub const WAIT_CLASS_COUNT: usize = 18;
 
 impl WaitClass {
     pub const ALL: [WaitClass; WAIT_CLASS_COUNT] = [
@@ -38,6 +58,16 @@ impl WaitClass {
         WaitClass::IoSync,
         WaitClass::Eviction,
         WaitClass::PageAlloc,
+        WaitClass::LogBuffer,
+        WaitClass::LogCommit,
+        WaitClass::IoLogWrite,
+        WaitClass::IoLogSync,
+        WaitClass::Catalog,
+        WaitClass::Sessions,
+        WaitClass::LockTable,
+        WaitClass::RowLock,
+        WaitClass::Transactions,
+        WaitClass::OtherMutex,
     ];
 
     /// Name in performance_schema style.
@@ -51,6 +81,16 @@ impl WaitClass {
             WaitClass::IoSync => "wait/io/file/data/sync",
             WaitClass::Eviction => "wait/synch/buffer/eviction",
             WaitClass::PageAlloc => "wait/synch/buffer/page_alloc",
+            WaitClass::LogBuffer => "wait/synch/mutex/log/buffer",
+            WaitClass::LogCommit => "wait/synch/cond/log/commit",
+            WaitClass::IoLogWrite => "wait/io/file/log/write",
+            WaitClass::IoLogSync => "wait/io/file/log/sync",
+            WaitClass::Catalog => "wait/synch/mutex/catalog",
+            WaitClass::Sessions => "wait/synch/mutex/sessions",
+            WaitClass::LockTable => "wait/synch/mutex/lock_table",
+            WaitClass::RowLock => "wait/lock/row",
+            WaitClass::Transactions => "wait/synch/mutex/trx",
+            WaitClass::OtherMutex => "wait/synch/mutex/other",
         }
     }
 }

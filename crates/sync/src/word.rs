@@ -26,18 +26,18 @@ impl SharedWord {
     }
     #[inline]
     pub fn store(&self, value: u64) {
-        audit::record(1);
+        audit::record(audit::Source::Word, 1);
         self.0.store(value, Ordering::Release);
     }
     /// Adds `n` and returns the previous value.
     #[inline]
     pub fn fetch_add(&self, n: u64) -> u64 {
-        audit::record(1);
+        audit::record(audit::Source::Word, 1);
         self.0.fetch_add(n, Ordering::AcqRel)
     }
     #[inline]
     pub fn fetch_max(&self, n: u64) -> u64 {
-        audit::record(1);
+        audit::record(audit::Source::Word, 1);
         self.0.fetch_max(n, Ordering::AcqRel)
     }
     /// Sequentially consistent load, store and add: for the few protocols
@@ -50,17 +50,17 @@ impl SharedWord {
     }
     #[inline]
     pub fn store_seq_cst(&self, value: u64) {
-        audit::record(1);
+        audit::record(audit::Source::Word, 1);
         self.0.store(value, Ordering::SeqCst);
     }
     #[inline]
     pub fn fetch_add_seq_cst(&self, n: u64) -> u64 {
-        audit::record(1);
+        audit::record(audit::Source::Word, 1);
         self.0.fetch_add(n, Ordering::SeqCst)
     }
     #[inline]
     pub fn compare_exchange(&self, current: u64, new: u64) -> Result<u64, u64> {
-        audit::record(1);
+        audit::record(audit::Source::Word, 1);
         self.0
             .compare_exchange(current, new, Ordering::AcqRel, Ordering::Acquire)
     }
@@ -84,7 +84,7 @@ impl SharedFlag {
         self.0.load(Ordering::Acquire)
     }
     pub fn set(&self, value: bool) {
-        audit::record(1);
+        audit::record(audit::Source::Word, 1);
         self.0.store(value, Ordering::Release);
     }
 }

@@ -10,7 +10,7 @@ use crate::index_build::{build_indexes, BuildStats};
 use crate::schema::{ColumnDef, IndexDef, TableDef};
 use crate::table::{KeyRange, Table};
 use lineardb_btree::{BTree, PoolConfig, Store};
-use lineardb_sync::{Mutex, MutexGuard, SharedWord};
+use lineardb_sync::{Mutex, MutexGuard, SharedWord, WaitClass};
 use lineardb_wal::{Durability, ReadView, Reader, RecoveryReport, Txn, Wal};
 use std::collections::HashMap;
 use std::path::Path;
@@ -153,8 +153,8 @@ impl Engine {
             wal,
             recovery,
             catalog,
-            tables: Mutex::new(HashMap::new()),
-            ddl: Mutex::new(()),
+            tables: Mutex::with_class(WaitClass::Catalog, HashMap::new()),
+            ddl: Mutex::with_class(WaitClass::Catalog, ()),
             version: SharedWord::new(0),
         })
     }
@@ -181,7 +181,7 @@ impl Engine {
         let mut names = HashMap::new();
         names.insert(self.catalog.root() as u32, "lineardb.catalog".to_string());
         // From the stored definitions: naming a page opens no table.
-        for def in self.table_defs(b"T")? {
+        for def in self.all_table_defs()? {
             let table = format!("{}.{}", def.database, def.name);
             names.insert(def.primary_root as u32, format!("{table}.PRIMARY"));
             for i in &def.indexes {
@@ -300,6 +300,12 @@ impl Engine {
             .into_iter()
             .map(|d| d.name)
             .collect())
+    }
+
+    /// The stored definitions of every table of every database (read from
+    /// the catalog; nothing is opened).
+    pub fn all_table_defs(&self) -> Result<Vec<TableDef>> {
+        self.table_defs(b"T")
     }
 
     /// The stored definitions of the tables whose catalog key starts with

@@ -17,7 +17,7 @@ use crate::schema::{IndexDef, TableDef};
 use crate::types::Value;
 use lineardb_btree::BTree;
 use lineardb_buffer::BufferPool;
-use lineardb_sync::{Counter, Mutex, SharedWord};
+use lineardb_sync::{Mutex, SharedWord};
 use lineardb_wal::{ReadView, Stamp, Txn, Version};
 use std::ops::Bound;
 use std::sync::Arc;
@@ -222,9 +222,9 @@ impl PrimaryKeys {
     ) -> bool {
         let root = idx.tree.root();
         let all_in = batch_inside(batch, range);
-        lineardb_sync::thread_slot::count(Counter::RowsRead, batch.len() as u64);
-        for (k, v) in batch.iter() {
+        for (i, (k, v)) in batch.iter().enumerate() {
             if !all_in && !range.contains_upper(k) {
+                lineardb_sync::thread_slot::count_fetch(root, i as u64);
                 return false;
             }
             if view.resolve(root, k, v).body().is_none() {
@@ -234,6 +234,7 @@ impl PrimaryKeys {
             self.spans.push((self.bytes.len() as u32, pk.len() as u32));
             self.bytes.extend_from_slice(pk);
         }
+        lineardb_sync::thread_slot::count_fetch(root, batch.len() as u64);
         true
     }
 }
@@ -253,11 +254,23 @@ pub(crate) fn scan_range(
             return Ok(());
         }
         let all_in = batch_inside(b, range);
-        lineardb_sync::thread_slot::count(Counter::RowsRead, b.len() as u64);
-        for (k, v) in b.iter() {
-            if !(all_in || range.contains_upper(k)) || !f(k, v) {
-                return Ok(());
+        // Entries read count up to the first past the range or the one `f`
+        // stopped at (once per batch, in this thread's slot).
+        let mut read = b.len();
+        let mut stop = false;
+        for (i, (k, v)) in b.iter().enumerate() {
+            if !(all_in || range.contains_upper(k)) {
+                (read, stop) = (i, true);
+                break;
             }
+            if !f(k, v) {
+                (read, stop) = (i + 1, true);
+                break;
+            }
+        }
+        lineardb_sync::thread_slot::count_fetch(tree.root(), read as u64);
+        if stop {
+            return Ok(());
         }
     }
 }
@@ -623,7 +636,7 @@ impl Table {
         let Some(v) = self.primary.get(pk)? else {
             return Ok(None);
         };
-        lineardb_sync::thread_slot::count(Counter::RowsRead, 1);
+        lineardb_sync::thread_slot::count_fetch(self.primary.root(), 1);
         Ok(view
             .resolve(self.primary.root(), pk, &v)
             .body()

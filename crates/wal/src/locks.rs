@@ -10,7 +10,8 @@
 //! close a cycle, and it is the deadlock victim (error 1213).
 //!
 //! Only writers come here (reads take no locks); one mutex covers the table.
-use lineardb_sync::{Condvar, Mutex};
+use lineardb_sync::wait::{WaitSite, WaitTimer};
+use lineardb_sync::{Condvar, Mutex, WaitClass};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -54,7 +55,7 @@ pub const DEFAULT_LOCK_WAIT_TIMEOUT: u64 = 50;
 impl LockTable {
     pub(crate) fn new() -> LockTable {
         LockTable {
-            state: Mutex::new(State::default()),
+            state: Mutex::with_class(WaitClass::LockTable, State::default()),
             released: Condvar::new(),
             timeout_ms: lineardb_sync::SharedWord::new(DEFAULT_LOCK_WAIT_TIMEOUT * 1000),
         }
@@ -106,7 +107,11 @@ impl LockTable {
                 continue;
             }
             s.waits_for.insert(txn, holder);
-            if self.released.wait_until(&mut s, deadline).timed_out() {
+            let timed_out = {
+                let _wait = WaitTimer::start(WaitSite::class(WaitClass::RowLock));
+                self.released.wait_until(&mut s, deadline).timed_out()
+            };
+            if timed_out {
                 s.waits_for.remove(&txn);
                 return Err(LockError::Timeout);
             }

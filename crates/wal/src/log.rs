@@ -10,7 +10,8 @@
 use crate::file::{LogFile, OsFile};
 use crate::record::{decode, encode, Decoded, Lsn, Record, HEADER, MAX_RECORD};
 use crate::{Error, Result};
-use lineardb_sync::{Condvar, LocalCounter, Mutex, SharedFlag, SharedWord};
+use lineardb_sync::wait::{WaitSite, WaitTimer};
+use lineardb_sync::{Condvar, LocalCounter, Mutex, SharedFlag, SharedWord, WaitClass};
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"LDBREDO1";
@@ -149,13 +150,16 @@ impl Log {
         let log = Log {
             file,
             durability: SharedWord::new(durability.level()),
-            pending: Mutex::new(Pending {
-                bytes: Vec::new(),
-                base: FILE_HEADER,
-                next: FILE_HEADER,
-            }),
-            flusher: Mutex::new(Vec::new()),
-            flush_round: Mutex::new(0),
+            pending: Mutex::with_class(
+                WaitClass::LogBuffer,
+                Pending {
+                    bytes: Vec::new(),
+                    base: FILE_HEADER,
+                    next: FILE_HEADER,
+                },
+            ),
+            flusher: Mutex::with_class(WaitClass::LogCommit, Vec::new()),
+            flush_round: Mutex::with_class(WaitClass::LogCommit, 0),
             flushed: Condvar::new(),
             written: SharedWord::new(FILE_HEADER),
             synced: SharedWord::new(FILE_HEADER),
@@ -308,8 +312,11 @@ impl Log {
             // of them takes the next flush for all who arrived meanwhile
             // (group commit) without a hand-over from waiter to waiter.
             let mut r = self.flush_round.lock();
-            while *r == round {
-                self.flushed.wait(&mut r);
+            if *r == round {
+                let _wait = WaitTimer::start(WaitSite::class(WaitClass::LogCommit));
+                while *r == round {
+                    self.flushed.wait(&mut r);
+                }
             }
         }
     }
@@ -332,7 +339,10 @@ impl Log {
                     return Err(self.poison(format!("extending the log to {end}: {e}")));
                 }
             }
-            let r = self.file.write_all_at(spare, base);
+            let r = {
+                let _io = WaitTimer::start(WaitSite::class(WaitClass::IoLogWrite));
+                self.file.write_all_at(spare, base)
+            };
             let end = base + spare.len() as Lsn;
             spare.clear();
             if let Err(e) = r {
@@ -342,7 +352,11 @@ impl Log {
         }
         if sync && self.synced.load() < self.written.load() {
             let target = self.written.load();
-            if let Err(e) = self.file.sync() {
+            let synced = {
+                let _io = WaitTimer::start(WaitSite::class(WaitClass::IoLogSync));
+                self.file.sync()
+            };
+            if let Err(e) = synced {
                 return Err(self.poison(format!("sync to LSN {target}: {e}")));
             }
             self.syncs.add(1);
@@ -355,6 +369,7 @@ impl Log {
     /// (file size included). Zeros never decode as a record, so a scan of
     /// the log still stops at the last record written.
     fn preallocate(&self, end: Lsn) -> std::io::Result<()> {
+        let _io = WaitTimer::start(WaitSite::class(WaitClass::IoLogWrite));
         let from = self.allocated.load();
         let to = end.div_ceil(PREALLOCATE) * PREALLOCATE + PREALLOCATE;
         let zeros = vec![0u8; 1 << 20];

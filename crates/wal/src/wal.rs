@@ -20,7 +20,7 @@ use crate::txn::Txn;
 use crate::{Durability, Error, LogFile};
 use lineardb_btree::BTree;
 use lineardb_buffer::{BufferPool, PageId, PageLog};
-use lineardb_sync::{Mutex, SharedFlag, SharedWord};
+use lineardb_sync::{Mutex, SharedFlag, SharedWord, WaitClass};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -191,7 +191,7 @@ impl Wal {
             }),
             log,
             pool: pool.clone(),
-            active: Mutex::new(BTreeMap::new()),
+            active: Mutex::with_class(WaitClass::Transactions, BTreeMap::new()),
             mvcc: Arc::new(Mvcc::new(found.next_txn)),
             checkpointing: Mutex::new(()),
             stop: SharedFlag::new(false),
