@@ -275,6 +275,7 @@ impl SeedArgs {
             lineardb: std::env::current_exe()?,
             pool_mib: self.pool_mib.unwrap_or(4096),
             flush_at_commit: 2,
+            instrumentation: self.common.instrumentation(),
         })
     }
 
@@ -296,6 +297,7 @@ impl SeedArgs {
             cases: self.cases.clone(),
             writers: self.writers,
             embedded: self.compare.as_deref() == Some("embedded"),
+            instrumentation: self.common.instrumentation(),
         }
     }
 }
@@ -363,9 +365,19 @@ struct CommonArgs {
     /// (default: bench-results/<experiment>).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Measure with the instrumentation (waits, hot pages, statement
+    /// digests) on, off, or both alternated (`on,off`): the report then
+    /// gives the ratio of the two at each point.
+    #[arg(long, value_delimiter = ',', value_parser = ["on", "off"])]
+    instrumentation: Vec<String>,
 }
 
 impl CommonArgs {
+    /// The instrumentation settings asked for.
+    fn instrumentation(&self) -> Vec<bool> {
+        self.instrumentation.iter().map(|s| s == "on").collect()
+    }
+
     /// Writes the results folder of `experiment` and says where it is.
     fn save(
         &self,
@@ -446,6 +458,7 @@ fn main() -> anyhow::Result<()> {
                     cases,
                     datadir: a.common.datadir.clone(),
                     pool_bytes: a.pool_mib << 20,
+                    instrumentation: a.common.instrumentation(),
                 };
                 bench_engine(&opts, &a.common, "engine")
             }
@@ -520,6 +533,7 @@ fn main() -> anyhow::Result<()> {
                     lineardb: std::env::current_exe()?,
                     pool_mib: a.pool_mib,
                     flush_at_commit: a.flush_log_at_trx_commit,
+                    instrumentation: a.common.instrumentation(),
                 };
                 print_points(&a.common, "sysbench-oltp", |log, on| {
                     lineardb_bench::sysbench::run(&o, log, on)
@@ -557,6 +571,7 @@ fn main() -> anyhow::Result<()> {
                     seconds: 1.0,
                     repeat: 1,
                     datadir: c.datadir.clone(),
+                    instrumentation: c.instrumentation(),
                     ..EngineOptions::default()
                 };
                 bench_engine(&opts, &c, "quick")

@@ -89,6 +89,7 @@ pub fn seed002_counters(o: &SeedOptions, on_point: impl FnMut(&Point)) -> Vec<Po
         threads: o.threads.clone(),
         seconds: o.seconds,
         repeat: o.repeat,
+        instrumentation: o.instrumentation.clone(),
     };
     let c = &counters;
     matrix.run(

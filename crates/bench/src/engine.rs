@@ -51,6 +51,8 @@ pub struct EngineOptions {
     pub cases: Vec<Case>,
     pub datadir: Option<PathBuf>,
     pub pool_bytes: usize,
+    /// Instrumentation settings to measure with (see [`harness::Matrix`]).
+    pub instrumentation: Vec<bool>,
 }
 
 impl Default for EngineOptions {
@@ -63,6 +65,7 @@ impl Default for EngineOptions {
             cases: Case::ALL.to_vec(),
             datadir: None,
             pool_bytes: 1 << 30,
+            instrumentation: Vec::new(),
         }
     }
 }
@@ -232,6 +235,7 @@ pub fn run(opts: &EngineOptions, data: &EngineData, on_point: impl FnMut(&Point)
         threads: opts.threads.clone(),
         seconds: opts.seconds,
         repeat: opts.repeat,
+        instrumentation: opts.instrumentation.clone(),
     };
     let names: Vec<String> = opts.cases.iter().map(|c| c.name()).collect();
     matrix.run(

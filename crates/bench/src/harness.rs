@@ -66,54 +66,92 @@ pub struct Matrix {
     pub threads: Vec<usize>,
     pub seconds: f64,
     pub repeat: usize,
+    /// Instrumentation settings to measure each point with (waits, hot
+    /// pages, digests: [`lineardb_sync::wait::set_enabled`]), alternated
+    /// within each repeat; empty: leave it as it is. With both, points
+    /// measured with it off get [`INSTRUMENTATION_OFF`] after their case.
+    pub instrumentation: Vec<bool>,
 }
+
+/// What a case measured with the instrumentation off is called after its
+/// name, when the experiment measures both settings.
+pub const INSTRUMENTATION_OFF: &str = ", instrumentation off";
 
 impl Matrix {
     /// Runs each case at each thread count, `repeat` times, interleaving the
-    /// repeats across thread counts (1, 2, 4, 1, 2, 4, ...) so that drift of
-    /// a noisy machine does not favour one of them. `make(case, thread,
-    /// seed)` makes a worker.
+    /// repeats across thread counts (1, 2, 4, 1, 2, 4, ...) and the
+    /// instrumentation settings within each, so that drift of a noisy
+    /// machine does not favour one of them. `make(case, thread, seed)` makes
+    /// a worker.
     pub fn run<'a>(
         &self,
         cases: &[String],
         make: impl Fn(usize, usize, u64) -> Box<dyn Worker + 'a> + Sync,
         mut on_point: impl FnMut(&crate::report::Point),
     ) -> Vec<crate::report::Point> {
+        let modes: Vec<Option<bool>> = if self.instrumentation.is_empty() {
+            vec![None]
+        } else {
+            self.instrumentation.iter().map(|&on| Some(on)).collect()
+        };
+        let was_on = lineardb_sync::wait::enabled();
         let mut points = Vec::new();
-        let total = cases.len() * self.repeat.max(1) * self.threads.len();
+        let total = cases.len() * self.repeat.max(1) * self.threads.len() * modes.len();
         let bar = crate::progress::runs(total as u64, &self.experiment);
         for (ci, case) in cases.iter().enumerate() {
-            let mut runs: Vec<Vec<RunResult>> = vec![Vec::new(); self.threads.len()];
+            let mut runs: Vec<Vec<Vec<RunResult>>> =
+                vec![vec![Vec::new(); self.threads.len()]; modes.len()];
             for rep in 0..self.repeat.max(1) {
                 for (i, &threads) in self.threads.iter().enumerate() {
-                    runs[i].push(run(threads, Duration::from_secs_f64(self.seconds), |t| {
-                        make(ci, t, (rep * 1000 + t) as u64 + 1)
-                    }));
-                    bar.inc(1);
+                    // Settings in turn, starting with a different one
+                    // each repeat (drift of the machine favours none).
+                    for k in 0..modes.len() {
+                        let mi = (k + rep) % modes.len();
+                        if let Some(on) = modes[mi] {
+                            lineardb_sync::wait::set_enabled(on);
+                        }
+                        runs[mi][i].push(run(
+                            threads,
+                            Duration::from_secs_f64(self.seconds),
+                            |t| make(ci, t, (rep * 1000 + t) as u64 + 1),
+                        ));
+                        bar.inc(1);
+                    }
                 }
             }
-            let mut one_thread: Option<f64> = None;
-            for (i, &threads) in self.threads.iter().enumerate() {
-                let m = crate::report::Measurement::from_runs(&runs[i]);
-                if threads == 1 {
-                    one_thread = Some(m.ops_per_s);
-                }
-                let p = crate::report::Point {
-                    experiment: self.experiment.clone(),
-                    system: self.system.clone(),
-                    case: match &self.system {
-                        Some(s) => format!("{s} {case}"),
-                        None => case.clone(),
-                    },
-                    threads,
-                    ratio_to_1_thread: one_thread.map(|b| m.ops_per_s / b),
-                    m,
-                    extra: Default::default(),
+            for (mi, mode) in modes.iter().enumerate() {
+                let mut one_thread: Option<f64> = None;
+                let name = match mode {
+                    Some(false) if modes.len() > 1 => format!("{case}{INSTRUMENTATION_OFF}"),
+                    _ => case.clone(),
                 };
-                bar.suspend(|| on_point(&p));
-                points.push(p);
+                for (i, &threads) in self.threads.iter().enumerate() {
+                    let m = crate::report::Measurement::from_runs(&runs[mi][i]);
+                    if threads == 1 {
+                        one_thread = Some(m.ops_per_s);
+                    }
+                    let mut p = crate::report::Point {
+                        experiment: self.experiment.clone(),
+                        system: self.system.clone(),
+                        case: match &self.system {
+                            Some(s) => format!("{s} {name}"),
+                            None => name.clone(),
+                        },
+                        threads,
+                        ratio_to_1_thread: one_thread.map(|b| m.ops_per_s / b),
+                        m,
+                        extra: Default::default(),
+                    };
+                    if let Some(on) = *mode {
+                        p.extra
+                            .insert("instrumentation".into(), if on { 1.0 } else { 0.0 });
+                    }
+                    bar.suspend(|| on_point(&p));
+                    points.push(p);
+                }
             }
         }
+        lineardb_sync::wait::set_enabled(was_on);
         bar.finish_and_clear();
         points
     }

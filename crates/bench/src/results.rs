@@ -151,6 +151,7 @@ fn markdown(experiment: &str, command: &str, points: &[Point], charts: &[&str]) 
         );
     }
     side_by_side(&mut s, points);
+    instrumentation_cost(&mut s, points);
     for c in charts {
         let _ = writeln!(s, "\n![{c}]({c}.png)");
     }
@@ -168,6 +169,44 @@ fn figure(v: f64) -> String {
         format!("{v:.2}")
     } else {
         format!("{v:.3}")
+    }
+}
+
+/// When points were measured with the instrumentation on and off
+/// (`--instrumentation on,off`): per case and thread count, the throughput
+/// with it on over the throughput with it off.
+fn instrumentation_cost(s: &mut String, points: &[Point]) {
+    let off_suffix = crate::harness::INSTRUMENTATION_OFF;
+    let pairs: Vec<(&Point, &Point)> = points
+        .iter()
+        .filter_map(|off| {
+            let case = off.case.strip_suffix(off_suffix)?;
+            let on = points
+                .iter()
+                .find(|p| p.case == case && p.threads == off.threads)?;
+            Some((on, off))
+        })
+        .collect();
+    if pairs.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "\n## Instrumentation on and off\n\nMeasured alternately in the same run \
+         (on, off, off, on, ...); medians.\n"
+    );
+    let _ = writeln!(s, "| case | threads | on ops/s | off ops/s | on / off |");
+    let _ = writeln!(s, "|---|---|---|---|---|");
+    for (on, off) in pairs {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {:.3} |",
+            on.case,
+            on.threads,
+            figure(on.m.ops_per_s),
+            figure(off.m.ops_per_s),
+            on.m.ops_per_s / off.m.ops_per_s
+        );
     }
 }
 

@@ -43,6 +43,8 @@ pub struct SeedOptions {
     pub writers: usize,
     /// seed001-scans: also run the scans on LMDB and SQLite (same rows).
     pub embedded: bool,
+    /// Instrumentation settings to measure with (see [`Matrix`]).
+    pub instrumentation: Vec<bool>,
 }
 
 impl SeedOptions {
@@ -73,6 +75,7 @@ fn matrix(name: &str, o: &SeedOptions) -> Matrix {
         threads: o.threads.clone(),
         seconds: o.seconds,
         repeat: o.repeat,
+        instrumentation: o.instrumentation.clone(),
     }
 }
 
@@ -480,9 +483,16 @@ pub fn seed003_create_index(
             t0.elapsed().as_secs_f64()
         ));
     }
-    for _ in 0..o.repeat.max(1) {
+    for rep in 0..o.repeat.max(1) {
         for &t in &threads {
-            for instr in [true, false] {
+            // On first in even repeats, off first in odd ones: drift of the
+            // machine favours neither.
+            let order = if rep % 2 == 0 {
+                [true, false]
+            } else {
+                [false, true]
+            };
+            for instr in order {
                 lineardb_sync::wait::set_enabled(instr);
                 let t0 = Instant::now();
                 let (table, stats) =
@@ -511,10 +521,10 @@ pub fn seed003_create_index(
         let secs = crate::harness::median(v);
         let mut p = single_point(
             "seed003-create-index",
-            if *instr {
-                "instrumentation_on"
+            &if *instr {
+                "create_index".to_string()
             } else {
-                "instrumentation_off"
+                format!("create_index{}", crate::harness::INSTRUMENTATION_OFF)
             },
             *t,
             1.0 / secs,
@@ -584,57 +594,82 @@ pub fn seed004_cold_count(
         file_bytes / 1048576.0,
         o.pool_bytes as f64 / 1048576.0
     ));
-    let mut results: std::collections::BTreeMap<usize, Vec<f64>> = Default::default();
+    let modes: Vec<Option<bool>> = if o.instrumentation.is_empty() {
+        vec![None]
+    } else {
+        o.instrumentation.iter().map(|&on| Some(on)).collect()
+    };
+    let was_on = lineardb_sync::wait::enabled();
+    // Seconds per (setting, threads).
+    let mut results: std::collections::BTreeMap<(usize, usize), Vec<f64>> = Default::default();
     let mut dd = Vec::new();
     for _ in 0..o.repeat.max(1) {
         dd.push(dd_bandwidth(&path)?);
         for &t in &o.threads {
-            drop_page_cache(&path)?;
-            let engine = Engine::open(
-                &path,
-                PoolConfig {
-                    pool_bytes: o.pool_bytes,
-                    ..PoolConfig::default()
-                },
-            )?;
-            let table = engine.table("sbtest", "sbtest1")?;
-            let t0 = Instant::now();
-            let n = table.count(&engine.snapshot()?, t)?;
-            let secs = t0.elapsed().as_secs_f64();
-            anyhow::ensure!(n == o.rows as u64, "count {n} != {}", o.rows);
-            results.entry(t).or_default().push(secs);
-            drop(table);
-            drop(engine);
+            for (mi, mode) in modes.iter().enumerate() {
+                if let Some(on) = *mode {
+                    lineardb_sync::wait::set_enabled(on);
+                }
+                drop_page_cache(&path)?;
+                let engine = Engine::open(
+                    &path,
+                    PoolConfig {
+                        pool_bytes: o.pool_bytes,
+                        ..PoolConfig::default()
+                    },
+                )?;
+                let table = engine.table("sbtest", "sbtest1")?;
+                let t0 = Instant::now();
+                let n = table.count(&engine.snapshot()?, t)?;
+                let secs = t0.elapsed().as_secs_f64();
+                anyhow::ensure!(n == o.rows as u64, "count {n} != {}", o.rows);
+                results.entry((mi, t)).or_default().push(secs);
+                drop(table);
+                drop(engine);
+            }
         }
     }
+    lineardb_sync::wait::set_enabled(was_on);
     let dd_bw = crate::harness::median(&mut dd);
     log(&format!(
         "dd (O_DIRECT, 1 MiB blocks): {:.0} MiB/s",
         dd_bw / 1048576.0
     ));
     let mut points = Vec::new();
-    let one = results
-        .get(&1)
-        .map(|v| crate::harness::median(&mut v.clone()));
-    for (t, v) in results.iter_mut() {
-        let secs = crate::harness::median(v);
-        let bw = file_bytes / secs;
-        let mut p = single_point(
-            "seed004-cold-count",
-            "count_star",
-            *t,
-            1.0 / secs,
-            &[
-                ("seconds", secs),
-                ("mib_per_s", bw / 1048576.0),
-                ("dd_mib_per_s", dd_bw / 1048576.0),
-                ("share_of_dd", bw / dd_bw),
-            ],
-        );
-        p.m.rows_per_s = o.rows as f64 / secs;
-        p.ratio_to_1_thread = one.map(|o| o / secs);
-        on_point(&p);
-        points.push(p);
+    for (mi, mode) in modes.iter().enumerate() {
+        let one = results
+            .get(&(mi, 1))
+            .map(|v| crate::harness::median(&mut v.clone()));
+        let case = match mode {
+            Some(false) if modes.len() > 1 => {
+                format!("count_star{}", crate::harness::INSTRUMENTATION_OFF)
+            }
+            _ => "count_star".to_string(),
+        };
+        for ((_, t), v) in results.iter_mut().filter(|((m, _), _)| *m == mi) {
+            let secs = crate::harness::median(v);
+            let bw = file_bytes / secs;
+            let mut p = single_point(
+                "seed004-cold-count",
+                &case,
+                *t,
+                1.0 / secs,
+                &[
+                    ("seconds", secs),
+                    ("mib_per_s", bw / 1048576.0),
+                    ("dd_mib_per_s", dd_bw / 1048576.0),
+                    ("share_of_dd", bw / dd_bw),
+                ],
+            );
+            p.m.rows_per_s = o.rows as f64 / secs;
+            p.ratio_to_1_thread = one.map(|o| o / secs);
+            if let Some(on) = *mode {
+                p.extra
+                    .insert("instrumentation".into(), if on { 1.0 } else { 0.0 });
+            }
+            on_point(&p);
+            points.push(p);
+        }
     }
     Ok(points)
 }

@@ -131,6 +131,9 @@ pub struct SysbenchOptions {
     /// `innodb_flush_log_at_trx_commit`: 1 synced per commit, 2 written
     /// per commit and synced once a second, as in ANCHORS.md).
     pub flush_at_commit: u8,
+    /// lineardb's instrumentation settings to alternate (`SET GLOBAL
+    /// lineardb_instrumentation` before each run); empty: as it is.
+    pub instrumentation: Vec<bool>,
 }
 
 /// A server this experiment started; stopped (SIGTERM, then waited for)
@@ -439,46 +442,72 @@ pub fn run(
             // One unmeasured second first: plans and caches warm.
             sysbench(&scripts, port, &args_for(2, 1))?;
             let secs = o.seconds.max(1.0).round() as u64;
-            let mut runs: Vec<Vec<(f64, f64)>> = vec![Vec::new(); o.threads.len()];
+            // The instrumentation settings to alternate (lineardb only: the
+            // server switches at run time).
+            let modes: Vec<Option<bool>> = if system == "lineardb" && !o.instrumentation.is_empty()
+            {
+                o.instrumentation.iter().map(|&on| Some(on)).collect()
+            } else {
+                vec![None]
+            };
+            let mut runs: Vec<Vec<Vec<(f64, f64)>>> =
+                vec![vec![Vec::new(); o.threads.len()]; modes.len()];
             for _ in 0..o.repeat.max(1) {
                 for (i, &t) in o.threads.iter().enumerate() {
-                    let cpu0 = server.cpu_seconds();
-                    let report = sysbench(&scripts, port, &args_for(t, secs))?;
-                    let cpu = server.cpu_seconds() - cpu0;
-                    let q = queries(&report)
-                        .ok_or_else(|| anyhow::anyhow!("no query count in: {report}"))?;
-                    runs[i].push((q as f64 / secs as f64, cpu * 1e6 / q.max(1) as f64));
-                    bar.inc(1);
+                    for (mi, mode) in modes.iter().enumerate() {
+                        if let Some(on) = mode {
+                            let v = if *on { "ON" } else { "OFF" };
+                            mysql(port, &format!("SET GLOBAL lineardb_instrumentation = {v}"))?;
+                        }
+                        let cpu0 = server.cpu_seconds();
+                        let report = sysbench(&scripts, port, &args_for(t, secs))?;
+                        let cpu = server.cpu_seconds() - cpu0;
+                        let q = queries(&report)
+                            .ok_or_else(|| anyhow::anyhow!("no query count in: {report}"))?;
+                        runs[mi][i].push((q as f64 / secs as f64, cpu * 1e6 / q.max(1) as f64));
+                        bar.inc(1);
+                    }
                 }
             }
-            let mut one_thread = None;
-            for (i, &t) in o.threads.iter().enumerate() {
-                let mut qps: Vec<f64> = runs[i].iter().map(|r| r.0).collect();
-                let mut cpu: Vec<f64> = runs[i].iter().map(|r| r.1).collect();
-                let m = Measurement {
-                    runs: runs[i].len(),
-                    ops_per_s: crate::harness::median(&mut qps),
-                    ops_per_s_min: qps.iter().cloned().fold(f64::INFINITY, f64::min),
-                    ops_per_s_max: qps.iter().cloned().fold(0.0, f64::max),
-                    rows_per_s: 0.0,
-                    cpu_us_per_op: crate::harness::median(&mut cpu),
-                    shared_writes_per_row: None,
-                    shared_writes_per_op: None,
+            for (mi, mode) in modes.iter().enumerate() {
+                let mut one_thread = None;
+                let suffix = match mode {
+                    Some(false) if modes.len() > 1 => crate::harness::INSTRUMENTATION_OFF,
+                    _ => "",
                 };
-                if t == 1 {
-                    one_thread = Some(m.ops_per_s);
+                for (i, &t) in o.threads.iter().enumerate() {
+                    let runs = &runs[mi][i];
+                    let mut qps: Vec<f64> = runs.iter().map(|r| r.0).collect();
+                    let mut cpu: Vec<f64> = runs.iter().map(|r| r.1).collect();
+                    let m = Measurement {
+                        runs: runs.len(),
+                        ops_per_s: crate::harness::median(&mut qps),
+                        ops_per_s_min: qps.iter().cloned().fold(f64::INFINITY, f64::min),
+                        ops_per_s_max: qps.iter().cloned().fold(0.0, f64::max),
+                        rows_per_s: 0.0,
+                        cpu_us_per_op: crate::harness::median(&mut cpu),
+                        shared_writes_per_row: None,
+                        shared_writes_per_op: None,
+                    };
+                    if t == 1 {
+                        one_thread = Some(m.ops_per_s);
+                    }
+                    let mut p = Point {
+                        experiment: o.experiment.clone(),
+                        system: Some(system.clone()),
+                        case: format!("{system} {}{suffix}", workload.name),
+                        threads: t,
+                        ratio_to_1_thread: one_thread.map(|b| m.ops_per_s / b),
+                        m,
+                        extra: Default::default(),
+                    };
+                    if let Some(on) = mode {
+                        p.extra
+                            .insert("instrumentation".into(), if *on { 1.0 } else { 0.0 });
+                    }
+                    bar.suspend(|| on_point(&p));
+                    points.push(p);
                 }
-                let p = Point {
-                    experiment: o.experiment.clone(),
-                    system: Some(system.clone()),
-                    case: format!("{system} {}", workload.name),
-                    threads: t,
-                    ratio_to_1_thread: one_thread.map(|b| m.ops_per_s / b),
-                    m,
-                    extra: Default::default(),
-                };
-                bar.suspend(|| on_point(&p));
-                points.push(p);
             }
         }
         drop(server);
@@ -520,9 +549,9 @@ pub fn create_index(
     for system in &o.systems {
         for instrumented in [false, true] {
             let case = if instrumented {
-                "instrumentation_on"
+                "create_index".to_string()
             } else {
-                "instrumentation_off"
+                format!("create_index{}", crate::harness::INSTRUMENTATION_OFF)
             };
             log(&format!("{system}, {case}: starting the server"));
             let server = match system.as_str() {
