@@ -152,7 +152,9 @@ enum Experiment {
     #[command(name = "seed003-create-index")]
     Seed003CreateIndex(SeedArgs),
     /// Seed 004: cold COUNT(*) of a table larger than the pool, page cache
-    /// dropped, against dd's sequential bandwidth of the same file.
+    /// dropped, against dd's sequential bandwidth of the same file;
+    /// `--compare mariadb`: the same COUNT(*) as the first statement of
+    /// each server just started, page cache dropped.
     #[command(name = "seed004-cold-count")]
     Seed004ColdCount(SeedArgs),
     /// Every experiment above (but `engine`) one after the other, each
@@ -169,8 +171,9 @@ enum Experiment {
 #[derive(Args, Clone)]
 struct AllArgs {
     /// Also run the experiments that support it against this system:
-    /// `mariadb` (seed001-scans, seed000-q6, sysbench-oltp) or `embedded`
-    /// (seed001-scans on LMDB and SQLite).
+    /// `mariadb` (seed001-scans, seed000-q6, seed003-create-index,
+    /// seed004-cold-count, sysbench-oltp) or `embedded` (seed001-scans on
+    /// LMDB and SQLite, seed000-q6 on SQLite).
     #[arg(long)]
     compare: Option<String>,
     /// Parent folder of the experiments' results (default: bench-results).
@@ -220,14 +223,16 @@ struct SeedArgs {
     /// scans are measured.
     #[arg(long, default_value_t = 0)]
     writers: usize,
-    /// seed001-scans, seed000-q6: run the experiment through sysbench
-    /// (the repository's scripts) against a `lineardb serve` it starts
-    /// rather than in process.
+    /// Run the experiment through a `lineardb serve` it starts rather than
+    /// in process (sysbench with the repository's scripts, or the mysql
+    /// client for seed003-create-index and seed004-cold-count).
     #[arg(long)]
     sysbench: bool,
-    /// seed001-scans, seed000-q6: the same workload through the same
-    /// client against `mariadb` too (implies --sysbench); seed001-scans:
-    /// `embedded` runs the scans in process on LMDB and SQLite too.
+    /// `mariadb`: the same workload through the same client against a
+    /// private MariaDB server too (implies --sysbench; seed001-scans,
+    /// seed000-q6, seed003-create-index, seed004-cold-count);
+    /// `embedded`: seed001-scans in process on LMDB and SQLite too,
+    /// seed000-q6 on SQLite.
     #[arg(long)]
     compare: Option<String>,
 }
@@ -463,7 +468,12 @@ fn main() -> anyhow::Result<()> {
                 bench_engine(&opts, &a.common, "engine")
             }
             Experiment::Seed001Scans(a) => {
-                if let Some(systems) = a.sysbench_systems()? {
+                if let Some(mut systems) = a.sysbench_systems()? {
+                    if systems.iter().any(|s| s == "mariadb") {
+                        // The seed's variants: adaptive hash index on, and
+                        // performance_schema on.
+                        systems.extend(["mariadb-ahi".into(), "mariadb-ps".into()]);
+                    }
                     let workloads = lineardb_bench::sysbench::Workload::scans();
                     let o = a.sysbench_options("seed001-scans", systems, workloads, 1_000_000)?;
                     return print_points(&a.common, "seed001-scans", |log, on| {
@@ -476,10 +486,6 @@ fn main() -> anyhow::Result<()> {
                 })
             }
             Experiment::Seed000Q6(a) => {
-                anyhow::ensure!(
-                    a.compare.as_deref() != Some("embedded"),
-                    "seed000-q6 compares with mariadb only (--compare mariadb)"
-                );
                 if let Some(systems) = a.sysbench_systems()? {
                     let workloads = lineardb_bench::sysbench::Workload::q6();
                     let o = a.sysbench_options("seed000-q6", systems, workloads, 0)?;
@@ -559,6 +565,18 @@ fn main() -> anyhow::Result<()> {
                 })
             }
             Experiment::Seed004ColdCount(a) => {
+                if let Some(systems) = a.sysbench_systems()? {
+                    let mut o =
+                        a.sysbench_options("seed004-cold-count", systems, Vec::new(), 4_000_000)?;
+                    if a.threads.is_empty() {
+                        o.threads = doubling_to_twice_the_cores();
+                    }
+                    o.pool_mib = a.pool_mib.unwrap_or(128);
+                    o.repeat = a.repeat.unwrap_or(3);
+                    return print_points(&a.common, "seed004-cold-count", |log, on| {
+                        lineardb_bench::sysbench::cold_count(&o, log, on)
+                    });
+                }
                 let o = a.options(&doubling_to_twice_the_cores(), 0.0, 4_000_000, 128);
                 print_points(&a.common, "seed004-cold-count", |log, on| {
                     seeds::seed004_cold_count(&o, log, on)
@@ -624,9 +642,9 @@ fn bench_all(a: &AllArgs) -> anyhow::Result<()> {
     const EXPERIMENTS: [(&str, &[&str]); 6] = [
         ("seed002-counters", &[]),
         ("seed001-scans", &["mariadb", "embedded"]),
-        ("seed000-q6", &["mariadb"]),
+        ("seed000-q6", &["mariadb", "embedded"]),
         ("seed003-create-index", &["mariadb"]),
-        ("seed004-cold-count", &[]),
+        ("seed004-cold-count", &["mariadb"]),
         ("sysbench-oltp", &["mariadb"]),
     ];
     if let Some(c) = a.compare.as_deref() {

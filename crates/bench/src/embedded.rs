@@ -284,6 +284,106 @@ pub fn seed001_scans(
     Ok(points)
 }
 
+/// Seed 000's lineitem in SQLite: every row of lineardb's `table` copied
+/// into `lineitem` (`WITHOUT ROWID`, clustered on the primary key
+/// (l_orderkey, l_linenumber) as in lineardb and InnoDB), decimals stored as
+/// the same scaled integers lineardb keeps and dates as days since 1970
+/// (so both compute Q6 exactly alike), then index `i_l_shipdate`.
+pub struct SqliteLineitem {
+    path: std::path::PathBuf,
+}
+
+/// Q6 of one month in SQLite: through `i_l_shipdate` or by a table scan.
+const SQLITE_Q6: [&str; 2] = [
+    "SELECT SUM(l_extendedprice * l_discount) FROM lineitem INDEXED BY i_l_shipdate \
+     WHERE l_shipdate >= ?1 AND l_shipdate < ?2 AND l_discount BETWEEN 4 AND 6 \
+     AND l_quantity < 2500",
+    "SELECT SUM(l_extendedprice * l_discount) FROM lineitem NOT INDEXED \
+     WHERE l_shipdate >= ?1 AND l_shipdate < ?2 AND l_discount BETWEEN 4 AND 6 \
+     AND l_quantity < 2500",
+];
+
+impl SqliteLineitem {
+    pub fn load(
+        dir: &Path,
+        table: &lineardb_table::Table,
+        view: &lineardb_table::ReadView,
+    ) -> anyhow::Result<SqliteLineitem> {
+        use lineardb_table::Value;
+        std::fs::create_dir_all(dir)?;
+        let path = dir.join("lineitem.sqlite");
+        let _ = std::fs::remove_file(&path);
+        let mut c = rusqlite::Connection::open(&path)?;
+        c.pragma_update(None, "journal_mode", "WAL")?;
+        c.pragma_update(None, "synchronous", "OFF")?;
+        let columns: Vec<String> = table.def.columns.iter().map(|c| c.name.clone()).collect();
+        c.execute_batch(&format!(
+            "CREATE TABLE lineitem({}, PRIMARY KEY (l_orderkey, l_linenumber)) WITHOUT ROWID",
+            columns.join(", ")
+        ))?;
+        let t = c.transaction()?;
+        {
+            let marks: Vec<String> = (1..=columns.len()).map(|i| format!("?{i}")).collect();
+            let mut insert = t.prepare(&format!(
+                "INSERT INTO lineitem VALUES ({})",
+                marks.join(", ")
+            ))?;
+            let mut failed = None;
+            table.scan_primary(view, &lineardb_table::KeyRange::all(), |_, row| {
+                let values: Vec<rusqlite::types::Value> = row
+                    .values()
+                    .into_iter()
+                    .map(|v| match v {
+                        Value::Int(i) => rusqlite::types::Value::Integer(i),
+                        Value::UInt(u) => rusqlite::types::Value::Integer(u as i64),
+                        Value::Decimal(d) => rusqlite::types::Value::Integer(d.unscaled as i64),
+                        Value::Date(d) => rusqlite::types::Value::Integer(d as i64),
+                        Value::Double(f) => rusqlite::types::Value::Real(f),
+                        Value::Bytes(b) => {
+                            rusqlite::types::Value::Text(String::from_utf8_lossy(&b).into_owned())
+                        }
+                        Value::DateTime(t) => rusqlite::types::Value::Integer(t),
+                        Value::Null => rusqlite::types::Value::Null,
+                    })
+                    .collect();
+                match insert.execute(rusqlite::params_from_iter(values)) {
+                    Ok(_) => true,
+                    Err(e) => {
+                        failed = Some(e);
+                        false
+                    }
+                }
+            })?;
+            if let Some(e) = failed {
+                return Err(e.into());
+            }
+        }
+        t.commit()?;
+        c.execute_batch("CREATE INDEX i_l_shipdate ON lineitem(l_shipdate)")?;
+        Ok(SqliteLineitem { path })
+    }
+
+    /// A connection for one thread.
+    pub fn connect(&self) -> anyhow::Result<rusqlite::Connection> {
+        let c = rusqlite::Connection::open(&self.path)?;
+        c.pragma_update(None, "mmap_size", 4i64 << 30)?;
+        Ok(c)
+    }
+}
+
+/// Q6 of the days `[first, next)` on `c`, through the index or by a table
+/// scan: the revenue at scale 4, as lineardb computes it.
+pub fn sqlite_q6(
+    c: &rusqlite::Connection,
+    first: i32,
+    next: i32,
+    index: bool,
+) -> anyhow::Result<i128> {
+    let mut s = c.prepare_cached(SQLITE_Q6[if index { 0 } else { 1 }])?;
+    let sum: Option<i64> = s.query_row(rusqlite::params![first, next], |r| r.get(0))?;
+    Ok(sum.unwrap_or(0) as i128)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

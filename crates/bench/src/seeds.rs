@@ -410,7 +410,12 @@ pub fn seed000_q6(
         .filter(|c| o.wants(c))
         .map(String::from)
         .collect();
-    let points = matrix("seed000-q6", o).run(
+    let mut on_point = on_point;
+    let mut m = matrix("seed000-q6", o);
+    if o.embedded {
+        m.system = Some("lineardb".into());
+    }
+    let mut points = m.run(
         &names,
         |ci, _t, seed| {
             Box::new(Q6Worker {
@@ -420,10 +425,61 @@ pub fn seed000_q6(
                 rng: SmallRng::seed_from_u64(seed),
             })
         },
-        on_point,
+        &mut on_point,
     );
+    if o.embedded {
+        // The same rows in SQLite, the same months, the same arithmetic.
+        let t0 = Instant::now();
+        let view = engine.snapshot()?;
+        let sqlite =
+            crate::embedded::SqliteLineitem::load(&dir.path.join("sqlite"), &table, &view)?;
+        drop(view);
+        log(&format!(
+            "sqlite: copied lineitem and built i_l_shipdate in {:.1} s",
+            t0.elapsed().as_secs_f64()
+        ));
+        let conn = sqlite.connect()?;
+        for index in [true, false] {
+            let got = crate::embedded::sqlite_q6(&conn, first, next, index)?;
+            anyhow::ensure!(got == by_index, "SQLite Q6 {got} != lineardb {by_index}");
+        }
+        drop(conn);
+        let m = Matrix {
+            system: Some("sqlite".into()),
+            ..matrix("seed000-q6", o)
+        };
+        points.extend(m.run(
+            &names,
+            |ci, _t, seed| {
+                Box::new(SqliteQ6Worker {
+                    conn: sqlite.connect().expect("a SQLite connection"),
+                    index: names[ci] == "index",
+                    rng: SmallRng::seed_from_u64(seed),
+                })
+            },
+            &mut on_point,
+        ));
+    }
     engine.close()?;
     Ok(points)
+}
+
+/// Q6 of a random month in SQLite (see [`Q6Worker`]).
+struct SqliteQ6Worker {
+    conn: rusqlite::Connection,
+    index: bool,
+    rng: SmallRng,
+}
+
+impl Worker for SqliteQ6Worker {
+    fn op(&mut self) -> u64 {
+        let (first, next) =
+            month_bounds(self.rng.gen_range(1993..=1997), self.rng.gen_range(1..=12));
+        black_box(
+            crate::embedded::sqlite_q6(&self.conn, first, next, self.index).expect("SQLite Q6"),
+        );
+        1
+    }
 }
 
 // ---------------------------------------------------------------- seed 003
@@ -544,7 +600,7 @@ pub fn seed003_create_index(
 // ---------------------------------------------------------------- seed 004
 
 /// Drops a file's pages from the OS page cache.
-fn drop_page_cache(path: &Path) -> std::io::Result<()> {
+pub(crate) fn drop_page_cache(path: &Path) -> std::io::Result<()> {
     use std::os::unix::io::AsRawFd;
     let f = std::fs::File::open(path)?;
     f.sync_all()?;

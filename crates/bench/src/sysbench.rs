@@ -224,8 +224,26 @@ fn start_lineardb(o: &SysbenchOptions) -> anyhow::Result<Server> {
     Ok(Server { child, port })
 }
 
-/// A private mariadbd; `performance_schema` on or off (ANCHORS.md: off).
-fn start_mariadb(o: &SysbenchOptions, performance_schema: bool) -> anyhow::Result<Server> {
+/// The private mariadbd of `system`: `mariadb` with the settings of
+/// ANCHORS.md (adaptive hash index and performance_schema off),
+/// `mariadb-ahi` with the adaptive hash index on, `mariadb-ps` with the
+/// performance_schema on (the seeds' variants); None for another system.
+fn start_mariadb_variant(o: &SysbenchOptions, system: &str) -> Option<anyhow::Result<Server>> {
+    match system {
+        "mariadb" => Some(start_mariadb(o, false, false)),
+        "mariadb-ahi" => Some(start_mariadb(o, false, true)),
+        "mariadb-ps" => Some(start_mariadb(o, true, false)),
+        _ => None,
+    }
+}
+
+/// A private mariadbd; `performance_schema` and the adaptive hash index on
+/// or off (ANCHORS.md: both off).
+fn start_mariadb(
+    o: &SysbenchOptions,
+    performance_schema: bool,
+    adaptive_hash_index: bool,
+) -> anyhow::Result<Server> {
     let port = free_port()?;
     let dir = o.work.join("mariadb");
     std::fs::create_dir_all(&dir)?;
@@ -236,12 +254,14 @@ fn start_mariadb(o: &SysbenchOptions, performance_schema: bool) -> anyhow::Resul
         format!(
             "[mysqld]\ndatadir={}\nsocket={}\nport={port}\nbind-address=127.0.0.1\nuser=root\n\
              innodb_buffer_pool_size={}M\ninnodb_log_file_size=1G\n\
-             innodb_flush_log_at_trx_commit={}\ninnodb_adaptive_hash_index=OFF\n\
-             performance_schema={}\nmax_connections=500\nskip-log-bin\n",
+             innodb_flush_log_at_trx_commit={}\ninnodb_adaptive_hash_index={}\n\
+             performance_schema={}\nmax_connections=500\nskip-log-bin\n\
+             innodb_buffer_pool_load_at_startup=OFF\ninnodb_buffer_pool_dump_at_shutdown=OFF\n",
             data.display(),
             dir.join("mariadb.sock").display(),
             o.pool_mib,
             o.flush_at_commit,
+            if adaptive_hash_index { "ON" } else { "OFF" },
             if performance_schema { "ON" } else { "OFF" },
         ),
     )?;
@@ -382,6 +402,125 @@ fn prepare(
     Ok(())
 }
 
+/// Seed 004 through the servers: `SELECT COUNT(*)` of sbtest1 (`o.rows`
+/// rows) as the first statement of a server just started, the page cache of
+/// its data files dropped and its pool (`o.pool_mib`) smaller than the
+/// table, so every page comes from the disk. lineardb at each thread count
+/// (`lineardb_parallel_threads`); MariaDB once (its COUNT(*) reads with
+/// one thread). Both count through the clustered index (`FORCE INDEX
+/// (PRIMARY)`), as the seed's parallel read does. The pools start empty:
+/// MariaDB's dump and load of the pool at shutdown and start are off.
+pub fn cold_count(
+    o: &SysbenchOptions,
+    log: &mut dyn FnMut(&str),
+    mut on_point: impl FnMut(&Point),
+) -> anyhow::Result<Vec<Point>> {
+    let scripts = write_scripts(&o.work)?;
+    let start = |system: &str| match system {
+        "lineardb" => start_lineardb(o),
+        "mariadb" => start_mariadb(o, false, false),
+        other => anyhow::bail!("unknown system {other:?} (lineardb, mariadb)"),
+    };
+    let mut points = Vec::new();
+    for system in &o.systems {
+        log(&format!("{system}: making or finding the data"));
+        {
+            let server = start(system)?;
+            prepare(o, &scripts, server.port, Dataset::Sbtest, log)?;
+        }
+        let data = match system.as_str() {
+            "lineardb" => o.work.join("lineardb-data"),
+            _ => o.work.join("mariadb").join("data"),
+        };
+        // The file holding the table (MariaDB: its .ibd, both indexes).
+        let table_file = match system.as_str() {
+            "lineardb" => data.join("lineardb.ldb"),
+            _ => data.join("sbtest").join("sbtest1.ibd"),
+        };
+        let bytes = std::fs::metadata(&table_file)?.len() as f64;
+        let threads: Vec<usize> = if system == "lineardb" {
+            o.threads.clone()
+        } else {
+            vec![1]
+        };
+        let mut secs: Vec<Vec<f64>> = vec![Vec::new(); threads.len()];
+        for _ in 0..o.repeat.max(1) {
+            for (i, &t) in threads.iter().enumerate() {
+                for (file, _) in data_files(&data)? {
+                    crate::seeds::drop_page_cache(&file)?;
+                }
+                let server = start(system)?;
+                let set = if system == "lineardb" {
+                    format!("SET lineardb_parallel_threads = {t}; ")
+                } else {
+                    String::new()
+                };
+                let t0 = Instant::now();
+                // Through the clustered index on both (MariaDB would count
+                // the smaller secondary index k_1 otherwise; the seed's
+                // parallel read counts the clustered index).
+                let n = mysql(
+                    server.port,
+                    &format!("{set}SELECT COUNT(*) FROM sbtest.sbtest1 FORCE INDEX (PRIMARY)"),
+                )?;
+                let s = t0.elapsed().as_secs_f64();
+                anyhow::ensure!(n == o.rows.to_string(), "{system}: COUNT(*) = {n}");
+                log(&format!("  {system}, {t} thread(s): {s:.2} s"));
+                secs[i].push(s);
+            }
+        }
+        let mut one = None;
+        for (i, &t) in threads.iter().enumerate() {
+            let s = crate::harness::median(&mut secs[i].clone());
+            if t == 1 {
+                one = Some(s);
+            }
+            let mut extra = std::collections::BTreeMap::new();
+            extra.insert("seconds".to_string(), s);
+            extra.insert("mib_per_s".to_string(), bytes / s / 1048576.0);
+            let p = Point {
+                experiment: o.experiment.clone(),
+                system: Some(system.clone()),
+                case: format!("{system} count_star"),
+                threads: t,
+                ratio_to_1_thread: one.map(|o| o / s),
+                m: Measurement {
+                    runs: secs[i].len(),
+                    ops_per_s: 1.0 / s,
+                    ops_per_s_min: 1.0 / secs[i].iter().cloned().fold(0.0, f64::max),
+                    ops_per_s_max: 1.0 / secs[i].iter().cloned().fold(f64::INFINITY, f64::min),
+                    rows_per_s: o.rows as f64 / s,
+                    cpu_us_per_op: 0.0,
+                    shared_writes_per_row: None,
+                    shared_writes_per_op: None,
+                },
+                extra,
+            };
+            on_point(&p);
+            points.push(p);
+        }
+    }
+    Ok(points)
+}
+
+/// Every file under `dir` with its length.
+fn data_files(dir: &Path) -> anyhow::Result<Vec<(PathBuf, u64)>> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d)? {
+            let e = e?;
+            let meta = e.metadata()?;
+            if meta.is_dir() {
+                todo.push(e.path());
+            } else if meta.is_file() {
+                out.push((e.path(), meta.len()));
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Writes the repository's scripts into `work/scripts`; returns that folder.
 fn write_scripts(work: &Path) -> anyhow::Result<PathBuf> {
     let scripts = work.join("scripts");
@@ -408,8 +547,11 @@ pub fn run(
         log(&format!("{system}: starting the server"));
         let server = match system.as_str() {
             "lineardb" => start_lineardb(o)?,
-            "mariadb" => start_mariadb(o, false)?,
-            other => anyhow::bail!("unknown system {other:?} (lineardb, mariadb)"),
+            other => start_mariadb_variant(o, other).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "unknown system {other:?} (lineardb, mariadb, mariadb-ahi, mariadb-ps)"
+                )
+            })??,
         };
         let port = server.port;
         let mut prepared = Vec::new();
@@ -556,7 +698,7 @@ pub fn create_index(
             log(&format!("{system}, {case}: starting the server"));
             let server = match system.as_str() {
                 "lineardb" => start_lineardb(o)?,
-                "mariadb" => start_mariadb(o, instrumented)?,
+                "mariadb" => start_mariadb(o, instrumented, false)?,
                 other => anyhow::bail!("unknown system {other:?} (lineardb, mariadb)"),
             };
             let port = server.port;

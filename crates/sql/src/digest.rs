@@ -99,14 +99,18 @@ pub(crate) fn normalize(sql: &str) -> String {
             }
         }
     }
-    collapse_lists(&out)
+    collapse_lists(out)
 }
 
 /// `(?, ?, ?)` and `(?,?)` → `(...)`: IN lists and multi-row VALUES of any
-/// length are one statement.
-fn collapse_lists(s: &str) -> String {
+/// length are one statement. Text without a list is returned as it is (no
+/// copy: most statements have none, and this runs per text statement).
+fn collapse_lists(s: String) -> String {
+    if !s.contains("(?") {
+        return s;
+    }
     let mut out = String::with_capacity(s.len());
-    let mut rest = s;
+    let mut rest = s.as_str();
     while let Some(open) = rest.find('(') {
         out.push_str(&rest[..open]);
         let tail = &rest[open + 1..];
