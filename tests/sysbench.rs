@@ -279,10 +279,10 @@ fn bench_seed_experiments_run_through_sysbench() {
     assert_eq!(
         cases,
         [
-            ("lineardb create_index", 1),
-            ("lineardb create_index", 2),
             ("lineardb create_index, instrumentation off", 1),
-            ("lineardb create_index, instrumentation off", 2)
+            ("lineardb create_index, instrumentation off", 2),
+            ("lineardb create_index", 1),
+            ("lineardb create_index", 2)
         ]
     );
     for p in &points {
