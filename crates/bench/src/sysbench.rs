@@ -211,7 +211,7 @@ fn start_lineardb(o: &SysbenchOptions) -> anyhow::Result<Server> {
     let port = free_port()?;
     let data = o.work.join("lineardb-data");
     let log = std::fs::File::create(o.work.join("lineardb.log"))?;
-    let mut child = Command::new(&o.lineardb)
+    let child = Command::new(&o.lineardb)
         .args(["serve", "--port", &port.to_string()])
         .args(["--pool-mib", &o.pool_mib.to_string()])
         .args(["--flush-log-at-trx-commit", &o.flush_at_commit.to_string()])
@@ -220,8 +220,10 @@ fn start_lineardb(o: &SysbenchOptions) -> anyhow::Result<Server> {
         .stdout(log.try_clone()?)
         .stderr(log)
         .spawn()?;
-    wait_until_serving(port, &mut child, "lineardb serve")?;
-    Ok(Server { child, port })
+    // Stopped again if it never serves (the Server's drop).
+    let mut server = Server { child, port };
+    wait_until_serving(port, &mut server.child, "lineardb serve")?;
+    Ok(server)
 }
 
 /// The private mariadbd of `system`: `mariadb` with the settings of
@@ -281,14 +283,15 @@ fn start_mariadb(
         }
     }
     let log = std::fs::File::create(dir.join("mariadbd.log"))?;
-    let mut child = Command::new("mariadbd")
+    let child = Command::new("mariadbd")
         .arg(format!("--defaults-file={}", cnf.display()))
         .stdout(log.try_clone()?)
         .stderr(log)
         .spawn()
         .map_err(|e| anyhow::anyhow!("mariadbd: {e} (is mariadb-server installed?)"))?;
-    wait_until_serving(port, &mut child, "mariadbd")?;
-    Ok(Server { child, port })
+    let mut server = Server { child, port };
+    wait_until_serving(port, &mut server.child, "mariadbd")?;
+    Ok(server)
 }
 
 fn sysbench(scripts: &Path, port: u16, args: &[String]) -> anyhow::Result<String> {
