@@ -660,8 +660,10 @@ fn bench_all(a: &AllArgs) -> anyhow::Result<()> {
         std::env::args().collect::<Vec<_>>().join(" ")
     ));
     for (experiment, comparable) in EXPERIMENTS {
-        if a.compare.is_some() && comparable.is_empty() && a.skip_uncompared {
-            continue;
+        if let Some(c) = a.compare.as_deref() {
+            if a.skip_uncompared && !comparable.contains(&c) {
+                continue;
+            }
         }
         let out = a.out.join(experiment);
         let mut cmd = std::process::Command::new(&exe);

@@ -217,7 +217,10 @@ impl SystemTable {
 
 /// Rows of `table_io_waits_summary_by_index_usage`: every index of every
 /// table (unused ones with zeros, so that they can be found), and per table
-/// a row without index for its inserts.
+/// a row without index for its inserts. Counts are keyed by the tree's root
+/// page: a tree made on the pages of a dropped one continues its counts
+/// (threads' slots are written only by their owners, so a DROP cannot
+/// clear them).
 fn table_io_rows(engine: &Engine) -> Vec<Vec<Value>> {
     let counts = lineardb_sync::thread_slot::index_totals();
     let mut out = Vec::new();

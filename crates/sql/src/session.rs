@@ -27,8 +27,10 @@ use std::sync::Arc;
 pub struct Batch {
     statements: Vec<Stmt>,
     text: String,
-    /// The text's digest, made by the first statement that records it.
-    digest: std::cell::OnceCell<String>,
+    /// The text's digest key and the schema it was made in, made by the
+    /// first statement that records it (a later one in another schema, after
+    /// a USE, makes it again).
+    digest_key: std::cell::Cell<Option<(u64, u64)>>,
 }
 
 enum Stmt {
@@ -510,7 +512,7 @@ impl Session {
         Ok(Batch {
             statements,
             text: sql.to_string(),
-            digest: std::cell::OnceCell::new(),
+            digest_key: std::cell::Cell::new(None),
         })
     }
 
@@ -546,23 +548,29 @@ impl Session {
         let start = std::time::Instant::now();
         let r = self.run(stmt, &params, &[], sink);
         if lineardb_sync::wait::enabled() {
-            let text = batch
-                .digest
-                .get_or_init(|| crate::digest::normalize(&batch.text));
-            self.record_statement(text, start, r.is_err());
+            // The key is made from the text without making the digest text;
+            // the text is made only for a key this session has not seen.
+            let schema = self.facts.database.as_deref();
+            let schema_id = crate::digest::key(schema, "");
+            let key = match batch.digest_key.get() {
+                Some((made_in, key)) if made_in == schema_id => key,
+                _ => {
+                    let key = crate::digest::key_of(schema, &batch.text);
+                    batch.digest_key.set(Some((schema_id, key)));
+                    key
+                }
+            };
+            let ns = start.elapsed().as_nanos() as u64;
+            self.slot.record_statement(
+                key,
+                schema,
+                || crate::digest::normalize(&batch.text),
+                ns,
+                r.is_err(),
+            );
         }
         self.slot.end();
         r
-    }
-
-    /// Counts a statement in its digest's statistics (while the
-    /// instrumentation is on).
-    fn record_statement(&self, digest: &str, start: std::time::Instant, error: bool) {
-        let ns = start.elapsed().as_nanos() as u64;
-        let schema = self.facts.database.as_deref();
-        let key = crate::digest::key(schema, digest);
-        self.slot
-            .record_statement(key, schema, || digest.to_string(), ns, error);
     }
 
     /// Runs one statement, sending any result set to `sink`.
