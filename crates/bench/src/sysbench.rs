@@ -226,16 +226,19 @@ fn start_lineardb(o: &SysbenchOptions) -> anyhow::Result<Server> {
     Ok(server)
 }
 
-/// The private mariadbd of `system`: `mariadb` with the settings of
-/// ANCHORS.md (adaptive hash index and performance_schema off),
+/// The server of `system`: `lineardb`; `mariadb` with the settings of
+/// ANCHORS.md (adaptive hash index and performance_schema off);
 /// `mariadb-ahi` with the adaptive hash index on, `mariadb-ps` with the
-/// performance_schema on (the seeds' variants); None for another system.
-fn start_mariadb_variant(o: &SysbenchOptions, system: &str) -> Option<anyhow::Result<Server>> {
+/// performance_schema on (the seeds' variants).
+fn start_system(o: &SysbenchOptions, system: &str) -> anyhow::Result<Server> {
     match system {
-        "mariadb" => Some(start_mariadb(o, false, false)),
-        "mariadb-ahi" => Some(start_mariadb(o, false, true)),
-        "mariadb-ps" => Some(start_mariadb(o, true, false)),
-        _ => None,
+        "lineardb" => start_lineardb(o),
+        "mariadb" => start_mariadb(o, false, false),
+        "mariadb-ahi" => start_mariadb(o, false, true),
+        "mariadb-ps" => start_mariadb(o, true, false),
+        other => {
+            anyhow::bail!("unknown system {other:?} (lineardb, mariadb, mariadb-ahi, mariadb-ps)")
+        }
     }
 }
 
@@ -419,11 +422,7 @@ pub fn cold_count(
     mut on_point: impl FnMut(&Point),
 ) -> anyhow::Result<Vec<Point>> {
     let scripts = write_scripts(&o.work)?;
-    let start = |system: &str| match system {
-        "lineardb" => start_lineardb(o),
-        "mariadb" => start_mariadb(o, false, false),
-        other => anyhow::bail!("unknown system {other:?} (lineardb, mariadb)"),
-    };
+    let start = |system: &str| start_system(o, system);
     let mut points = Vec::new();
     for system in &o.systems {
         log(&format!("{system}: making or finding the data"));
@@ -548,14 +547,7 @@ pub fn run(
     let log = &mut |s: &str| bar.suspend(|| log(s));
     for system in &o.systems {
         log(&format!("{system}: starting the server"));
-        let server = match system.as_str() {
-            "lineardb" => start_lineardb(o)?,
-            other => start_mariadb_variant(o, other).ok_or_else(|| {
-                anyhow::anyhow!(
-                    "unknown system {other:?} (lineardb, mariadb, mariadb-ahi, mariadb-ps)"
-                )
-            })??,
-        };
+        let server = start_system(o, system)?;
         let port = server.port;
         let mut prepared = Vec::new();
         for workload in &o.workloads {
