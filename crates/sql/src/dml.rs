@@ -5,7 +5,6 @@ use crate::result::Outcome;
 use crate::session::Session;
 use crate::users;
 use lineardb_sync::thread_slot::IndexOp;
-use lineardb_sync::Counter;
 use lineardb_table::{ReadView, Table, Txn, Value};
 use sqlparser::ast;
 use std::sync::Arc;
@@ -446,18 +445,14 @@ fn matches<R: crate::expr::Row + ?Sized>(
 /// inserts count against the table (no index), updates and deletes against
 /// its primary index.
 fn count_rows(t: &Table, op: IndexOp, n: u64) {
-    use lineardb_sync::thread_slot;
     if n == 0 {
         return;
     }
-    let (counter, id) = match op {
-        IndexOp::Insert => (Counter::RowsInserted, table_io_id(t.def.primary_root)),
-        IndexOp::Update => (Counter::RowsUpdated, t.def.primary_root),
-        IndexOp::Delete => (Counter::RowsDeleted, t.def.primary_root),
-        IndexOp::Fetch => (Counter::RowsRead, t.def.primary_root),
+    let id = match op {
+        IndexOp::Insert => table_io_id(t.def.primary_root),
+        _ => t.def.primary_root,
     };
-    thread_slot::count(counter, n);
-    thread_slot::count_index(id, op, n);
+    lineardb_sync::thread_slot::count_rows(id, op, n);
 }
 
 /// The id under which row operations on the table itself (no index) are

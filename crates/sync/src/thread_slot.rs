@@ -127,6 +127,18 @@ pub enum IndexOp {
 
 pub const INDEX_OP_COUNT: usize = 4;
 
+impl IndexOp {
+    /// The engine-wide counter (`SHOW STATUS`) the operation also adds to.
+    pub fn counter(self) -> Counter {
+        match self {
+            IndexOp::Fetch => Counter::RowsRead,
+            IndexOp::Insert => Counter::RowsInserted,
+            IndexOp::Update => Counter::RowsUpdated,
+            IndexOp::Delete => Counter::RowsDeleted,
+        }
+    }
+}
+
 /// Indexes a slot counts separately; a thread that touches more shares the
 /// last cell among the rest (`OTHER_INDEXES`).
 pub const INDEX_CELLS: usize = 128;
@@ -284,24 +296,15 @@ pub fn count(c: Counter, n: u64) {
     let _ = (c, n);
 }
 
-/// Adds `n` entries read from index `id` to its fetch count and to
-/// [`Counter::RowsRead`].
+/// Adds `n` rows to operation `op` of index `id` and to the operation's
+/// engine-wide counter ([`IndexOp::counter`]).
 #[inline]
-pub fn count_fetch(id: u64, n: u64) {
+pub fn count_rows(id: u64, op: IndexOp, n: u64) {
     #[cfg(not(loom))]
     with(|s| {
-        s.counter(Counter::RowsRead).add(n);
-        s.index_cell(id).ops[IndexOp::Fetch as usize].add(n);
+        s.counter(op.counter()).add(n);
+        s.index_cell(id).ops[op as usize].add(n);
     });
-    #[cfg(loom)]
-    let _ = (id, n);
-}
-
-/// Adds `n` to operation `op` of index `id`.
-#[inline]
-pub fn count_index(id: u64, op: IndexOp, n: u64) {
-    #[cfg(not(loom))]
-    with(|s| s.index_cell(id).ops[op as usize].add(n));
     #[cfg(loom)]
     let _ = (id, op, n);
 }
@@ -370,8 +373,8 @@ mod tests {
                 std::thread::spawn(move || {
                     // More indexes than cells: the rest land in OTHER_INDEXES.
                     for id in base..base + INDEX_CELLS as u64 + 10 {
-                        count_fetch(id, 2);
-                        count_index(id, IndexOp::Delete, 1);
+                        count_rows(id, IndexOp::Fetch, 2);
+                        count_rows(id, IndexOp::Delete, 1);
                     }
                 })
             })

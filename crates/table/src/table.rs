@@ -224,7 +224,7 @@ impl PrimaryKeys {
         let all_in = batch_inside(batch, range);
         for (i, (k, v)) in batch.iter().enumerate() {
             if !all_in && !range.contains_upper(k) {
-                lineardb_sync::thread_slot::count_fetch(root, i as u64);
+                count_fetch(root, i as u64);
                 return false;
             }
             if view.resolve(root, k, v).body().is_none() {
@@ -234,7 +234,7 @@ impl PrimaryKeys {
             self.spans.push((self.bytes.len() as u32, pk.len() as u32));
             self.bytes.extend_from_slice(pk);
         }
-        lineardb_sync::thread_slot::count_fetch(root, batch.len() as u64);
+        count_fetch(root, batch.len() as u64);
         true
     }
 }
@@ -268,11 +268,18 @@ pub(crate) fn scan_range(
                 break;
             }
         }
-        lineardb_sync::thread_slot::count_fetch(tree.root(), read as u64);
+        count_fetch(tree.root(), read as u64);
         if stop {
             return Ok(());
         }
     }
+}
+
+/// Counts `n` entries read from the tree rooted at `root` (`SHOW STATUS`
+/// rows read and the index's fetches; this thread's slot).
+#[inline]
+fn count_fetch(root: u64, n: u64) {
+    lineardb_sync::thread_slot::count_rows(root, lineardb_sync::thread_slot::IndexOp::Fetch, n);
 }
 
 /// True if every key of `batch` is below `range`'s end: the batch is
@@ -636,7 +643,7 @@ impl Table {
         let Some(v) = self.primary.get(pk)? else {
             return Ok(None);
         };
-        lineardb_sync::thread_slot::count_fetch(self.primary.root(), 1);
+        count_fetch(self.primary.root(), 1);
         Ok(view
             .resolve(self.primary.root(), pk, &v)
             .body()
