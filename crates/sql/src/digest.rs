@@ -138,20 +138,14 @@ impl<'s, 't, S: Sink> Lists<'s, 't, S> {
         self.sink.put(token);
     }
 
-    /// Writes every held token.
+    /// Writes every held token (and at the end of the statement).
     fn flush(&mut self) {
-        let held = std::mem::take(&mut self.held);
-        for (blank, t) in &held {
-            self.write(*blank, t);
+        for i in 0..self.held.len() {
+            let (blank, t) = self.held[i];
+            self.write(blank, t);
         }
-        self.held = held;
         self.held.clear();
         self.list_ok = false;
-    }
-
-    /// The index in `held` of the `(` being looked at, if any.
-    fn open_paren(&self) -> Option<usize> {
-        self.held.iter().position(|(_, t)| *t == "(")
     }
 
     fn token(&mut self, blank: bool, token: &'t str) {
@@ -173,8 +167,9 @@ impl<'s, 't, S: Sink> Lists<'s, 't, S> {
                 return;
             }
             if token == ")" && !self.expect_placeholder && self.commas > 0 {
-                // A list. After another list with only `,` between: dropped.
-                let open = self.open_paren().expect("a held (");
+                // A list. After another list with only `,` between (held
+                // before the `(`): dropped.
+                let open = usize::from(self.held[0].1 == ",");
                 let merged = self.after_list && open == 1;
                 let open_blank = self.held[open].0;
                 self.held.clear();
@@ -207,10 +202,6 @@ impl<'s, 't, S: Sink> Lists<'s, 't, S> {
                 self.write(blank, token);
             }
         }
-    }
-
-    fn finish(&mut self) {
-        self.flush();
     }
 }
 
@@ -306,7 +297,7 @@ fn tokens<'t, S: Sink>(sql: &'t str, out: &mut Lists<'_, 't, S>) {
             }
         }
     }
-    out.finish();
+    out.flush();
 }
 
 #[cfg(test)]
