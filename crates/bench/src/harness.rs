@@ -77,6 +77,76 @@ pub struct Matrix {
 /// name, when the experiment measures both settings.
 pub const INSTRUMENTATION_OFF: &str = ", instrumentation off";
 
+/// The instrumentation settings an experiment measures each point with
+/// (`--instrumentation on,off`); a single "as it is" when none was asked.
+#[derive(Debug, Clone)]
+pub struct Settings(Vec<Option<bool>>);
+
+impl Settings {
+    pub fn new(asked: &[bool]) -> Settings {
+        if asked.is_empty() {
+            Settings(vec![None])
+        } else {
+            Settings(asked.iter().map(|&on| Some(on)).collect())
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Setting `i`: on, off, or None (left as it is).
+    pub fn get(&self, i: usize) -> Option<bool> {
+        self.0[i]
+    }
+
+    /// The settings in the order repeat `rep` runs them: in turn, starting
+    /// with a different one each repeat, so that drift of the machine
+    /// favours none.
+    pub fn order(&self, rep: usize) -> impl Iterator<Item = usize> + '_ {
+        (0..self.0.len()).map(move |k| (k + rep) % self.0.len())
+    }
+
+    /// Case `case` as measured with setting `i`.
+    pub fn case(&self, case: &str, i: usize) -> String {
+        match self.0[i] {
+            Some(false) if self.0.len() > 1 => format!("{case}{INSTRUMENTATION_OFF}"),
+            _ => case.to_string(),
+        }
+    }
+
+    /// Marks point `p` with setting `i` (`instrumentation` = 1 or 0).
+    pub fn mark(&self, p: &mut crate::report::Point, i: usize) {
+        if let Some(on) = self.0[i] {
+            p.extra
+                .insert("instrumentation".into(), if on { 1.0 } else { 0.0 });
+        }
+    }
+
+    /// Switches this process's instrumentation to setting `i` until the
+    /// guard is dropped (then it is as it was).
+    pub fn switch(&self, i: usize) -> SwitchGuard {
+        let guard = SwitchGuard(lineardb_sync::wait::enabled());
+        if let Some(on) = self.0[i] {
+            lineardb_sync::wait::set_enabled(on);
+        }
+        guard
+    }
+}
+
+/// Puts the instrumentation back as it was when dropped.
+pub struct SwitchGuard(bool);
+
+impl Drop for SwitchGuard {
+    fn drop(&mut self) {
+        lineardb_sync::wait::set_enabled(self.0);
+    }
+}
+
 impl Matrix {
     /// Runs each case at each thread count, `repeat` times, interleaving the
     /// repeats across thread counts (1, 2, 4, 1, 2, 4, ...) and the
@@ -89,12 +159,7 @@ impl Matrix {
         make: impl Fn(usize, usize, u64) -> Box<dyn Worker + 'a> + Sync,
         mut on_point: impl FnMut(&crate::report::Point),
     ) -> Vec<crate::report::Point> {
-        let modes: Vec<Option<bool>> = if self.instrumentation.is_empty() {
-            vec![None]
-        } else {
-            self.instrumentation.iter().map(|&on| Some(on)).collect()
-        };
-        let was_on = lineardb_sync::wait::enabled();
+        let modes = Settings::new(&self.instrumentation);
         let mut points = Vec::new();
         let total = cases.len() * self.repeat.max(1) * self.threads.len() * modes.len();
         let bar = crate::progress::runs(total as u64, &self.experiment);
@@ -103,13 +168,8 @@ impl Matrix {
                 vec![vec![Vec::new(); self.threads.len()]; modes.len()];
             for rep in 0..self.repeat.max(1) {
                 for (i, &threads) in self.threads.iter().enumerate() {
-                    // Settings in turn, starting with a different one
-                    // each repeat (drift of the machine favours none).
-                    for k in 0..modes.len() {
-                        let mi = (k + rep) % modes.len();
-                        if let Some(on) = modes[mi] {
-                            lineardb_sync::wait::set_enabled(on);
-                        }
+                    for mi in modes.order(rep) {
+                        let _switched = modes.switch(mi);
                         runs[mi][i].push(run(
                             threads,
                             Duration::from_secs_f64(self.seconds),
@@ -119,14 +179,11 @@ impl Matrix {
                     }
                 }
             }
-            for (mi, mode) in modes.iter().enumerate() {
+            for (mi, runs) in runs.iter().enumerate() {
                 let mut one_thread: Option<f64> = None;
-                let name = match mode {
-                    Some(false) if modes.len() > 1 => format!("{case}{INSTRUMENTATION_OFF}"),
-                    _ => case.clone(),
-                };
+                let name = modes.case(case, mi);
                 for (i, &threads) in self.threads.iter().enumerate() {
-                    let m = crate::report::Measurement::from_runs(&runs[mi][i]);
+                    let m = crate::report::Measurement::from_runs(&runs[i]);
                     if threads == 1 {
                         one_thread = Some(m.ops_per_s);
                     }
@@ -142,16 +199,12 @@ impl Matrix {
                         m,
                         extra: Default::default(),
                     };
-                    if let Some(on) = *mode {
-                        p.extra
-                            .insert("instrumentation".into(), if on { 1.0 } else { 0.0 });
-                    }
+                    modes.mark(&mut p, mi);
                     bar.suspend(|| on_point(&p));
                     points.push(p);
                 }
             }
         }
-        lineardb_sync::wait::set_enabled(was_on);
         bar.finish_and_clear();
         points
     }

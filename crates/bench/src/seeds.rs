@@ -539,22 +539,19 @@ pub fn seed003_create_index(
             t0.elapsed().as_secs_f64()
         ));
     }
+    // Always both settings: instrumentation on (index 0) and off (1).
+    let settings = crate::harness::Settings::new(&[true, false]);
     for rep in 0..o.repeat.max(1) {
         for &t in &threads {
-            // On first in even repeats, off first in odd ones: drift of the
-            // machine favours neither.
-            let order = if rep % 2 == 0 {
-                [true, false]
-            } else {
-                [false, true]
-            };
-            for instr in order {
-                lineardb_sync::wait::set_enabled(instr);
-                let t0 = Instant::now();
-                let (table, stats) =
-                    engine.create_indexes("tpch", "lineitem", &specs, t, &|_| {})?;
-                let secs = t0.elapsed().as_secs_f64();
-                lineardb_sync::wait::set_enabled(true);
+            for mi in settings.order(rep) {
+                let instr = settings.get(mi) == Some(true);
+                let (secs, table, stats) = {
+                    let _switched = settings.switch(mi);
+                    let t0 = Instant::now();
+                    let (table, stats) =
+                        engine.create_indexes("tpch", "lineitem", &specs, t, &|_| {})?;
+                    (t0.elapsed().as_secs_f64(), table, stats)
+                };
                 log(&format!(
                     "  {t} thread(s), instrumentation {}: {secs:.2} s (scan+sort {:.2} s, merge+load {:.2} s)",
                     if instr { "on" } else { "off" },
@@ -577,11 +574,7 @@ pub fn seed003_create_index(
         let secs = crate::harness::median(v);
         let mut p = single_point(
             "seed003-create-index",
-            &if *instr {
-                "create_index".to_string()
-            } else {
-                format!("create_index{}", crate::harness::INSTRUMENTATION_OFF)
-            },
+            &settings.case("create_index", usize::from(!*instr)),
             *t,
             1.0 / secs,
             &[("seconds", secs), ("rows_per_s_built", rows * 3.0 / secs)],
@@ -650,22 +643,15 @@ pub fn seed004_cold_count(
         file_bytes / 1048576.0,
         o.pool_bytes as f64 / 1048576.0
     ));
-    let modes: Vec<Option<bool>> = if o.instrumentation.is_empty() {
-        vec![None]
-    } else {
-        o.instrumentation.iter().map(|&on| Some(on)).collect()
-    };
-    let was_on = lineardb_sync::wait::enabled();
+    let modes = crate::harness::Settings::new(&o.instrumentation);
     // Seconds per (setting, threads).
     let mut results: std::collections::BTreeMap<(usize, usize), Vec<f64>> = Default::default();
     let mut dd = Vec::new();
-    for _ in 0..o.repeat.max(1) {
+    for rep in 0..o.repeat.max(1) {
         dd.push(dd_bandwidth(&path)?);
         for &t in &o.threads {
-            for (mi, mode) in modes.iter().enumerate() {
-                if let Some(on) = *mode {
-                    lineardb_sync::wait::set_enabled(on);
-                }
+            for mi in modes.order(rep) {
+                let _switched = modes.switch(mi);
                 drop_page_cache(&path)?;
                 let engine = Engine::open(
                     &path,
@@ -685,23 +671,17 @@ pub fn seed004_cold_count(
             }
         }
     }
-    lineardb_sync::wait::set_enabled(was_on);
     let dd_bw = crate::harness::median(&mut dd);
     log(&format!(
         "dd (O_DIRECT, 1 MiB blocks): {:.0} MiB/s",
         dd_bw / 1048576.0
     ));
     let mut points = Vec::new();
-    for (mi, mode) in modes.iter().enumerate() {
+    for mi in 0..modes.len() {
         let one = results
             .get(&(mi, 1))
             .map(|v| crate::harness::median(&mut v.clone()));
-        let case = match mode {
-            Some(false) if modes.len() > 1 => {
-                format!("count_star{}", crate::harness::INSTRUMENTATION_OFF)
-            }
-            _ => "count_star".to_string(),
-        };
+        let case = modes.case("count_star", mi);
         for ((_, t), v) in results.iter_mut().filter(|((m, _), _)| *m == mi) {
             let secs = crate::harness::median(v);
             let bw = file_bytes / secs;
@@ -719,10 +699,7 @@ pub fn seed004_cold_count(
             );
             p.m.rows_per_s = o.rows as f64 / secs;
             p.ratio_to_1_thread = one.map(|o| o / secs);
-            if let Some(on) = *mode {
-                p.extra
-                    .insert("instrumentation".into(), if on { 1.0 } else { 0.0 });
-            }
+            modes.mark(&mut p, mi);
             on_point(&p);
             points.push(p);
         }

@@ -422,22 +422,26 @@ pub fn cold_count(
     mut on_point: impl FnMut(&Point),
 ) -> anyhow::Result<Vec<Point>> {
     let scripts = write_scripts(&o.work)?;
-    let start = |system: &str| start_system(o, system);
     let mut points = Vec::new();
     for system in &o.systems {
         log(&format!("{system}: making or finding the data"));
         {
-            let server = start(system)?;
+            let server = start_system(o, system)?;
             prepare(o, &scripts, server.port, Dataset::Sbtest, log)?;
         }
-        let data = match system.as_str() {
-            "lineardb" => o.work.join("lineardb-data"),
-            _ => o.work.join("mariadb").join("data"),
-        };
-        // The file holding the table (MariaDB: its .ibd, both indexes).
-        let table_file = match system.as_str() {
-            "lineardb" => data.join("lineardb.ldb"),
-            _ => data.join("sbtest").join("sbtest1.ibd"),
+        // The data directory and the file holding the table (MariaDB: its
+        // .ibd, both indexes).
+        let (data, table_file) = match system.as_str() {
+            "lineardb" => {
+                let data = o.work.join("lineardb-data");
+                let file = data.join("lineardb.ldb");
+                (data, file)
+            }
+            _ => {
+                let data = o.work.join("mariadb").join("data");
+                let file = data.join("sbtest").join("sbtest1.ibd");
+                (data, file)
+            }
         };
         let bytes = std::fs::metadata(&table_file)?.len() as f64;
         let threads: Vec<usize> = if system == "lineardb" {
@@ -448,10 +452,10 @@ pub fn cold_count(
         let mut secs: Vec<Vec<f64>> = vec![Vec::new(); threads.len()];
         for _ in 0..o.repeat.max(1) {
             for (i, &t) in threads.iter().enumerate() {
-                for (file, _) in data_files(&data)? {
+                for file in data_files(&data)? {
                     crate::seeds::drop_page_cache(&file)?;
                 }
-                let server = start(system)?;
+                let server = start_system(o, system)?;
                 let set = if system == "lineardb" {
                     format!("SET lineardb_parallel_threads = {t}; ")
                 } else {
@@ -505,18 +509,18 @@ pub fn cold_count(
     Ok(points)
 }
 
-/// Every file under `dir` with its length.
-fn data_files(dir: &Path) -> anyhow::Result<Vec<(PathBuf, u64)>> {
+/// Every file under `dir`.
+fn data_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     let mut todo = vec![dir.to_path_buf()];
     while let Some(d) = todo.pop() {
         for e in std::fs::read_dir(&d)? {
             let e = e?;
-            let meta = e.metadata()?;
-            if meta.is_dir() {
+            let kind = e.file_type()?;
+            if kind.is_dir() {
                 todo.push(e.path());
-            } else if meta.is_file() {
-                out.push((e.path(), meta.len()));
+            } else if kind.is_file() {
+                out.push(e.path());
             }
         }
     }
@@ -581,19 +585,18 @@ pub fn run(
             let secs = o.seconds.max(1.0).round() as u64;
             // The instrumentation settings to alternate (lineardb only: the
             // server switches at run time).
-            let modes: Vec<Option<bool>> = if system == "lineardb" && !o.instrumentation.is_empty()
-            {
-                o.instrumentation.iter().map(|&on| Some(on)).collect()
+            let modes = crate::harness::Settings::new(if system == "lineardb" {
+                &o.instrumentation
             } else {
-                vec![None]
-            };
+                &[]
+            });
             let mut runs: Vec<Vec<Vec<(f64, f64)>>> =
                 vec![vec![Vec::new(); o.threads.len()]; modes.len()];
-            for _ in 0..o.repeat.max(1) {
+            for rep in 0..o.repeat.max(1) {
                 for (i, &t) in o.threads.iter().enumerate() {
-                    for (mi, mode) in modes.iter().enumerate() {
-                        if let Some(on) = mode {
-                            let v = if *on { "ON" } else { "OFF" };
+                    for mi in modes.order(rep) {
+                        if let Some(on) = modes.get(mi) {
+                            let v = if on { "ON" } else { "OFF" };
                             mysql(port, &format!("SET GLOBAL lineardb_instrumentation = {v}"))?;
                         }
                         let cpu0 = server.cpu_seconds();
@@ -606,12 +609,8 @@ pub fn run(
                     }
                 }
             }
-            for (mi, mode) in modes.iter().enumerate() {
+            for mi in 0..modes.len() {
                 let mut one_thread = None;
-                let suffix = match mode {
-                    Some(false) if modes.len() > 1 => crate::harness::INSTRUMENTATION_OFF,
-                    _ => "",
-                };
                 for (i, &t) in o.threads.iter().enumerate() {
                     let runs = &runs[mi][i];
                     let mut qps: Vec<f64> = runs.iter().map(|r| r.0).collect();
@@ -632,16 +631,13 @@ pub fn run(
                     let mut p = Point {
                         experiment: o.experiment.clone(),
                         system: Some(system.clone()),
-                        case: format!("{system} {}{suffix}", workload.name),
+                        case: format!("{system} {}", modes.case(&workload.name, mi)),
                         threads: t,
                         ratio_to_1_thread: one_thread.map(|b| m.ops_per_s / b),
                         m,
                         extra: Default::default(),
                     };
-                    if let Some(on) = mode {
-                        p.extra
-                            .insert("instrumentation".into(), if *on { 1.0 } else { 0.0 });
-                    }
+                    modes.mark(&mut p, mi);
                     bar.suspend(|| on_point(&p));
                     points.push(p);
                 }
