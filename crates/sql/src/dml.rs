@@ -449,14 +449,8 @@ fn count_rows(t: &Table, op: IndexOp, n: u64) {
         return;
     }
     let id = match op {
-        IndexOp::Insert => table_io_id(t.def.primary_root),
+        IndexOp::Insert => crate::perf_schema::table_io_id(t.def.primary_root),
         _ => t.def.primary_root,
     };
     lineardb_sync::thread_slot::count_rows(id, op, n);
-}
-
-/// The id under which row operations on the table itself (no index) are
-/// counted: its primary root with the top bit set.
-pub(crate) fn table_io_id(primary_root: u64) -> u64 {
-    primary_root | 1 << 63
 }

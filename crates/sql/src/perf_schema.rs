@@ -215,6 +215,13 @@ impl SystemTable {
     }
 }
 
+/// The id under which row operations on a table itself (its row with
+/// INDEX_NAME NULL: inserts) are counted: its primary root with the top bit
+/// set (page ids never reach it).
+pub(crate) fn table_io_id(primary_root: u64) -> u64 {
+    primary_root | 1 << 63
+}
+
 /// Rows of `table_io_waits_summary_by_index_usage`: every index of every
 /// table (unused ones with zeros, so that they can be found), and per table
 /// a row without index for its inserts. Counts are keyed by the tree's root
@@ -250,7 +257,7 @@ fn table_io_rows(engine: &Engine) -> Vec<Vec<Value>> {
         for i in &def.indexes {
             row(db, name, Some(&i.name), i.root);
         }
-        row(db, name, None, crate::dml::table_io_id(def.primary_root));
+        row(db, name, None, table_io_id(def.primary_root));
     }
     out
 }
