@@ -362,6 +362,26 @@ fn index_usage_counts_rows_per_index() {
     assert_eq!(end["PRIMARY"][3] - start["PRIMARY"][3], 10);
     assert_eq!(end["unused"], [0; 5], "no statement used the index on v");
     assert_eq!(end[""][1], 500);
+
+    // Switched off, the per-index table stands still; the status counters
+    // (always on, as MySQL's) go on counting.
+    let rows_read = |c: &mut Conn| -> u64 {
+        let row: Option<(String, u64)> = c
+            .query_first("SHOW GLOBAL STATUS LIKE 'Innodb_rows_read'")
+            .unwrap();
+        row.unwrap().1
+    };
+    c.query_drop("SET GLOBAL lineardb_instrumentation = OFF")
+        .unwrap();
+    let read_before = rows_read(&mut c);
+    for id in 1..=20 {
+        let v: Option<i64> = c.exec_first("SELECT v FROM t WHERE id = ?", (id,)).unwrap();
+        assert!(v.is_some());
+    }
+    assert_eq!(index_usage(&mut c, "iu", "t"), end);
+    assert!(rows_read(&mut c) - read_before >= 20);
+    c.query_drop("SET GLOBAL lineardb_instrumentation = ON")
+        .unwrap();
 }
 
 /// (COUNT_STAR, SUM_TIMER_WAIT) of one wait event.

@@ -119,6 +119,13 @@ impl Settings {
         }
     }
 
+    /// The indexes of the settings on and off, when both are asked for.
+    pub fn on_off(&self) -> Option<(usize, usize)> {
+        let on = self.0.iter().position(|&s| s == Some(true))?;
+        let off = self.0.iter().position(|&s| s == Some(false))?;
+        Some((on, off))
+    }
+
     /// Marks point `p` with setting `i` (`instrumentation` = 1 or 0).
     pub fn mark(&self, p: &mut crate::report::Point, i: usize) {
         if let Some(on) = self.0[i] {
@@ -149,10 +156,13 @@ impl Drop for SwitchGuard {
 
 impl Matrix {
     /// Runs each case at each thread count, `repeat` times, interleaving the
-    /// repeats across thread counts (1, 2, 4, 1, 2, 4, ...) and the
-    /// instrumentation settings within each, so that drift of a noisy
-    /// machine does not favour one of them. `make(case, thread, seed)` makes
-    /// a worker.
+    /// repeats across thread counts (1, 2, 4, 1, 2, 4, ...), so that drift
+    /// of a noisy machine does not favour one of them. With the
+    /// instrumentation both on and off, each run switches it every slice
+    /// ([`run_alternating`], twice `seconds` long: the time of the two
+    /// separate runs), unless the case's operations are too long for
+    /// [`MIN_SLICES`] slices; then the settings get separate runs in turn.
+    /// `make(case, thread, seed)` makes a worker.
     pub fn run<'a>(
         &self,
         cases: &[String],
@@ -166,14 +176,44 @@ impl Matrix {
         for (ci, case) in cases.iter().enumerate() {
             let mut runs: Vec<Vec<Vec<RunResult>>> =
                 vec![vec![Vec::new(); self.threads.len()]; modes.len()];
+            // Per thread count, when alternating: the slices (length and
+            // number) and what the runs gave.
+            let mut plans: Vec<Option<Option<(Duration, usize)>>> = vec![None; self.threads.len()];
+            let mut alternated: Vec<Vec<Alternated>> = vec![Vec::new(); self.threads.len()];
             for rep in 0..self.repeat.max(1) {
                 for (i, &threads) in self.threads.iter().enumerate() {
+                    let seed = |t: usize| (rep * 1000 + t) as u64 + 1;
+                    if let Some((on, off)) = modes.on_off() {
+                        let plan = *plans[i].get_or_insert_with(|| {
+                            // A short unmeasured run tells how long one
+                            // operation takes (and warms the caches).
+                            let probe = run(threads, Duration::from_millis(300), |t| {
+                                make(ci, t, seed(t))
+                            });
+                            let op_seconds =
+                                probe.seconds * threads as f64 / probe.ops.max(1) as f64;
+                            let slice = slice_for(op_seconds, SLICE);
+                            let n = (2.0 * self.seconds / slice.as_secs_f64()) as usize;
+                            (n >= MIN_SLICES).then_some((slice, n))
+                        });
+                        if let Some((slice, n)) = plan {
+                            let _restore = modes.switch(on);
+                            let a = run_alternating(threads, n, slice, rep % 2 == 0, |t| {
+                                make(ci, t, seed(t))
+                            });
+                            runs[on][i].push(a.on);
+                            runs[off][i].push(a.off);
+                            alternated[i].push(a);
+                            bar.inc(modes.len() as u64);
+                            continue;
+                        }
+                    }
                     for mi in modes.order(rep) {
                         let _switched = modes.switch(mi);
                         runs[mi][i].push(run(
                             threads,
                             Duration::from_secs_f64(self.seconds),
-                            |t| make(ci, t, (rep * 1000 + t) as u64 + 1),
+                            |t| make(ci, t, seed(t)),
                         ));
                         bar.inc(1);
                     }
@@ -200,6 +240,9 @@ impl Matrix {
                         extra: Default::default(),
                     };
                     modes.mark(&mut p, mi);
+                    if modes.get(mi) == Some(true) {
+                        mark_alternated(&mut p, &alternated[i]);
+                    }
                     bar.suspend(|| on_point(&p));
                     points.push(p);
                 }
@@ -207,6 +250,29 @@ impl Matrix {
         }
         bar.finish_and_clear();
         points
+    }
+}
+
+/// Puts on the point measured with the instrumentation on what the
+/// alternating runs of it gave, when there were any: `on_off`, the median
+/// over the runs of each run's on / off; `on_off_slices` with
+/// `on_off_low`..`on_off_high`, the median of the slices' local ratios of
+/// all runs and its 95% interval; `slices`, how many.
+pub fn mark_alternated(p: &mut crate::report::Point, runs: &[Alternated]) {
+    if runs.is_empty() {
+        return;
+    }
+    let mut ratios: Vec<f64> = runs.iter().map(Alternated::ratio).collect();
+    p.extra.insert("on_off".into(), median(&mut ratios));
+    let mut local: Vec<f64> = runs
+        .iter()
+        .flat_map(|a| a.local_ratios.iter().copied())
+        .collect();
+    if let Some((m, low, high)) = median_interval(&mut local) {
+        p.extra.insert("on_off_slices".into(), m);
+        p.extra.insert("on_off_low".into(), low);
+        p.extra.insert("on_off_high".into(), high);
+        p.extra.insert("slices".into(), local.len() as f64);
     }
 }
 
@@ -268,6 +334,187 @@ where
     })
 }
 
+/// One slice of a run in which the instrumentation was switched on and off
+/// in turn ([`run_alternating`], and the server runs of `sysbench`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Slice {
+    pub on: bool,
+    pub ops: u64,
+    pub rows: u64,
+    pub seconds: f64,
+    pub cpu_seconds: f64,
+    pub shared_writes: u64,
+}
+
+/// How long a slice of an alternating run lasts at least: long against one
+/// operation (see [`slice_for`]) and short against the drift of a shared
+/// machine, which then moves both settings alike.
+pub const SLICE: Duration = Duration::from_millis(200);
+
+/// Slices at least in an alternating run; a case whose operations are too
+/// long for that many is measured in separate runs per setting instead.
+pub const MIN_SLICES: usize = 10;
+
+/// The slice length for operations of `op_seconds` each (per worker): at
+/// least `shortest`, and 50 operations per worker, so that the operations
+/// that straddle a switch (counted where they end) are a small share.
+pub fn slice_for(op_seconds: f64, shortest: Duration) -> Duration {
+    shortest.max(Duration::from_secs_f64(50.0 * op_seconds))
+}
+
+/// Whether slice `k` of an alternating run has the instrumentation on.
+pub fn slice_is_on(k: usize, first_on: bool) -> bool {
+    k.is_multiple_of(2) == first_on
+}
+
+/// A run with the instrumentation switched on and off in turn, summed per
+/// setting.
+#[derive(Debug, Clone, Default)]
+pub struct Alternated {
+    pub on: RunResult,
+    pub off: RunResult,
+    /// For each slice but the first and last: its throughput against the
+    /// mean of its two neighbours', as on / off (a slice with it off gives
+    /// the inverse), so that a machine getting steadily faster or slower
+    /// favours neither setting.
+    pub local_ratios: Vec<f64>,
+}
+
+impl Alternated {
+    pub fn from_slices(slices: &[Slice]) -> Alternated {
+        let mut a = Alternated::default();
+        for s in slices {
+            let r = if s.on { &mut a.on } else { &mut a.off };
+            r.ops += s.ops;
+            r.rows += s.rows;
+            r.seconds += s.seconds;
+            r.cpu_seconds += s.cpu_seconds;
+            r.shared_writes += s.shared_writes;
+        }
+        let rate = |s: &Slice| s.ops as f64 / s.seconds;
+        for w in slices.windows(3) {
+            let (before, this, after) = (&w[0], &w[1], &w[2]);
+            if [before, this, after]
+                .iter()
+                .any(|s| s.seconds <= 0.0 || s.ops == 0)
+            {
+                continue;
+            }
+            let around = (rate(before) + rate(after)) / 2.0;
+            a.local_ratios.push(if this.on {
+                rate(this) / around
+            } else {
+                around / rate(this)
+            });
+        }
+        a
+    }
+
+    /// Throughput with it on over throughput with it off.
+    pub fn ratio(&self) -> f64 {
+        self.on.ops_per_s() / self.off.ops_per_s()
+    }
+}
+
+/// The median of `values` and a 95% interval for it (distribution-free:
+/// the order statistics n/2 ∓ 0.98·√n), or None when empty.
+pub fn median_interval(values: &mut [f64]) -> Option<(f64, f64, f64)> {
+    if values.is_empty() {
+        return None;
+    }
+    let m = median(values);
+    let n = values.len() as f64;
+    let half = 0.98 * n.sqrt();
+    let low = ((n / 2.0 - half).floor().max(0.0) as usize).min(values.len() - 1);
+    let high = ((n / 2.0 + half).ceil() as usize).min(values.len() - 1);
+    Some((m, values[low], values[high]))
+}
+
+/// Runs `threads` workers made by `make(thread_index)` for `slices` slices
+/// of `slice` each, switching the instrumentation at the end of each slice
+/// (the first slice with it on when `first_on`), and measures each slice.
+/// An operation counts in the slice it ends in. The switch is left as the
+/// last slice had it.
+pub fn run_alternating<W, F>(
+    threads: usize,
+    slices: usize,
+    slice: Duration,
+    first_on: bool,
+    make: F,
+) -> Alternated
+where
+    W: Worker,
+    F: Fn(usize) -> W + Sync,
+{
+    let on_in = |k: usize| slice_is_on(k, first_on);
+    // The slice the workers count in; `slices` means stop. Written once per
+    // slice by this thread, read by the workers after every operation.
+    let phase = lineardb_sync::SharedWord::new(0);
+    let barrier = Barrier::new(threads + 1);
+    lineardb_sync::wait::set_enabled(on_in(0));
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let (phase, barrier, make) = (&phase, &barrier, &make);
+                s.spawn(move || {
+                    let mut w = make(t);
+                    // (ops, rows, shared writes) per slice.
+                    let mut counts = vec![(0u64, 0u64, 0u64); slices];
+                    barrier.wait();
+                    let mut current = 0usize;
+                    let mut writes0 = audit::thread_total();
+                    loop {
+                        let rows = w.op();
+                        let now = phase.load() as usize;
+                        if now != current {
+                            let writes = audit::thread_total();
+                            counts[current].2 += writes - writes0;
+                            writes0 = writes;
+                            current = now;
+                        }
+                        if current >= slices {
+                            break;
+                        }
+                        counts[current].0 += 1;
+                        counts[current].1 += rows;
+                    }
+                    counts
+                })
+            })
+            .collect();
+        barrier.wait();
+        let mut bounds = vec![(Instant::now(), process_cpu_seconds())];
+        let start = bounds[0].0;
+        for k in 1..=slices {
+            let until = start + slice * k as u32;
+            if let Some(d) = until.checked_duration_since(Instant::now()) {
+                std::thread::sleep(d);
+            }
+            if k < slices {
+                lineardb_sync::wait::set_enabled(on_in(k));
+            }
+            bounds.push((Instant::now(), process_cpu_seconds()));
+            phase.store(k as u64);
+        }
+        let mut per_slice: Vec<Slice> = (0..slices)
+            .map(|k| Slice {
+                on: on_in(k),
+                seconds: (bounds[k + 1].0 - bounds[k].0).as_secs_f64(),
+                cpu_seconds: bounds[k + 1].1 - bounds[k].1,
+                ..Slice::default()
+            })
+            .collect();
+        for h in handles {
+            for (s, c) in per_slice.iter_mut().zip(h.join().expect("worker panicked")) {
+                s.ops += c.0;
+                s.rows += c.1;
+                s.shared_writes += c.2;
+            }
+        }
+        Alternated::from_slices(&per_slice)
+    })
+}
+
 /// Median of a non-empty slice.
 pub fn median(values: &mut [f64]) -> f64 {
     values.sort_by(|a, b| a.total_cmp(b));
@@ -315,5 +562,91 @@ impl DataDir {
             std::fs::remove_file(&path)?;
         }
         Ok(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slice(on: bool, ops: u64, seconds: f64) -> Slice {
+        Slice {
+            on,
+            ops,
+            seconds,
+            ..Slice::default()
+        }
+    }
+
+    #[test]
+    fn local_ratios_cancel_steady_drift() {
+        // Off runs at 1000 + 100 k ops/s in slice k, on at 90% of that: the
+        // machine speeds up by 10% a slice, which favours every later slice.
+        let slices: Vec<Slice> = (0..9)
+            .map(|k| {
+                let on = k % 2 == 0;
+                let rate = (1000.0 + 100.0 * k as f64) * if on { 0.9 } else { 1.0 };
+                slice(on, rate as u64, 1.0)
+            })
+            .collect();
+        let a = Alternated::from_slices(&slices);
+        assert_eq!(a.on.ops, 900 + 1080 + 1260 + 1440 + 1620);
+        assert_eq!(a.off.ops, 1100 + 1300 + 1500 + 1700);
+        assert_eq!(a.on.seconds, 5.0);
+        assert_eq!(a.local_ratios.len(), 7);
+        for r in &a.local_ratios {
+            assert!((r - 0.9).abs() < 0.002, "{r}");
+        }
+    }
+
+    #[test]
+    fn slices_without_time_or_operations_give_no_ratio() {
+        let slices = [
+            slice(true, 10, 1.0),
+            slice(false, 0, 1.0),
+            slice(true, 10, 1.0),
+            slice(false, 10, 1.0),
+        ];
+        assert!(Alternated::from_slices(&slices).local_ratios.is_empty());
+    }
+
+    #[test]
+    fn median_interval_is_ordered_and_holds_the_median() {
+        assert_eq!(median_interval(&mut []), None);
+        assert_eq!(median_interval(&mut [2.0]), Some((2.0, 2.0, 2.0)));
+        let mut v: Vec<f64> = (0..100).rev().map(f64::from).collect();
+        let (m, low, high) = median_interval(&mut v).unwrap();
+        assert_eq!(m, 49.5);
+        // n/2 ∓ 0.98·√n for n = 100: ranks 40 and 60.
+        assert_eq!((low, high), (40.0, 60.0));
+    }
+
+    /// A worker twice as slow while the instrumentation is on.
+    struct SlowWhenOn;
+
+    impl Worker for SlowWhenOn {
+        fn op(&mut self) -> u64 {
+            let rounds = if lineardb_sync::wait::enabled() { 2 } else { 1 };
+            let mut x = 1u64;
+            for _ in 0..rounds * 20_000 {
+                x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+            }
+            std::hint::black_box(x);
+            1
+        }
+    }
+
+    #[test]
+    fn alternating_run_counts_each_setting_apart() {
+        let before = lineardb_sync::wait::enabled();
+        let a = run_alternating(2, 12, Duration::from_millis(50), true, |_| SlowWhenOn);
+        lineardb_sync::wait::set_enabled(before);
+        assert!(a.on.ops > 0 && a.off.ops > 0);
+        assert!(a.on.seconds > 0.2 && a.off.seconds > 0.2, "{a:?}");
+        // Half the speed with it on (loosely: the machine may be busy).
+        let r = a.ratio();
+        assert!(r > 0.3 && r < 0.8, "on / off {r}");
+        let mut local = a.local_ratios.clone();
+        assert!(median(&mut local) < 0.8, "{local:?}");
     }
 }

@@ -192,20 +192,39 @@ fn instrumentation_cost(s: &mut String, points: &[Point]) {
     }
     let _ = writeln!(
         s,
-        "\n## Instrumentation on and off\n\nMeasured alternately in the same run \
-         (on, off, off, on, ...); medians.\n"
+        "\n## Instrumentation on and off\n\n\
+         Where slices are given, each run switched the instrumentation every \
+         slice (`on / off`: median over the runs of each run's ratio; \
+         `per slice`: median of every slice against its two neighbours, with \
+         its 95% interval). Otherwise the settings had separate runs in turn \
+         (`on / off`: ratio of the medians).\n"
     );
-    let _ = writeln!(s, "| case | threads | on ops/s | off ops/s | on / off |");
-    let _ = writeln!(s, "|---|---|---|---|---|");
+    let _ = writeln!(
+        s,
+        "| case | threads | on ops/s | off ops/s | on / off | per slice (95%) | slices |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|");
     for (on, off) in pairs {
+        let extra = |k: &str| on.extra.get(k).copied();
+        let ratio = extra("on_off").unwrap_or(on.m.ops_per_s / off.m.ops_per_s);
+        let (per_slice, slices) = match (
+            extra("on_off_slices"),
+            extra("on_off_low"),
+            extra("on_off_high"),
+            extra("slices"),
+        ) {
+            (Some(m), Some(low), Some(high), Some(n)) => {
+                (format!("{m:.3} ({low:.3}–{high:.3})"), format!("{n:.0}"))
+            }
+            _ => ("-".to_string(), "-".to_string()),
+        };
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {:.3} |",
+            "| {} | {} | {} | {} | {ratio:.3} | {per_slice} | {slices} |",
             on.case,
             on.threads,
             figure(on.m.ops_per_s),
             figure(off.m.ops_per_s),
-            on.m.ops_per_s / off.m.ops_per_s
         );
     }
 }

@@ -297,17 +297,22 @@ fn start_mariadb(
     Ok(server)
 }
 
+/// sysbench's arguments for the server on `port`.
+fn sysbench_connection(port: u16) -> [String; 5] {
+    [
+        "--db-driver=mysql".into(),
+        "--mysql-host=127.0.0.1".into(),
+        format!("--mysql-port={port}"),
+        "--mysql-user=root".into(),
+        "--mysql-db=sbtest".into(),
+    ]
+}
+
 fn sysbench(scripts: &Path, port: u16, args: &[String]) -> anyhow::Result<String> {
     let out = Command::new("sysbench")
         .current_dir(scripts)
         .args(args)
-        .args([
-            "--db-driver=mysql",
-            "--mysql-host=127.0.0.1",
-            &format!("--mysql-port={port}"),
-            "--mysql-user=root",
-            "--mysql-db=sbtest",
-        ])
+        .args(sysbench_connection(port))
         .output()
         .map_err(|e| anyhow::anyhow!("sysbench: {e} (is sysbench installed?)"))?;
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -320,6 +325,133 @@ fn sysbench(scripts: &Path, port: u16, args: &[String]) -> anyhow::Result<String
         );
     }
     Ok(text)
+}
+
+/// The shortest slice of a server run that switches the instrumentation:
+/// longer than in process, as each switch is a client round trip that
+/// waits behind the workload's own queries.
+const SERVER_SLICE: Duration = Duration::from_millis(500);
+
+/// One sysbench run (`args_for(seconds)`) with lineardb's instrumentation
+/// switched every `slice` for `slices` slices (the first with it on when
+/// `first_on`), after one unmeasured second. Each slice's queries are the
+/// server's `Questions` between two switches, less the two statements of
+/// the switch itself; its CPU the server process's.
+fn alternating_run(
+    scripts: &Path,
+    server: &Server,
+    args_for: impl Fn(u64) -> Vec<String>,
+    slice: Duration,
+    slices: usize,
+    first_on: bool,
+) -> anyhow::Result<crate::harness::Alternated> {
+    let on_in = |k: usize| crate::harness::slice_is_on(k, first_on);
+    let total = 1.0 + slice.as_secs_f64() * slices as f64 + 1.0;
+    let run = Command::new("sysbench")
+        .current_dir(scripts)
+        .args(args_for(total.ceil() as u64))
+        .args(sysbench_connection(server.port))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| anyhow::anyhow!("sysbench: {e} (is sysbench installed?)"))?;
+    let measured = (|| {
+        let mut console = Console::open(server.port)?;
+        std::thread::sleep(Duration::from_secs(1));
+        let mut before = (
+            console.switch(on_in(0))?,
+            Instant::now(),
+            server.cpu_seconds(),
+        );
+        let start = before.1;
+        let mut per_slice = Vec::with_capacity(slices);
+        for k in 0..slices {
+            let until = start + slice * (k as u32 + 1);
+            if let Some(d) = until.checked_duration_since(Instant::now()) {
+                std::thread::sleep(d);
+            }
+            let after = (
+                console.switch(on_in(k + 1))?,
+                Instant::now(),
+                server.cpu_seconds(),
+            );
+            per_slice.push(crate::harness::Slice {
+                on: on_in(k),
+                ops: (after.0 - before.0).saturating_sub(2),
+                seconds: (after.1 - before.1).as_secs_f64(),
+                cpu_seconds: after.2 - before.2,
+                ..Default::default()
+            });
+            before = after;
+        }
+        Ok::<_, anyhow::Error>(per_slice)
+    })();
+    let out = run.wait_with_output()?;
+    anyhow::ensure!(
+        out.status.success(),
+        "sysbench failed: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Ok(crate::harness::Alternated::from_slices(&measured?))
+}
+
+/// A `mysql` client kept open to send statements while a workload runs.
+struct Console {
+    child: Child,
+    input: std::process::ChildStdin,
+    output: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl Console {
+    fn open(port: u16) -> anyhow::Result<Console> {
+        let mut child = Command::new("mysql")
+            .args([
+                "-h127.0.0.1",
+                &format!("-P{port}"),
+                "-uroot",
+                "-N",
+                "-B",
+                "-n",
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| anyhow::anyhow!("mysql: {e} (is the mysql client installed?)"))?;
+        let input = child.stdin.take().expect("piped");
+        let output = std::io::BufReader::new(child.stdout.take().expect("piped"));
+        Ok(Console {
+            child,
+            input,
+            output,
+        })
+    }
+
+    /// Switches lineardb's instrumentation and returns the server's
+    /// `Questions` counter just after.
+    fn switch(&mut self, on: bool) -> anyhow::Result<u64> {
+        use std::io::{BufRead, Write};
+        let v = if on { "ON" } else { "OFF" };
+        writeln!(
+            self.input,
+            "SET GLOBAL lineardb_instrumentation = {v}; SHOW GLOBAL STATUS LIKE 'Questions';"
+        )?;
+        self.input.flush()?;
+        let mut line = String::new();
+        self.output.read_line(&mut line)?;
+        line.split_whitespace()
+            .nth(1)
+            .and_then(|n| n.parse().ok())
+            .ok_or_else(|| anyhow::anyhow!("no Questions in {line:?}"))
+    }
+}
+
+impl Drop for Console {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 /// `queries:` total of a sysbench report (the line `queries: N (X per sec.)`).
@@ -580,8 +712,9 @@ pub fn run(
                 ]);
                 a
             };
-            // One unmeasured second first: plans and caches warm.
-            sysbench(&scripts, port, &args_for(2, 1))?;
+            // One unmeasured second first: plans and caches warm. Its query
+            // count tells how long one query takes.
+            let warm = queries(&sysbench(&scripts, port, &args_for(2, 1))?).unwrap_or(0);
             let secs = o.seconds.max(1.0).round() as u64;
             // The instrumentation settings to alternate (lineardb only: the
             // server switches at run time).
@@ -592,8 +725,35 @@ pub fn run(
             });
             let mut runs: Vec<Vec<Vec<(f64, f64)>>> =
                 vec![vec![Vec::new(); o.threads.len()]; modes.len()];
+            let mut alternated: Vec<Vec<crate::harness::Alternated>> =
+                vec![Vec::new(); o.threads.len()];
             for rep in 0..o.repeat.max(1) {
                 for (i, &t) in o.threads.iter().enumerate() {
+                    if let Some((on, off)) = modes.on_off() {
+                        // The warm-up's 2 threads made `warm` queries in a
+                        // second; t threads on the same cores make about as
+                        // many, so each of theirs takes about t / warm s.
+                        let op_seconds = t as f64 / warm.max(1) as f64;
+                        let slice = crate::harness::slice_for(op_seconds, SERVER_SLICE);
+                        let n = (2.0 * secs as f64 / slice.as_secs_f64()) as usize;
+                        if n >= crate::harness::MIN_SLICES {
+                            let a = alternating_run(
+                                &scripts,
+                                &server,
+                                |secs| args_for(t, secs),
+                                slice,
+                                n,
+                                rep % 2 == 0,
+                            )?;
+                            let per_query =
+                                |r: &crate::harness::RunResult| (r.ops_per_s(), r.cpu_us_per_op());
+                            runs[on][i].push(per_query(&a.on));
+                            runs[off][i].push(per_query(&a.off));
+                            alternated[i].push(a);
+                            bar.inc(modes.len() as u64);
+                            continue;
+                        }
+                    }
                     for mi in modes.order(rep) {
                         if let Some(on) = modes.get(mi) {
                             let v = if on { "ON" } else { "OFF" };
@@ -638,6 +798,9 @@ pub fn run(
                         extra: Default::default(),
                     };
                     modes.mark(&mut p, mi);
+                    if modes.get(mi) == Some(true) {
+                        crate::harness::mark_alternated(&mut p, &alternated[i]);
+                    }
                     bar.suspend(|| on_point(&p));
                     points.push(p);
                 }

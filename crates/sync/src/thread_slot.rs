@@ -296,14 +296,18 @@ pub fn count(c: Counter, n: u64) {
     let _ = (c, n);
 }
 
-/// Adds `n` rows to operation `op` of index `id` and to the operation's
-/// engine-wide counter ([`IndexOp::counter`]).
+/// Adds `n` rows to operation `op` of index `id` (the per-index table, only
+/// while the instrumentation is on: [`crate::wait::enabled`]) and to the
+/// operation's engine-wide counter ([`IndexOp::counter`], always, as MySQL's
+/// status counters).
 #[inline]
 pub fn count_rows(id: u64, op: IndexOp, n: u64) {
     #[cfg(not(loom))]
     with(|s| {
         s.counter(op.counter()).add(n);
-        s.index_cell(id).ops[op as usize].add(n);
+        if crate::wait::enabled() {
+            s.index_cell(id).ops[op as usize].add(n);
+        }
     });
     #[cfg(loom)]
     let _ = (id, op, n);
