@@ -328,6 +328,10 @@ struct SysbenchArgs {
     /// oltp_read_only, oltp_read_write).
     #[arg(long, value_delimiter = ',')]
     workloads: Vec<String>,
+    /// Send the statements as text (sysbench's `--db-ps-mode=disable`)
+    /// instead of as prepared statements; the cases are named `<workload>_text`.
+    #[arg(long)]
+    text_statements: bool,
     /// Also run the same against this system: `mariadb`.
     #[arg(long)]
     compare: Option<String>,
@@ -523,14 +527,22 @@ fn main() -> anyhow::Result<()> {
                     seconds: a.seconds,
                     repeat: a.repeat,
                     rows: a.rows,
-                    workloads: if a.workloads.is_empty() {
-                        lineardb_bench::sysbench::WORKLOADS
-                            .map(lineardb_bench::sysbench::Workload::oltp)
-                            .to_vec()
-                    } else {
-                        a.workloads
-                            .iter()
-                            .map(|w| lineardb_bench::sysbench::Workload::oltp(w))
+                    workloads: {
+                        let names: Vec<&str> = if a.workloads.is_empty() {
+                            lineardb_bench::sysbench::WORKLOADS.to_vec()
+                        } else {
+                            a.workloads.iter().map(String::as_str).collect()
+                        };
+                        names
+                            .into_iter()
+                            .map(|w| {
+                                let mut w = lineardb_bench::sysbench::Workload::oltp(w);
+                                if a.text_statements {
+                                    w.name.push_str("_text");
+                                    w.args.push("--db-ps-mode=disable".into());
+                                }
+                                w
+                            })
                             .collect()
                     },
                     lineitem_rows: 0,

@@ -198,7 +198,8 @@ impl Matrix {
                         });
                         if let Some((slice, n)) = plan {
                             let _restore = modes.switch(on);
-                            let a = run_alternating(threads, n, slice, rep % 2 == 0, |t| {
+                            let settings = slice_settings(n / 2, seed(threads));
+                            let a = run_alternating(threads, &settings, slice, |t| {
                                 make(ci, t, seed(t))
                             });
                             runs[on][i].push(a.on);
@@ -255,9 +256,9 @@ impl Matrix {
 
 /// Puts on the point measured with the instrumentation on what the
 /// alternating runs of it gave, when there were any: `on_off`, the median
-/// over the runs of each run's on / off; `on_off_slices` with
-/// `on_off_low`..`on_off_high`, the median of the slices' local ratios of
-/// all runs and its 95% interval; `slices`, how many.
+/// over the runs of each run's on / off; `on_off_pairs` with
+/// `on_off_low`..`on_off_high`, the median of the pair ratios of all runs
+/// and its 95% interval; `pairs`, how many.
 pub fn mark_alternated(p: &mut crate::report::Point, runs: &[Alternated]) {
     if runs.is_empty() {
         return;
@@ -266,13 +267,13 @@ pub fn mark_alternated(p: &mut crate::report::Point, runs: &[Alternated]) {
     p.extra.insert("on_off".into(), median(&mut ratios));
     let mut local: Vec<f64> = runs
         .iter()
-        .flat_map(|a| a.local_ratios.iter().copied())
+        .flat_map(|a| a.pair_ratios.iter().copied())
         .collect();
     if let Some((m, low, high)) = median_interval(&mut local) {
-        p.extra.insert("on_off_slices".into(), m);
+        p.extra.insert("on_off_pairs".into(), m);
         p.extra.insert("on_off_low".into(), low);
         p.extra.insert("on_off_high".into(), high);
-        p.extra.insert("slices".into(), local.len() as f64);
+        p.extra.insert("pairs".into(), local.len() as f64);
     }
 }
 
@@ -362,9 +363,19 @@ pub fn slice_for(op_seconds: f64, shortest: Duration) -> Duration {
     shortest.max(Duration::from_secs_f64(50.0 * op_seconds))
 }
 
-/// Whether slice `k` of an alternating run has the instrumentation on.
-pub fn slice_is_on(k: usize, first_on: bool) -> bool {
-    k.is_multiple_of(2) == first_on
+/// The settings (on: true) of the slices of an alternating run: pairs of
+/// one slice on and one off, each pair in an order drawn from `seed`. A
+/// fixed order would let anything periodic on the machine (a task once a
+/// second against slices of half a second) fall on one setting every time.
+pub fn slice_settings(pairs: usize, seed: u64) -> Vec<bool> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    (0..pairs)
+        .flat_map(|_| {
+            let on_first: bool = rng.gen();
+            [on_first, !on_first]
+        })
+        .collect()
 }
 
 /// A run with the instrumentation switched on and off in turn, summed per
@@ -373,11 +384,9 @@ pub fn slice_is_on(k: usize, first_on: bool) -> bool {
 pub struct Alternated {
     pub on: RunResult,
     pub off: RunResult,
-    /// For each slice but the first and last: its throughput against the
-    /// mean of its two neighbours', as on / off (a slice with it off gives
-    /// the inverse), so that a machine getting steadily faster or slower
-    /// favours neither setting.
-    pub local_ratios: Vec<f64>,
+    /// For each pair of slices ([`slice_settings`]): the throughput of its
+    /// slice with the instrumentation on over that of its slice with it off.
+    pub pair_ratios: Vec<f64>,
 }
 
 impl Alternated {
@@ -392,20 +401,15 @@ impl Alternated {
             r.shared_writes += s.shared_writes;
         }
         let rate = |s: &Slice| s.ops as f64 / s.seconds;
-        for w in slices.windows(3) {
-            let (before, this, after) = (&w[0], &w[1], &w[2]);
-            if [before, this, after]
-                .iter()
-                .any(|s| s.seconds <= 0.0 || s.ops == 0)
-            {
-                continue;
+        for pair in slices.chunks_exact(2) {
+            let (on, off) = match pair {
+                [a, b] if a.on && !b.on => (a, b),
+                [a, b] if b.on && !a.on => (b, a),
+                _ => continue,
+            };
+            if on.seconds > 0.0 && off.seconds > 0.0 && off.ops > 0 {
+                a.pair_ratios.push(rate(on) / rate(off));
             }
-            let around = (rate(before) + rate(after)) / 2.0;
-            a.local_ratios.push(if this.on {
-                rate(this) / around
-            } else {
-                around / rate(this)
-            });
         }
         a
     }
@@ -430,23 +434,22 @@ pub fn median_interval(values: &mut [f64]) -> Option<(f64, f64, f64)> {
     Some((m, values[low], values[high]))
 }
 
-/// Runs `threads` workers made by `make(thread_index)` for `slices` slices
-/// of `slice` each, switching the instrumentation at the end of each slice
-/// (the first slice with it on when `first_on`), and measures each slice.
-/// An operation counts in the slice it ends in. The switch is left as the
-/// last slice had it.
+/// Runs `threads` workers made by `make(thread_index)` for one slice of
+/// `slice` per entry of `settings`, with the instrumentation switched to
+/// each entry in turn, and measures each slice. An operation counts in the
+/// slice it ends in. The switch is left as the last slice had it.
 pub fn run_alternating<W, F>(
     threads: usize,
-    slices: usize,
+    settings: &[bool],
     slice: Duration,
-    first_on: bool,
     make: F,
 ) -> Alternated
 where
     W: Worker,
     F: Fn(usize) -> W + Sync,
 {
-    let on_in = |k: usize| slice_is_on(k, first_on);
+    let slices = settings.len();
+    let on_in = |k: usize| settings[k];
     // The slice the workers count in; `slices` means stop. Written once per
     // slice by this thread, read by the workers after every operation.
     let phase = lineardb_sync::SharedWord::new(0);
@@ -579,35 +582,45 @@ mod tests {
     }
 
     #[test]
-    fn local_ratios_cancel_steady_drift() {
-        // Off runs at 1000 + 100 k ops/s in slice k, on at 90% of that: the
-        // machine speeds up by 10% a slice, which favours every later slice.
-        let slices: Vec<Slice> = (0..9)
+    fn pairs_compare_their_own_two_slices() {
+        // On runs at 90% of off; the machine speeds up by 10% a pair, and
+        // the pairs come in both orders.
+        let slices: Vec<Slice> = (0..8)
             .map(|k| {
-                let on = k % 2 == 0;
-                let rate = (1000.0 + 100.0 * k as f64) * if on { 0.9 } else { 1.0 };
+                let on = (k == 1) || (k == 2) || (k == 5) || (k == 6);
+                let rate = (1000.0 + 100.0 * (k / 2) as f64) * if on { 0.9 } else { 1.0 };
                 slice(on, rate as u64, 1.0)
             })
             .collect();
         let a = Alternated::from_slices(&slices);
-        assert_eq!(a.on.ops, 900 + 1080 + 1260 + 1440 + 1620);
-        assert_eq!(a.off.ops, 1100 + 1300 + 1500 + 1700);
-        assert_eq!(a.on.seconds, 5.0);
-        assert_eq!(a.local_ratios.len(), 7);
-        for r in &a.local_ratios {
+        assert_eq!(a.on.ops, 900 + 990 + 1080 + 1170);
+        assert_eq!(a.off.ops, 1000 + 1100 + 1200 + 1300);
+        assert_eq!(a.on.seconds, 4.0);
+        assert_eq!(a.pair_ratios.len(), 4);
+        for r in &a.pair_ratios {
             assert!((r - 0.9).abs() < 0.002, "{r}");
         }
     }
 
     #[test]
-    fn slices_without_time_or_operations_give_no_ratio() {
+    fn pairs_without_both_settings_or_operations_give_no_ratio() {
         let slices = [
+            slice(true, 10, 1.0),
             slice(true, 10, 1.0),
             slice(false, 0, 1.0),
             slice(true, 10, 1.0),
-            slice(false, 10, 1.0),
         ];
-        assert!(Alternated::from_slices(&slices).local_ratios.is_empty());
+        assert!(Alternated::from_slices(&slices).pair_ratios.is_empty());
+    }
+
+    #[test]
+    fn slice_settings_pair_one_on_with_one_off_in_both_orders() {
+        let s = slice_settings(200, 7);
+        assert_eq!(s.len(), 400);
+        assert!(s.chunks(2).all(|p| p[0] != p[1]));
+        let on_first = s.chunks(2).filter(|p| p[0]).count();
+        assert!((60..=140).contains(&on_first), "{on_first} of 200");
+        assert_eq!(s, slice_settings(200, 7), "the same seed, the same order");
     }
 
     #[test]
@@ -639,14 +652,16 @@ mod tests {
     #[test]
     fn alternating_run_counts_each_setting_apart() {
         let before = lineardb_sync::wait::enabled();
-        let a = run_alternating(2, 12, Duration::from_millis(50), true, |_| SlowWhenOn);
+        let a = run_alternating(2, &slice_settings(6, 1), Duration::from_millis(50), |_| {
+            SlowWhenOn
+        });
         lineardb_sync::wait::set_enabled(before);
         assert!(a.on.ops > 0 && a.off.ops > 0);
         assert!(a.on.seconds > 0.2 && a.off.seconds > 0.2, "{a:?}");
         // Half the speed with it on (loosely: the machine may be busy).
         let r = a.ratio();
         assert!(r > 0.3 && r < 0.8, "on / off {r}");
-        let mut local = a.local_ratios.clone();
+        let mut local = a.pair_ratios.clone();
         assert!(median(&mut local) < 0.8, "{local:?}");
     }
 }

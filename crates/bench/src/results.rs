@@ -193,25 +193,27 @@ fn instrumentation_cost(s: &mut String, points: &[Point]) {
     let _ = writeln!(
         s,
         "\n## Instrumentation on and off\n\n\
-         Where slices are given, each run switched the instrumentation every \
-         slice (`on / off`: median over the runs of each run's ratio; \
-         `per slice`: median of every slice against its two neighbours, with \
-         its 95% interval). Otherwise the settings had separate runs in turn \
-         (`on / off`: ratio of the medians).\n"
+         Where pairs of slices are given, each run switched the \
+         instrumentation every slice, in pairs of one slice on and one off in \
+         random order (`on / off`: median over the runs of each run's ratio; \
+         `per pair`: median of the pairs' on / off, with its 95% interval). \
+         Otherwise the settings had separate runs in turn (`on / off`: ratio \
+         of the medians; where pairs are given, runs with it on and off next \
+         to each other make a pair).\n"
     );
     let _ = writeln!(
         s,
-        "| case | threads | on ops/s | off ops/s | on / off | per slice (95%) | slices |"
+        "| case | threads | on ops/s | off ops/s | on / off | per pair (95%) | pairs |"
     );
     let _ = writeln!(s, "|---|---|---|---|---|---|---|");
     for (on, off) in pairs {
         let extra = |k: &str| on.extra.get(k).copied();
         let ratio = extra("on_off").unwrap_or(on.m.ops_per_s / off.m.ops_per_s);
-        let (per_slice, slices) = match (
-            extra("on_off_slices"),
+        let (per_pair, n_pairs) = match (
+            extra("on_off_pairs"),
             extra("on_off_low"),
             extra("on_off_high"),
-            extra("slices"),
+            extra("pairs"),
         ) {
             (Some(m), Some(low), Some(high), Some(n)) => {
                 (format!("{m:.3} ({low:.3}–{high:.3})"), format!("{n:.0}"))
@@ -220,7 +222,7 @@ fn instrumentation_cost(s: &mut String, points: &[Point]) {
         };
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {ratio:.3} | {per_slice} | {slices} |",
+            "| {} | {} | {} | {} | {ratio:.3} | {per_pair} | {n_pairs} |",
             on.case,
             on.threads,
             figure(on.m.ops_per_s),

@@ -524,7 +524,9 @@ pub fn seed003_create_index(
         .iter()
         .map(|c| (format!("i_{c}"), vec![c.to_string()], false))
         .collect();
-    let mut times: std::collections::BTreeMap<(usize, bool), Vec<f64>> = Default::default();
+    // The builds per (threads, instrumentation on); the two settings of one
+    // repeat are built one after the other, so the i-th of each make a pair.
+    let mut builds: std::collections::BTreeMap<(usize, bool), Vec<Build>> = Default::default();
     let threads: Vec<usize> = o.threads.clone();
     // One untimed build first: the first build also pays for faulting in
     // the pool's memory, which later builds reuse.
@@ -545,12 +547,16 @@ pub fn seed003_create_index(
         for &t in &threads {
             for mi in settings.order(rep) {
                 let instr = settings.get(mi) == Some(true);
-                let (secs, table, stats) = {
+                let (secs, cpu, events, table, stats) = {
                     let _switched = settings.switch(mi);
+                    let events0 = wait_events();
+                    let cpu0 = crate::harness::process_cpu_seconds();
                     let t0 = Instant::now();
                     let (table, stats) =
                         engine.create_indexes("tpch", "lineitem", &specs, t, &|_| {})?;
-                    (t0.elapsed().as_secs_f64(), table, stats)
+                    let secs = t0.elapsed().as_secs_f64();
+                    let cpu = crate::harness::process_cpu_seconds() - cpu0;
+                    (secs, cpu, wait_events() - events0, table, stats)
                 };
                 log(&format!(
                     "  {t} thread(s), instrumentation {}: {secs:.2} s (scan+sort {:.2} s, merge+load {:.2} s)",
@@ -558,7 +564,11 @@ pub fn seed003_create_index(
                     stats.scan_sort_seconds,
                     stats.merge_load_seconds
                 ));
-                times.entry((t, instr)).or_default().push(secs);
+                builds.entry((t, instr)).or_default().push(Build {
+                    seconds: secs,
+                    cpu_seconds: cpu,
+                    wait_events: events as f64,
+                });
                 drop(table);
                 for (name, _, _) in &specs {
                     engine.drop_index("tpch", "lineitem", name)?;
@@ -567,18 +577,49 @@ pub fn seed003_create_index(
         }
     }
     let mut points = Vec::new();
-    let one = times
-        .get(&(1, true))
-        .map(|v| crate::harness::median(&mut v.clone()));
-    for ((t, instr), v) in times.iter_mut() {
-        let secs = crate::harness::median(v);
+    let median_of = |v: &[Build], f: fn(&Build) -> f64| {
+        crate::harness::median(&mut v.iter().map(f).collect::<Vec<f64>>())
+    };
+    let one = builds.get(&(1, true)).map(|v| median_of(v, |b| b.seconds));
+    for ((t, instr), v) in builds.iter() {
+        let secs = median_of(v, |b| b.seconds);
+        let cpu = median_of(v, |b| b.cpu_seconds);
         let mut p = single_point(
             "seed003-create-index",
             &settings.case("create_index", usize::from(!*instr)),
             *t,
             1.0 / secs,
-            &[("seconds", secs), ("rows_per_s_built", rows * 3.0 / secs)],
+            &[
+                ("seconds", secs),
+                ("cpu_seconds", cpu),
+                ("rows_per_s_built", rows * 3.0 / secs),
+                ("wait_events_per_build", median_of(v, |b| b.wait_events)),
+            ],
         );
+        p.m.runs = v.len();
+        p.m.cpu_us_per_op = cpu * 1e6;
+        if let (true, Some(off)) = (*instr, builds.get(&(*t, false))) {
+            // Paired builds: on / off as throughput (off's time over on's),
+            // and CPU with it on over CPU with it off.
+            let mut speed: Vec<f64> = v
+                .iter()
+                .zip(off)
+                .map(|(on, off)| off.seconds / on.seconds)
+                .collect();
+            let mut cpu: Vec<f64> = v
+                .iter()
+                .zip(off)
+                .map(|(on, off)| on.cpu_seconds / off.cpu_seconds)
+                .collect();
+            if let Some((m, low, high)) = crate::harness::median_interval(&mut speed) {
+                p.extra.insert("on_off_pairs".into(), m);
+                p.extra.insert("on_off_low".into(), low);
+                p.extra.insert("on_off_high".into(), high);
+                p.extra.insert("pairs".into(), speed.len() as f64);
+            }
+            p.extra
+                .insert("cpu_on_over_off".into(), crate::harness::median(&mut cpu));
+        }
         p.ratio_to_1_thread = one.map(|o| o / secs);
         // Index entries written per second (three per row): the chart's
         // throughput.
@@ -588,6 +629,22 @@ pub fn seed003_create_index(
     }
     engine.close()?;
     Ok(points)
+}
+
+/// One timed CREATE INDEX of seed 003.
+struct Build {
+    seconds: f64,
+    cpu_seconds: f64,
+    /// Wait events and restarts recorded while it ran.
+    wait_events: f64,
+}
+
+/// Wait events and restarts recorded so far, all classes and threads.
+fn wait_events() -> u64 {
+    lineardb_sync::wait::summary()
+        .iter()
+        .map(|(_, w)| w.waits + w.restarts)
+        .sum()
 }
 
 // ---------------------------------------------------------------- seed 004

@@ -333,8 +333,8 @@ fn sysbench(scripts: &Path, port: u16, args: &[String]) -> anyhow::Result<String
 const SERVER_SLICE: Duration = Duration::from_millis(500);
 
 /// One sysbench run (`args_for(seconds)`) with lineardb's instrumentation
-/// switched every `slice` for `slices` slices (the first with it on when
-/// `first_on`), after one unmeasured second. Each slice's queries are the
+/// switched every `slice`, to each of `settings` in turn, after one
+/// unmeasured second. Each slice's queries are the
 /// server's `Questions` between two switches, less the two statements of
 /// the switch itself; its CPU the server process's.
 fn alternating_run(
@@ -342,10 +342,11 @@ fn alternating_run(
     server: &Server,
     args_for: impl Fn(u64) -> Vec<String>,
     slice: Duration,
-    slices: usize,
-    first_on: bool,
+    settings: &[bool],
 ) -> anyhow::Result<crate::harness::Alternated> {
-    let on_in = |k: usize| crate::harness::slice_is_on(k, first_on);
+    let slices = settings.len();
+    // After the last slice it is left on, as a server starts.
+    let on_in = |k: usize| settings.get(k).copied().unwrap_or(true);
     let total = 1.0 + slice.as_secs_f64() * slices as f64 + 1.0;
     let run = Command::new("sysbench")
         .current_dir(scripts)
@@ -737,13 +738,14 @@ pub fn run(
                         let slice = crate::harness::slice_for(op_seconds, SERVER_SLICE);
                         let n = (2.0 * secs as f64 / slice.as_secs_f64()) as usize;
                         if n >= crate::harness::MIN_SLICES {
+                            let settings =
+                                crate::harness::slice_settings(n / 2, (rep * 1000 + t) as u64);
                             let a = alternating_run(
                                 &scripts,
                                 &server,
                                 |secs| args_for(t, secs),
                                 slice,
-                                n,
-                                rep % 2 == 0,
+                                &settings,
                             )?;
                             let per_query =
                                 |r: &crate::harness::RunResult| (r.ops_per_s(), r.cpu_us_per_op());
