@@ -265,15 +265,15 @@ pub fn mark_alternated(p: &mut crate::report::Point, runs: &[Alternated]) {
     }
     let mut ratios: Vec<f64> = runs.iter().map(Alternated::ratio).collect();
     p.extra.insert("on_off".into(), median(&mut ratios));
-    let mut local: Vec<f64> = runs
+    let mut pair_ratios: Vec<f64> = runs
         .iter()
         .flat_map(|a| a.pair_ratios.iter().copied())
         .collect();
-    if let Some((m, low, high)) = median_interval(&mut local) {
+    if let Some((m, low, high)) = median_interval(&mut pair_ratios) {
         p.extra.insert("on_off_pairs".into(), m);
         p.extra.insert("on_off_low".into(), low);
         p.extra.insert("on_off_high".into(), high);
-        p.extra.insert("pairs".into(), local.len() as f64);
+        p.extra.insert("pairs".into(), pair_ratios.len() as f64);
     }
 }
 
@@ -436,8 +436,9 @@ pub fn median_interval(values: &mut [f64]) -> Option<(f64, f64, f64)> {
 
 /// Runs `threads` workers made by `make(thread_index)` for one slice of
 /// `slice` per entry of `settings`, with the instrumentation switched to
-/// each entry in turn, and measures each slice. An operation counts in the
-/// slice it ends in. The switch is left as the last slice had it.
+/// each entry in turn, after one unmeasured slice of warm-up, and measures
+/// each slice. An operation counts in the slice it ends in. The switch is
+/// left as the last slice had it.
 pub fn run_alternating<W, F>(
     threads: usize,
     settings: &[bool],
@@ -450,8 +451,9 @@ where
 {
     let slices = settings.len();
     let on_in = |k: usize| settings[k];
-    // The slice the workers count in; `slices` means stop. Written once per
-    // slice by this thread, read by the workers after every operation.
+    // What the workers count in: 0 the warm-up, k slice k - 1, `slices` + 1
+    // stop. Written once per slice by this thread, read by the workers
+    // after every operation.
     let phase = lineardb_sync::SharedWord::new(0);
     let barrier = Barrier::new(threads + 1);
     lineardb_sync::wait::set_enabled(on_in(0));
@@ -461,8 +463,9 @@ where
                 let (phase, barrier, make) = (&phase, &barrier, &make);
                 s.spawn(move || {
                     let mut w = make(t);
-                    // (ops, rows, shared writes) per slice.
-                    let mut counts = vec![(0u64, 0u64, 0u64); slices];
+                    // (ops, rows, shared writes) per phase: the warm-up,
+                    // then one per slice.
+                    let mut counts = vec![(0u64, 0u64, 0u64); slices + 1];
                     barrier.wait();
                     let mut current = 0usize;
                     let mut writes0 = audit::thread_total();
@@ -475,7 +478,7 @@ where
                             writes0 = writes;
                             current = now;
                         }
-                        if current >= slices {
+                        if current > slices {
                             break;
                         }
                         counts[current].0 += 1;
@@ -486,7 +489,11 @@ where
             })
             .collect();
         barrier.wait();
+        // One slice of warm-up, not measured: with more threads than cores
+        // the workers take a while to all be running.
+        std::thread::sleep(slice);
         let mut bounds = vec![(Instant::now(), process_cpu_seconds())];
+        phase.store(1);
         let start = bounds[0].0;
         for k in 1..=slices {
             let until = start + slice * k as u32;
@@ -497,7 +504,7 @@ where
                 lineardb_sync::wait::set_enabled(on_in(k));
             }
             bounds.push((Instant::now(), process_cpu_seconds()));
-            phase.store(k as u64);
+            phase.store(k as u64 + 1);
         }
         let mut per_slice: Vec<Slice> = (0..slices)
             .map(|k| Slice {
@@ -508,7 +515,8 @@ where
             })
             .collect();
         for h in handles {
-            for (s, c) in per_slice.iter_mut().zip(h.join().expect("worker panicked")) {
+            let counts = h.join().expect("worker panicked");
+            for (s, c) in per_slice.iter_mut().zip(&counts[1..]) {
                 s.ops += c.0;
                 s.rows += c.1;
                 s.shared_writes += c.2;
