@@ -184,6 +184,45 @@ fn bench_sysbench_oltp_measures_a_server_it_starts() {
     );
 }
 
+/// With the instrumentation both on and off, one sysbench run flips it in
+/// pairs of slices (through `SET GLOBAL` from a client kept open) and both
+/// settings get their throughput from the server's `Questions`.
+#[test]
+fn sysbench_oltp_alternates_the_instrumentation_within_a_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_ok(
+        Command::new(env!("CARGO_BIN_EXE_lineardb"))
+            .args(["bench", "sysbench-oltp", "--threads", "2", "--seconds", "3"])
+            .args(["--rows", "2000", "--workloads", "oltp_point_select"])
+            .args(["--text-statements", "--instrumentation", "on,off"])
+            .args(["--pool-mib", "64", "--json"])
+            .arg("--datadir")
+            .arg(dir.path().join("work"))
+            .arg("--out")
+            .arg(dir.path().join("results")),
+    );
+    let points: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(points.len(), 2, "{points:?}");
+    let (on, off) = (&points[0], &points[1]);
+    assert_eq!(on["case"], "lineardb oltp_point_select_text");
+    assert_eq!(
+        off["case"],
+        "lineardb oltp_point_select_text, instrumentation off"
+    );
+    for p in [on, off] {
+        assert!(p["ops_per_s"].as_f64().unwrap() > 100.0, "{p}");
+    }
+    // 3 s per setting in slices of 0.5 s: 6 pairs.
+    assert_eq!(on["pairs"].as_f64(), Some(6.0), "{on}");
+    let ratio = on["on_off_pairs"].as_f64().unwrap();
+    assert!(ratio > 0.5 && ratio < 2.0, "{on}");
+    let report = std::fs::read_to_string(dir.path().join("results/report.md")).unwrap();
+    assert!(report.contains("## Instrumentation on and off"), "{report}");
+}
+
 /// Runs `lineardb bench <experiment> --sysbench` on small data; returns the
 /// points and the log.
 fn bench_through_sysbench(
