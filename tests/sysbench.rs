@@ -137,32 +137,17 @@ fn sysbench_scripts_run_without_errors() {
 #[test]
 fn bench_sysbench_oltp_measures_a_server_it_starts() {
     let dir = tempfile::tempdir().unwrap();
-    let out = run_ok(
-        Command::new(env!("CARGO_BIN_EXE_lineardb"))
-            .args([
-                "bench",
-                "sysbench-oltp",
-                "--threads",
-                "1,2",
-                "--seconds",
-                "1",
-            ])
-            .args([
-                "--rows",
-                "2000",
-                "--workloads",
-                "oltp_point_select,oltp_read_write",
-            ])
-            .args(["--pool-mib", "64", "--json"])
-            .arg("--datadir")
-            .arg(dir.path().join("work"))
-            .arg("--out")
-            .arg(dir.path().join("results")),
+    let points = bench_sysbench_oltp(
+        dir.path(),
+        &[
+            "--threads",
+            "1,2",
+            "--seconds",
+            "1",
+            "--workloads",
+            "oltp_point_select,oltp_read_write",
+        ],
     );
-    let points: Vec<serde_json::Value> = text(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
     assert_eq!(points.len(), 4, "{points:?}");
     for (p, (case, threads)) in points.iter().zip([
         ("lineardb oltp_point_select", 1),
@@ -184,27 +169,45 @@ fn bench_sysbench_oltp_measures_a_server_it_starts() {
     );
 }
 
+/// Runs `lineardb bench sysbench-oltp` on 2000 rows with `args`, results in
+/// `dir/results`; returns the points.
+fn bench_sysbench_oltp(dir: &std::path::Path, args: &[&str]) -> Vec<serde_json::Value> {
+    let out = run_ok(
+        Command::new(env!("CARGO_BIN_EXE_lineardb"))
+            .args(["bench", "sysbench-oltp", "--rows", "2000"])
+            .args(args)
+            .args(["--pool-mib", "64", "--json"])
+            .arg("--datadir")
+            .arg(dir.join("work"))
+            .arg("--out")
+            .arg(dir.join("results")),
+    );
+    text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 /// With the instrumentation both on and off, one sysbench run flips it in
 /// pairs of slices (through `SET GLOBAL` from a client kept open) and both
 /// settings get their throughput from the server's `Questions`.
 #[test]
 fn sysbench_oltp_alternates_the_instrumentation_within_a_run() {
     let dir = tempfile::tempdir().unwrap();
-    let out = run_ok(
-        Command::new(env!("CARGO_BIN_EXE_lineardb"))
-            .args(["bench", "sysbench-oltp", "--threads", "2", "--seconds", "3"])
-            .args(["--rows", "2000", "--workloads", "oltp_point_select"])
-            .args(["--text-statements", "--instrumentation", "on,off"])
-            .args(["--pool-mib", "64", "--json"])
-            .arg("--datadir")
-            .arg(dir.path().join("work"))
-            .arg("--out")
-            .arg(dir.path().join("results")),
+    let points = bench_sysbench_oltp(
+        dir.path(),
+        &[
+            "--threads",
+            "2",
+            "--seconds",
+            "3",
+            "--workloads",
+            "oltp_point_select",
+            "--text-statements",
+            "--instrumentation",
+            "on,off",
+        ],
     );
-    let points: Vec<serde_json::Value> = text(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
     assert_eq!(points.len(), 2, "{points:?}");
     let (on, off) = (&points[0], &points[1]);
     assert_eq!(on["case"], "lineardb oltp_point_select_text");

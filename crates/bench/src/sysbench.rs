@@ -406,15 +406,8 @@ struct Console {
 
 impl Console {
     fn open(port: u16) -> anyhow::Result<Console> {
-        let mut child = Command::new("mysql")
-            .args([
-                "-h127.0.0.1",
-                &format!("-P{port}"),
-                "-uroot",
-                "-N",
-                "-B",
-                "-n",
-            ])
+        let mut child = mysql_client(port)
+            .arg("-n")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -463,18 +456,18 @@ pub fn queries(report: &str) -> Option<u64> {
         .and_then(|r| r.split_whitespace().next()?.parse().ok())
 }
 
+/// The mysql client for the server on `port`, printing rows
+/// tab-separated without a header.
+fn mysql_client(port: u16) -> Command {
+    let mut c = Command::new("mysql");
+    c.args(["-h127.0.0.1", &format!("-P{port}"), "-uroot", "-N", "-B"]);
+    c
+}
+
 /// Runs `sql` through the mysql client; its rows, tab-separated, no header.
 fn mysql(port: u16, sql: &str) -> anyhow::Result<String> {
-    let out = Command::new("mysql")
-        .args([
-            "-h127.0.0.1",
-            &format!("-P{port}"),
-            "-uroot",
-            "-N",
-            "-B",
-            "-e",
-            sql,
-        ])
+    let out = mysql_client(port)
+        .args(["-e", sql])
         .output()
         .map_err(|e| anyhow::anyhow!("mysql: {e} (is the mysql client installed?)"))?;
     anyhow::ensure!(
