@@ -161,7 +161,8 @@ impl Matrix {
     /// instrumentation both on and off, each run switches it every slice
     /// ([`run_alternating`], twice `seconds` long: the time of the two
     /// separate runs), unless the case's operations are too long for
-    /// [`MIN_SLICES`] slices; then the settings get separate runs in turn.
+    /// [`MIN_PAIRS`] pairs of slices; then the settings get separate runs in
+    /// turn.
     /// `make(case, thread, seed)` makes a worker.
     pub fn run<'a>(
         &self,
@@ -177,7 +178,7 @@ impl Matrix {
             let mut runs: Vec<Vec<Vec<RunResult>>> =
                 vec![vec![Vec::new(); self.threads.len()]; modes.len()];
             // Per thread count, when alternating: the slices (length and
-            // number) and what the runs gave.
+            // pairs, or None: separate runs) and what the runs gave.
             let mut plans: Vec<Option<Option<(Duration, usize)>>> = vec![None; self.threads.len()];
             let mut alternated: Vec<Vec<Alternated>> = vec![Vec::new(); self.threads.len()];
             for rep in 0..self.repeat.max(1) {
@@ -192,13 +193,12 @@ impl Matrix {
                             });
                             let op_seconds =
                                 probe.seconds * threads as f64 / probe.ops.max(1) as f64;
-                            let slice = slice_for(op_seconds, SLICE);
-                            let n = (2.0 * self.seconds / slice.as_secs_f64()) as usize;
-                            (n >= MIN_SLICES).then_some((slice, n))
+                            slice_plan(op_seconds, SLICE, self.seconds)
                         });
-                        if let Some((slice, n)) = plan {
+                        if let Some((slice, pairs)) = plan {
+                            // Puts the switch back as it was afterwards.
                             let _restore = modes.switch(on);
-                            let settings = slice_settings(n / 2, seed(threads));
+                            let settings = slice_settings(pairs, seed(threads));
                             let a = run_alternating(threads, &settings, slice, |t| {
                                 make(ci, t, seed(t))
                             });
@@ -347,20 +347,25 @@ pub struct Slice {
     pub shared_writes: u64,
 }
 
-/// How long a slice of an alternating run lasts at least: long against one
-/// operation (see [`slice_for`]) and short against the drift of a shared
-/// machine, which then moves both settings alike.
+/// How long a slice of an alternating run lasts at least in process: long
+/// against one operation (see [`slice_plan`]) and short against the drift
+/// of a shared machine, which then moves both settings alike.
 pub const SLICE: Duration = Duration::from_millis(200);
 
-/// Slices at least in an alternating run; a case whose operations are too
-/// long for that many is measured in separate runs per setting instead.
-pub const MIN_SLICES: usize = 10;
+/// Pairs of slices at least in an alternating run; a case whose operations
+/// are too long for that many is measured in separate runs per setting
+/// instead.
+pub const MIN_PAIRS: usize = 5;
 
-/// The slice length for operations of `op_seconds` each (per worker): at
-/// least `shortest`, and 50 operations per worker, so that the operations
-/// that straddle a switch (counted where they end) are a small share.
-pub fn slice_for(op_seconds: f64, shortest: Duration) -> Duration {
-    shortest.max(Duration::from_secs_f64(50.0 * op_seconds))
+/// The slices of an alternating run worth `seconds` per setting, for
+/// operations of `op_seconds` each (per worker): their length — at least
+/// `shortest`, and 50 operations per worker, so that the operations that
+/// straddle a switch (counted where they end) are a small share — and how
+/// many pairs fit; None when fewer than [`MIN_PAIRS`] do.
+pub fn slice_plan(op_seconds: f64, shortest: Duration, seconds: f64) -> Option<(Duration, usize)> {
+    let slice = shortest.max(Duration::from_secs_f64(50.0 * op_seconds));
+    let pairs = (seconds / slice.as_secs_f64()) as usize;
+    (pairs >= MIN_PAIRS).then_some((slice, pairs))
 }
 
 /// The settings (on: true) of the slices of an alternating run: pairs of
@@ -629,6 +634,16 @@ mod tests {
         let on_first = s.chunks(2).filter(|p| p[0]).count();
         assert!((60..=140).contains(&on_first), "{on_first} of 200");
         assert_eq!(s, slice_settings(200, 7), "the same seed, the same order");
+    }
+
+    #[test]
+    fn slice_plans_fit_fifty_operations_per_slice_or_give_up() {
+        let ms = Duration::from_millis;
+        assert_eq!(slice_plan(0.001, SLICE, 5.0), Some((ms(200), 25)));
+        assert_eq!(slice_plan(0.01, SLICE, 5.0), Some((ms(500), 10)));
+        assert_eq!(slice_plan(0.01, ms(500), 2.5), Some((ms(500), 5)));
+        assert_eq!(slice_plan(0.01, ms(500), 2.4), None);
+        assert_eq!(slice_plan(0.5, SLICE, 5.0), None);
     }
 
     #[test]

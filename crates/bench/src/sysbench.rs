@@ -406,6 +406,7 @@ struct Console {
 
 impl Console {
     fn open(port: u16) -> anyhow::Result<Console> {
+        // -n: unbuffered, each answer is written as soon as it is made.
         let mut child = mysql_client(port)
             .arg("-n")
             .stdin(Stdio::piped())
@@ -728,11 +729,11 @@ pub fn run(
                         // second; t threads on the same cores make about as
                         // many, so each of theirs takes about t / warm s.
                         let op_seconds = t as f64 / warm.max(1) as f64;
-                        let slice = crate::harness::slice_for(op_seconds, SERVER_SLICE);
-                        let n = (2.0 * secs as f64 / slice.as_secs_f64()) as usize;
-                        if n >= crate::harness::MIN_SLICES {
+                        let plan =
+                            crate::harness::slice_plan(op_seconds, SERVER_SLICE, secs as f64);
+                        if let Some((slice, pairs)) = plan {
                             let settings =
-                                crate::harness::slice_settings(n / 2, (rep * 1000 + t) as u64);
+                                crate::harness::slice_settings(pairs, (rep * 1000 + t) as u64);
                             let a = alternating_run(
                                 &scripts,
                                 &server,
