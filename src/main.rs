@@ -376,7 +376,9 @@ struct CommonArgs {
     out: Option<PathBuf>,
     /// Measure with the instrumentation (waits, hot pages, statement
     /// digests) on, off, or both alternated (`on,off`): the report then
-    /// gives the ratio of the two at each point.
+    /// gives the ratio of the two at each point. `on,on` is a control:
+    /// measured as `on,off` with it kept on throughout (what the method
+    /// shows with nothing to find).
     #[arg(long, value_delimiter = ',', value_parser = ["on", "off"])]
     instrumentation: Vec<String>,
 }

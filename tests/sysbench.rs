@@ -222,6 +222,10 @@ fn sysbench_oltp_alternates_the_instrumentation_within_a_run() {
     assert_eq!(on["pairs"].as_f64(), Some(6.0), "{on}");
     let ratio = on["on_off_pairs"].as_f64().unwrap();
     assert!(ratio > 0.5 && ratio < 2.0, "{on}");
+    // A point select reads one row: the slices' rows read (the server's
+    // Innodb_rows_read) give a ratio too.
+    let rows_ratio = on["rows_on_off_pairs"].as_f64().unwrap();
+    assert!(rows_ratio > 0.5 && rows_ratio < 2.0, "{on}");
     let report = std::fs::read_to_string(dir.path().join("results/report.md")).unwrap();
     assert!(report.contains("## Instrumentation on and off"), "{report}");
 }

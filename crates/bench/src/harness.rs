@@ -77,60 +77,90 @@ pub struct Matrix {
 /// name, when the experiment measures both settings.
 pub const INSTRUMENTATION_OFF: &str = ", instrumentation off";
 
+/// What a case measured as "off" in a control run
+/// ([`Settings::new`] with `on,on`) is called after its name.
+pub const INSTRUMENTATION_CONTROL: &str = ", instrumentation on (control)";
+
 /// The instrumentation settings an experiment measures each point with
 /// (`--instrumentation on,off`); a single "as it is" when none was asked.
+/// `on,on` asks for a control: measured exactly as `on,off`, but the
+/// slices and runs marked off keep the instrumentation on, so that their
+/// ratio shows the spread the method gives with nothing to find.
 #[derive(Debug, Clone)]
-pub struct Settings(Vec<Option<bool>>);
+pub struct Settings {
+    settings: Vec<Option<bool>>,
+    control: bool,
+}
 
 impl Settings {
     pub fn new(asked: &[bool]) -> Settings {
-        if asked.is_empty() {
-            Settings(vec![None])
+        let control = asked == [true, true];
+        let settings = if asked.is_empty() {
+            vec![None]
+        } else if control {
+            vec![Some(true), Some(false)]
         } else {
-            Settings(asked.iter().map(|&on| Some(on)).collect())
-        }
+            asked.iter().map(|&on| Some(on)).collect()
+        };
+        Settings { settings, control }
+    }
+
+    /// What the switch is set to for a slice or run marked `on`.
+    pub fn switch_value(&self, on: bool) -> bool {
+        on || self.control
     }
 
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.settings.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.settings.is_empty()
     }
 
-    /// Setting `i`: on, off, or None (left as it is).
+    /// Setting `i`: on, off (in a control: marked off), or None (left as
+    /// it is).
     pub fn get(&self, i: usize) -> Option<bool> {
-        self.0[i]
+        self.settings[i]
     }
 
     /// The settings in the order repeat `rep` runs them: in turn, starting
     /// with a different one each repeat, so that drift of the machine
     /// favours none.
     pub fn order(&self, rep: usize) -> impl Iterator<Item = usize> + '_ {
-        (0..self.0.len()).map(move |k| (k + rep) % self.0.len())
+        (0..self.len()).map(move |k| (k + rep) % self.len())
     }
 
     /// Case `case` as measured with setting `i`.
     pub fn case(&self, case: &str, i: usize) -> String {
-        match self.0[i] {
-            Some(false) if self.0.len() > 1 => format!("{case}{INSTRUMENTATION_OFF}"),
+        match self.settings[i] {
+            Some(false) if self.control => format!("{case}{INSTRUMENTATION_CONTROL}"),
+            Some(false) if self.len() > 1 => format!("{case}{INSTRUMENTATION_OFF}"),
             _ => case.to_string(),
         }
     }
 
     /// The indexes of the settings on and off, when both are asked for.
     pub fn on_off(&self) -> Option<(usize, usize)> {
-        let on = self.0.iter().position(|&s| s == Some(true))?;
-        let off = self.0.iter().position(|&s| s == Some(false))?;
+        let on = self.settings.iter().position(|&s| s == Some(true))?;
+        let off = self.settings.iter().position(|&s| s == Some(false))?;
         Some((on, off))
     }
 
-    /// Marks point `p` with setting `i` (`instrumentation` = 1 or 0).
+    /// Whether this is a control (`on,on`).
+    pub fn is_control(&self) -> bool {
+        self.control
+    }
+
+    /// Marks point `p` with setting `i` (`instrumentation` = 1 or 0, and
+    /// `control` = 1 in a control).
     pub fn mark(&self, p: &mut crate::report::Point, i: usize) {
-        if let Some(on) = self.0[i] {
+        if let Some(on) = self.settings[i] {
             p.extra
                 .insert("instrumentation".into(), if on { 1.0 } else { 0.0 });
+        }
+        if self.control {
+            p.extra.insert("control".into(), 1.0);
         }
     }
 
@@ -138,8 +168,8 @@ impl Settings {
     /// guard is dropped (then it is as it was).
     pub fn switch(&self, i: usize) -> SwitchGuard {
         let guard = SwitchGuard(lineardb_sync::wait::enabled());
-        if let Some(on) = self.0[i] {
-            lineardb_sync::wait::set_enabled(on);
+        if let Some(on) = self.settings[i] {
+            lineardb_sync::wait::set_enabled(self.switch_value(on));
         }
         guard
     }
@@ -199,7 +229,7 @@ impl Matrix {
                             // Puts the switch back as it was afterwards.
                             let _restore = modes.switch(on);
                             let settings = slice_settings(pairs, seed(threads));
-                            let a = run_alternating(threads, &settings, slice, |t| {
+                            let a = run_alternating(threads, &modes, &settings, slice, |t| {
                                 make(ci, t, seed(t))
                             });
                             runs[on][i].push(a.on);
@@ -258,21 +288,33 @@ impl Matrix {
 /// alternating runs of it gave, when there were any: `on_off`, the median
 /// over the runs of each run's on / off; `on_off_pairs` with
 /// `on_off_low`..`on_off_high`, the median of the pair ratios of all runs
-/// and its 95% interval; `pairs`, how many.
+/// and its 95% interval; `pairs`, how many; `rows_on_off_pairs` with
+/// `rows_on_off_low`..`rows_on_off_high`, the same for rows read per second
+/// ([`Alternated::row_pair_ratios`]) when the slices counted rows.
 pub fn mark_alternated(p: &mut crate::report::Point, runs: &[Alternated]) {
     if runs.is_empty() {
         return;
     }
     let mut ratios: Vec<f64> = runs.iter().map(Alternated::ratio).collect();
     p.extra.insert("on_off".into(), median(&mut ratios));
+    let mut mark = |prefix: &str, ratios: &mut Vec<f64>| {
+        if let Some((m, low, high)) = median_interval(ratios) {
+            p.extra.insert(format!("{prefix}on_off_pairs"), m);
+            p.extra.insert(format!("{prefix}on_off_low"), low);
+            p.extra.insert(format!("{prefix}on_off_high"), high);
+        }
+    };
     let mut pair_ratios: Vec<f64> = runs
         .iter()
         .flat_map(|a| a.pair_ratios.iter().copied())
         .collect();
-    if let Some((m, low, high)) = median_interval(&mut pair_ratios) {
-        p.extra.insert("on_off_pairs".into(), m);
-        p.extra.insert("on_off_low".into(), low);
-        p.extra.insert("on_off_high".into(), high);
+    mark("", &mut pair_ratios);
+    let mut row_ratios: Vec<f64> = runs
+        .iter()
+        .flat_map(|a| a.row_pair_ratios.iter().copied())
+        .collect();
+    mark("rows_", &mut row_ratios);
+    if !pair_ratios.is_empty() {
         p.extra.insert("pairs".into(), pair_ratios.len() as f64);
     }
 }
@@ -392,6 +434,12 @@ pub struct Alternated {
     /// For each pair of slices ([`slice_settings`]): the throughput of its
     /// slice with the instrumentation on over that of its slice with it off.
     pub pair_ratios: Vec<f64>,
+    /// The same in rows read per second, for pairs whose slices both read
+    /// rows. Where the rows per operation vary widely (a range scan over a
+    /// skewed key), the operations a slice finishes swing with how many
+    /// long ones fell in it, and rows per second measures the same ratio
+    /// with far less noise.
+    pub row_pair_ratios: Vec<f64>,
 }
 
 impl Alternated {
@@ -405,15 +453,22 @@ impl Alternated {
             r.cpu_seconds += s.cpu_seconds;
             r.shared_writes += s.shared_writes;
         }
-        let rate = |s: &Slice| s.ops as f64 / s.seconds;
+        let rate = |n: u64, s: &Slice| n as f64 / s.seconds;
         for pair in slices.chunks_exact(2) {
             let (on, off) = match pair {
                 [a, b] if a.on && !b.on => (a, b),
                 [a, b] if b.on && !a.on => (b, a),
                 _ => continue,
             };
-            if on.seconds > 0.0 && off.seconds > 0.0 && off.ops > 0 {
-                a.pair_ratios.push(rate(on) / rate(off));
+            if on.seconds <= 0.0 || off.seconds <= 0.0 {
+                continue;
+            }
+            if off.ops > 0 {
+                a.pair_ratios.push(rate(on.ops, on) / rate(off.ops, off));
+            }
+            if on.rows > 0 && off.rows > 0 {
+                a.row_pair_ratios
+                    .push(rate(on.rows, on) / rate(off.rows, off));
             }
         }
         a
@@ -441,11 +496,13 @@ pub fn median_interval(values: &mut [f64]) -> Option<(f64, f64, f64)> {
 
 /// Runs `threads` workers made by `make(thread_index)` for one slice of
 /// `slice` per entry of `settings`, with the instrumentation switched to
-/// each entry in turn, after one unmeasured slice of warm-up, and measures
-/// each slice. An operation counts in the slice it ends in. The switch is
-/// left as the last slice had it.
+/// each entry in turn (as `modes` says: [`Settings::switch_value`]), after
+/// one unmeasured slice of warm-up, and measures each slice. An operation
+/// counts in the slice it ends in. The switch is left as the last slice
+/// had it.
 pub fn run_alternating<W, F>(
     threads: usize,
+    modes: &Settings,
     settings: &[bool],
     slice: Duration,
     make: F,
@@ -461,7 +518,7 @@ where
     // after every operation.
     let phase = lineardb_sync::SharedWord::new(0);
     let barrier = Barrier::new(threads + 1);
-    lineardb_sync::wait::set_enabled(on_in(0));
+    lineardb_sync::wait::set_enabled(modes.switch_value(on_in(0)));
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
@@ -506,7 +563,7 @@ where
                 std::thread::sleep(d);
             }
             if k < slices {
-                lineardb_sync::wait::set_enabled(on_in(k));
+                lineardb_sync::wait::set_enabled(modes.switch_value(on_in(k)));
             }
             bounds.push((Instant::now(), process_cpu_seconds()));
             phase.store(k as u64 + 1);
@@ -627,6 +684,40 @@ mod tests {
     }
 
     #[test]
+    fn rows_per_second_pairs_see_through_a_varying_query_mix() {
+        // On reads rows at 95% of off's rate, but each slice finishes a
+        // different number of queries: some long ones (1000 rows), many
+        // short ones (1 row), in proportions that change every slice.
+        let long_queries = [3u64, 9, 1, 7, 5, 2];
+        let slices: Vec<Slice> = long_queries
+            .iter()
+            .enumerate()
+            .map(|(k, &long)| {
+                let on = k % 4 == 0 || k % 4 == 3;
+                let rows = if on { 9_500 } else { 10_000 };
+                Slice {
+                    on,
+                    ops: long + (rows - 1000 * long),
+                    rows,
+                    seconds: 1.0,
+                    ..Slice::default()
+                }
+            })
+            .collect();
+        let a = Alternated::from_slices(&slices);
+        assert_eq!(a.row_pair_ratios.len(), 3);
+        for r in &a.row_pair_ratios {
+            assert!((r - 0.95).abs() < 1e-9, "{r}");
+        }
+        let spread = a.pair_ratios.iter().any(|r| (r - 0.95).abs() > 0.2);
+        assert!(spread, "queries per second swing: {:?}", a.pair_ratios);
+        // Slices that read no rows give no rows ratio.
+        let none = [slice(true, 10, 1.0), slice(false, 10, 1.0)];
+        let a = Alternated::from_slices(&none);
+        assert_eq!((a.pair_ratios.len(), a.row_pair_ratios.len()), (1, 0));
+    }
+
+    #[test]
     fn slice_settings_pair_one_on_with_one_off_in_both_orders() {
         let s = slice_settings(200, 7);
         assert_eq!(s.len(), 400);
@@ -673,11 +764,19 @@ mod tests {
     }
 
     #[test]
-    fn alternating_run_counts_each_setting_apart() {
+    fn alternating_run_counts_each_setting_apart_and_a_control_finds_nothing() {
+        // One test: both runs flip the process-wide switch.
         let before = lineardb_sync::wait::enabled();
-        let a = run_alternating(2, &slice_settings(6, 1), Duration::from_millis(50), |_| {
-            SlowWhenOn
-        });
+        let alternate = |asked: &[bool]| {
+            run_alternating(
+                2,
+                &Settings::new(asked),
+                &slice_settings(6, 1),
+                Duration::from_millis(50),
+                |_| SlowWhenOn,
+            )
+        };
+        let (a, control) = (alternate(&[true, false]), alternate(&[true, true]));
         lineardb_sync::wait::set_enabled(before);
         assert!(a.on.ops > 0 && a.off.ops > 0);
         assert!(a.on.seconds > 0.2 && a.off.seconds > 0.2, "{a:?}");
@@ -686,5 +785,20 @@ mod tests {
         assert!(r > 0.3 && r < 0.8, "on / off {r}");
         let mut local = a.pair_ratios.clone();
         assert!(median(&mut local) < 0.8, "{local:?}");
+        // The control keeps it on in the slices marked off: same speed.
+        let r = control.ratio();
+        assert!(r > 0.8 && r < 1.25, "control on / on {r}");
+    }
+
+    #[test]
+    fn a_control_is_on_and_off_in_name_only() {
+        let control = Settings::new(&[true, true]);
+        assert!(control.is_control());
+        assert_eq!(control.on_off(), Some((0, 1)));
+        assert!(control.switch_value(false) && control.switch_value(true));
+        assert_eq!(control.case("q", 1), "q, instrumentation on (control)");
+        let on_off = Settings::new(&[true, false]);
+        assert!(!on_off.is_control() && !on_off.switch_value(false));
+        assert_eq!(on_off.case("q", 1), "q, instrumentation off");
     }
 }

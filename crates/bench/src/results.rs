@@ -176,11 +176,15 @@ fn figure(v: f64) -> String {
 /// (`--instrumentation on,off`): per case and thread count, the throughput
 /// with it on over the throughput with it off.
 fn instrumentation_cost(s: &mut String, points: &[Point]) {
-    let off_suffix = crate::harness::INSTRUMENTATION_OFF;
     let pairs: Vec<(&Point, &Point)> = points
         .iter()
         .filter_map(|off| {
-            let case = off.case.strip_suffix(off_suffix)?;
+            let case = [
+                crate::harness::INSTRUMENTATION_OFF,
+                crate::harness::INSTRUMENTATION_CONTROL,
+            ]
+            .iter()
+            .find_map(|suffix| off.case.strip_suffix(suffix))?;
             let on = points
                 .iter()
                 .find(|p| p.case == case && p.threads == off.threads)?;
@@ -196,33 +200,36 @@ fn instrumentation_cost(s: &mut String, points: &[Point]) {
          Where pairs of slices are given, each run switched the \
          instrumentation every slice, in pairs of one slice on and one off in \
          random order (`on / off`: median over the runs of each run's ratio; \
-         `per pair`: median of the pairs' on / off, with its 95% interval). \
+         `per pair`: median of the pairs' on / off, with its 95% interval; \
+         `rows/s per pair`: the same in rows read per second, steadier where \
+         the rows per operation vary widely). \
          Otherwise the settings had separate runs in turn (`on / off`: ratio \
          of the medians; where pairs are given, runs with it on and off next \
-         to each other make a pair).\n"
+         to each other make a pair). Cases marked `(control)` were measured \
+         with `--instrumentation on,on`: the same, with the instrumentation \
+         kept on where a slice or run is marked off.\n"
     );
     let _ = writeln!(
         s,
-        "| case | threads | on ops/s | off ops/s | on / off | per pair (95%) | pairs |"
+        "| case | threads | on ops/s | off ops/s | on / off | per pair (95%) | rows/s per pair (95%) | pairs |"
     );
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|");
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|");
     for (on, off) in pairs {
         let extra = |k: &str| on.extra.get(k).copied();
         let ratio = extra("on_off").unwrap_or(on.m.ops_per_s / off.m.ops_per_s);
-        let (per_pair, n_pairs) = match (
-            extra("on_off_pairs"),
-            extra("on_off_low"),
-            extra("on_off_high"),
-            extra("pairs"),
+        let interval = |prefix: &str| match (
+            extra(&format!("{prefix}on_off_pairs")),
+            extra(&format!("{prefix}on_off_low")),
+            extra(&format!("{prefix}on_off_high")),
         ) {
-            (Some(m), Some(low), Some(high), Some(n)) => {
-                (format!("{m:.3} ({low:.3}–{high:.3})"), format!("{n:.0}"))
-            }
-            _ => ("-".to_string(), "-".to_string()),
+            (Some(m), Some(low), Some(high)) => format!("{m:.3} ({low:.3}–{high:.3})"),
+            _ => "-".to_string(),
         };
+        let (per_pair, rows_per_pair) = (interval(""), interval("rows_"));
+        let n_pairs = extra("pairs").map_or("-".to_string(), |n| format!("{n:.0}"));
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {ratio:.3} | {per_pair} | {n_pairs} |",
+            "| {} | {} | {} | {} | {ratio:.3} | {per_pair} | {rows_per_pair} | {n_pairs} |",
             on.case,
             on.threads,
             figure(on.m.ops_per_s),

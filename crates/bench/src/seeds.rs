@@ -541,8 +541,10 @@ pub fn seed003_create_index(
             t0.elapsed().as_secs_f64()
         ));
     }
-    // Always both settings: instrumentation on (index 0) and off (1).
-    let settings = crate::harness::Settings::new(&[true, false]);
+    // Always both settings: instrumentation on (index 0) and off (1), or
+    // the control (`--instrumentation on,on`: "off" kept on).
+    let control = o.instrumentation == [true, true];
+    let settings = crate::harness::Settings::new(&[true, control]);
     for rep in 0..o.repeat.max(1) {
         for &t in &threads {
             for mi in settings.order(rep) {

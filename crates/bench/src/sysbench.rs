@@ -342,11 +342,13 @@ fn alternating_run(
     server: &Server,
     args_for: impl Fn(u64) -> Vec<String>,
     slice: Duration,
+    modes: &crate::harness::Settings,
     settings: &[bool],
 ) -> anyhow::Result<crate::harness::Alternated> {
     let slices = settings.len();
     // After the last slice it is left on, as a server starts.
     let on_in = |k: usize| settings.get(k).copied().unwrap_or(true);
+    let switch_to = |k: usize| modes.switch_value(on_in(k));
     let total = 1.0 + slice.as_secs_f64() * slices as f64 + 1.0;
     let run = Command::new("sysbench")
         .current_dir(scripts)
@@ -360,7 +362,7 @@ fn alternating_run(
         let mut console = Console::open(server.port)?;
         std::thread::sleep(Duration::from_secs(1));
         let mut before = (
-            console.switch(on_in(0))?,
+            console.switch(switch_to(0))?,
             Instant::now(),
             server.cpu_seconds(),
         );
@@ -372,13 +374,15 @@ fn alternating_run(
                 std::thread::sleep(d);
             }
             let after = (
-                console.switch(on_in(k + 1))?,
+                console.switch(switch_to(k + 1))?,
                 Instant::now(),
                 server.cpu_seconds(),
             );
             per_slice.push(crate::harness::Slice {
                 on: on_in(k),
-                ops: (after.0 - before.0).saturating_sub(2),
+                // Less the console's own SET and SHOW.
+                ops: (after.0.questions - before.0.questions).saturating_sub(2),
+                rows: after.0.rows_read - before.0.rows_read,
                 seconds: (after.1 - before.1).as_secs_f64(),
                 cpu_seconds: after.2 - before.2,
                 ..Default::default()
@@ -424,22 +428,42 @@ impl Console {
     }
 
     /// Switches lineardb's instrumentation and returns the server's
-    /// `Questions` counter just after.
-    fn switch(&mut self, on: bool) -> anyhow::Result<u64> {
+    /// `Questions` and `Innodb_rows_read` just after.
+    fn switch(&mut self, on: bool) -> anyhow::Result<StatusReading> {
         use std::io::{BufRead, Write};
         let v = if on { "ON" } else { "OFF" };
         writeln!(
             self.input,
-            "SET GLOBAL lineardb_instrumentation = {v}; SHOW GLOBAL STATUS LIKE 'Questions';"
+            "SET GLOBAL lineardb_instrumentation = {v}; \
+             SHOW GLOBAL STATUS WHERE Variable_name IN ('Questions', 'Innodb_rows_read');"
         )?;
         self.input.flush()?;
-        let mut line = String::new();
-        self.output.read_line(&mut line)?;
-        line.split_whitespace()
-            .nth(1)
-            .and_then(|n| n.parse().ok())
-            .ok_or_else(|| anyhow::anyhow!("no Questions in {line:?}"))
+        let (mut questions, mut rows_read) = (None, None);
+        for _ in 0..2 {
+            let mut line = String::new();
+            self.output.read_line(&mut line)?;
+            let mut words = line.split_whitespace();
+            let (name, value) = (words.next(), words.next().and_then(|n| n.parse().ok()));
+            match name {
+                Some("Questions") => questions = value,
+                Some("Innodb_rows_read") => rows_read = value,
+                _ => anyhow::bail!("unexpected status line {line:?}"),
+            }
+        }
+        match (questions, rows_read) {
+            (Some(questions), Some(rows_read)) => Ok(StatusReading {
+                questions,
+                rows_read,
+            }),
+            _ => anyhow::bail!("no Questions or Innodb_rows_read from the server"),
+        }
     }
+}
+
+/// Two of the server's status counters, read together.
+struct StatusReading {
+    questions: u64,
+    rows_read: u64,
 }
 
 impl Drop for Console {
@@ -739,6 +763,7 @@ pub fn run(
                                 &server,
                                 |secs| args_for(t, secs),
                                 slice,
+                                &modes,
                                 &settings,
                             )?;
                             let per_query =
@@ -752,7 +777,7 @@ pub fn run(
                     }
                     for mi in modes.order(rep) {
                         if let Some(on) = modes.get(mi) {
-                            let v = if on { "ON" } else { "OFF" };
+                            let v = if modes.switch_value(on) { "ON" } else { "OFF" };
                             mysql(port, &format!("SET GLOBAL lineardb_instrumentation = {v}"))?;
                         }
                         let cpu0 = server.cpu_seconds();
