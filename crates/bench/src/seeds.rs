@@ -543,8 +543,12 @@ pub fn seed003_create_index(
     }
     // Always both settings: instrumentation on (index 0) and off (1), or
     // the control (`--instrumentation on,on`: "off" kept on).
-    let control = o.instrumentation == [true, true];
-    let settings = crate::harness::Settings::new(&[true, control]);
+    let asked = crate::harness::Settings::new(&o.instrumentation);
+    let settings = if asked.is_control() {
+        asked
+    } else {
+        crate::harness::Settings::new(&[true, false])
+    };
     for rep in 0..o.repeat.max(1) {
         for &t in &threads {
             for mi in settings.order(rep) {

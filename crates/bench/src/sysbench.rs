@@ -382,7 +382,7 @@ fn alternating_run(
                 on: on_in(k),
                 // Less the console's own SET and SHOW.
                 ops: (after.0.questions - before.0.questions).saturating_sub(2),
-                rows: after.0.rows_read - before.0.rows_read,
+                rows: after.0.rows_read.saturating_sub(before.0.rows_read),
                 seconds: (after.1 - before.1).as_secs_f64(),
                 cpu_seconds: after.2 - before.2,
                 ..Default::default()
