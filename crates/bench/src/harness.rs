@@ -513,12 +513,13 @@ where
 {
     let slices = settings.len();
     let on_in = |k: usize| settings[k];
+    let switch_to = |k: usize| lineardb_sync::wait::set_enabled(modes.switch_value(on_in(k)));
     // What the workers count in: 0 the warm-up, k slice k - 1, `slices` + 1
     // stop. Written once per slice by this thread, read by the workers
     // after every operation.
     let phase = lineardb_sync::SharedWord::new(0);
     let barrier = Barrier::new(threads + 1);
-    lineardb_sync::wait::set_enabled(modes.switch_value(on_in(0)));
+    switch_to(0);
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
@@ -563,7 +564,7 @@ where
                 std::thread::sleep(d);
             }
             if k < slices {
-                lineardb_sync::wait::set_enabled(modes.switch_value(on_in(k)));
+                switch_to(k);
             }
             bounds.push((Instant::now(), process_cpu_seconds()));
             phase.store(k as u64 + 1);
