@@ -70,7 +70,7 @@ const LOCK_WAIT_TRIES: u32 = 30;
 
 fn serve(a: ServeArgs) -> anyhow::Result<()> {
     std::fs::create_dir_all(&a.datadir)?;
-    let cfg = lineardb_table::PoolConfig {
+    let cfg = lineardb_table::EngineConfig {
         pool_bytes: a.pool_mib << 20,
         ..Default::default()
     };
@@ -90,8 +90,8 @@ fn serve(a: ServeArgs) -> anyhow::Result<()> {
             r => break std::sync::Arc::new(r?),
         }
     };
-    if let Some(d) = lineardb_table::Durability::from_level(a.flush_log_at_trx_commit) {
-        engine.wal().set_durability(d);
+    if !engine.set_flush_log_at_trx_commit(a.flush_log_at_trx_commit) {
+        anyhow::bail!("--flush-log-at-trx-commit must be 0, 1 or 2");
     }
     let recovery = engine.recovery();
     if recovery.redo_records > 0 || recovery.rolled_back > 0 {

@@ -3,7 +3,7 @@
 //! once the log is durable. Checked against a log file that syncs slowly
 //! and then fails: every acknowledged commit was synced, and once syncs
 //! fail no commit is acknowledged.
-use lineardb_table::{Engine, PoolConfig};
+use lineardb_table::{Engine, EngineConfig};
 use lineardb_wal::{FaultPlan, FaultyFile};
 use mysql::prelude::Queryable;
 use std::path::Path;
@@ -14,7 +14,7 @@ const COMMITS_PER_CLIENT: usize = 40;
 
 fn open_faulty(path: &Path, plan: &Arc<FaultPlan>) -> Engine {
     let log = FaultyFile::open(&path.with_extension("redo"), plan).unwrap();
-    let pool = PoolConfig {
+    let pool = EngineConfig {
         page_size: 16384,
         pool_bytes: 64 << 20,
         max_pages: 1 << 20,

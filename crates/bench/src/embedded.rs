@@ -17,7 +17,7 @@ use crate::harness::{Matrix, Worker};
 use crate::report::Point;
 use heed::types::Bytes;
 use heed::{Database, Env, EnvOpenOptions, PutFlags};
-use lineardb_table::load::sbtest;
+use lineardb_load::sbtest;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::hint::black_box;
@@ -307,7 +307,7 @@ impl SqliteLineitem {
     pub fn load(
         dir: &Path,
         table: &lineardb_table::Table,
-        view: &lineardb_table::ReadView,
+        view: &lineardb_txn::ReadView,
     ) -> anyhow::Result<SqliteLineitem> {
         use lineardb_table::Value;
         std::fs::create_dir_all(dir)?;
@@ -316,7 +316,7 @@ impl SqliteLineitem {
         let mut c = rusqlite::Connection::open(&path)?;
         c.pragma_update(None, "journal_mode", "WAL")?;
         c.pragma_update(None, "synchronous", "OFF")?;
-        let columns: Vec<String> = table.def.columns.iter().map(|c| c.name.clone()).collect();
+        let columns: Vec<String> = table.def().columns.iter().map(|c| c.name.clone()).collect();
         c.execute_batch(&format!(
             "CREATE TABLE lineitem({}, PRIMARY KEY (l_orderkey, l_linenumber)) WITHOUT ROWID",
             columns.join(", ")

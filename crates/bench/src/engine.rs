@@ -6,7 +6,7 @@
 use crate::harness::{self, Worker};
 use crate::report::Point;
 use lineardb_btree::{BTree, Cursor, PoolConfig, Store};
-use lineardb_table::load::sbtest;
+use lineardb_load::sbtest;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::hint::black_box;

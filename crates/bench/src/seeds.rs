@@ -10,9 +10,9 @@
 use crate::embedded::Scan;
 use crate::harness::{DataDir, Matrix, Worker};
 use crate::report::{Measurement, Point};
-use lineardb_btree::PoolConfig;
-use lineardb_table::load::{sbtest, tpch};
-use lineardb_table::{Engine, KeyRange, ReadView, Reader, Table, Value};
+use lineardb_load::{sbtest, tpch};
+use lineardb_table::{Engine, EngineConfig, KeyRange, Table, Value};
+use lineardb_txn::{ReadView, Reader};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::hint::black_box;
@@ -59,9 +59,9 @@ impl DataDir {
         let path = self.fresh_file(file)?;
         let engine = Engine::open(
             &path,
-            PoolConfig {
+            EngineConfig {
                 pool_bytes,
-                ..PoolConfig::default()
+                ..EngineConfig::default()
             },
         )?;
         Ok((engine, path))
@@ -718,9 +718,9 @@ pub fn seed004_cold_count(
                 drop_page_cache(&path)?;
                 let engine = Engine::open(
                     &path,
-                    PoolConfig {
+                    EngineConfig {
                         pool_bytes: o.pool_bytes,
-                        ..PoolConfig::default()
+                        ..EngineConfig::default()
                     },
                 )?;
                 let table = engine.table("sbtest", "sbtest1")?;

@@ -514,7 +514,7 @@ impl<S: Read + Write> Conn<S> {
     fn park_now(&self) -> bool {
         self.log_waiter_busy
             .as_ref()
-            .is_some_and(|b| b.get() || self.session.engine().wal().log().is_flushing())
+            .is_some_and(|b| b.get() || self.session.engine().log_is_flushing())
     }
 
     /// The outcome of waiting for the log on behalf of the held-back reply.

@@ -185,8 +185,8 @@ impl Session {
         // Index builds use the session's parallel threads (default: the cores).
         let threads = self.parallel_threads;
         self.engine.create_indexes(
-            &t.def.database,
-            &t.def.name,
+            &t.def().database,
+            &t.def().name,
             &[(name, cols, ci.unique)],
             threads,
             &|_| {},
@@ -222,7 +222,7 @@ impl Session {
                 },
                 ast::AlterTableOperation::DropIndex { name } => {
                     self.engine
-                        .drop_index(&t.def.database, &t.def.name, &name.value)?;
+                        .drop_index(&t.def().database, &t.def().name, &name.value)?;
                 }
                 other => return Err(SqlError::unsupported(format!("ALTER TABLE {other}"))),
             }
@@ -230,7 +230,7 @@ impl Session {
         // Index builds use the session's parallel threads (default: the cores).
         let threads = self.parallel_threads;
         self.engine
-            .create_indexes(&t.def.database, &t.def.name, &specs, threads, &|_| {})?;
+            .create_indexes(&t.def().database, &t.def().name, &specs, threads, &|_| {})?;
         Ok(Outcome::done(0))
     }
 
@@ -288,7 +288,7 @@ impl Session {
             let parts = object_name(&t.name);
             let table = self.table(&parts, users::DROP)?;
             self.engine
-                .truncate_table(&table.def.database, &table.def.name)?;
+                .truncate_table(&table.def().database, &table.def().name)?;
         }
         Ok(Outcome::done(0))
     }

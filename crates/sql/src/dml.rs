@@ -5,7 +5,8 @@ use crate::result::Outcome;
 use crate::session::Session;
 use crate::users;
 use lineardb_sync::thread_slot::IndexOp;
-use lineardb_table::{ReadView, Table, Txn, Value};
+use lineardb_table::{Table, Value};
+use lineardb_txn::{ReadView, Txn};
 use sqlparser::ast;
 use std::sync::Arc;
 
@@ -22,13 +23,13 @@ impl Session {
         };
         let t = self.table(&object_name(name), users::INSERT)?;
         let positions: Vec<usize> = if ins.columns.is_empty() {
-            (0..t.def.columns.len()).collect()
+            (0..t.def().columns.len()).collect()
         } else {
             ins.columns
                 .iter()
                 .map(|c| {
                     let n = object_name(c).join(".");
-                    t.def
+                    t.def()
                         .column_index(&n)
                         .map_err(|_| SqlError::unknown_column(&n))
                 })
@@ -62,7 +63,7 @@ impl Session {
                     ),
                 ));
             }
-            let mut given: Vec<Option<Value>> = vec![None; t.def.columns.len()];
+            let mut given: Vec<Option<Value>> = vec![None; t.def().columns.len()];
             for (e, &p) in exprs.iter().zip(&positions) {
                 if matches!(e, ast::Expr::Identifier(i) if i.value.eq_ignore_ascii_case("DEFAULT"))
                 {
@@ -78,10 +79,10 @@ impl Session {
                     inserted += 1;
                 }
                 Err(lineardb_table::Error::DuplicateKey { .. })
-                    if replace && !t.def.primary_key.is_empty() =>
+                    if replace && !t.def().primary_key.is_empty() =>
                 {
                     let key: Vec<Value> =
-                        t.def.primary_key.iter().map(|&c| full[c].clone()).collect();
+                        t.def().primary_key.iter().map(|&c| full[c].clone()).collect();
                     let pk = t.encode_primary_key(&key)?;
                     t.delete_by_key(txn, &pk)?;
                     t.insert_prepared(txn, &full)?;
@@ -136,7 +137,7 @@ impl Session {
         let Some(sel) = selection else {
             return Ok(None);
         };
-        if table.def.primary_key.is_empty() {
+        if table.def().primary_key.is_empty() {
             return Ok(None);
         }
         let mut conjuncts = Vec::new();
@@ -159,7 +160,7 @@ impl Session {
             params: args,
             aggs: &[],
         };
-        let mut key: Vec<Option<Value>> = vec![None; table.def.primary_key.len()];
+        let mut key: Vec<Option<Value>> = vec![None; table.def().primary_key.len()];
         for c in conjuncts {
             let ast::Expr::BinaryOp {
                 left,
@@ -179,10 +180,10 @@ impl Session {
                     _ => continue,
                 };
                 let Some(slot) = table
-                    .def
+                    .def()
                     .primary_key
                     .iter()
-                    .position(|&p| table.def.columns[p].name.eq_ignore_ascii_case(name))
+                    .position(|&p| table.def().columns[p].name.eq_ignore_ascii_case(name))
                 else {
                     continue;
                 };
@@ -199,8 +200,7 @@ impl Session {
         let Ok(pk) = table.encode_primary_key(&values) else {
             return Ok(None);
         };
-        txn.lock(table.primary.root(), &pk)
-            .map_err(lineardb_table::Error::from)?;
+        table.lock_key(txn, &pk)?;
         Ok(Some(pk))
     }
 
@@ -213,7 +213,7 @@ impl Session {
         selection: Option<&ast::Expr>,
         params: &Params,
     ) -> Result<Option<crate::expr::Expr>> {
-        let scope = crate::select::scope_of(table, &table.def.name);
+        let scope = crate::select::scope_of(table, &table.def().name);
         selection
             .map(|e| self.with_compiler(&scope, params, |c| c.compile(e)))
             .transpose()
@@ -251,21 +251,21 @@ impl Session {
         params: &Params,
         args: &[Value],
     ) -> Result<Vec<Vec<u8>>> {
-        if let (Some(sel), false) = (selection, table.def.primary_key.is_empty()) {
+        if let (Some(sel), false) = (selection, table.def().primary_key.is_empty()) {
             // Let the planner find the rows (a key range, an index), as
             // for `SELECT <primary key> FROM t WHERE ...`.
             let quote = |s: &str| format!("`{}`", s.replace('`', "``"));
             let cols: Vec<String> = table
-                .def
+                .def()
                 .primary_key
                 .iter()
-                .map(|&c| quote(&table.def.columns[c].name))
+                .map(|&c| quote(&table.def().columns[c].name))
                 .collect();
             let sql = format!(
                 "SELECT {} FROM {}.{}",
                 cols.join(", "),
-                quote(&table.def.database),
-                quote(&table.def.name)
+                quote(&table.def().database),
+                quote(&table.def().name)
             );
             let mut stmts =
                 sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::MySqlDialect {}, &sql)?;
@@ -324,7 +324,7 @@ impl Session {
             return Err(SqlError::unsupported("UPDATE of a derived table"));
         };
         let t = self.table(&object_name(name), users::UPDATE)?;
-        let scope = crate::select::scope_of(&t, &t.def.name);
+        let scope = crate::select::scope_of(&t, &t.def().name);
         let sets = self.with_compiler(&scope, params, |c| {
             let mut sets = Vec::new();
             for a in &u.assignments {
@@ -449,8 +449,8 @@ fn count_rows(t: &Table, op: IndexOp, n: u64) {
         return;
     }
     let id = match op {
-        IndexOp::Insert => crate::perf_schema::table_io_id(t.def.primary_root),
-        _ => t.def.primary_root,
+        IndexOp::Insert => crate::perf_schema::table_io_id(t.def().primary_root),
+        _ => t.def().primary_root,
     };
     lineardb_sync::thread_slot::count_rows(id, op, n);
 }

@@ -96,8 +96,8 @@ impl From<sqlparser::parser::ParserError> for SqlError {
     }
 }
 
-impl From<lineardb_table::StorageError> for SqlError {
-    fn from(e: lineardb_table::StorageError) -> SqlError {
-        lineardb_table::Error::Storage(e).into()
+impl From<lineardb_txn::Error> for SqlError {
+    fn from(e: lineardb_txn::Error) -> SqlError {
+        lineardb_table::Error::from(e).into()
     }
 }

@@ -268,8 +268,8 @@ pub(crate) fn engine_status(engine: &Engine, registry: &Registry) -> String {
     use lineardb_sync::{thread_slot::counter_total, Counter};
     use std::fmt::Write as _;
     let mut s = String::new();
-    let pool = engine.store().pool().stats();
-    let log = engine.wal().log().stats();
+    let pool = engine.pool_stats();
+    let log = engine.log_stats();
     let c = counter_total;
     let _ = writeln!(s, "\n=====================================\nlineardb engine status\n=====================================");
     let _ = writeln!(s, "BUFFER POOL");
@@ -292,7 +292,7 @@ pub(crate) fn engine_status(engine: &Engine, registry: &Registry) -> String {
         "syncs {}, bytes written {}, flush at commit {}",
         log.syncs,
         log.written,
-        engine.wal().durability().level()
+        engine.flush_log_at_trx_commit()
     );
     let _ = writeln!(s, "ROW OPERATIONS");
     let _ = writeln!(

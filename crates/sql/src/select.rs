@@ -11,7 +11,8 @@ use crate::result::{Column, ColumnKind, RowSink};
 use crate::row_filter::RowFilter;
 use crate::sessions::Registry;
 use lineardb_sync::{LocalCounter, SharedFlag};
-use lineardb_table::{BTree, Engine, KeyRange, ReadView, Table, Value};
+use lineardb_table::{Engine, KeyRange, Table, Value};
+use lineardb_txn::ReadView;
 use sqlparser::ast;
 use std::cmp::Ordering;
 use std::ops::Bound;
@@ -36,6 +37,17 @@ pub(crate) enum Access {
     Covering(usize),
     /// Secondary index `i`, then the row by primary key (batched).
     NonCovering(usize),
+}
+
+impl Access {
+    /// The tree it reads first: the clustered index (`None`) or a
+    /// secondary index.
+    pub(crate) fn index(self) -> Option<usize> {
+        match self {
+            Access::Primary => None,
+            Access::Covering(i) | Access::NonCovering(i) => Some(i),
+        }
+    }
 }
 
 pub(crate) struct TableSource {
@@ -124,7 +136,7 @@ pub(crate) struct Planner<'a> {
 /// The columns of `table`, named under `alias`.
 pub(crate) fn scope_of(table: &Table, alias: &str) -> Vec<ScopeColumn> {
     table
-        .def
+        .def()
         .columns
         .iter()
         .map(|c| ScopeColumn {
@@ -255,7 +267,7 @@ fn key_predicate(filter: &[&Expr], key_columns: &[usize]) -> (KeyPredicate, Vec<
 /// dates (string comparison may differ through padding); a range open
 /// below also admits NULL keys, which the conjunct rejects.
 fn implied_by_range(table: &Table, col: usize, alts: &[RangeAlt]) -> bool {
-    let def = &table.def.columns[col];
+    let def = &table.def().columns[col];
     let ordered_like_sql = !matches!(
         def.data_type,
         lineardb_table::DataType::Char(_) | lineardb_table::DataType::VarChar(_)
@@ -469,7 +481,7 @@ impl Planner<'_> {
             // COUNT(c) of a NOT NULL column counts rows: it reads nothing.
             for a in &mut aggs {
                 if let (AggFunc::Count, false, Some(Expr::Col(c))) = (&a.func, a.distinct, &a.arg) {
-                    if ts.table.def.columns.get(*c).is_some_and(|d| !d.nullable) {
+                    if ts.table.def().columns.get(*c).is_some_and(|d| !d.nullable) {
                         a.func = AggFunc::CountStar;
                         a.arg = None;
                     }
@@ -494,10 +506,10 @@ impl Planner<'_> {
             .map(|((x, n), o)| {
                 let mut col = Column::expr(n, x.kind(&scope, &aggs));
                 if let (Some(i), Source::Table(ts)) = (o, &source) {
-                    let def = &ts.table.def.columns[*i];
+                    let def = &ts.table.def().columns[*i];
                     col.org_name = def.name.clone();
                     col.table = scope[*i].table.clone();
-                    col.schema = ts.table.def.database.clone();
+                    col.schema = ts.table.def().database.clone();
                     col.nullable = def.nullable;
                     col.length = match def.data_type {
                         lineardb_table::DataType::Char(n)
@@ -524,7 +536,7 @@ impl Planner<'_> {
             parallel_hint: parallel_hints(&select.optimizer_hints),
         };
         if let Source::Table(ts) = &mut plan.source {
-            let mut needed = vec![false; ts.table.def.columns.len()];
+            let mut needed = vec![false; ts.table.def().columns.len()];
             let mut mark = |c: usize| {
                 if c < needed.len() {
                     needed[c] = true
@@ -613,17 +625,17 @@ fn choose_access(
         if n.eq_ignore_ascii_case("PRIMARY") {
             return Ok(None);
         }
-        table.def.index_position(n).map(Some).ok_or_else(|| {
+        table.def().index_position(n).map(Some).ok_or_else(|| {
             SqlError::new(
                 1176,
                 "42000",
-                format!("Key '{n}' doesn't exist in table '{}'", table.def.name),
+                format!("Key '{n}' doesn't exist in table '{}'", table.def().name),
             )
         })
     };
     // Candidates: None = primary, Some(i) = secondary i.
     let mut candidates: Vec<Option<usize>> = std::iter::once(None)
-        .chain((0..table.indexes.len()).map(Some))
+        .chain((0..table.def().indexes.len()).map(Some))
         .collect();
     let mut forced = false;
     for h in hints {
@@ -642,11 +654,11 @@ fn choose_access(
             }
         }
     }
-    let pk_cols = &table.def.primary_key;
+    let pk_cols = &table.def().primary_key;
     let columns_of = |c: Option<usize>| -> Vec<usize> {
         match c {
             None => pk_cols.clone(),
-            Some(i) => table.def.indexes[i].columns.clone(),
+            Some(i) => table.def().indexes[i].columns.clone(),
         }
     };
     // (index or None for the primary key, its key predicate, conjuncts used)
@@ -685,7 +697,7 @@ fn choose_access(
         let access = match choice {
             None => Access::Primary,
             Some(i) => {
-                let def = &table.def.indexes[i];
+                let def = &table.def().indexes[i];
                 let covered = needed
                     .iter()
                     .enumerate()
@@ -772,9 +784,9 @@ impl Row for SourceRow<'_> {
 /// the filter decides).
 fn key_ranges(t: &Table, path: &Path, env: Env<'_>) -> Result<Option<Vec<KeyRange>>> {
     let (types, cols): (Vec<lineardb_table::KeyColumn>, Vec<usize>) = match path.access {
-        Access::Primary => (t.primary_key_types().to_vec(), t.def.primary_key.clone()),
+        Access::Primary => (t.primary_key_types().to_vec(), t.def().primary_key.clone()),
         Access::Covering(i) | Access::NonCovering(i) => {
-            (t.index_types(i).to_vec(), t.def.indexes[i].columns.clone())
+            (t.index_types(i).to_vec(), t.def().indexes[i].columns.clone())
         }
     };
     let empty: &[Value] = &[];
@@ -783,7 +795,7 @@ fn key_ranges(t: &Table, path: &Path, env: Env<'_>) -> Result<Option<Vec<KeyRang
         if v.is_null() {
             return Ok(None);
         }
-        let col = &t.def.columns[cols[pos]];
+        let col = &t.def().columns[cols[pos]];
         match col.data_type.coerce(v.clone(), &col.name) {
             Ok(k) if compare(&k, &v) == Some(Ordering::Equal) => Ok(Some(k)),
             _ => Err(SqlError::internal("inexact")),
@@ -1044,11 +1056,10 @@ impl SelectPlan {
         if let Some(c) = cx.parallel_scans {
             c.add(1);
         }
-        let tree = tree_of(&ts.table, access);
         let mut pieces = Vec::new();
         for r in ranges {
-            pieces.extend(lineardb_table::parallel::split_range(
-                tree,
+            pieces.extend(ts.table.split_range(
+                access.index(),
                 r,
                 cx.threads * lineardb_table::parallel::PIECES_PER_THREAD,
             )?);
@@ -1155,7 +1166,7 @@ impl SelectPlan {
     fn columns_in_scope(&self) -> usize {
         match &self.source {
             Source::Nothing => 0,
-            Source::Table(t) => t.table.def.columns.len(),
+            Source::Table(t) => t.table.def().columns.len(),
             Source::Derived(p) => p.columns.len(),
             Source::System(t, ..) => t.columns().len(),
         }
@@ -1338,7 +1349,7 @@ fn access_for_run(
                 let rows = estimate(t, path.access, &r);
                 rows > SMALL_RANGE
                     && rows.saturating_mul(LOOKUPS_PER_SEQUENTIAL_ROW)
-                        > t.primary.estimate_range(&[], None).unwrap_or(u64::MAX)
+                        > t.estimate_rows()
             };
             if too_many {
                 table_scan()
@@ -1351,7 +1362,7 @@ fn access_for_run(
     Ok(TableRun {
         ranges,
         access,
-        filter: filter.map(|f| RowFilter::new(bind_to_table(f, params, t), t.layout.types())),
+        filter: filter.map(|f| RowFilter::new(bind_to_table(f, params, t), t.layout().types())),
     })
 }
 
@@ -1359,7 +1370,7 @@ fn access_for_run(
 fn bind_to_table(filter: &Expr, params: &[Value], table: &Table) -> Expr {
     let kind_of = |c: usize| {
         table
-            .def
+            .def()
             .columns
             .get(c)
             .map_or(ColumnKind::Text, |d| ColumnKind::of(d.data_type))
@@ -1367,21 +1378,9 @@ fn bind_to_table(filter: &Expr, params: &[Value], table: &Table) -> Expr {
     filter.bind(params, &kind_of)
 }
 
-/// The tree an access path reads first.
-fn tree_of(t: &Table, access: Access) -> &BTree {
-    match access {
-        Access::Primary => &t.primary,
-        Access::Covering(i) | Access::NonCovering(i) => &t.indexes[i].tree,
-    }
-}
-
-/// Estimated entries of `ranges` in the access path's tree.
+/// Estimated entries of `ranges` in the tree the access path reads first.
 fn estimate(t: &Table, access: Access, ranges: &[KeyRange]) -> u64 {
-    let tree = tree_of(t, access);
-    ranges
-        .iter()
-        .map(|r| tree.estimate_range(&r.start, r.end.as_deref()).unwrap_or(0))
-        .sum()
+    t.estimate_entries(access.index(), ranges)
 }
 
 /// Scans one key range of `ts` through `access`, handing each row to
@@ -1411,7 +1410,7 @@ fn scan_range(
         })?,
         Access::Covering(i) => {
             // Only the columns the query reads are decoded.
-            let mut vals = vec![Value::Null; t.def.columns.len()];
+            let mut vals = vec![Value::Null; t.def().columns.len()];
             t.scan_index(view, i, r, |e| {
                 for &c in &ts.fetch {
                     vals[c] = e.column(c).unwrap_or(Value::Null);
@@ -1556,12 +1555,12 @@ pub(crate) fn explain(plan: &SelectPlan, params: &[Value]) -> (String, String, b
                 ),
                 Access::Covering(i) => (
                     if ranged { "range" } else { "index" }.into(),
-                    ts.table.def.indexes[i].name.clone(),
+                    ts.table.def().indexes[i].name.clone(),
                     true,
                 ),
                 Access::NonCovering(i) => (
                     if ranged { "range" } else { "index" }.into(),
-                    ts.table.def.indexes[i].name.clone(),
+                    ts.table.def().indexes[i].name.clone(),
                     false,
                 ),
             }

@@ -16,7 +16,7 @@ const DEFAULT_PARALLEL_MIN_ROWS: u64 = 50_000;
 use crate::sessions::{Registry, SessionSlot};
 use crate::users::{self, Account, Grants};
 use lineardb_table::{Engine, Table, Value};
-use lineardb_table::{ReadView, Reader, Txn};
+use lineardb_txn::{ReadView, Reader, Txn};
 use sqlparser::ast;
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
@@ -310,7 +310,7 @@ impl Session {
     /// before it is reported, if it is not durable yet.
     pub fn take_undurable(&mut self) -> Option<u64> {
         let lsn = self.undurable.take()?;
-        (!self.engine.wal().is_durable(lsn)).then_some(lsn)
+        (!self.engine.is_durable(lsn)).then_some(lsn)
     }
 
     fn commit(&mut self, txn: Txn) -> Result<()> {
@@ -412,10 +412,10 @@ impl Session {
             "max_allowed_packet" => Value::Int(64 << 20),
             "autocommit" => Value::Int(self.autocommit as i64),
             "innodb_lock_wait_timeout" => {
-                Value::Int(self.engine.wal().lock_wait_timeout().as_secs() as i64)
+                Value::Int(self.engine.lock_wait_timeout().as_secs() as i64)
             }
             "innodb_flush_log_at_trx_commit" => {
-                Value::Int(self.engine.wal().durability().level() as i64)
+                Value::Int(self.engine.flush_log_at_trx_commit() as i64)
             }
             "sql_mode" => {
                 Value::str("STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION")
@@ -895,7 +895,7 @@ impl Session {
                 for n in names {
                     let index = object_name(n).join(".");
                     self.engine
-                        .drop_index(&t.def.database, &t.def.name, &index)?;
+                        .drop_index(&t.def().database, &t.def().name, &index)?;
                 }
                 Ok(Outcome::done(0))
             }
@@ -1084,17 +1084,16 @@ impl Session {
                     .filter(|n| (1..=1_073_741_824).contains(n))
                     .ok_or_else(|| bad_value(&v))?;
                 self.engine
-                    .wal()
                     .set_lock_wait_timeout(std::time::Duration::from_secs(secs));
                 continue;
             }
             if name == "innodb_flush_log_at_trx_commit" {
                 // A global setting: the log is shared by all sessions.
                 self.require_superuser("SUPER")?;
-                let d = whole(&v)
-                    .and_then(lineardb_table::Durability::from_level)
-                    .ok_or_else(|| bad_value(&v))?;
-                self.engine.wal().set_durability(d);
+                let level = whole(&v).ok_or_else(|| bad_value(&v))?;
+                if !self.engine.set_flush_log_at_trx_commit(level) {
+                    return Err(bad_value(&v));
+                }
                 continue;
             }
             if name == "lineardb_instrumentation" {
@@ -1142,7 +1141,7 @@ impl Session {
 /// [`Session::take_undurable`]); the error to report for the commit if the
 /// log failed.
 pub fn wait_durable(engine: &Engine, lsn: u64) -> Result<()> {
-    Ok(engine.wal().wait_durable(lsn)?)
+    Ok(engine.wait_durable(lsn)?)
 }
 
 #[cfg(test)]

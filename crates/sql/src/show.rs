@@ -75,7 +75,7 @@ impl Session {
             }
             S::ShowStatus { filter, .. } => {
                 let mut status = self.registry.status();
-                let log = self.engine.wal().log().stats();
+                let log = self.engine.log_stats();
                 status.push(("Lineardb_log_syncs", log.syncs));
                 status.push(("Lineardb_log_written", log.written));
                 use lineardb_sync::{thread_slot::counter_total, Counter};
@@ -91,7 +91,7 @@ impl Session {
                 ] {
                     status.push((name, counter_total(c)));
                 }
-                let pool = self.engine.store().pool().stats();
+                let pool = self.engine.pool_stats();
                 status.push(("Innodb_buffer_pool_pages_total", pool.frames as u64));
                 status.push(("Innodb_buffer_pool_pages_data", pool.resident as u64));
                 status.push((
@@ -157,7 +157,7 @@ impl Session {
                 self.rows(
                     sink,
                     &["Table", "Create Table"],
-                    vec![vec![Value::str(&t.def.name), Value::str(&text)]],
+                    vec![vec![Value::str(&t.def().name), Value::str(&text)]],
                 )
             }
             S::ShowColumns { show_options, .. } => {
@@ -168,7 +168,7 @@ impl Session {
                     .ok_or_else(|| SqlError::syntax("SHOW COLUMNS FROM <table>"))?;
                 let t = self.table(&object_name(name), users::SELECT)?;
                 let rows = t
-                    .def
+                    .def()
                     .columns
                     .iter()
                     .enumerate()
@@ -177,9 +177,9 @@ impl Session {
                             Value::str(&c.name),
                             Value::str(&c.data_type.sql()),
                             Value::str(if c.nullable { "YES" } else { "NO" }),
-                            Value::str(if t.def.primary_key.contains(&i) {
+                            Value::str(if t.def().primary_key.contains(&i) {
                                 "PRI"
-                            } else if t.def.indexes.iter().any(|x| x.columns.first() == Some(&i)) {
+                            } else if t.def().indexes.iter().any(|x| x.columns.first() == Some(&i)) {
                                 "MUL"
                             } else {
                                 ""
@@ -209,7 +209,7 @@ impl Session {
                 let plan = self.plan_select(q, params)?;
                 let (kind, key, covering) = crate::select::explain(&plan, &[]);
                 let table = match &plan.source {
-                    crate::select::Source::Table(ts) => ts.table.def.name.clone(),
+                    crate::select::Source::Table(ts) => ts.table.def().name.clone(),
                     _ => String::new(),
                 };
                 let extra = if covering {
@@ -434,7 +434,7 @@ fn where_name(e: &ast::Expr, name: &str) -> Option<bool> {
 
 /// SHOW INDEX rows: the primary key, then each secondary index.
 fn index_rows(t: &Table) -> Vec<Vec<Value>> {
-    let d = &t.def;
+    let d = &t.def();
     let mut keys: Vec<(&str, bool, &[usize])> = Vec::new();
     if !d.primary_key.is_empty() {
         keys.push(("PRIMARY", true, &d.primary_key));
@@ -467,7 +467,7 @@ fn index_rows(t: &Table) -> Vec<Vec<Value>> {
 }
 
 fn show_create_table(t: &Table) -> String {
-    let d = &t.def;
+    let d = &t.def();
     let mut s = format!("CREATE TABLE `{}` (\n", d.name);
     let mut lines: Vec<String> = d
         .columns

@@ -9,7 +9,8 @@
 use crate::error::{Result, SqlError};
 use crate::result::{Outcome, RowSink};
 use crate::session::Session;
-use lineardb_table::{ColumnDef, DataType, Engine, KeyRange, ReadView, Table, TableSpec, Value};
+use lineardb_table::{ColumnDef, DataType, Engine, KeyRange, Table, TableSpec, Value};
+use lineardb_txn::ReadView;
 use sha1::{Digest, Sha1};
 use std::sync::Arc;
 

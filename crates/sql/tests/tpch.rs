@@ -4,7 +4,7 @@
 //! engine's types, loader or expression code takes part in the reference.
 mod common;
 use lineardb_sql::Session;
-use lineardb_table::load::tpch::load_lineitem;
+use lineardb_load::tpch::load_lineitem;
 use std::collections::BTreeMap;
 use tpchgen::generators::LineItemGenerator;
 

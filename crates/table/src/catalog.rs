@@ -8,15 +8,78 @@
 use crate::error::{Error, Result};
 use crate::index_build::{build_indexes, BuildStats};
 use crate::schema::{ColumnDef, IndexDef, TableDef};
-use crate::table::{KeyRange, Table};
+use crate::key_range::KeyRange;
+use crate::table::Table;
 use lineardb_btree::{BTree, PoolConfig, Store};
 use lineardb_sync::{Mutex, MutexGuard, SharedWord, WaitClass};
-use lineardb_wal::{Durability, ReadView, Reader, RecoveryReport, Txn, Wal};
+use lineardb_txn::{ReadView, Reader, Transactions, Txn};
+use lineardb_wal::{Durability, LogFile, RecoveryReport, Wal};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
 const CATALOG_TREE: &str = "__catalog";
+
+/// How an engine opens its data file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EngineConfig {
+    /// Bytes per page (power of two, 512..=32768); fixed when the file is made.
+    pub page_size: usize,
+    /// Bytes of buffer pool frames.
+    pub pool_bytes: usize,
+    /// Largest page count the file may reach.
+    pub max_pages: u64,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        let pool = PoolConfig::default();
+        EngineConfig {
+            page_size: pool.page_size,
+            pool_bytes: pool.pool_bytes,
+            max_pages: pool.max_pages,
+        }
+    }
+}
+
+impl From<EngineConfig> for PoolConfig {
+    fn from(c: EngineConfig) -> PoolConfig {
+        PoolConfig {
+            page_size: c.page_size,
+            pool_bytes: c.pool_bytes,
+            max_pages: c.max_pages,
+        }
+    }
+}
+
+/// The buffer pool's figures, as [`Engine::pool_stats`] reads them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoolStats {
+    pub page_size: usize,
+    /// Frames in the pool, and how many hold a page now.
+    pub frames: usize,
+    pub resident: usize,
+    /// Pages in the data file, and how many of them are free.
+    pub page_count: u64,
+    pub free_pages: usize,
+}
+
+/// The redo log's figures, as [`Engine::log_stats`] reads them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LogStats {
+    /// The oldest LSN the log file still holds.
+    pub first: u64,
+    /// LSN after the last appended record.
+    pub appended: u64,
+    /// LSN up to which the file has the records.
+    pub written: u64,
+    /// LSN up to which the file is synced.
+    pub synced: u64,
+    /// Syncs done: fewer than commits when commits are grouped.
+    pub syncs: u64,
+    /// Whether a log write or sync is under way now.
+    pub flushing: bool,
+}
 
 /// A table to create: columns, primary key, secondary indexes by name.
 #[derive(Debug, Clone)]
@@ -59,7 +122,7 @@ impl TableSpec {
 
 pub struct Engine {
     store: Store,
-    wal: Arc<Wal>,
+    txns: Arc<Transactions>,
     recovery: RecoveryReport,
     catalog: BTree,
     tables: Mutex<HashMap<(String, String), Arc<Table>>>,
@@ -73,7 +136,7 @@ pub struct Engine {
 impl Drop for Engine {
     /// Stops the log thread and checkpoints (as [`Engine::close`]).
     fn drop(&mut self) {
-        if let Err(e) = self.wal.shutdown() {
+        if let Err(e) = self.txns.shutdown() {
             eprintln!("lineardb: closing the log failed: {e}");
         }
     }
@@ -114,26 +177,26 @@ impl Engine {
     /// Opens the data file at `path`, creating it if needed, with its redo
     /// log beside it (`path` with the extension `redo`); recovers from the
     /// log what the data file lacks.
-    pub fn open(path: &Path, cfg: PoolConfig) -> Result<Engine> {
+    pub fn open(path: &Path, cfg: EngineConfig) -> Result<Engine> {
         Self::open_with(path, cfg, None)
     }
 
     /// [`open`](Self::open) with the redo log in `log` instead of the file
-    /// beside the data file (fault injection: a [`lineardb_wal::FaultyFile`]).
+    /// beside the data file (fault injection: a `lineardb_wal::FaultyFile`).
     pub fn open_with_log(
         path: &Path,
-        cfg: PoolConfig,
-        log: Box<dyn lineardb_wal::LogFile>,
+        cfg: EngineConfig,
+        log: Box<dyn LogFile>,
     ) -> Result<Engine> {
         Self::open_with(path, cfg, Some(log))
     }
 
     fn open_with(
         path: &Path,
-        cfg: PoolConfig,
-        log: Option<Box<dyn lineardb_wal::LogFile>>,
+        cfg: EngineConfig,
+        log: Option<Box<dyn LogFile>>,
     ) -> Result<Engine> {
-        let store = Store::open_or_create(path, cfg)?;
+        let store = Store::open_or_create(path, cfg.into())?;
         let pool = store.pool().clone();
         let (wal, recovery) = match log {
             Some(file) => Wal::open_file(file, pool, Durability::Sync)?,
@@ -147,10 +210,9 @@ impl Engine {
                 t
             }
         };
-        wal.start_background();
         Ok(Engine {
             store,
-            wal,
+            txns: Transactions::start(wal),
             recovery,
             catalog,
             tables: Mutex::with_class(WaitClass::Catalog, HashMap::new()),
@@ -171,8 +233,16 @@ impl Engine {
         self.version.load()
     }
 
-    pub fn store(&self) -> &Store {
-        &self.store
+    /// The buffer pool's figures (SHOW STATUS, the engine status text).
+    pub fn pool_stats(&self) -> PoolStats {
+        let s = self.store.pool().stats();
+        PoolStats {
+            page_size: s.page_size,
+            frames: s.frames,
+            resident: s.resident,
+            page_count: s.page_count,
+            free_pages: s.free_pages,
+        }
     }
 
     /// Names of the trees, by tree id (a tree's root page, as u32):
@@ -197,9 +267,71 @@ impl Engine {
         BTree::page_owner(self.store.pool(), pid)
     }
 
-    /// The redo log.
-    pub fn wal(&self) -> &Arc<Wal> {
-        &self.wal
+    /// The log's figures (SHOW STATUS, the engine status text).
+    pub fn log_stats(&self) -> LogStats {
+        let log = self.txns.wal().log();
+        let s = log.stats();
+        LogStats {
+            first: log.first(),
+            appended: s.appended,
+            written: s.written,
+            synced: s.synced,
+            syncs: s.syncs,
+            flushing: log.is_flushing(),
+        }
+    }
+
+    /// Whether a log write or sync is under way now.
+    pub fn log_is_flushing(&self) -> bool {
+        self.txns.wal().log().is_flushing()
+    }
+
+    /// `innodb_flush_log_at_trx_commit`: 1 syncs every commit, 2 writes
+    /// at commit and syncs once a second, 0 does both once a second.
+    pub fn flush_log_at_trx_commit(&self) -> u64 {
+        self.txns.wal().durability().level()
+    }
+
+    /// Sets [`flush_log_at_trx_commit`](Self::flush_log_at_trx_commit);
+    /// false (and nothing changed) for a level other than 0, 1, 2.
+    pub fn set_flush_log_at_trx_commit(&self, level: u64) -> bool {
+        match Durability::from_level(level) {
+            Some(d) => {
+                self.txns.wal().set_durability(d);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Returns once the log up to `lsn` (a commit's, from
+    /// [`Txn::commit_no_wait`]) is as durable as a commit must be.
+    pub fn wait_durable(&self, lsn: u64) -> Result<()> {
+        Ok(self.txns.wal().wait_durable(lsn)?)
+    }
+
+    /// Whether [`wait_durable`](Self::wait_durable) would return at once.
+    pub fn is_durable(&self, lsn: u64) -> bool {
+        self.txns.wal().is_durable(lsn)
+    }
+
+    /// How long a transaction waits for a row lock (`innodb_lock_wait_timeout`).
+    pub fn lock_wait_timeout(&self) -> std::time::Duration {
+        self.txns.lock_wait_timeout()
+    }
+
+    pub fn set_lock_wait_timeout(&self, t: std::time::Duration) {
+        self.txns.set_lock_wait_timeout(t)
+    }
+
+    /// Takes a checkpoint now (the log is cut to what recovery needs).
+    pub fn checkpoint(&self) -> Result<()> {
+        Ok(self.txns.wal().checkpoint()?)
+    }
+
+    /// Purges now what no snapshot needs; the transactions purged.
+    pub fn purge(&self) -> Result<usize> {
+        Ok(self.txns.purge()?)
     }
 
     /// What recovery did when the engine was opened.
@@ -209,14 +341,13 @@ impl Engine {
 
     /// Starts a transaction.
     pub fn begin(&self) -> Txn {
-        self.wal.begin()
+        Txn::begin(&self.txns)
     }
 
     /// A handle that takes snapshots ([`Reader::view`]); one per session
     /// or reading thread, one view at a time.
     pub fn reader(&self) -> Result<Reader> {
-        self.wal
-            .mvcc()
+        self.txns
             .reader()
             .ok_or_else(|| Error::Invalid("too many readers".into()))
     }
@@ -428,9 +559,9 @@ impl Engine {
         self.tables
             .lock()
             .remove(&(db.to_ascii_lowercase(), name.to_ascii_lowercase()));
-        self.wal.destroy_tree(table.def.primary_root)?;
+        self.txns.destroy_tree(table.def.primary_root)?;
         for i in &table.def.indexes {
-            self.wal.destroy_tree(i.root)?;
+            self.txns.destroy_tree(i.root)?;
         }
         Ok(())
     }
@@ -454,9 +585,9 @@ impl Engine {
             (db.to_ascii_lowercase(), name.to_ascii_lowercase()),
             table.clone(),
         );
-        self.wal.destroy_tree(old.def.primary_root)?;
+        self.txns.destroy_tree(old.def.primary_root)?;
         for i in &old.def.indexes {
-            self.wal.destroy_tree(i.root)?;
+            self.txns.destroy_tree(i.root)?;
         }
         Ok(table)
     }
@@ -501,7 +632,7 @@ impl Engine {
         }
         let destroy = |defs: &[IndexDef]| -> Result<()> {
             for d in defs {
-                self.wal.destroy_tree(d.root)?;
+                self.txns.destroy_tree(d.root)?;
             }
             Ok(())
         };
@@ -553,13 +684,13 @@ impl Engine {
             (db.to_ascii_lowercase(), name.to_ascii_lowercase()),
             table.clone(),
         );
-        self.wal.destroy_tree(removed.root)?;
+        self.txns.destroy_tree(removed.root)?;
         Ok(table)
     }
 
     /// Checkpoints, flushes everything and syncs the file.
     pub fn close(&self) -> Result<()> {
-        self.wal.shutdown()?;
+        self.txns.shutdown()?;
         Ok(self.store.close()?)
     }
 }

@@ -40,7 +40,7 @@ pub enum Error {
     Invalid(String),
     /// A row lock wait ended: timeout (1205) or deadlock (1213).
     #[error(transparent)]
-    Lock(#[from] lineardb_wal::LockError),
+    Lock(#[from] lineardb_txn::LockError),
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -74,8 +74,8 @@ impl Error {
             Error::NoDefault(_) => 1364,
             Error::NotSupported(_) => 1235,
             Error::Invalid(_) => 1105,
-            Error::Lock(lineardb_wal::LockError::Timeout) => 1205,
-            Error::Lock(lineardb_wal::LockError::Deadlock) => 1213,
+            Error::Lock(lineardb_txn::LockError::Timeout) => 1205,
+            Error::Lock(lineardb_txn::LockError::Deadlock) => 1213,
         }
     }
 
@@ -94,8 +94,17 @@ impl Error {
             Error::NoSuchIndex(_) => "42000",
             Error::NoDefault(_) => "HY000",
             Error::DatabaseExists(_) | Error::Storage(_) | Error::Invalid(_) => "HY000",
-            Error::Lock(lineardb_wal::LockError::Timeout) => "HY000",
-            Error::Lock(lineardb_wal::LockError::Deadlock) => "40001",
+            Error::Lock(lineardb_txn::LockError::Timeout) => "HY000",
+            Error::Lock(lineardb_txn::LockError::Deadlock) => "40001",
+        }
+    }
+}
+
+impl From<lineardb_txn::Error> for Error {
+    fn from(e: lineardb_txn::Error) -> Error {
+        match e {
+            lineardb_txn::Error::Storage(e) => Error::Storage(e),
+            lineardb_txn::Error::Lock(e) => Error::Lock(e),
         }
     }
 }

@@ -7,10 +7,11 @@ use crate::error::Result;
 use crate::key::{encode_row_column, KeyColumn};
 use crate::parallel::{run_pieces, split_range, PIECES_PER_THREAD};
 use crate::schema::IndexDef;
-use crate::table::{KeyRange, Table};
+use crate::key_range::KeyRange;
+use crate::table::Table;
 use lineardb_btree::BTree;
 use lineardb_sync::SharedWord;
-use lineardb_wal::Stamp;
+use lineardb_txn::Stamp;
 use std::time::Instant;
 
 /// Timings of a build.
@@ -203,7 +204,7 @@ pub fn build_indexes(
         },
         |(runs, rows), piece| {
             let mut n = 0u64;
-            crate::table::scan_range(&table.primary, piece, |pk, v| {
+            crate::tree_scan::scan_range(&table.primary, piece, |pk, v| {
                 // The latest row; delete marks have no entries.
                 let (stamp, at) = Stamp::decode(v);
                 if stamp.deleted {

@@ -8,16 +8,16 @@
 //! that needs it, with the kernel reading ahead for it; no I/O is handed to
 //! another thread to wait on.
 use crate::error::{Error, Result};
-use crate::table::KeyRange;
+use crate::key_range::KeyRange;
 use lineardb_btree::BTree;
 use lineardb_sync::{Mutex, SharedWord};
-use lineardb_wal::ReadView;
+use lineardb_txn::ReadView;
 
 /// Pieces per thread a range is cut into (more pieces, better balance).
 pub const PIECES_PER_THREAD: usize = 16;
 
 /// Cuts `range` of `tree` into about `parts` pieces, in key order.
-pub fn split_range(tree: &BTree, range: &KeyRange, parts: usize) -> Result<Vec<KeyRange>> {
+pub(crate) fn split_range(tree: &BTree, range: &KeyRange, parts: usize) -> Result<Vec<KeyRange>> {
     let points = tree.split_points(parts.max(1))?;
     let mut pieces = Vec::new();
     let mut start = range.start.clone();
@@ -80,27 +80,9 @@ pub fn run_pieces<S: Send>(
     }
 }
 
-/// Counts the keys of `tree` in `range` with `threads` workers.
-pub fn count(tree: &BTree, range: &KeyRange, threads: usize) -> Result<u64> {
-    if threads <= 1 {
-        return Ok(tree.count_range(&range.start, range.end.as_deref())?);
-    }
-    let pieces = split_range(tree, range, threads * PIECES_PER_THREAD)?;
-    let counts = run_pieces(
-        &pieces,
-        threads,
-        || 0u64,
-        |n, piece| {
-            *n += tree.count_range(&piece.start, piece.end.as_deref())?;
-            Ok(())
-        },
-    )?;
-    Ok(counts.into_iter().sum())
-}
-
 /// Counts the records of `tree` (a table's tree: stamped values) in
 /// `range` that `view` sees, with `threads` workers.
-pub fn count_visible(
+pub(crate) fn count_visible(
     tree: &BTree,
     view: &ReadView,
     range: &KeyRange,
@@ -120,7 +102,7 @@ pub fn count_visible(
 /// Calls `f(state, key, value)` for every entry of `tree` in `range`, on
 /// `threads` workers with their own states (returned). Order across
 /// pieces is not defined; within a piece it is key order.
-pub fn scan<S: Send>(
+pub(crate) fn scan<S: Send>(
     tree: &BTree,
     range: &KeyRange,
     threads: usize,
@@ -129,7 +111,7 @@ pub fn scan<S: Send>(
 ) -> Result<Vec<S>> {
     let pieces = split_range(tree, range, threads.max(1) * PIECES_PER_THREAD)?;
     run_pieces(&pieces, threads, init, |state, piece| {
-        crate::table::scan_range(tree, piece, |k, v| {
+        crate::tree_scan::scan_range(tree, piece, |k, v| {
             f(state, k, v);
             true
         })

@@ -4,7 +4,7 @@
 //! transaction, and whether the record is a delete mark): a row's value is
 //! stamp + row, an entry's value is the stamp alone. Deleting a row or an
 //! entry writes a delete mark; purge removes it once no snapshot sees the
-//! record (see `lineardb_wal::mvcc`). Reads go through a [`ReadView`].
+//! record (see `lineardb_txn`'s mvcc). Reads go through a [`ReadView`].
 //!
 //! Invariants (checked by [`Table::check`], over the latest records):
 //! - every live row has exactly one live entry in every secondary index,
@@ -14,18 +14,19 @@ use crate::error::{Error, Result};
 use crate::key::{decode_value, encode_value, prefix_end, skip_value, KeyColumn};
 use crate::row::{RowLayout, RowRef};
 use crate::schema::{IndexDef, TableDef};
+use crate::key_range::KeyRange;
+use crate::tree_scan::{batch_inside, count_fetch, scan_range, BatchSize, SWEEP_BATCH};
 use crate::types::Value;
 use lineardb_btree::BTree;
 use lineardb_buffer::BufferPool;
 use lineardb_sync::{Mutex, SharedWord};
-use lineardb_wal::{ReadView, Stamp, Txn, Version};
-use std::ops::Bound;
+use lineardb_txn::{ReadView, Stamp, Txn, Version};
 use std::sync::Arc;
 
 /// A secondary index of a table.
-pub struct Index {
-    pub def: IndexDef,
-    pub tree: BTree,
+pub(crate) struct Index {
+    pub(crate) def: IndexDef,
+    pub(crate) tree: BTree,
     types: Vec<KeyColumn>,
     /// Per table column, where its value starts in every entry (index
     /// columns, then primary key columns) and its type: known for the
@@ -70,59 +71,6 @@ impl Index {
     }
 }
 
-/// A range of encoded keys: `[start, end)`, `end = None` for no bound.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KeyRange {
-    pub start: Vec<u8>,
-    pub end: Option<Vec<u8>>,
-}
-
-impl KeyRange {
-    pub fn all() -> KeyRange {
-        KeyRange {
-            start: Vec::new(),
-            end: None,
-        }
-    }
-
-    /// The keys whose leading columns lie between `lo` and `hi`, each a
-    /// prefix of the key's columns (so `lo = [5]` on a two-column key
-    /// means "first column >= 5").
-    pub fn from_values(types: &[KeyColumn], lo: Bound<&[Value]>, hi: Bound<&[Value]>) -> KeyRange {
-        let enc = |vals: &[Value]| {
-            let mut out = Vec::new();
-            for (t, v) in types.iter().zip(vals) {
-                encode_value(t, v, &mut out);
-            }
-            out
-        };
-        let start = match lo {
-            Bound::Unbounded => Vec::new(),
-            Bound::Included(v) => enc(v),
-            Bound::Excluded(v) => match prefix_end(&enc(v)) {
-                Some(k) => k,
-                None => {
-                    return KeyRange {
-                        start: vec![0xff; 16],
-                        end: Some(Vec::new()),
-                    }
-                }
-            },
-        };
-        let end = match hi {
-            Bound::Unbounded => None,
-            Bound::Included(v) => prefix_end(&enc(v)),
-            Bound::Excluded(v) => Some(enc(v)),
-        };
-        KeyRange { start, end }
-    }
-
-    #[inline]
-    pub fn contains_upper(&self, key: &[u8]) -> bool {
-        self.end.as_deref().is_none_or(|e| key < e)
-    }
-}
-
 /// Columns decoded from a secondary index entry (covering reads).
 pub struct IndexEntry<'a> {
     pub key: &'a [u8],
@@ -162,32 +110,6 @@ impl IndexEntry<'_> {
     /// The encoded primary key this entry points to.
     pub fn primary_key(&self) -> &[u8] {
         &self.key[self.index.columns_len(self.key)..]
-    }
-}
-
-/// Largest batch a scan copies out of the tree at once (and the most
-/// primary keys a non-covering scan looks up together).
-pub const LOOKUP_BATCH: usize = 256;
-
-/// Most primary keys one sweep of an unordered non-covering scan sorts and
-/// looks up together (see [`Table::scan_index_rows_unordered`]).
-pub const SWEEP_BATCH: usize = 1 << 16;
-
-/// Batch sizes of a scan: small first (a 10-row range must not copy a
-/// whole leaf), growing 4x per batch up to [`LOOKUP_BATCH`].
-struct BatchSize(usize);
-
-impl Default for BatchSize {
-    fn default() -> Self {
-        BatchSize(16)
-    }
-}
-
-impl BatchSize {
-    fn next(&mut self) -> usize {
-        let n = self.0;
-        self.0 = (n * 4).min(LOOKUP_BATCH);
-        n
     }
 }
 
@@ -239,68 +161,17 @@ impl PrimaryKeys {
     }
 }
 
-/// Calls `f(key, value)` on the entries of `tree` in `range`, in key order,
-/// until it returns false. Batches start small and grow (see [`BatchSize`]).
-pub(crate) fn scan_range(
-    tree: &BTree,
-    range: &KeyRange,
-    mut f: impl FnMut(&[u8], &[u8]) -> bool,
-) -> Result<()> {
-    let mut c = tree.cursor(&range.start);
-    let mut batch = BatchSize::default();
-    loop {
-        let b = c.next_batch(batch.next())?;
-        if b.is_empty() {
-            return Ok(());
-        }
-        let all_in = batch_inside(b, range);
-        // Entries read count up to the first past the range or the one `f`
-        // stopped at (once per batch, in this thread's slot).
-        let mut read = b.len();
-        let mut stop = false;
-        for (i, (k, v)) in b.iter().enumerate() {
-            if !(all_in || range.contains_upper(k)) {
-                (read, stop) = (i, true);
-                break;
-            }
-            if !f(k, v) {
-                (read, stop) = (i + 1, true);
-                break;
-            }
-        }
-        count_fetch(tree.root(), read as u64);
-        if stop {
-            return Ok(());
-        }
-    }
-}
-
-/// Counts `n` entries read from the tree rooted at `root` (`SHOW STATUS`
-/// rows read and the index's fetches; this thread's slot).
-#[inline]
-fn count_fetch(root: u64, n: u64) {
-    lineardb_sync::thread_slot::count_rows(root, lineardb_sync::thread_slot::IndexOp::Fetch, n);
-}
-
-/// True if every key of `batch` is below `range`'s end: the batch is
-/// sorted, so its last key decides (one comparison per batch instead of
-/// one per entry).
-#[inline]
-fn batch_inside(batch: &lineardb_btree::Batch, range: &KeyRange) -> bool {
-    batch.is_empty() || range.contains_upper(batch.key(batch.len() - 1))
-}
-
 /// The key column for table column `c` (its type and nullability).
 pub(crate) fn key_column(def: &TableDef, c: usize) -> KeyColumn {
     KeyColumn::new(def.columns[c].data_type, def.columns[c].nullable)
 }
 
 pub struct Table {
-    pub def: TableDef,
+    pub(crate) def: TableDef,
     primary_key_columns: Vec<KeyColumn>,
-    pub layout: RowLayout,
-    pub primary: BTree,
-    pub indexes: Vec<Index>,
+    pub(crate) layout: RowLayout,
+    pub(crate) primary: BTree,
+    pub(crate) indexes: Vec<Index>,
     /// Next AUTO_INCREMENT value. Written by inserting sessions only.
     next_auto: Arc<SharedWord>,
     /// Next hidden row id (tables without a primary key). Inserts only.
@@ -312,7 +183,7 @@ pub struct Table {
 
 impl Table {
     /// Opens a table over its trees. Counters start after the largest key.
-    pub fn open(def: TableDef, pool: &Arc<BufferPool>) -> Result<Table> {
+    pub(crate) fn open(def: TableDef, pool: &Arc<BufferPool>) -> Result<Table> {
         let primary = BTree::open(pool.clone(), def.primary_root);
         let primary_key_columns: Vec<KeyColumn> = def
             .primary_key
@@ -374,6 +245,99 @@ impl Table {
             }
         }
         Ok(())
+    }
+
+    /// The table's definition: columns, keys, indexes.
+    pub fn def(&self) -> &TableDef {
+        &self.def
+    }
+
+    /// How rows are laid out in records (column types).
+    pub fn layout(&self) -> &RowLayout {
+        &self.layout
+    }
+
+    /// The tree an access reads: the clustered index (`None`) or
+    /// secondary index `i`.
+    fn tree(&self, index: Option<usize>) -> &BTree {
+        match index {
+            None => &self.primary,
+            Some(i) => &self.indexes[i].tree,
+        }
+    }
+
+    /// Estimated entries of `ranges` in the clustered index (`None`) or in
+    /// secondary index `i` (from the trees' inner pages: no leaf is read).
+    pub fn estimate_entries(&self, index: Option<usize>, ranges: &[KeyRange]) -> u64 {
+        let tree = self.tree(index);
+        ranges
+            .iter()
+            .map(|r| tree.estimate_range(&r.start, r.end.as_deref()).unwrap_or(0))
+            .sum()
+    }
+
+    /// Records in the clustered index (`None`) or secondary index `i`,
+    /// delete marks included, after checking the tree's structure.
+    pub fn tree_records(&self, index: Option<usize>) -> Result<u64> {
+        Ok(self.tree(index).check()?)
+    }
+
+    /// Estimated rows of the whole table.
+    pub fn estimate_rows(&self) -> u64 {
+        self.primary.estimate_range(&[], None).unwrap_or(u64::MAX)
+    }
+
+    /// Cuts `range` of the clustered index (`None`) or of secondary index
+    /// `i` into about `parts` pieces, in key order (parallel scans).
+    pub fn split_range(&self, index: Option<usize>, range: &KeyRange, parts: usize) -> Result<Vec<KeyRange>> {
+        crate::parallel::split_range(self.tree(index), range, parts)
+    }
+
+    /// Point lookup on the clustered index: calls `f` on the row with
+    /// encoded primary key `pk` as `view` sees it (one record copied out of
+    /// the leaf; no cursor).
+    pub fn with_row<R>(&self, view: &ReadView, pk: &[u8], f: impl FnOnce(RowRef<'_>) -> R) -> Result<Option<R>> {
+        let Some(v) = self.primary.get(pk)? else {
+            return Ok(None);
+        };
+        count_fetch(self.primary.root(), 1);
+        Ok(match view.resolve(self.primary.root(), pk, &v) {
+            Version::Current(b) => Some(f(self.layout.row(b))),
+            Version::Older(o, at) => Some(f(self.layout.row(&o[at..]))),
+            Version::Absent => None,
+        })
+    }
+
+    /// Point lookup through unique secondary index `index`: calls `f` on
+    /// the row whose index columns encode to `key` (NULL-free, so at most
+    /// one live row has it), as `view` sees it. Reads the index entries
+    /// under `key` one at a time (a delete-marked entry the view does not
+    /// see is skipped) and fetches the row by primary key.
+    pub fn with_unique_row<R>(
+        &self,
+        view: &ReadView,
+        index: usize,
+        key: &[u8],
+        f: impl FnOnce(RowRef<'_>) -> R,
+    ) -> Result<Option<R>> {
+        let idx = &self.indexes[index];
+        debug_assert!(idx.def.unique);
+        let root = idx.tree.root();
+        let mut c = idx.tree.cursor(key);
+        loop {
+            let b = c.next_batch(1)?;
+            let Some((k, v)) = b.iter().next() else {
+                return Ok(None);
+            };
+            if !k.starts_with(key) || idx.columns_len(k) != key.len() {
+                return Ok(None);
+            }
+            count_fetch(root, 1);
+            if view.resolve(root, k, v).body().is_some() {
+                let pk = k[key.len()..].to_vec();
+                return self.with_row(view, &pk, f);
+            }
+        }
     }
 
     pub fn name(&self) -> &str {
@@ -667,8 +631,14 @@ impl Table {
     /// Locks the row with primary key `pk` for `txn` and reads its latest
     /// version (`None`: no such row; the key stays locked).
     pub fn lock_row(&self, txn: &mut Txn, pk: &[u8]) -> Result<Option<Vec<Value>>> {
-        txn.lock(self.primary.root(), pk)?;
+        self.lock_key(txn, pk)?;
         self.get_by_key(&ReadView::latest(), pk)
+    }
+
+    /// Locks primary key `pk` for `txn` until it ends, whether or not a row
+    /// has it (a DELETE of a missing row and the INSERT that follows hold it).
+    pub fn lock_key(&self, txn: &mut Txn, pk: &[u8]) -> Result<()> {
+        Ok(txn.lock(self.primary.root(), pk)?)
     }
 
     /// Deletes the row `old` with primary key `pk`, which `txn` locked and
@@ -890,6 +860,28 @@ impl Table {
             })?;
         }
         Ok(())
+    }
+
+    /// Calls `f(state, primary key, row)` for the rows `view` sees with
+    /// keys in `range`, on `threads` workers with their own states
+    /// (returned). Order across pieces is not defined; within a piece it
+    /// is key order.
+    pub fn parallel_scan_primary<S: Send>(
+        &self,
+        view: &ReadView,
+        range: &KeyRange,
+        threads: usize,
+        init: impl Fn() -> S + Sync,
+        f: impl Fn(&mut S, &[u8], RowRef<'_>) + Sync,
+    ) -> Result<Vec<S>> {
+        let root = self.primary.root();
+        crate::parallel::scan(&self.primary, range, threads, init, |state, k, v| {
+            match view.resolve(root, k, v) {
+                Version::Current(b) => f(state, k, self.layout.row(b)),
+                Version::Older(o, at) => f(state, k, self.layout.row(&o[at..])),
+                Version::Absent => {}
+            }
+        })
     }
 
     /// Number of rows `view` sees (a parallel count over the clustered

@@ -3,14 +3,14 @@
 //! changes (the log is poisoned) without losing what committed before;
 //! after a reopen the database is consistent. Checkpoints give back the
 //! log's space without losing anything.
-use lineardb_btree::PoolConfig;
-use lineardb_table::{ColumnDef, DataType, Engine, ReadView, TableSpec, Value};
+use lineardb_table::{ColumnDef, DataType, Engine, EngineConfig, TableSpec, Value};
+use lineardb_txn::ReadView;
 use lineardb_wal::{FaultPlan, FaultyFile};
 use std::path::Path;
 use std::sync::Arc;
 
-fn small_pool() -> PoolConfig {
-    PoolConfig {
+fn small_pool() -> EngineConfig {
+    EngineConfig {
         page_size: 4096,
         pool_bytes: 4096 * 256,
         max_pages: 1 << 20,
@@ -129,14 +129,14 @@ fn checkpoints_give_back_log_space_and_keep_everything() {
                 t.insert(&mut txn, row(id)).unwrap();
             }
             txn.commit().unwrap();
-            engine.wal().checkpoint().unwrap();
+            engine.checkpoint().unwrap();
         }
-        let log = engine.wal().log();
+        let log = engine.log_stats();
         assert!(
-            log.first() > log.stats().appended / 2,
+            log.first > log.appended / 2,
             "the log still starts at {} of {}",
-            log.first(),
-            log.stats().appended
+            log.first,
+            log.appended
         );
         // The discarded bytes are a hole: the file holds fewer blocks than
         // its length (where the file system punches holes).
@@ -146,7 +146,7 @@ fn checkpoints_give_back_log_space_and_keep_everything() {
             "log: {} bytes long, {} bytes on disk, first record at {}",
             meta.len(),
             meta.blocks() * 512,
-            log.first()
+            log.first
         );
         // Deleting after the last checkpoint is recovered from the log.
         let mut txn = engine.begin();

@@ -2,8 +2,8 @@
 //! later transactions delete or change, on every access path; purge
 //! removes delete marks only once no snapshot can see them; a row deleted
 //! and inserted again in one transaction is one row.
-use lineardb_btree::PoolConfig;
-use lineardb_table::{ColumnDef, DataType, Engine, KeyRange, ReadView, Table, TableSpec, Value};
+use lineardb_table::{ColumnDef, DataType, Engine, EngineConfig, KeyRange, Table, TableSpec, Value};
+use lineardb_txn::ReadView;
 use std::sync::Arc;
 
 fn make_table(engine: &Engine) -> Arc<Table> {
@@ -59,15 +59,15 @@ fn rows(t: &Table, view: &ReadView) -> [Vec<(i64, i64)>; 4] {
 /// Records in a tree, delete marks included.
 fn records(t: &Table) -> (u64, u64) {
     (
-        t.primary.check().unwrap(),
-        t.indexes[0].tree.check().unwrap(),
+        t.tree_records(None).unwrap(),
+        t.tree_records(Some(0)).unwrap(),
     )
 }
 
 #[test]
 fn snapshots_outlive_deletes_until_purge() {
     let dir = tempfile::tempdir().unwrap();
-    let engine = Engine::open(&dir.path().join("m.ldb"), PoolConfig::default()).unwrap();
+    let engine = Engine::open(&dir.path().join("m.ldb"), EngineConfig::default()).unwrap();
     let t = make_table(&engine);
     let mut txn = engine.begin();
     for id in 0..100 {
@@ -116,13 +116,13 @@ fn snapshots_outlive_deletes_until_purge() {
 
     // The old snapshot holds the marks: 50 deleted rows, 75 dead entries
     // (50 deleted, 25 moved).
-    engine.wal().purge().unwrap();
+    engine.purge().unwrap();
     assert_eq!(records(&t), (100, 125));
     for got in rows(&t, &old) {
         assert_eq!(got, before, "the old snapshot after a purge");
     }
     drop(old);
-    engine.wal().purge().unwrap();
+    engine.purge().unwrap();
     assert_eq!(records(&t), (50, 50));
     assert_eq!(t.check().unwrap(), 50);
     for got in rows(&t, &ReadView::latest()) {
@@ -133,7 +133,7 @@ fn snapshots_outlive_deletes_until_purge() {
 #[test]
 fn delete_then_insert_in_one_transaction_is_one_row() {
     let dir = tempfile::tempdir().unwrap();
-    let engine = Engine::open(&dir.path().join("m.ldb"), PoolConfig::default()).unwrap();
+    let engine = Engine::open(&dir.path().join("m.ldb"), EngineConfig::default()).unwrap();
     let t = make_table(&engine);
     let mut txn = engine.begin();
     t.insert(&mut txn, vec![Some(Value::Int(1)), Some(Value::Int(5))])
@@ -155,7 +155,7 @@ fn delete_then_insert_in_one_transaction_is_one_row() {
         assert_eq!(got, vec![(1, 5)]);
     }
     drop(old);
-    engine.wal().purge().unwrap();
+    engine.purge().unwrap();
     for got in rows(&t, &ReadView::latest()) {
         assert_eq!(got, vec![(1, 6)]);
     }
@@ -165,7 +165,7 @@ fn delete_then_insert_in_one_transaction_is_one_row() {
     engine.close().unwrap();
     drop(t);
     drop(engine);
-    let engine = Engine::open(&dir.path().join("m.ldb"), PoolConfig::default()).unwrap();
+    let engine = Engine::open(&dir.path().join("m.ldb"), EngineConfig::default()).unwrap();
     let t = engine.table("db", "t").unwrap();
     let view = engine.snapshot().unwrap();
     for got in rows(&t, &view) {

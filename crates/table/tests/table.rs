@@ -1,8 +1,8 @@
 //! The table layer against real files: typed errors that leave the table
 //! unchanged, random DML checked against a model and by `check`, restart,
 //! access paths, and parallel scans equal to serial ones.
-use lineardb_btree::PoolConfig;
-use lineardb_table::{parallel, ColumnDef, DataType, Engine, KeyRange, ReadView, TableSpec, Value};
+use lineardb_table::{ColumnDef, DataType, Engine, EngineConfig, KeyRange, TableSpec, Value};
+use lineardb_txn::ReadView;
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 use std::ops::Bound;
@@ -11,8 +11,8 @@ fn int() -> DataType {
     DataType::Int { unsigned: false }
 }
 
-fn small_pool() -> PoolConfig {
-    PoolConfig {
+fn small_pool() -> EngineConfig {
+    EngineConfig {
         page_size: 4096,
         pool_bytes: 4096 * 64,
         max_pages: 1 << 20,
@@ -270,7 +270,7 @@ fn catalog_and_data_survive_restart() {
     assert_eq!(engine.tables("db").unwrap(), vec!["people"]);
     let t = engine.table("db", "people").unwrap();
     let mut txn = engine.begin();
-    assert_eq!(t.def.indexes.len(), 2);
+    assert_eq!(t.def().indexes.len(), 2);
     assert_eq!(t.check().unwrap(), 500);
     assert_eq!(
         t.get(&ReadView::latest(), &[Value::Int(77)])
@@ -302,9 +302,9 @@ fn catalog_and_data_survive_restart() {
 fn parallel_scan_and_count_equal_serial_with_a_small_pool() {
     let dir = tempfile::tempdir().unwrap();
     let engine = Engine::open(&dir.path().join("s.ldb"), small_pool()).unwrap();
-    let t = lineardb_table::load::sbtest::load(&engine, "sb", "sbtest1", 20_000, 2, 7).unwrap();
+    let t = lineardb_load::sbtest::load(&engine, "sb", "sbtest1", 20_000, 2, 7).unwrap();
     assert!(
-        engine.store().pool().stats().page_count > 64 * 4,
+        engine.pool_stats().page_count > 64 * 4,
         "the table is several times the pool"
     );
     assert_eq!(t.check().unwrap(), 20_000);
@@ -316,16 +316,12 @@ fn parallel_scan_and_count_equal_serial_with_a_small_pool() {
     .unwrap();
     assert_eq!(serial.len(), 20_000);
     for threads in 1..=8 {
-        let parts = parallel::scan(
-            &t.primary,
+        let parts = t.parallel_scan_primary(
+            &ReadView::latest(),
             &KeyRange::all(),
             threads,
             Vec::new,
-            |acc, k, v| {
-                // The latest value: stamp, then the row.
-                let at = lineardb_table::Stamp::decode(v).1;
-                acc.push((k.to_vec(), t.layout.row(&v[at..]).int(1)));
-            },
+            |acc, k, r| acc.push((k.to_vec(), r.int(1))),
         )
         .unwrap();
         let mut all: Vec<_> = parts.into_iter().flatten().collect();
@@ -386,7 +382,7 @@ fn parallel_scan_and_count_equal_serial_with_a_small_pool() {
 #[test]
 fn index_entries_give_every_column_they_hold() {
     let dir = tempfile::tempdir().unwrap();
-    let engine = Engine::open(&dir.path().join("e.ldb"), PoolConfig::default()).unwrap();
+    let engine = Engine::open(&dir.path().join("e.ldb"), EngineConfig::default()).unwrap();
     engine.create_database("db", true).unwrap();
     let t = engine
         .create_table(

@@ -1,8 +1,8 @@
 //! lineitem at SF 0.01, loaded and read back, equals dbgen's output row for
 //! row (tpchgen's text output is byte-identical to dbgen's).
-use lineardb_btree::PoolConfig;
-use lineardb_table::load::tpch::load_lineitem;
-use lineardb_table::{Engine, KeyRange, ReadView, Value};
+use lineardb_load::tpch::load_lineitem;
+use lineardb_table::{Engine, EngineConfig, KeyRange, Value};
+use lineardb_txn::ReadView;
 use tpchgen::generators::LineItemGenerator;
 
 fn tbl_line(values: &[Value]) -> String {
@@ -24,9 +24,9 @@ fn lineitem_sf_001_matches_dbgen_row_for_row() {
     let dir = tempfile::tempdir().unwrap();
     let engine = Engine::open(
         &dir.path().join("l.ldb"),
-        PoolConfig {
+        EngineConfig {
             pool_bytes: 64 << 20,
-            ..PoolConfig::default()
+            ..EngineConfig::default()
         },
     )
     .unwrap();

@@ -17,23 +17,23 @@
 //!
 //! [`Wal`] attaches a log to a data file: the `btree` layer's redo records
 //! of page changes (with the undo information of transactional changes),
-//! COMMIT and ABORT records, fuzzy checkpoints, and recovery on open.
+//! COMMIT and ABORT records, fuzzy checkpoints, and recovery on open
+//! (re-doing page changes, rolling back unfinished transactions).
+//! Transactions, snapshots and row locks are the `txn` layer's, above.
+mod checkpoint;
 mod file;
-mod locks;
 mod log;
-pub mod mvcc;
 mod record;
 mod recovery;
-mod txn;
+mod undo;
 mod wal;
 
 pub use file::{FaultPlan, FaultyFile, LogFile, OsFile};
-pub use locks::{LockError, DEFAULT_LOCK_WAIT_TIMEOUT};
 pub use log::{Durability, Log, LogStats, Records};
-pub use mvcc::{ReadView, Reader, Stamp, Version};
 pub use record::{Lsn, Record, MAX_RECORD};
-pub use txn::Txn;
-pub use wal::{RecoveryReport, Wal, CHECKPOINT_EVERY};
+pub use recovery::RecoveryReport;
+pub use undo::apply_undo;
+pub use wal::{Wal, CHECKPOINT_EVERY};
 
 /// What can go wrong with the log.
 #[derive(Debug, thiserror::Error)]
@@ -49,3 +49,8 @@ pub enum Error {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// A log failure as the storage layers report it.
+pub(crate) fn log_error(e: Error) -> lineardb_buffer::Error {
+    lineardb_buffer::Error::Log(e.to_string())
+}

@@ -15,6 +15,14 @@ pub type Lsn = u64;
 
 pub(crate) const HEADER: usize = 9;
 
+/// Record kinds: a `btree` redo record (page changes and the undo
+/// information of transactional ones), the end of a transaction (its id),
+/// a checkpoint (see `checkpoint.rs`).
+pub(crate) const REDO: u8 = 1;
+pub(crate) const COMMIT: u8 = 2;
+pub(crate) const ABORT: u8 = 3;
+pub(crate) const CHECKPOINT: u8 = 4;
+
 /// Largest payload of one record.
 pub const MAX_RECORD: usize = 16 << 20;
 

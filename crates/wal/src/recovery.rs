@@ -1,7 +1,7 @@
 //! Recovery, first half: rebuild the page count and free list, re-do page
 //! changes, and find the transactions that did not end. (The second half,
 //! rolling those back, runs through the trees once the log is attached:
-//! [`crate::Wal::open`].)
+//! `Wal::open`.)
 //!
 //! Pass 1 reads the log from `min(redo_from, undo_from)` of the last
 //! checkpoint: it replays page allocation (FREE / in use) onto the
@@ -13,12 +13,37 @@
 //! `a`: they describe an earlier life of the page (freed, then reused by
 //! the build), and re-doing them would overwrite the build's content,
 //! which is on disk only.
+use crate::checkpoint::Checkpoint;
 use crate::log::{Log, FILE_HEADER};
-use crate::record::HEADER;
-use crate::wal::{log_error, Checkpoint, RecoveryReport, ABORT, COMMIT, REDO};
+use crate::log_error;
+use crate::record::{Lsn, ABORT, CHECKPOINT, COMMIT, HEADER, REDO};
 use lineardb_btree::redo::{self, PageEffect, UndoOp};
 use lineardb_buffer::{BufferPool, Error, PageId, Result};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// What opening the log found and did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RecoveryReport {
+    /// Log range read.
+    pub from: Lsn,
+    pub to: Lsn,
+    /// Redo records read and page changes re-done.
+    pub redo_records: u64,
+    pub pages_redone: u64,
+    /// Transactions that had not committed, rolled back.
+    pub rolled_back: u64,
+    pub millis: u64,
+}
+
+impl std::fmt::Display for RecoveryReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "recovery: read the log from LSN {} to {}: {} redo records, {} page changes re-done, {} unfinished transactions rolled back, {} ms",
+            self.from, self.to, self.redo_records, self.pages_redone, self.rolled_back, self.millis
+        )
+    }
+}
 
 pub(crate) struct Redone {
     pub report: RecoveryReport,
@@ -34,7 +59,7 @@ fn read_checkpoint(log: &Log, at: u64) -> Result<Checkpoint> {
         .next()
         .ok_or_else(|| bad("missing (is this the data file's log?)"))?
         .map_err(log_error)?;
-    if rec.kind != crate::wal::CHECKPOINT {
+    if rec.kind != CHECKPOINT {
         return Err(bad("not a checkpoint"));
     }
     Checkpoint::decode(&rec.payload).ok_or_else(|| bad("malformed"))

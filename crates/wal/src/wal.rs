@@ -1,9 +1,5 @@
-//! The log attached to a data file: page changes, transactions and
-//! checkpoints.
-//!
-//! Record kinds: `REDO` (a `btree` redo record: page changes and the undo
-//! information of transactional ones), `COMMIT` and `ABORT` (a transaction
-//! id), `CHECKPOINT` (see [`Checkpoint`]).
+//! The log attached to a data file: page changes, the ends of
+//! transactions, and checkpoints.
 //!
 //! A checkpoint is fuzzy: it notes the log position `redo_from` (and moves
 //! the image horizon there, so every page changed later is logged whole
@@ -12,81 +8,24 @@
 //! transaction still running (`undo_from`), the page count and the free
 //! pages, and points the data file's header at it. Recovery needs the log
 //! only from `min(redo_from, undo_from)`.
-use crate::locks::LockTable;
+//!
+//! Transactions themselves (ids, snapshots, row locks) belong to the layer
+//! above (`lineardb-txn`); the log only learns when one first writes
+//! ([`Wal::txn_started`]) and when it ends ([`Wal::txn_ended`]), which is
+//! all a checkpoint needs to know.
+use crate::checkpoint::Checkpoint;
 use crate::log::Log;
-use crate::mvcc::{Mvcc, Started};
-use crate::record::{Lsn, HEADER};
-use crate::txn::Txn;
-use crate::{Durability, Error, LogFile};
-use lineardb_btree::BTree;
-use lineardb_buffer::{BufferPool, PageId, PageLog};
+use crate::record::{Lsn, ABORT, CHECKPOINT, COMMIT, HEADER, REDO};
+use crate::recovery::RecoveryReport;
+use crate::{log_error, Durability, LogFile};
+use lineardb_buffer::{BufferPool, PageLog};
 use lineardb_sync::{Mutex, SharedFlag, SharedWord, WaitClass};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
-pub(crate) const REDO: u8 = 1;
-pub(crate) const COMMIT: u8 = 2;
-pub(crate) const ABORT: u8 = 3;
-pub(crate) const CHECKPOINT: u8 = 4;
-
-/// Ended transactions a committer lets pile up before it purges.
-const PURGE_BATCH: usize = 64;
-
 /// Log bytes after which the background thread takes a checkpoint.
 pub const CHECKPOINT_EVERY: u64 = 256 << 20;
-
-pub(crate) fn log_error(e: Error) -> lineardb_buffer::Error {
-    lineardb_buffer::Error::Log(e.to_string())
-}
-
-/// What a checkpoint record holds.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Checkpoint {
-    pub redo_from: Lsn,
-    pub undo_from: Lsn,
-    pub page_count: u64,
-    pub next_txn: u64,
-    pub free: Vec<PageId>,
-}
-
-impl Checkpoint {
-    pub(crate) fn encode(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(40 + self.free.len() * 8);
-        for v in [
-            self.redo_from,
-            self.undo_from,
-            self.page_count,
-            self.next_txn,
-            self.free.len() as u64,
-        ] {
-            b.extend_from_slice(&v.to_le_bytes());
-        }
-        for p in &self.free {
-            b.extend_from_slice(&p.to_le_bytes());
-        }
-        b
-    }
-
-    pub(crate) fn decode(b: &[u8]) -> Option<Checkpoint> {
-        let word = |i: usize| -> Option<u64> {
-            Some(u64::from_le_bytes(
-                b.get(i * 8..i * 8 + 8)?.try_into().ok()?,
-            ))
-        };
-        let n = word(4)? as usize;
-        if b.len() != 40 + n.checked_mul(8)? {
-            return None;
-        }
-        Some(Checkpoint {
-            redo_from: word(0)?,
-            undo_from: word(1)?,
-            page_count: word(2)?,
-            next_txn: word(3)?,
-            free: (0..n).map(|i| word(5 + i)).collect::<Option<_>>()?,
-        })
-    }
-}
 
 /// The buffer pool's handle on the log (no reference back to the pool).
 pub(crate) struct PoolLog {
@@ -115,42 +54,24 @@ impl PageLog for PoolLog {
     }
 }
 
-/// What opening the log found and did.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RecoveryReport {
-    /// Log range read.
-    pub from: Lsn,
-    pub to: Lsn,
-    /// Redo records read and page changes re-done.
-    pub redo_records: u64,
-    pub pages_redone: u64,
-    /// Transactions that had not committed, rolled back.
-    pub rolled_back: u64,
-    pub millis: u64,
-}
-
-impl std::fmt::Display for RecoveryReport {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "recovery: read the log from LSN {} to {}: {} redo records, {} page changes re-done, {} unfinished transactions rolled back, {} ms",
-            self.from, self.to, self.redo_records, self.pages_redone, self.rolled_back, self.millis
-        )
-    }
+/// The transactions that have written, for checkpoints.
+struct Running {
+    /// By id: the log position before the transaction's first record.
+    first_lsn: BTreeMap<u64, Lsn>,
+    /// Past every id that has written (or that recovery found): where ids
+    /// start again after a restart.
+    next_id: u64,
 }
 
 pub struct Wal {
-    pub(crate) log: Arc<Log>,
-    pub(crate) pool: Arc<BufferPool>,
+    log: Arc<Log>,
+    pool: Arc<BufferPool>,
     pages: Arc<PoolLog>,
-    /// Transactions with changes, by id: the LSN before their first record.
     /// Written when a transaction first writes and when it ends.
-    active: Mutex<BTreeMap<u64, Lsn>>,
-    pub(crate) mvcc: Arc<Mvcc>,
+    running: Mutex<Running>,
     checkpointing: Mutex<()>,
     stop: SharedFlag,
     background: Mutex<Option<std::thread::JoinHandle<()>>>,
-    pub(crate) locks: LockTable,
 }
 
 impl Wal {
@@ -191,17 +112,21 @@ impl Wal {
             }),
             log,
             pool: pool.clone(),
-            active: Mutex::with_class(WaitClass::Transactions, BTreeMap::new()),
-            mvcc: Arc::new(Mvcc::new(found.next_txn)),
+            running: Mutex::with_class(
+                WaitClass::Transactions,
+                Running {
+                    first_lsn: BTreeMap::new(),
+                    next_id: found.next_txn.max(1),
+                },
+            ),
             checkpointing: Mutex::new(()),
             stop: SharedFlag::new(false),
             background: Mutex::new(None),
-            locks: LockTable::new(),
         });
         pool.attach_log(wal.pages.clone())?;
         let mut report = found.report;
         for (txn, ops) in found.losers {
-            crate::txn::undo(&pool, ops.iter().rev())?;
+            crate::undo::apply_undo(&pool, ops.iter().rev())?;
             wal.log
                 .append(ABORT, &txn.to_le_bytes())
                 .map_err(log_error)?;
@@ -212,60 +137,30 @@ impl Wal {
         Ok((wal, report))
     }
 
-    /// A new transaction (it takes an id when it first writes).
-    pub fn begin(self: &Arc<Self>) -> Txn {
-        Txn::new(self.clone())
+    /// The data file's pages.
+    pub fn pool(&self) -> &Arc<BufferPool> {
+        &self.pool
     }
 
-    pub(crate) fn register(&self) -> Started {
-        // MAX_SLOTS transactions writing at once is far past what the
-        // worker pool runs; more wait for one to end.
-        let started = loop {
-            match self.mvcc.begin() {
-                Some(s) => break s,
-                None => std::thread::sleep(std::time::Duration::from_millis(1)),
-            }
-        };
-        self.active.lock().insert(started.id, self.log.end());
-        started
+    /// Where transaction ids go on: past every id the log has seen.
+    pub fn next_txn_id(&self) -> u64 {
+        self.running.lock().next_id
     }
 
-    /// Multi-version bookkeeping: readers take their snapshots here.
-    pub fn mvcc(&self) -> &Arc<Mvcc> {
-        &self.mvcc
+    /// Transaction `id` is about to write its first record: checkpoints
+    /// keep the log from here until it ends.
+    pub fn txn_started(&self, id: u64) {
+        let mut running = self.running.lock();
+        running.first_lsn.insert(id, self.log.end());
+        running.next_id = running.next_id.max(id + 1);
     }
 
-    /// Purges what no snapshot needs (see [`Mvcc`]): delete marks are
-    /// removed if their key still holds exactly the mark.
-    pub fn purge(&self) -> lineardb_buffer::Result<usize> {
-        self.mvcc.purge(|m| {
-            BTree::open(self.pool.clone(), m.root).remove_if(&m.key, |v| v == m.value)?;
-            Ok(())
-        })
-    }
-
-    /// Frees the pages of the tree rooted at `root`, after dropping the
-    /// delete marks waiting to be purged from it.
-    pub fn destroy_tree(&self, root: PageId) -> lineardb_buffer::Result<()> {
-        self.mvcc.forget_tree(root);
-        BTree::open(self.pool.clone(), root).destroy()
-    }
-
-    /// Purges when `backlog` ended transactions (as a committer saw when
-    /// it ended) have piled up; one purges, the others go on. A failed
-    /// purge (the log failed) is reported; the commit that called it is
-    /// durable all the same.
-    pub(crate) fn purge_if_due(&self, backlog: usize) {
-        if backlog >= PURGE_BATCH {
-            if let Err(e) = self.purge() {
-                eprintln!("lineardb: purge failed: {e}");
-            }
-        }
-    }
-
-    pub(crate) fn end_txn(&self, id: u64, kind: u8) -> lineardb_buffer::Result<Lsn> {
+    /// Transaction `id` ended: appends its COMMIT (or ABORT) record and
+    /// returns the LSN the record ends at (see [`wait_durable`](Self::wait_durable)).
+    pub fn txn_ended(&self, id: u64, committed: bool) -> lineardb_buffer::Result<Lsn> {
+        let kind = if committed { COMMIT } else { ABORT };
         let lsn = self.log.append(kind, &id.to_le_bytes()).map_err(log_error);
-        self.active.lock().remove(&id);
+        self.running.lock().first_lsn.remove(&id);
         lsn
     }
 
@@ -273,9 +168,8 @@ impl Wal {
         &self.log
     }
 
-    /// Returns once the log records up to `lsn` (a commit's, see
-    /// [`Txn::commit_no_wait`](crate::Txn::commit_no_wait)) are as durable
-    /// as the durability setting asks of a commit.
+    /// Returns once the log records up to `lsn` (a commit's) are as
+    /// durable as the durability setting asks of a commit.
     pub fn wait_durable(&self, lsn: Lsn) -> lineardb_buffer::Result<()> {
         self.log.flush(lsn).map_err(log_error)
     }
@@ -283,15 +177,6 @@ impl Wal {
     /// Whether [`wait_durable`](Self::wait_durable) would return at once.
     pub fn is_durable(&self, lsn: Lsn) -> bool {
         self.log.is_durable(lsn)
-    }
-
-    /// How long a transaction waits for a row lock (`innodb_lock_wait_timeout`).
-    pub fn lock_wait_timeout(&self) -> std::time::Duration {
-        self.locks.timeout()
-    }
-
-    pub fn set_lock_wait_timeout(&self, t: std::time::Duration) {
-        self.locks.set_timeout(t)
     }
 
     pub fn durability(&self) -> Durability {
@@ -309,20 +194,17 @@ impl Wal {
         self.log.sync_to(redo_from).map_err(log_error)?;
         self.pool.flush()?;
         self.pool.sync()?;
-        let undo_from = self
-            .active
-            .lock()
-            .values()
-            .copied()
-            .min()
-            .unwrap_or(redo_from)
-            .min(redo_from);
+        let (undo_from, next_txn) = {
+            let running = self.running.lock();
+            let oldest = running.first_lsn.values().copied().min();
+            (oldest.unwrap_or(redo_from).min(redo_from), running.next_id)
+        };
         let (page_count, free) = self.pool.allocation();
         let payload = Checkpoint {
             redo_from,
             undo_from,
             page_count,
-            next_txn: self.mvcc.next_id(),
+            next_txn,
             free,
         }
         .encode();
@@ -338,24 +220,23 @@ impl Wal {
     }
 
     /// Starts the thread that syncs the log once a second (for the lazier
-    /// durability modes) and checkpoints every [`CHECKPOINT_EVERY`] bytes.
-    pub fn start_background(self: &Arc<Self>) {
+    /// durability modes), checkpoints every [`CHECKPOINT_EVERY`] bytes, and
+    /// calls `tick` every 100 ms (the layer above purges there).
+    pub fn start_background(self: &Arc<Self>, tick: impl Fn() + Send + 'static) {
         let wal = self.clone();
         let handle = std::thread::Builder::new()
             .name("lineardb-log".into())
-            .spawn(move || wal.background_loop())
+            .spawn(move || wal.background_loop(tick))
             .expect("spawn the log thread");
         *self.background.lock() = Some(handle);
     }
 
-    fn background_loop(&self) {
+    fn background_loop(&self, tick: impl Fn()) {
         let mut ticks = 0u32;
         while !self.stop.get() {
             std::thread::sleep(std::time::Duration::from_millis(100));
             ticks += 1;
-            if let Err(e) = self.purge() {
-                eprintln!("lineardb: purge failed: {e}");
-            }
+            tick();
             if ticks.is_multiple_of(10) && self.durability() != Durability::Sync {
                 if let Err(e) = self.log.sync_all() {
                     eprintln!("lineardb: syncing the log failed: {e}");
@@ -369,14 +250,18 @@ impl Wal {
         }
     }
 
-    /// Stops the background thread and takes a last checkpoint, so the
-    /// next open has nothing to re-do.
-    pub fn shutdown(&self) -> lineardb_buffer::Result<()> {
+    /// Stops the background thread (and so its calls of `tick`).
+    pub fn stop_background(&self) {
         self.stop.set(true);
         if let Some(h) = self.background.lock().take() {
             let _ = h.join();
         }
-        self.purge()?;
+    }
+
+    /// Stops the background thread and takes a last checkpoint, so the
+    /// next open has nothing to re-do.
+    pub fn shutdown(&self) -> lineardb_buffer::Result<()> {
+        self.stop_background();
         self.checkpoint()
     }
 }

@@ -1,6 +1,6 @@
 //! What the SQL-level tests share: an embedded session on a new engine.
 use lineardb_sql::{Registry, Session};
-use lineardb_table::{Engine, PoolConfig};
+use lineardb_table::{Engine, EngineConfig};
 use std::sync::Arc;
 
 /// A superuser session on a new engine with a `pool_mib` buffer pool in a
@@ -10,9 +10,9 @@ pub fn session(pool_mib: usize) -> (tempfile::TempDir, Session) {
     let engine = Arc::new(
         Engine::open(
             &dir.path().join("t.ldb"),
-            PoolConfig {
+            EngineConfig {
                 pool_bytes: pool_mib << 20,
-                ..PoolConfig::default()
+                ..EngineConfig::default()
             },
         )
         .unwrap(),

@@ -221,11 +221,6 @@ impl Mvcc {
         }
     }
 
-    /// The next id to be handed out (checkpoints persist it).
-    pub(crate) fn next_id(&self) -> u64 {
-        self.next.load()
-    }
-
     /// Starts a writing transaction: a slot, an id, a versions record.
     pub(crate) fn begin(&self) -> Option<Started> {
         let slot = self.active_slots.lock().take(&self.active_used)?;

@@ -14,11 +14,11 @@
 //! Generation runs on worker threads, one part of the order-key space
 //! each; parts arrive in order at the bulk loader (rows are generated in
 //! primary-key order), so the load is one bottom-up build.
-use crate::catalog::{Engine, TableSpec};
-use crate::error::{Error, Result};
-use crate::schema::ColumnDef;
-use crate::table::Table;
-use crate::types::{DataType, Dec, Value};
+use lineardb_table::{Engine, TableSpec};
+use lineardb_table::{Error, Result};
+use lineardb_table::ColumnDef;
+use lineardb_table::Table;
+use lineardb_table::{DataType, Dec, Value};
 use lineardb_sync::SharedWord;
 use std::collections::BTreeMap;
 use std::sync::mpsc::{sync_channel, Receiver};

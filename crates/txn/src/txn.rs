@@ -1,6 +1,6 @@
 //! Transactions: an id taken at the first change, the undo list kept in
 //! memory for ROLLBACK (the same information is in the log for recovery),
-//! COMMIT made durable as the log's [`crate::Durability`] says.
+//! COMMIT made durable as the log's durability setting says.
 //!
 //! Undo operations put back the value a key had, or remove a key that was
 //! absent: applying one twice is the same as once, so recovery can roll a
@@ -12,17 +12,17 @@
 //! read through a [`crate::ReadView`], which sees the value each change
 //! replaced (recorded, before the change is visible, in the transaction's
 //! versions: see `mvcc.rs`).
-use crate::locks::LockError;
+use crate::manager::Transactions;
 use crate::mvcc::{Mark, Stamp, Started};
-use crate::record::Lsn;
-use crate::wal::{Wal, ABORT, COMMIT};
 use lineardb_btree::redo::UndoOp;
 use lineardb_btree::BTree;
-use lineardb_buffer::{BufferPool, PageId, Result};
+use crate::error::Result;
+use lineardb_buffer::PageId;
+use lineardb_wal::{apply_undo, Lsn};
 use std::sync::Arc;
 
 pub struct Txn {
-    wal: Arc<Wal>,
+    txns: Arc<Transactions>,
     /// The id, MVCC slot and versions, from the first change on.
     started: Option<Started>,
     undo: Vec<UndoOp>,
@@ -33,30 +33,11 @@ pub struct Txn {
     locks: Vec<Vec<u8>>,
 }
 
-/// Applies undo operations in the order given (callers pass them newest
-/// first). The changes are logged without undo information of their own.
-pub(crate) fn undo<'a>(
-    pool: &Arc<BufferPool>,
-    ops: impl Iterator<Item = &'a UndoOp>,
-) -> Result<()> {
-    for op in ops {
-        let tree = BTree::open(pool.clone(), op.root);
-        match &op.old {
-            Some(v) => {
-                tree.put(&op.key, v)?;
-            }
-            None => {
-                tree.remove(&op.key)?;
-            }
-        }
-    }
-    Ok(())
-}
-
 impl Txn {
-    pub(crate) fn new(wal: Arc<Wal>) -> Txn {
+    /// A new transaction on `txns` (it takes an id when it first writes).
+    pub fn begin(txns: &Arc<Transactions>) -> Txn {
         Txn {
-            wal,
+            txns: txns.clone(),
             started: None,
             undo: Vec::new(),
             marks: Vec::new(),
@@ -67,7 +48,7 @@ impl Txn {
     /// The id to tag changes with; the first call starts the transaction
     /// in the log's bookkeeping (reads never call it).
     pub fn id(&mut self) -> u64 {
-        self.started.get_or_insert_with(|| self.wal.register()).id
+        self.started.get_or_insert_with(|| self.txns.register()).id
     }
 
     /// The id if the transaction has changed anything (0 otherwise).
@@ -77,12 +58,12 @@ impl Txn {
 
     /// Locks row `key` of the tree rooted at `root` until the transaction
     /// ends, waiting for another transaction that holds it.
-    pub fn lock(&mut self, root: PageId, key: &[u8]) -> Result<(), LockError> {
+    pub fn lock(&mut self, root: PageId, key: &[u8]) -> Result<()> {
         let id = self.id();
         let mut k = Vec::with_capacity(8 + key.len());
         k.extend_from_slice(&root.to_le_bytes());
         k.extend_from_slice(key);
-        if self.wal.locks.lock(id, &k)? {
+        if self.txns.locks.lock(id, &k)? {
             self.locks.push(k);
         }
         Ok(())
@@ -190,10 +171,10 @@ impl Txn {
         if savepoint >= self.undo.len() {
             return Ok(());
         }
-        let r = undo(&self.wal.pool, self.undo[savepoint..].iter().rev());
+        let r = apply_undo(self.txns.wal().pool(), self.undo[savepoint..].iter().rev());
         self.undo.truncate(savepoint);
         self.marks.retain(|(at, _)| *at < savepoint);
-        r
+        Ok(r?)
     }
 
     /// Commits: returns once the commit is as durable as the log's mode asks.
@@ -204,7 +185,7 @@ impl Txn {
     /// Commits without waiting for the log: the transaction is committed
     /// for every other transaction (its locks are released, new views see
     /// it) and returns the LSN its commit record ends at, to be passed to
-    /// [`Wal::wait_durable`] before the commit is reported to anyone. A
+    /// [`Transactions::wait_durable`] before the commit is reported to anyone. A
     /// server uses it to serve other clients while the log syncs. `None`
     /// when the transaction changed nothing.
     pub fn commit_no_wait(mut self) -> Result<Option<Lsn>> {
@@ -213,7 +194,7 @@ impl Txn {
 
     fn finish_commit(&mut self) -> Result<()> {
         if let Some(lsn) = self.commit_in_memory()? {
-            self.wal.wait_durable(lsn)?;
+            self.txns.wal().wait_durable(lsn)?;
         }
         Ok(())
     }
@@ -223,17 +204,17 @@ impl Txn {
             return Ok(None);
         };
         self.undo.clear();
-        let lsn = self.wal.end_txn(s.id, COMMIT);
+        let lsn = self.txns.wal().txn_ended(s.id, true);
         // Views taken from now on see the transaction committed; its
         // versions and delete marks wait for purge.
         let marks = std::mem::take(&mut self.marks);
         let backlog = self
-            .wal
+            .txns
             .mvcc
             .end(s.id, s.slot, marks.into_iter().map(|(_, m)| m).collect());
-        self.wal.locks.release(&std::mem::take(&mut self.locks));
+        self.txns.locks.release(&std::mem::take(&mut self.locks));
         let lsn = lsn?;
-        self.wal.purge_if_due(backlog);
+        self.txns.purge_if_due(backlog);
         Ok(Some(lsn))
     }
 
@@ -248,10 +229,10 @@ impl Txn {
         };
         let r = self.rollback_to(0);
         self.started = None;
-        let ended = self.wal.end_txn(s.0, ABORT);
-        self.wal.mvcc.end(s.0, s.1, Vec::new());
-        self.wal.locks.release(&std::mem::take(&mut self.locks));
-        r.and(ended.map(|_| ()))
+        let ended = self.txns.wal().txn_ended(s.0, false);
+        self.txns.mvcc.end(s.0, s.1, Vec::new());
+        self.txns.locks.release(&std::mem::take(&mut self.locks));
+        r.and(ended.map(|_| ()).map_err(Into::into))
     }
 }
 

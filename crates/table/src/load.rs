@@ -1,3 +1,0 @@
-//! Loaders for benchmark data.
-pub mod sbtest;
-pub mod tpch;
