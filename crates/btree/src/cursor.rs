@@ -122,6 +122,7 @@ impl<'t> Cursor<'t> {
             done = false;
         }
         g.validate()?;
+        crate::tree::count_copied((end - pos) as u64);
         std::mem::swap(&mut self.key, &mut self.next_key);
         self.inclusive = inclusive;
         self.done = done;

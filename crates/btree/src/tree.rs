@@ -218,6 +218,9 @@ impl BTree {
                 n.append_value(pos, out);
             }
             g.validate()?;
+            if found {
+                count_copied(1);
+            }
             Ok(found)
         })
     }
@@ -313,6 +316,7 @@ impl BTree {
                     copied.push((k, s, vals.len()));
                 }
                 if g.is_valid() {
+                    count_copied(copied.len() as u64);
                     for &(k, s, e) in &copied {
                         found(k, &vals[s..e]);
                     }
@@ -1089,4 +1093,11 @@ pub(crate) fn retry<T>(mut op: impl FnMut() -> std::result::Result<T, Interrupt>
             }
         }
     }
+}
+
+/// Counts records copied out of leaves (this thread's slot: one load and
+/// one store to its own line, per lookup or per batch).
+#[inline]
+pub(crate) fn count_copied(n: u64) {
+    lineardb_sync::thread_slot::count(lineardb_sync::Counter::RecordsCopied, n);
 }

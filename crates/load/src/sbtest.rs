@@ -9,11 +9,11 @@
 //! digits joined by '-' (10 and 5 groups). The loader bulk-loads the rows in
 //! id order, then builds `k_1` with the parallel index build, as sysbench's
 //! `prepare` creates the secondary index after inserting.
-use lineardb_table::{Engine, TableSpec};
-use lineardb_table::Result;
 use lineardb_table::ColumnDef;
+use lineardb_table::Result;
 use lineardb_table::Table;
 use lineardb_table::{DataType, Value};
+use lineardb_table::{Engine, TableSpec};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;

@@ -14,12 +14,12 @@
 //! Generation runs on worker threads, one part of the order-key space
 //! each; parts arrive in order at the bulk loader (rows are generated in
 //! primary-key order), so the load is one bottom-up build.
-use lineardb_table::{Engine, TableSpec};
-use lineardb_table::{Error, Result};
+use lineardb_sync::SharedWord;
 use lineardb_table::ColumnDef;
 use lineardb_table::Table;
 use lineardb_table::{DataType, Dec, Value};
-use lineardb_sync::SharedWord;
+use lineardb_table::{Engine, TableSpec};
+use lineardb_table::{Error, Result};
 use std::collections::BTreeMap;
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::Arc;

@@ -81,8 +81,12 @@ impl Session {
                 Err(lineardb_table::Error::DuplicateKey { .. })
                     if replace && !t.def().primary_key.is_empty() =>
                 {
-                    let key: Vec<Value> =
-                        t.def().primary_key.iter().map(|&c| full[c].clone()).collect();
+                    let key: Vec<Value> = t
+                        .def()
+                        .primary_key
+                        .iter()
+                        .map(|&c| full[c].clone())
+                        .collect();
                     let pk = t.encode_primary_key(&key)?;
                     t.delete_by_key(txn, &pk)?;
                     t.insert_prepared(txn, &full)?;

@@ -781,13 +781,20 @@ impl Row for SourceRow<'_> {
 
 /// Builds the key ranges to scan for the chosen index; `None` if a bound
 /// could not be turned into a key (the scan then covers everything and
-/// the filter decides).
-fn key_ranges(t: &Table, path: &Path, env: Env<'_>) -> Result<Option<Vec<KeyRange>>> {
+/// the filter decides). With the ranges, whether each is one whole key of
+/// a unique key (the primary key, or a unique index with NULL-free values):
+/// then each holds at most one row, fetched by a point lookup.
+fn key_ranges(t: &Table, path: &Path, env: Env<'_>) -> Result<Option<(Vec<KeyRange>, bool)>> {
     let (types, cols): (Vec<lineardb_table::KeyColumn>, Vec<usize>) = match path.access {
         Access::Primary => (t.primary_key_types().to_vec(), t.def().primary_key.clone()),
-        Access::Covering(i) | Access::NonCovering(i) => {
-            (t.index_types(i).to_vec(), t.def().indexes[i].columns.clone())
-        }
+        Access::Covering(i) | Access::NonCovering(i) => (
+            t.index_types(i).to_vec(),
+            t.def().indexes[i].columns.clone(),
+        ),
+    };
+    let unique = match path.access {
+        Access::Primary => !t.def().primary_key.is_empty(),
+        Access::Covering(i) | Access::NonCovering(i) => t.def().indexes[i].unique,
     };
     let empty: &[Value] = &[];
     let coerce = |pos: usize, e: &Expr| -> Result<Option<Value>> {
@@ -805,21 +812,28 @@ fn key_ranges(t: &Table, path: &Path, env: Env<'_>) -> Result<Option<Vec<KeyRang
     for (i, e) in path.key.eq.iter().enumerate() {
         match coerce(i, e) {
             Ok(Some(v)) => eq.push(v),
-            Ok(None) => return Ok(Some(Vec::new())), // col = NULL: nothing
+            Ok(None) => return Ok(Some((Vec::new(), false))), // col = NULL: nothing
             Err(_) => return Ok(None),
         }
     }
     if path.key.ranges.is_empty() {
         if eq.is_empty() {
-            return Ok(Some(vec![KeyRange::all()]));
+            return Ok(Some((vec![KeyRange::all()], false)));
         }
-        return Ok(Some(vec![KeyRange::from_values(
-            &types,
-            Bound::Included(&eq),
-            Bound::Included(&eq),
-        )]));
+        let point = unique && eq.len() == types.len();
+        return Ok(Some((
+            vec![KeyRange::from_values(
+                &types,
+                Bound::Included(&eq),
+                Bound::Included(&eq),
+            )],
+            point,
+        )));
     }
     let pos = eq.len();
+    // Points: the range column is the key's last and each alternative is
+    // one value (an IN list on it).
+    let mut points = unique && pos + 1 == types.len();
     let mut out = Vec::new();
     for (lo, hi) in &path.key.ranges {
         let bound = |b: &Option<(Expr, bool)>| -> Result<Option<Option<(Value, bool)>>> {
@@ -837,6 +851,10 @@ fn key_ranges(t: &Table, path: &Path, env: Env<'_>) -> Result<Option<Vec<KeyRang
             (Ok(None), _) | (_, Ok(None)) => continue, // NULL bound: no rows
             _ => return Ok(None),
         };
+        points &= match (&l, &h) {
+            (Some((a, true)), Some((b, true))) => compare(a, b) == Some(Ordering::Equal),
+            _ => false,
+        };
         let (lo_end, hi_end) = (range_end(&eq, l), range_end(&eq, h));
         out.push(KeyRange::from_values(
             &types,
@@ -844,12 +862,15 @@ fn key_ranges(t: &Table, path: &Path, env: Env<'_>) -> Result<Option<Vec<KeyRang
             as_bound(&hi_end),
         ));
     }
-    // Alternatives in key order, overlaps merged (each row once).
+    // Alternatives in key order, overlaps merged (each row once). Points
+    // stay one key each (neighbouring integers make touching ranges);
+    // only repeated keys merge.
     out.sort_by(|a, b| a.start.cmp(&b.start));
     let mut merged: Vec<KeyRange> = Vec::new();
     for r in out {
         if let Some(last) = merged.last_mut() {
             let overlaps = match &last.end {
+                _ if points => r.start == last.start,
                 None => true,
                 Some(e) => r.start <= *e,
             };
@@ -863,7 +884,7 @@ fn key_ranges(t: &Table, path: &Path, env: Env<'_>) -> Result<Option<Vec<KeyRang
         }
         merged.push(r);
     }
-    Ok(Some(merged))
+    Ok(Some((merged, points)))
 }
 
 /// One end of a key range: the equality prefix `eq` followed by the range
@@ -1260,11 +1281,16 @@ impl SelectPlan {
                 }
             }
             Source::Table(ts) => {
-                let TableRun { ranges, access, .. } = table_run.expect("built by run");
+                let run = table_run.expect("built by run");
                 // Rows may come in primary-key order when nothing depends on order.
                 let unordered = self.aggregate && self.group_by.is_empty();
-                for r in ranges {
-                    if !scan_range(cx.view, ts, *access, unordered, r, &mut pass)? {
+                for r in &run.ranges {
+                    let go = if run.points {
+                        point_lookup(cx.view, ts, run.access, r, &mut pass)?
+                    } else {
+                        scan_range(cx.view, ts, run.access, unordered, r, &mut pass)?
+                    };
+                    if !go {
                         break;
                     }
                 }
@@ -1303,6 +1329,8 @@ const SMALL_RANGE: u64 = 64;
 pub(crate) struct TableRun {
     ranges: Vec<KeyRange>,
     access: Access,
+    /// Each range is one whole key of a unique key: read by point lookups.
+    points: bool,
     /// The WHERE conjuncts left to evaluate per row, parameters bound.
     filter: Option<RowFilter>,
 }
@@ -1331,10 +1359,10 @@ fn access_for_run(
     };
     let mut chosen = key_ranges(t, &ts.path, env)?.map(|r| (r, &ts.path));
     if !ts.others.is_empty() {
-        let mut best = chosen.map(|(r, p)| (cost(p.access, &r), r, p));
+        let mut best = chosen.map(|(r, p)| (cost(p.access, &r.0), r, p));
         for other in &ts.others {
             if let Some(r) = key_ranges(t, other, env)? {
-                let c = cost(other.access, &r);
+                let c = cost(other.access, &r.0);
                 if best.as_ref().is_none_or(|(b, _, _)| c < *b) {
                     best = Some((c, r, other));
                 }
@@ -1342,14 +1370,26 @@ fn access_for_run(
         }
         chosen = best.map(|(_, r, p)| (r, p));
     }
+    // A point on a unique key reads its one row by a point lookup.
+    if let Some(((r, true), path)) = &chosen {
+        return Ok(TableRun {
+            ranges: r.clone(),
+            access: path.access,
+            points: true,
+            filter: path
+                .residual
+                .as_ref()
+                .map(|f| RowFilter::new(bind_to_table(f, params, t), t.layout().types())),
+        });
+    }
+    let chosen = chosen.map(|((r, _), p)| (r, p));
     let table_scan = || (vec![KeyRange::all()], Access::Primary, full_filter);
     let (ranges, access, filter) = match chosen {
         Some((r, path)) => {
             let too_many = matches!(path.access, Access::NonCovering(_)) && !ts.forced && {
                 let rows = estimate(t, path.access, &r);
                 rows > SMALL_RANGE
-                    && rows.saturating_mul(LOOKUPS_PER_SEQUENTIAL_ROW)
-                        > t.estimate_rows()
+                    && rows.saturating_mul(LOOKUPS_PER_SEQUENTIAL_ROW) > t.estimate_rows()
             };
             if too_many {
                 table_scan()
@@ -1362,6 +1402,7 @@ fn access_for_run(
     Ok(TableRun {
         ranges,
         access,
+        points: false,
         filter: filter.map(|f| RowFilter::new(bind_to_table(f, params, t), t.layout().types())),
     })
 }
@@ -1381,6 +1422,25 @@ fn bind_to_table(filter: &Expr, params: &[Value], table: &Table) -> Expr {
 /// Estimated entries of `ranges` in the tree the access path reads first.
 fn estimate(t: &Table, access: Access, ranges: &[KeyRange]) -> u64 {
     t.estimate_entries(access.index(), ranges)
+}
+
+/// Reads the one row of a point range (a whole key of the primary key or
+/// of a unique index) by a point lookup, handing it to `pass`; returns
+/// whether to go on.
+fn point_lookup(
+    view: &ReadView,
+    ts: &TableSource,
+    access: Access,
+    r: &KeyRange,
+    pass: &mut dyn FnMut(&SourceRow<'_>) -> bool,
+) -> Result<bool> {
+    let t = &ts.table;
+    let visit = |row: lineardb_table::RowRef<'_>| pass(&SourceRow::Row(row));
+    let go = match access.index() {
+        None => t.with_row(view, &r.start, visit)?,
+        Some(i) => t.with_unique_row(view, i, &r.start, visit)?,
+    };
+    Ok(go.unwrap_or(true))
 }
 
 /// Scans one key range of `ts` through `access`, handing each row to
@@ -1539,14 +1599,25 @@ pub(crate) fn explain(plan: &SelectPlan, params: &[Value]) -> (String, String, b
         Source::Derived(_) => ("derived".into(), "".into(), false),
         Source::System(..) => ("ALL".into(), "".into(), false),
         Source::Table(ts) => {
-            let (ranged, access) = match access_for_run(ts, plan.filter.as_ref(), params) {
-                Ok(run) => (run.ranges != [KeyRange::all()], run.access),
+            let (ranged, access, one_point) = match access_for_run(ts, plan.filter.as_ref(), params)
+            {
+                Ok(run) => (
+                    run.ranges != [KeyRange::all()],
+                    run.access,
+                    run.points && run.ranges.len() == 1,
+                ),
                 Err(_) => (
                     !ts.path.key.eq.is_empty() || !ts.path.key.ranges.is_empty(),
                     ts.path.access,
+                    false,
                 ),
             };
-            let kind = if ranged { "range" } else { "ALL" };
+            // MariaDB's access types: one row by a unique key is `const`.
+            let kind = match (one_point, ranged) {
+                (true, _) => "const",
+                (false, true) => "range",
+                (false, false) => "ALL",
+            };
             match access {
                 Access::Primary => (
                     kind.into(),
@@ -1554,12 +1625,12 @@ pub(crate) fn explain(plan: &SelectPlan, params: &[Value]) -> (String, String, b
                     false,
                 ),
                 Access::Covering(i) => (
-                    if ranged { "range" } else { "index" }.into(),
+                    if ranged { kind } else { "index" }.into(),
                     ts.table.def().indexes[i].name.clone(),
                     true,
                 ),
                 Access::NonCovering(i) => (
-                    if ranged { "range" } else { "index" }.into(),
+                    if ranged { kind } else { "index" }.into(),
                     ts.table.def().indexes[i].name.clone(),
                     false,
                 ),

@@ -179,7 +179,12 @@ impl Session {
                             Value::str(if c.nullable { "YES" } else { "NO" }),
                             Value::str(if t.def().primary_key.contains(&i) {
                                 "PRI"
-                            } else if t.def().indexes.iter().any(|x| x.columns.first() == Some(&i)) {
+                            } else if t
+                                .def()
+                                .indexes
+                                .iter()
+                                .any(|x| x.columns.first() == Some(&i))
+                            {
                                 "MUL"
                             } else {
                                 ""

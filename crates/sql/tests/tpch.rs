@@ -3,8 +3,8 @@
 //! byte-identically to dbgen) with exact integer arithmetic: nothing of the
 //! engine's types, loader or expression code takes part in the reference.
 mod common;
-use lineardb_sql::Session;
 use lineardb_load::tpch::load_lineitem;
+use lineardb_sql::Session;
 use std::collections::BTreeMap;
 use tpchgen::generators::LineItemGenerator;
 

@@ -58,9 +58,12 @@ pub enum Counter {
     RowsInserted,
     RowsUpdated,
     RowsDeleted,
+    /// Records (key and value) copied out of B-tree leaves by lookups and
+    /// cursors: what a read really took from the pages.
+    RecordsCopied,
 }
 
-pub const COUNTER_COUNT: usize = 9;
+pub const COUNTER_COUNT: usize = 10;
 
 impl Counter {
     pub const ALL: [Counter; COUNTER_COUNT] = [
@@ -73,6 +76,7 @@ impl Counter {
         Counter::RowsInserted,
         Counter::RowsUpdated,
         Counter::RowsDeleted,
+        Counter::RecordsCopied,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -85,6 +89,7 @@ impl Counter {
             Counter::RowsInserted => "rows_inserted",
             Counter::RowsUpdated => "rows_updated",
             Counter::RowsDeleted => "rows_deleted",
+            Counter::RecordsCopied => "records_copied",
         }
     }
 }
@@ -331,6 +336,19 @@ pub fn index_totals() -> std::collections::HashMap<u64, [u64; INDEX_OP_COUNT]> {
         }
     });
     out
+}
+
+/// Counter `c` of the current thread alone.
+pub fn counter_own(c: Counter) -> u64 {
+    #[cfg(not(loom))]
+    {
+        with(|s| s.counter(c).get())
+    }
+    #[cfg(loom)]
+    {
+        let _ = c;
+        0
+    }
 }
 
 /// Total of counter `c` over all threads.

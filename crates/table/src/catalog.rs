@@ -7,8 +7,8 @@
 //! per-row work).
 use crate::error::{Error, Result};
 use crate::index_build::{build_indexes, BuildStats};
-use crate::schema::{ColumnDef, IndexDef, TableDef};
 use crate::key_range::KeyRange;
+use crate::schema::{ColumnDef, IndexDef, TableDef};
 use crate::table::Table;
 use lineardb_btree::{BTree, PoolConfig, Store};
 use lineardb_sync::{Mutex, MutexGuard, SharedWord, WaitClass};
@@ -183,19 +183,11 @@ impl Engine {
 
     /// [`open`](Self::open) with the redo log in `log` instead of the file
     /// beside the data file (fault injection: a `lineardb_wal::FaultyFile`).
-    pub fn open_with_log(
-        path: &Path,
-        cfg: EngineConfig,
-        log: Box<dyn LogFile>,
-    ) -> Result<Engine> {
+    pub fn open_with_log(path: &Path, cfg: EngineConfig, log: Box<dyn LogFile>) -> Result<Engine> {
         Self::open_with(path, cfg, Some(log))
     }
 
-    fn open_with(
-        path: &Path,
-        cfg: EngineConfig,
-        log: Option<Box<dyn LogFile>>,
-    ) -> Result<Engine> {
+    fn open_with(path: &Path, cfg: EngineConfig, log: Option<Box<dyn LogFile>>) -> Result<Engine> {
         let store = Store::open_or_create(path, cfg.into())?;
         let pool = store.pool().clone();
         let (wal, recovery) = match log {

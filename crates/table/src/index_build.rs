@@ -5,9 +5,9 @@
 //! written once per key range, and progress is published once per range.
 use crate::error::Result;
 use crate::key::{encode_row_column, KeyColumn};
+use crate::key_range::KeyRange;
 use crate::parallel::{run_pieces, split_range, PIECES_PER_THREAD};
 use crate::schema::IndexDef;
-use crate::key_range::KeyRange;
 use crate::table::Table;
 use lineardb_btree::BTree;
 use lineardb_sync::SharedWord;

@@ -12,9 +12,9 @@
 //! - a unique index has no two live entries with equal, NULL-free columns.
 use crate::error::{Error, Result};
 use crate::key::{decode_value, encode_value, prefix_end, skip_value, KeyColumn};
+use crate::key_range::KeyRange;
 use crate::row::{RowLayout, RowRef};
 use crate::schema::{IndexDef, TableDef};
-use crate::key_range::KeyRange;
 use crate::tree_scan::{batch_inside, count_fetch, scan_range, BatchSize, SWEEP_BATCH};
 use crate::types::Value;
 use lineardb_btree::BTree;
@@ -289,14 +289,24 @@ impl Table {
 
     /// Cuts `range` of the clustered index (`None`) or of secondary index
     /// `i` into about `parts` pieces, in key order (parallel scans).
-    pub fn split_range(&self, index: Option<usize>, range: &KeyRange, parts: usize) -> Result<Vec<KeyRange>> {
+    pub fn split_range(
+        &self,
+        index: Option<usize>,
+        range: &KeyRange,
+        parts: usize,
+    ) -> Result<Vec<KeyRange>> {
         crate::parallel::split_range(self.tree(index), range, parts)
     }
 
     /// Point lookup on the clustered index: calls `f` on the row with
     /// encoded primary key `pk` as `view` sees it (one record copied out of
     /// the leaf; no cursor).
-    pub fn with_row<R>(&self, view: &ReadView, pk: &[u8], f: impl FnOnce(RowRef<'_>) -> R) -> Result<Option<R>> {
+    pub fn with_row<R>(
+        &self,
+        view: &ReadView,
+        pk: &[u8],
+        f: impl FnOnce(RowRef<'_>) -> R,
+    ) -> Result<Option<R>> {
         let Some(v) = self.primary.get(pk)? else {
             return Ok(None);
         };
@@ -875,13 +885,17 @@ impl Table {
         f: impl Fn(&mut S, &[u8], RowRef<'_>) + Sync,
     ) -> Result<Vec<S>> {
         let root = self.primary.root();
-        crate::parallel::scan(&self.primary, range, threads, init, |state, k, v| {
-            match view.resolve(root, k, v) {
+        crate::parallel::scan(
+            &self.primary,
+            range,
+            threads,
+            init,
+            |state, k, v| match view.resolve(root, k, v) {
                 Version::Current(b) => f(state, k, self.layout.row(b)),
                 Version::Older(o, at) => f(state, k, self.layout.row(&o[at..])),
                 Version::Absent => {}
-            }
-        })
+            },
+        )
     }
 
     /// Number of rows `view` sees (a parallel count over the clustered

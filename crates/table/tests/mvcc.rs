@@ -2,7 +2,9 @@
 //! later transactions delete or change, on every access path; purge
 //! removes delete marks only once no snapshot can see them; a row deleted
 //! and inserted again in one transaction is one row.
-use lineardb_table::{ColumnDef, DataType, Engine, EngineConfig, KeyRange, Table, TableSpec, Value};
+use lineardb_table::{
+    ColumnDef, DataType, Engine, EngineConfig, KeyRange, Table, TableSpec, Value,
+};
 use lineardb_txn::ReadView;
 use std::sync::Arc;
 

@@ -316,14 +316,15 @@ fn parallel_scan_and_count_equal_serial_with_a_small_pool() {
     .unwrap();
     assert_eq!(serial.len(), 20_000);
     for threads in 1..=8 {
-        let parts = t.parallel_scan_primary(
-            &ReadView::latest(),
-            &KeyRange::all(),
-            threads,
-            Vec::new,
-            |acc, k, r| acc.push((k.to_vec(), r.int(1))),
-        )
-        .unwrap();
+        let parts = t
+            .parallel_scan_primary(
+                &ReadView::latest(),
+                &KeyRange::all(),
+                threads,
+                Vec::new,
+                |acc, k, r| acc.push((k.to_vec(), r.int(1))),
+            )
+            .unwrap();
         let mut all: Vec<_> = parts.into_iter().flatten().collect();
         all.sort();
         assert_eq!(all, serial, "{threads} workers");

@@ -111,4 +111,3 @@ impl Transactions {
         Ok(self.wal.checkpoint()?)
     }
 }
-

@@ -12,11 +12,11 @@
 //! read through a [`crate::ReadView`], which sees the value each change
 //! replaced (recorded, before the change is visible, in the transaction's
 //! versions: see `mvcc.rs`).
+use crate::error::Result;
 use crate::manager::Transactions;
 use crate::mvcc::{Mark, Stamp, Started};
 use lineardb_btree::redo::UndoOp;
 use lineardb_btree::BTree;
-use crate::error::Result;
 use lineardb_buffer::PageId;
 use lineardb_wal::{apply_undo, Lsn};
 use std::sync::Arc;
