@@ -12,6 +12,7 @@
 //! that order, and every failure restarts from the root, so writers cannot
 //! deadlock. The root's page id never changes: a root split moves its
 //! records into two new children.
+use crate::interrupt::interrupt_to_error;
 use crate::node::{entry_space, separator, NodeHeader, NodeImage, NodeMut, NodeRef};
 use crate::redo::Redo;
 use lineardb_buffer::{BufferPool, Error, Interrupt, OptimisticGuard, PageId, Result};
@@ -875,7 +876,7 @@ impl BTree {
             redo.remove(&px, &sep_key);
             redo.free(lx.pid());
             redo.finish(&self.pool, &mut [&mut rx, &mut px])?;
-            lx.free();
+            self.pool.free_page(lx);
             return Ok(underfull);
         }
     }
@@ -909,7 +910,7 @@ impl BTree {
         redo.image(&rx);
         redo.free(cx.pid());
         redo.finish(&self.pool, &mut [&mut rx])?;
-        cx.free();
+        self.pool.free_page(cx);
         Ok(())
     }
 
@@ -1059,13 +1060,6 @@ enum PutOutcome {
     Refused,
     /// The leaf has no room: split, then try again.
     Full,
-}
-
-pub(crate) fn interrupt_to_error(i: Interrupt) -> Error {
-    match i {
-        Interrupt::Error(e) => e,
-        Interrupt::Restart => Error::Invalid("page changed during a latched walk".into()),
-    }
 }
 
 /// Writes the owning tree's id into a node page's header (bytes 4..8, which

@@ -1,16 +1,17 @@
 //! Page guards. The mode is in the type: an [`OptimisticGuard`] only reads
 //! (and must validate before trusting what it read); an [`ExclusiveGuard`]
 //! holds the page's latch and may write.
-use crate::pool::BufferPool;
+use crate::page_entry::PageEntry;
 use crate::{Interrupt, PageId};
 use lineardb_sync::{wait, RacySlice, RacySliceMut, Version, WaitClass, WaitSite};
 
 /// An optimistic read of a page: holds nothing, writes nothing.
 pub struct OptimisticGuard<'a> {
-    pub(crate) pool: &'a BufferPool,
+    pub(crate) entry: &'a PageEntry,
     pub(crate) pid: PageId,
     pub(crate) version: Version,
     pub(crate) frame: *const u8,
+    pub(crate) page_size: usize,
     pub(crate) class: WaitClass,
 }
 
@@ -22,18 +23,16 @@ impl<'a> OptimisticGuard<'a> {
     /// The page's bytes, possibly changing under the reader until validated.
     #[inline]
     pub fn page(&self) -> RacySlice<'a> {
-        // SAFETY: `frame` points into the pool's frame arena, which stays
-        // mapped while the pool lives ('a), and all access to frames is atomic.
-        unsafe { RacySlice::new(self.frame, self.pool.page_size()) }
+        // SAFETY: `frame` points to `page_size` bytes in the pool's frame
+        // arena, which stays mapped while the pool lives ('a), and all
+        // access to frames is atomic.
+        unsafe { RacySlice::new(self.frame, self.page_size) }
     }
 
     /// True if no writer touched the page since the guard was taken.
     #[inline]
     pub fn is_valid(&self) -> bool {
-        self.pool
-            .entry_unchecked(self.pid)
-            .latch
-            .validate(self.version)
+        self.entry.latch.validate(self.version)
     }
 
     /// `Ok` if the reads made through this guard saw a consistent page;
@@ -50,13 +49,13 @@ impl<'a> OptimisticGuard<'a> {
 
     /// Turns the read into an exclusive hold if the page did not change.
     pub fn upgrade(self) -> Result<ExclusiveGuard<'a>, Interrupt> {
-        let entry = self.pool.entry_unchecked(self.pid);
-        if entry.latch.try_upgrade(self.version) {
-            self.pool.mark_dirty(self.pid);
+        if self.entry.latch.try_upgrade(self.version) {
+            self.entry.mark_dirty();
             Ok(ExclusiveGuard {
-                pool: self.pool,
+                entry: self.entry,
                 pid: self.pid,
                 frame: self.frame as *mut u8,
+                page_size: self.page_size,
             })
         } else {
             wait::record_restart(WaitSite::new(self.class, self.pid));
@@ -68,9 +67,10 @@ impl<'a> OptimisticGuard<'a> {
 /// An exclusive hold on a resident page. Dropping it releases the latch and
 /// bumps the page's version.
 pub struct ExclusiveGuard<'a> {
-    pub(crate) pool: &'a BufferPool,
+    pub(crate) entry: &'a PageEntry,
     pub(crate) pid: PageId,
     pub(crate) frame: *mut u8,
+    pub(crate) page_size: usize,
 }
 
 impl<'a> ExclusiveGuard<'a> {
@@ -80,13 +80,13 @@ impl<'a> ExclusiveGuard<'a> {
 
     pub fn page(&self) -> RacySlice<'_> {
         // SAFETY: as for OptimisticGuard::page.
-        unsafe { RacySlice::new(self.frame, self.pool.page_size()) }
+        unsafe { RacySlice::new(self.frame, self.page_size) }
     }
 
     pub fn page_mut(&mut self) -> RacySliceMut<'_> {
         // SAFETY: as for `page`, and this guard holds the exclusive latch, so
         // it is the only writer of the frame.
-        unsafe { RacySliceMut::new(self.frame, self.pool.page_size()) }
+        unsafe { RacySliceMut::new(self.frame, self.page_size) }
     }
 
     /// LSN of the last logged change to this page.
@@ -99,18 +99,10 @@ impl<'a> ExclusiveGuard<'a> {
     pub fn set_lsn(&mut self, lsn: u64) {
         self.page_mut().set_u64(crate::PAGE_LSN_OFFSET, lsn);
     }
-
-    /// Returns the page to the free list (consumes the hold).
-    pub fn free(self) {
-        let pool = self.pool;
-        let pid = self.pid;
-        std::mem::forget(self);
-        pool.free_locked(pid);
-    }
 }
 
 impl Drop for ExclusiveGuard<'_> {
     fn drop(&mut self) {
-        self.pool.entry_unchecked(self.pid).latch.unlock_exclusive();
+        self.entry.latch.unlock_exclusive();
     }
 }

@@ -11,6 +11,7 @@ mod error;
 mod file;
 mod guard;
 mod log;
+mod page_entry;
 mod pool;
 
 pub use error::{Error, Interrupt, Result};

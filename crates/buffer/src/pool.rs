@@ -22,30 +22,20 @@ use crate::arena::Arena;
 use crate::file::{self, DataFile, FileHeader};
 use crate::guard::{ExclusiveGuard, OptimisticGuard};
 use crate::log::{Lsn, PageLog};
+use crate::page_entry::{PageEntry, FRAME_DIRTY, FRAME_FREED, FRAME_INDEX};
 use crate::{Error, Interrupt, PageId, Result, HEADER_PAGE, PAGE_LSN_OFFSET};
 use lineardb_sync::thread_slot::{count, Counter};
 use lineardb_sync::wait::WaitTimer;
 use lineardb_sync::{
-    HybridLatch, LatchState, Mutex, RacySlice, RacySliceMut, SharedFlag, SharedWord, WaitClass,
-    WaitSite,
+    LatchState, Mutex, RacySlice, RacySliceMut, SharedFlag, SharedWord, WaitClass, WaitSite,
 };
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
-
-const FRAME_INDEX: u64 = 0xffff_ffff;
-const FRAME_DIRTY: u64 = 1 << 62;
-const FRAME_FREED: u64 = 1 << 61;
 
 /// Free-chain page layout: next pid at 16, count at 24, pids from 32.
 const CHAIN_NEXT: usize = 16;
 const CHAIN_COUNT: usize = 24;
 const CHAIN_PIDS: usize = 32;
-
-#[repr(C)]
-pub(crate) struct PageEntry {
-    pub(crate) latch: HybridLatch,
-    frame: SharedWord,
-}
 
 #[derive(Debug, Clone)]
 pub struct PoolConfig {
@@ -287,9 +277,10 @@ impl BufferPool {
         entry.frame.store((frame as u64 + 1) | FRAME_DIRTY);
         self.frame_owner[frame].store(pid + 1);
         Ok(ExclusiveGuard {
-            pool: self,
+            entry,
             pid,
             frame: self.frame_ptr(frame),
+            page_size: self.page_size,
         })
     }
 
@@ -384,10 +375,11 @@ impl BufferPool {
                         .into());
                     }
                     return Ok(OptimisticGuard {
-                        pool: self,
+                        entry,
                         pid,
                         version,
                         frame: self.frame_ptr(frame - 1),
+                        page_size: self.page_size,
                         class,
                     });
                 }
@@ -409,9 +401,10 @@ impl BufferPool {
                     let frame = (entry.frame.load() & FRAME_INDEX) as usize;
                     self.mark_dirty(pid);
                     return Ok(ExclusiveGuard {
-                        pool: self,
+                        entry,
                         pid,
                         frame: self.frame_ptr(frame - 1),
+                        page_size: self.page_size,
                     });
                 }
                 Err(_) => self.load(pid, class)?,
@@ -420,11 +413,14 @@ impl BufferPool {
     }
 
     pub(crate) fn mark_dirty(&self, pid: PageId) {
-        let e = self.entry_unchecked(pid);
-        let w = e.frame.load();
-        if w & FRAME_DIRTY == 0 {
-            e.frame.store(w | FRAME_DIRTY);
-        }
+        self.entry_unchecked(pid).mark_dirty();
+    }
+
+    /// Returns the held page to the free list (consumes the hold).
+    pub fn free_page(&self, g: ExclusiveGuard<'_>) {
+        let pid = g.pid();
+        std::mem::forget(g);
+        self.free_locked(pid);
     }
 
     /// Brings an absent page into a frame. Returns `Restart` if the page is
@@ -859,7 +855,7 @@ mod tests {
             let pool = BufferPool::create(&path, cfg(32)).unwrap();
             let pids = stamp(&pool, 50);
             for &pid in &pids[..20] {
-                pool.exclusive(pid, WaitClass::Page).ok().unwrap().free();
+                pool.free_page(pool.exclusive(pid, WaitClass::Page).ok().unwrap());
             }
             assert_eq!(pool.stats().free_pages, 20);
             let again = pool.allocate().unwrap().pid();

@@ -98,7 +98,10 @@ fn a_point_select_reads_one_record() {
         explain_type(&mut s, "SELECT * FROM t WHERE id IN (5, 6)"),
         "range"
     );
-    assert_eq!(explain_type(&mut s, "SELECT id FROM t WHERE k = 5"), "range");
+    assert_eq!(
+        explain_type(&mut s, "SELECT id FROM t WHERE k = 5"),
+        "range"
+    );
 }
 
 #[test]
