@@ -1,9 +1,9 @@
 //! Data changes: INSERT, REPLACE, UPDATE, DELETE.
+use crate::catalog::accounts;
 use crate::error::{Result, SqlError};
 use crate::expr::{object_name, Env, Params};
 use crate::result::Outcome;
 use crate::session::Session;
-use crate::users;
 use lineardb_sync::thread_slot::IndexOp;
 use lineardb_table::{ReadView, Table, Txn, Value};
 use sqlparser::ast;
@@ -20,7 +20,7 @@ impl Session {
         let ast::TableObject::TableName(name) = &ins.table else {
             return Err(SqlError::unsupported("INSERT INTO a table function"));
         };
-        let t = self.table(&object_name(name), users::INSERT)?;
+        let t = self.table(&object_name(name), accounts::INSERT)?;
         let positions: Vec<usize> = if ins.columns.is_empty() {
             (0..t.def.columns.len()).collect()
         } else {
@@ -323,7 +323,7 @@ impl Session {
         let ast::TableFactor::Table { name, .. } = &u.table.relation else {
             return Err(SqlError::unsupported("UPDATE of a derived table"));
         };
-        let t = self.table(&object_name(name), users::UPDATE)?;
+        let t = self.table(&object_name(name), accounts::UPDATE)?;
         let scope = crate::select::scope_of(&t, &t.def.name);
         let sets = self.with_compiler(&scope, params, |c| {
             let mut sets = Vec::new();
@@ -385,7 +385,7 @@ impl Session {
         let ast::TableFactor::Table { name, .. } = &twj.relation else {
             return Err(SqlError::unsupported("DELETE from a derived table"));
         };
-        let t = self.table(&object_name(name), users::DELETE)?;
+        let t = self.table(&object_name(name), accounts::DELETE)?;
         let targets = self.targets(txn, &t, d.selection.as_ref(), params, args)?;
         let env = Env {
             params: args,
@@ -449,7 +449,7 @@ fn count_rows(t: &Table, op: IndexOp, n: u64) {
         return;
     }
     let id = match op {
-        IndexOp::Insert => crate::perf_schema::table_io_id(t.def.primary_root),
+        IndexOp::Insert => crate::catalog::perf_schema::table_io_id(t.def.primary_root),
         _ => t.def.primary_root,
     };
     lineardb_sync::thread_slot::count_rows(id, op, n);

@@ -17,25 +17,25 @@
 //! assert_eq!(rows.rows.len(), 1);
 //! ```
 mod admin;
+mod catalog;
 mod ddl;
 mod digest;
 mod dml;
 mod error;
 mod expr;
-mod perf_schema;
+mod privileges;
 mod result;
 mod row_filter;
 mod select;
 mod session;
-mod sessions;
 mod show;
-mod users;
+mod statements;
 
 /// The longest string an expression may build (max_allowed_packet).
 pub const MAX_STRING_BYTES: usize = 64 << 20;
 
+pub use catalog::accounts::{authenticate, native_password_response, Grants};
+pub use catalog::registry::{Process, Registry, SessionSlot};
 pub use error::{Result, SqlError};
 pub use result::{CollectSink, Column, ColumnKind, Outcome, RowSink};
 pub use session::{wait_durable, Batch, Prepared, Session, SERVER_VERSION};
-pub use sessions::{Process, Registry, SessionSlot};
-pub use users::{authenticate, native_password_response, Grants};

@@ -1,15 +1,15 @@
 //! SELECT: planning (access path from the WHERE clause and index hints)
 //! and execution (scan, filter, aggregate, sort, limit), streaming rows to
 //! a [`RowSink`].
+use crate::catalog::perf_schema::SystemTable;
+use crate::catalog::registry::Registry;
 use crate::error::{Result, SqlError};
 use crate::expr::{
     compare, object_name, truth_of, Acc, AggFunc, AggSpec, CmpOp, Compiler, Env, Expr, Params, Row,
     ScopeColumn, SessionFacts,
 };
-use crate::perf_schema::SystemTable;
 use crate::result::{Column, ColumnKind, RowSink};
 use crate::row_filter::RowFilter;
-use crate::sessions::Registry;
 use lineardb_sync::{LocalCounter, SharedFlag};
 use lineardb_table::{BTree, Engine, KeyRange, ReadView, Table, Value};
 use sqlparser::ast;
@@ -316,9 +316,12 @@ impl Planner<'_> {
                     } => {
                         let parts = object_name(name);
                         if let [db, name] = &parts[..] {
-                            if db.eq_ignore_ascii_case(crate::perf_schema::SCHEMA) {
+                            if db.eq_ignore_ascii_case(crate::catalog::perf_schema::SCHEMA) {
                                 let t = SystemTable::find(name).ok_or_else(|| {
-                                    SqlError::unknown_table(crate::perf_schema::SCHEMA, name)
+                                    SqlError::unknown_table(
+                                        crate::catalog::perf_schema::SCHEMA,
+                                        name,
+                                    )
                                 })?;
                                 let alias = alias
                                     .as_ref()

@@ -13,8 +13,8 @@ const MAX_PARALLEL_THREADS: u64 = 256;
 /// Default `lineardb_parallel_min_rows`: below this a scan is over before
 /// threads would pay off.
 const DEFAULT_PARALLEL_MIN_ROWS: u64 = 50_000;
-use crate::sessions::{Registry, SessionSlot};
-use crate::users::{self, Account, Grants};
+use crate::catalog::accounts::{self, Grants};
+use crate::catalog::registry::{Registry, SessionSlot};
 use lineardb_table::{Engine, Table, Value};
 use lineardb_table::{ReadView, Reader, Txn};
 use sqlparser::ast;
@@ -180,38 +180,6 @@ pub(crate) fn qualify(current: Option<&str>, parts: &[String]) -> Result<(String
             parts.join(".")
         ))),
     }
-}
-
-/// The database of `GRANT ... ON db.*` (`*` for `*.*`).
-fn grant_database(objects: Option<&ast::GrantObjects>) -> Result<String> {
-    if let Some(ast::GrantObjects::Tables(names)) = objects {
-        if let [name] = names.as_slice() {
-            match object_name(name).as_slice() {
-                [db, star] if star == "*" => return Ok(db.clone()),
-                [star] if star == "*" => return Ok("*".into()),
-                _ => {}
-            }
-        }
-    }
-    Err(SqlError::unsupported(
-        "privileges other than on whole databases (db.* or *.*)",
-    ))
-}
-
-fn grantees(list: &[ast::Grantee]) -> Result<Vec<Account>> {
-    list.iter()
-        .map(|g| match &g.name {
-            Some(ast::GranteeName::UserHost { user, host }) => Ok(Account {
-                user: user.value.clone(),
-                host: host.value.clone(),
-            }),
-            Some(ast::GranteeName::ObjectName(n)) => Ok(Account {
-                user: object_name(n).join("."),
-                host: "%".into(),
-            }),
-            None => Err(SqlError::syntax("GRANT ... TO <user>")),
-        })
-        .collect()
 }
 
 /// A session's table handles, dropped whenever the catalog version moved.
@@ -470,7 +438,7 @@ impl Session {
         let slot = &self.slot;
         let mut resolve = |parts: &[String]| {
             let (db, name) = qualify(db.as_deref(), parts)?;
-            if !grants.allows(&db, users::SELECT) {
+            if !grants.allows(&db, accounts::SELECT) {
                 return Err(SqlError::new(
                     1142,
                     "42000",
@@ -604,7 +572,7 @@ impl Session {
                         format!("Unknown storage engine '{name}'"),
                     ));
                 }
-                let text = crate::perf_schema::engine_status(&self.engine, &self.registry);
+                let text = crate::catalog::perf_schema::engine_status(&self.engine, &self.registry);
                 self.rows(
                     sink,
                     &["Type", "Name", "Status"],
@@ -863,7 +831,7 @@ impl Session {
                 ..
             } => {
                 let name = object_name(db_name).join(".");
-                self.require_database(&name, users::CREATE)?;
+                self.require_database(&name, accounts::CREATE)?;
                 self.engine.create_database(&name, *if_not_exists)?;
                 Ok(Outcome::done(1))
             }
@@ -875,23 +843,14 @@ impl Session {
                 if_exists,
                 names,
                 ..
-            } => {
-                for n in names {
-                    let account = Account {
-                        user: object_name(n).join("."),
-                        host: "%".into(),
-                    };
-                    self.drop_user(&account, *if_exists)?;
-                }
-                Ok(Outcome::done(0))
-            }
+            } => self.drop_users(names, *if_exists),
             S::Drop {
                 object_type: ast::ObjectType::Index,
                 names,
                 table: Some(table),
                 ..
             } => {
-                let t = self.table(&object_name(table), users::ALTER)?;
+                let t = self.table(&object_name(table), accounts::ALTER)?;
                 for n in names {
                     let index = object_name(n).join(".");
                     self.engine
@@ -906,20 +865,10 @@ impl Session {
                 ..
             } => self.drop_objects(object_type, *if_exists, names),
             S::Grant(g) => {
-                let bits = users::privilege_bits(&g.privileges)?;
-                let db = grant_database(g.objects.as_ref())?;
-                for account in grantees(&g.grantees)? {
-                    self.grant(&account, &db, bits, true)?;
-                }
-                Ok(Outcome::done(0))
+                self.grant_or_revoke(&g.privileges, g.objects.as_ref(), &g.grantees, true)
             }
             S::Revoke(r) => {
-                let bits = users::privilege_bits(&r.privileges)?;
-                let db = grant_database(r.objects.as_ref())?;
-                for account in grantees(&r.grantees)? {
-                    self.grant(&account, &db, bits, false)?;
-                }
-                Ok(Outcome::done(0))
+                self.grant_or_revoke(&r.privileges, r.objects.as_ref(), &r.grantees, false)
             }
             S::Flush { .. } => Ok(Outcome::done(0)),
             S::Truncate(tr) => self.truncate(tr),

@@ -1,9 +1,9 @@
 //! SHOW statements and EXPLAIN.
+use crate::catalog::accounts;
 use crate::error::{Result, SqlError};
 use crate::expr::{object_name, Params};
 use crate::result::{Outcome, RowSink};
 use crate::session::Session;
-use crate::users;
 use lineardb_table::{Table, Value};
 use sqlparser::ast;
 
@@ -32,8 +32,8 @@ impl Session {
                 }
                 .or_else(|| self.facts.database.clone())
                 .ok_or_else(SqlError::no_database)?;
-                let names = if db.eq_ignore_ascii_case(crate::perf_schema::SCHEMA) {
-                    crate::perf_schema::SystemTable::names()
+                let names = if db.eq_ignore_ascii_case(crate::catalog::perf_schema::SCHEMA) {
+                    crate::catalog::perf_schema::SystemTable::names()
                         .map(String::from)
                         .to_vec()
                 } else {
@@ -152,7 +152,7 @@ impl Session {
                 obj_type: ast::ShowCreateObject::Table,
                 obj_name,
             } => {
-                let t = self.table(&object_name(obj_name), users::SELECT)?;
+                let t = self.table(&object_name(obj_name), accounts::SELECT)?;
                 let text = show_create_table(&t);
                 self.rows(
                     sink,
@@ -166,7 +166,7 @@ impl Session {
                     .as_ref()
                     .and_then(|s| s.parent_name.as_ref())
                     .ok_or_else(|| SqlError::syntax("SHOW COLUMNS FROM <table>"))?;
-                let t = self.table(&object_name(name), users::SELECT)?;
+                let t = self.table(&object_name(name), accounts::SELECT)?;
                 let rows = t
                     .def
                     .columns
@@ -280,7 +280,7 @@ impl Session {
                     }
                     _ => return Err(SqlError::syntax("SHOW INDEX FROM <table> [FROM <db>]")),
                 };
-                let t = self.table(&parts, users::SELECT)?;
+                let t = self.table(&parts, accounts::SELECT)?;
                 self.rows(
                     sink,
                     &[
@@ -338,7 +338,7 @@ impl Session {
         for parts in tables {
             let (db, name) = self.qualified(parts)?;
             let label = Value::str(&format!("{db}.{name}"));
-            let (kind, text) = match self.table(parts, users::SELECT) {
+            let (kind, text) = match self.table(parts, accounts::SELECT) {
                 Err(e) => ("Error", e.message),
                 // The trees' own checks and a bijection between every
                 // secondary index and the clustered index.
