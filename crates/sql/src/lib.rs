@@ -16,13 +16,13 @@
 //! let (_, rows) = s.query("SELECT name FROM t WHERE id = 2").unwrap();
 //! assert_eq!(rows.rows.len(), 1);
 //! ```
-mod admin;
 mod catalog;
 mod ddl;
 mod digest;
 mod dml;
 mod error;
 mod expr;
+mod parser;
 mod privileges;
 mod result;
 mod row_filter;

@@ -2,9 +2,10 @@
 //! statements and a cache of table handles. Nothing here is shared with
 //! other sessions; the engine's catalog version is read (never written)
 //! to know when cached handles are stale.
-use crate::admin::{parse_admin, Admin};
 use crate::error::{Result, SqlError};
 use crate::expr::{object_name, Compiler, Env, Params, ScopeColumn, SessionFacts};
+use crate::parser::admin::{parse_admin, Admin};
+use crate::parser::parse;
 use crate::result::{CollectSink, Column, ColumnKind, Outcome, RowSink};
 use crate::select::{Planner, RunContext, SelectPlan};
 
@@ -18,8 +19,6 @@ use crate::catalog::registry::{Registry, SessionSlot};
 use lineardb_table::{Engine, Table, Value};
 use lineardb_table::{ReadView, Reader, Txn};
 use sqlparser::ast;
-use sqlparser::dialect::MySqlDialect;
-use sqlparser::parser::Parser;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -127,40 +126,6 @@ impl Drop for Session {
     fn drop(&mut self) {
         self.registry.unregister(&self.slot);
     }
-}
-
-/// MySQL's conditional comments `/*! ... */` hold SQL MySQL runs: keep
-/// their text, drop the markers (and a version number after `/*!`).
-fn strip_conditional_comments(sql: &str) -> std::borrow::Cow<'_, str> {
-    if !sql.contains("/*!") {
-        return sql.into();
-    }
-    let mut out = String::with_capacity(sql.len());
-    let mut rest = sql;
-    while let Some(i) = rest.find("/*!") {
-        out.push_str(&rest[..i]);
-        let body = &rest[i + 3..];
-        let body = body.trim_start_matches(|c: char| c.is_ascii_digit());
-        match body.find("*/") {
-            Some(j) => {
-                out.push(' ');
-                out.push_str(&body[..j]);
-                out.push(' ');
-                rest = &body[j + 2..];
-            }
-            None => {
-                out.push_str(body);
-                rest = "";
-            }
-        }
-    }
-    out.push_str(rest);
-    out.into()
-}
-
-fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
-    let sql = strip_conditional_comments(sql);
-    Ok(Parser::parse_sql(&MySqlDialect {}, &sql)?)
 }
 
 pub(crate) fn text_col(name: &str) -> Column {
@@ -1092,26 +1057,4 @@ impl Session {
 /// log failed.
 pub fn wait_durable(engine: &Engine, lsn: u64) -> Result<()> {
     Ok(engine.wal().wait_durable(lsn)?)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::strip_conditional_comments;
-
-    #[test]
-    fn conditional_comments_keep_their_sql() {
-        let norm = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
-        assert_eq!(
-            norm(&strip_conditional_comments(
-                "CREATE TABLE t (a INT) /*! ENGINE = innodb */"
-            )),
-            "CREATE TABLE t (a INT) ENGINE = innodb"
-        );
-        assert_eq!(
-            norm(&strip_conditional_comments(
-                "SELECT /*!40001 SQL_NO_CACHE */ 1"
-            )),
-            "SELECT SQL_NO_CACHE 1"
-        );
-    }
 }
