@@ -213,7 +213,7 @@ impl Session {
         selection: Option<&ast::Expr>,
         params: &Params,
     ) -> Result<Option<crate::expr::Expr>> {
-        let scope = crate::select::scope_of(table, &table.def.name);
+        let scope = crate::names::scope_of(table, &table.def.name);
         selection
             .map(|e| self.with_compiler(&scope, params, |c| c.compile(e)))
             .transpose()
@@ -324,7 +324,7 @@ impl Session {
             return Err(SqlError::unsupported("UPDATE of a derived table"));
         };
         let t = self.table(&object_name(name), accounts::UPDATE)?;
-        let scope = crate::select::scope_of(&t, &t.def.name);
+        let scope = crate::names::scope_of(&t, &t.def.name);
         let sets = self.with_compiler(&scope, params, |c| {
             let mut sets = Vec::new();
             for a in &u.assignments {

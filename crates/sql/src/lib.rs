@@ -21,12 +21,14 @@ mod ddl;
 mod digest;
 mod dml;
 mod error;
+mod execution;
+mod explain;
 mod expr;
+mod names;
 mod parser;
+mod planner;
 mod privileges;
 mod result;
-mod row_filter;
-mod select;
 mod session;
 mod show;
 mod statements;
@@ -34,8 +36,11 @@ mod statements;
 /// The longest string an expression may build (max_allowed_packet).
 pub const MAX_STRING_BYTES: usize = 64 << 20;
 
+/// The version the server reports (`VERSION()`, the handshake).
+pub const SERVER_VERSION: &str = "10.11.0-lineardb-0.1.0";
+
 pub use catalog::accounts::{authenticate, native_password_response, Grants};
 pub use catalog::registry::{Process, Registry, SessionSlot};
 pub use error::{Result, SqlError};
 pub use result::{CollectSink, Column, ColumnKind, Outcome, RowSink};
-pub use session::{wait_durable, Batch, Prepared, Session, SERVER_VERSION};
+pub use session::{wait_durable, Batch, Prepared, Session};

@@ -3,11 +3,15 @@
 //! other sessions; the engine's catalog version is read (never written)
 //! to know when cached handles are stale.
 use crate::error::{Result, SqlError};
+use crate::execution::RunContext;
 use crate::expr::{object_name, Compiler, Env, Params, ScopeColumn, SessionFacts};
+use crate::names::qualify;
 use crate::parser::admin::{parse_admin, Admin};
 use crate::parser::parse;
+use crate::planner::plan::SelectPlan;
+use crate::planner::Planner;
 use crate::result::{CollectSink, Column, ColumnKind, Outcome, RowSink};
-use crate::select::{Planner, RunContext, SelectPlan};
+use crate::SERVER_VERSION;
 
 /// Most threads `lineardb_parallel_threads` accepts.
 const MAX_PARALLEL_THREADS: u64 = 256;
@@ -132,21 +136,6 @@ pub(crate) fn text_col(name: &str) -> Column {
     Column::expr(name, ColumnKind::Text)
 }
 
-/// `[db, name]` or `[name]` (in `current`) as (db, name).
-pub(crate) fn qualify(current: Option<&str>, parts: &[String]) -> Result<(String, String)> {
-    match parts {
-        [name] => Ok((
-            current.ok_or_else(SqlError::no_database)?.to_string(),
-            name.clone(),
-        )),
-        [db, name] => Ok((db.clone(), name.clone())),
-        _ => Err(SqlError::syntax(format!(
-            "bad table name {}",
-            parts.join(".")
-        ))),
-    }
-}
-
 /// A session's table handles, dropped whenever the catalog version moved.
 #[derive(Default)]
 struct TableCache {
@@ -173,8 +162,6 @@ impl TableCache {
         Ok(t)
     }
 }
-
-pub const SERVER_VERSION: &str = "10.11.0-lineardb-0.1.0";
 
 impl Session {
     /// An embedded session with every privilege, listed in `registry`.

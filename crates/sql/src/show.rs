@@ -207,9 +207,9 @@ impl Session {
                     return Err(SqlError::unsupported("EXPLAIN of a non-SELECT"));
                 };
                 let plan = self.plan_select(q, params)?;
-                let (kind, key, covering) = crate::select::explain(&plan, &[]);
+                let (kind, key, covering) = crate::explain::explain(&plan, &[]);
                 let table = match &plan.source {
-                    crate::select::Source::Table(ts) => ts.table.def.name.clone(),
+                    crate::planner::plan::Source::Table(ts) => ts.table.def.name.clone(),
                     _ => String::new(),
                 };
                 let extra = if covering {

@@ -1,0 +1,41 @@
+//! What EXPLAIN shows for a SELECT plan.
+use crate::execution::access::access_for_run;
+use crate::planner::plan::{Access, SelectPlan, Source};
+use lineardb_table::{KeyRange, Value};
+
+/// What EXPLAIN shows for a plan: (access type, key, covering) — the path
+/// an execution with these parameters takes (range estimates included).
+pub(crate) fn explain(plan: &SelectPlan, params: &[Value]) -> (String, String, bool) {
+    match &plan.source {
+        Source::Nothing => ("".into(), "".into(), false),
+        Source::Derived(_) => ("derived".into(), "".into(), false),
+        Source::System(..) => ("ALL".into(), "".into(), false),
+        Source::Table(ts) => {
+            let (ranged, access) = match access_for_run(ts, plan.filter.as_ref(), params) {
+                Ok(run) => (run.ranges != [KeyRange::all()], run.access),
+                Err(_) => (
+                    !ts.path.key.eq.is_empty() || !ts.path.key.ranges.is_empty(),
+                    ts.path.access,
+                ),
+            };
+            let kind = if ranged { "range" } else { "ALL" };
+            match access {
+                Access::Primary => (
+                    kind.into(),
+                    if ranged { "PRIMARY".into() } else { "".into() },
+                    false,
+                ),
+                Access::Covering(i) => (
+                    if ranged { "range" } else { "index" }.into(),
+                    ts.table.def.indexes[i].name.clone(),
+                    true,
+                ),
+                Access::NonCovering(i) => (
+                    if ranged { "range" } else { "index" }.into(),
+                    ts.table.def.indexes[i].name.clone(),
+                    false,
+                ),
+            }
+        }
+    }
+}
