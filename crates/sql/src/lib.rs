@@ -17,9 +17,8 @@
 //! assert_eq!(rows.rows.len(), 1);
 //! ```
 mod catalog;
-mod ddl;
 mod digest;
-mod dml;
+mod dispatch;
 mod error;
 mod execution;
 mod explain;
@@ -30,7 +29,6 @@ mod planner;
 mod privileges;
 mod result;
 mod session;
-mod show;
 mod statements;
 
 /// The longest string an expression may build (max_allowed_packet).
@@ -41,6 +39,7 @@ pub const SERVER_VERSION: &str = "10.11.0-lineardb-0.1.0";
 
 pub use catalog::accounts::{authenticate, native_password_response, Grants};
 pub use catalog::registry::{Process, Registry, SessionSlot};
+pub use dispatch::Batch;
 pub use error::{Result, SqlError};
 pub use result::{CollectSink, Column, ColumnKind, Outcome, RowSink};
-pub use session::{wait_durable, Batch, Prepared, Session};
+pub use session::{wait_durable, Prepared, Session};

@@ -1,5 +1,5 @@
 //! Data definition: CREATE/DROP DATABASE and TABLE, CREATE INDEX, ALTER
-//! TABLE ADD INDEX, TRUNCATE.
+//! TABLE ADD INDEX, DROP INDEX, TRUNCATE.
 use crate::catalog::accounts;
 use crate::error::{Result, SqlError};
 use crate::expr::object_name;
@@ -289,6 +289,33 @@ impl Session {
             let table = self.table(&parts, accounts::DROP)?;
             self.engine
                 .truncate_table(&table.def.database, &table.def.name)?;
+        }
+        Ok(Outcome::done(0))
+    }
+
+    /// CREATE DATABASE.
+    pub(crate) fn create_database(
+        &mut self,
+        db_name: &ast::ObjectName,
+        if_not_exists: bool,
+    ) -> Result<Outcome> {
+        let name = object_name(db_name).join(".");
+        self.require_database(&name, accounts::CREATE)?;
+        self.engine.create_database(&name, if_not_exists)?;
+        Ok(Outcome::done(1))
+    }
+
+    /// DROP INDEX ... ON table.
+    pub(crate) fn drop_index(
+        &mut self,
+        table: &ast::ObjectName,
+        names: &[ast::ObjectName],
+    ) -> Result<Outcome> {
+        let t = self.table(&object_name(table), accounts::ALTER)?;
+        for n in names {
+            let index = object_name(n).join(".");
+            self.engine
+                .drop_index(&t.def.database, &t.def.name, &index)?;
         }
         Ok(Outcome::done(0))
     }
