@@ -1,4 +1,5 @@
-//! Dispatch: a statement (text or prepared) parsed, its family chosen and run, counted and timed.
+//! Dispatch: a statement (text or prepared) parsed, its family chosen and
+//! run, counted and timed.
 use crate::error::{Result, SqlError};
 use crate::expr::{object_name, Params};
 use crate::parser::admin::{parse_admin, Admin};

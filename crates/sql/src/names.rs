@@ -1,4 +1,5 @@
-//! Name scopes: the columns of a table under an alias, table names qualified by the current database.
+//! Name scopes: the columns of a table under an alias, table names
+//! qualified by the current database.
 use crate::error::{Result, SqlError};
 use crate::expr::ScopeColumn;
 use crate::result::ColumnKind;

@@ -1,4 +1,5 @@
-//! Privilege checks of a session's account, made before a statement touches data or metadata.
+//! Privilege checks of a session's account, made before a statement touches
+//! data or metadata.
 use crate::catalog::accounts::NAMES;
 use crate::error::{Result, SqlError};
 use crate::session::Session;

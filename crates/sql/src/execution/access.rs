@@ -1,4 +1,5 @@
-//! What one execution of a table source reads: key ranges, access path (by range estimates) and the row filter bound to the parameters.
+//! What one execution of a table source reads: key ranges, access path (by
+//! range estimates) and the row filter bound to the parameters.
 use crate::error::Result;
 use crate::expr::{Env, Expr};
 use crate::planner::key_ranges::key_ranges;

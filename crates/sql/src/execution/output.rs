@@ -1,4 +1,5 @@
-//! The output stages of a SELECT over produced rows: projection, DISTINCT, ORDER BY, OFFSET and LIMIT.
+//! The output stages of a SELECT over produced rows: projection, DISTINCT,
+//! ORDER BY, OFFSET and LIMIT.
 use crate::error::Result;
 use crate::expr::{compare, Env, Row};
 use crate::planner::plan::SelectPlan;

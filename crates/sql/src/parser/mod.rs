@@ -1,4 +1,5 @@
-//! Statement text to syntax trees: sqlparser (MySQL dialect) after MySQL's executable comments, and the admin statements it lacks.
+//! Statement text to syntax trees: sqlparser (MySQL dialect) after MySQL's
+//! executable comments, and the admin statements it lacks.
 pub(crate) mod admin;
 
 use crate::error::Result;

@@ -1,4 +1,5 @@
-//! Access-path choice: the key predicate a WHERE clause gives each index, and the index a table source reads.
+//! Access-path choice: the key predicate a WHERE clause gives each index,
+//! and the index a table source reads.
 use crate::error::{Result, SqlError};
 use crate::expr::{conjuncts, CmpOp, Expr};
 use crate::planner::plan::{Access, KeyPredicate, Path, RangeAlt, TableSource};

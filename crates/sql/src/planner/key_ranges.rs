@@ -1,4 +1,5 @@
-//! The key ranges of an access path for one execution, from its key predicate and the parameters.
+//! The key ranges of an access path for one execution, from its key
+//! predicate and the parameters.
 use crate::error::{Result, SqlError};
 use crate::expr::{compare, Env, Expr};
 use crate::planner::plan::{Access, Path};

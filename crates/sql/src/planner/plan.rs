@@ -1,4 +1,5 @@
-//! What a planned SELECT is: its row source, the access path chosen for a table, the key predicate of an index, the output stages.
+//! What a planned SELECT is: its row source, the access path chosen for a
+//! table, the key predicate of an index, the output stages.
 use crate::catalog::perf_schema::SystemTable;
 use crate::catalog::registry::Registry;
 use crate::expr::{AggSpec, Expr};

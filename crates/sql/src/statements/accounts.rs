@@ -1,4 +1,5 @@
-//! Account statements: CREATE USER, SET PASSWORD, DROP USER, GRANT, REVOKE, SHOW GRANTS.
+//! Account statements: CREATE USER, SET PASSWORD, DROP USER, GRANT, REVOKE,
+//! SHOW GRANTS.
 use crate::catalog::accounts::{
     account_tables, all_rows, password_hash, privilege_text, text, Account, ALL, NAMES,
 };

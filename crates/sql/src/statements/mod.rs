@@ -1,4 +1,5 @@
-//! Statement families, each run by `impl Session` methods over the session's state, and the helpers they share.
+//! Statement families, each run by `impl Session` methods over the
+//! session's state, and the helpers they share.
 mod accounts;
 mod admin;
 mod ddl;

@@ -1,4 +1,5 @@
-//! SELECT: planned against the session's tables and variables, run with its snapshot.
+//! SELECT: planned against the session's tables and variables, run with its
+//! snapshot.
 use crate::catalog::accounts;
 use crate::error::{Result, SqlError};
 use crate::execution::RunContext;

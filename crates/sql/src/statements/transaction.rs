@@ -1,4 +1,5 @@
-//! Transactions: BEGIN, COMMIT, ROLLBACK, autocommit statements in a transaction of their own, and the snapshot a read statement takes.
+//! Transactions: BEGIN, COMMIT, ROLLBACK, autocommit statements in a
+//! transaction of their own, and the snapshot a read statement takes.
 use crate::error::Result;
 use crate::result::Outcome;
 use crate::session::Session;
