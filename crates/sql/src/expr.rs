@@ -680,6 +680,17 @@ fn numeric(v: &Value) -> Value {
     }
 }
 
+/// The conjuncts of a WHERE clause.
+pub(crate) fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match e {
+        Expr::And(a, b) => {
+            conjuncts(a, out);
+            conjuncts(b, out);
+        }
+        other => out.push(other),
+    }
+}
+
 /// SQL comparison; `None` if either side is NULL.
 pub(crate) fn compare(a: &Value, b: &Value) -> Option<Ordering> {
     match (a, b) {

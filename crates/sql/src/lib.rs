@@ -16,26 +16,30 @@
 //! let (_, rows) = s.query("SELECT name FROM t WHERE id = 2").unwrap();
 //! assert_eq!(rows.rows.len(), 1);
 //! ```
-mod admin;
-mod ddl;
+mod catalog;
 mod digest;
-mod dml;
+mod dispatch;
 mod error;
+mod execution;
+mod explain;
 mod expr;
-mod perf_schema;
+mod names;
+mod parser;
+mod planner;
+mod privileges;
 mod result;
-mod row_filter;
-mod select;
 mod session;
-mod sessions;
-mod show;
-mod users;
+mod statements;
 
 /// The longest string an expression may build (max_allowed_packet).
 pub const MAX_STRING_BYTES: usize = 64 << 20;
 
+/// The version the server reports (`VERSION()`, the handshake).
+pub const SERVER_VERSION: &str = "10.11.0-lineardb-0.1.0";
+
+pub use catalog::accounts::{authenticate, native_password_response, Grants};
+pub use catalog::registry::{Process, Registry, SessionSlot};
+pub use dispatch::Batch;
 pub use error::{Result, SqlError};
 pub use result::{CollectSink, Column, ColumnKind, Outcome, RowSink};
-pub use session::{wait_durable, Batch, Prepared, Session, SERVER_VERSION};
-pub use sessions::{Process, Registry, SessionSlot};
-pub use users::{authenticate, native_password_response, Grants};
+pub use session::{wait_durable, Prepared, Session};

@@ -1,10 +1,10 @@
 //! Data definition: CREATE/DROP DATABASE and TABLE, CREATE INDEX, ALTER
-//! TABLE ADD INDEX, TRUNCATE.
+//! TABLE ADD INDEX, DROP INDEX, TRUNCATE.
+use crate::catalog::accounts;
 use crate::error::{Result, SqlError};
 use crate::expr::object_name;
 use crate::result::Outcome;
 use crate::session::Session;
-use crate::users;
 use lineardb_table::{ColumnDef, DataType, TableSpec};
 use sqlparser::ast;
 
@@ -81,7 +81,7 @@ impl Session {
     pub(crate) fn create_table(&mut self, ct: &ast::CreateTable) -> Result<Outcome> {
         let parts = object_name(&ct.name);
         let (db, name) = self.qualified(&parts)?;
-        self.require(&db, users::CREATE, &name)?;
+        self.require(&db, accounts::CREATE, &name)?;
         if ct.query.is_some() || ct.like.is_some() {
             return Err(SqlError::unsupported("CREATE TABLE ... AS / LIKE"));
         }
@@ -175,7 +175,7 @@ impl Session {
 
     pub(crate) fn create_index(&mut self, ci: &ast::CreateIndex) -> Result<Outcome> {
         let parts = object_name(&ci.table_name);
-        let t = self.table(&parts, users::INDEX)?;
+        let t = self.table(&parts, accounts::INDEX)?;
         let name = ci
             .name
             .as_ref()
@@ -196,7 +196,7 @@ impl Session {
 
     pub(crate) fn alter_table(&mut self, at: &ast::AlterTable) -> Result<Outcome> {
         let parts = object_name(&at.name);
-        let t = self.table(&parts, users::ALTER)?;
+        let t = self.table(&parts, accounts::ALTER)?;
         let mut specs: Vec<(String, Vec<String>, bool)> = Vec::new();
         for op in &at.operations {
             match op {
@@ -245,7 +245,7 @@ impl Session {
             match object_type {
                 ast::ObjectType::Table => {
                     let (db, name) = self.qualified(&parts)?;
-                    self.require(&db, users::DROP, &name)?;
+                    self.require(&db, accounts::DROP, &name)?;
                     self.engine
                         .drop_table(&db, &name, if_exists)
                         .map_err(|e| match e {
@@ -286,9 +286,36 @@ impl Session {
     pub(crate) fn truncate(&mut self, tr: &ast::Truncate) -> Result<Outcome> {
         for t in &tr.table_names {
             let parts = object_name(&t.name);
-            let table = self.table(&parts, users::DROP)?;
+            let table = self.table(&parts, accounts::DROP)?;
             self.engine
                 .truncate_table(&table.def().database, &table.def().name)?;
+        }
+        Ok(Outcome::done(0))
+    }
+
+    /// CREATE DATABASE.
+    pub(crate) fn create_database(
+        &mut self,
+        db_name: &ast::ObjectName,
+        if_not_exists: bool,
+    ) -> Result<Outcome> {
+        let name = object_name(db_name).join(".");
+        self.require_database(&name, accounts::CREATE)?;
+        self.engine.create_database(&name, if_not_exists)?;
+        Ok(Outcome::done(1))
+    }
+
+    /// DROP INDEX ... ON table.
+    pub(crate) fn drop_index(
+        &mut self,
+        table: &ast::ObjectName,
+        names: &[ast::ObjectName],
+    ) -> Result<Outcome> {
+        let t = self.table(&object_name(table), accounts::ALTER)?;
+        for n in names {
+            let index = object_name(n).join(".");
+            self.engine
+                .drop_index(&t.def().database, &t.def().name, &index)?;
         }
         Ok(Outcome::done(0))
     }

@@ -54,7 +54,7 @@ impl RowFilter {
     /// columns have `types`.
     pub fn new(filter: Expr, types: &[DataType]) -> RowFilter {
         let mut conjuncts = Vec::new();
-        crate::select::conjuncts(&filter, &mut conjuncts);
+        crate::expr::conjuncts(&filter, &mut conjuncts);
         let mut checks = Vec::new();
         let mut rest: Option<Expr> = None;
         for c in conjuncts {

@@ -1,6 +1,6 @@
 //! Statements the SQL parser does not know, read by hand: CHECK TABLE,
 //! CREATE USER, ALTER USER ... IDENTIFIED BY, SET PASSWORD.
-use crate::users::Account;
+use crate::catalog::accounts::Account;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Admin {

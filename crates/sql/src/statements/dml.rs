@@ -1,9 +1,9 @@
 //! Data changes: INSERT, REPLACE, UPDATE, DELETE.
+use crate::catalog::accounts;
 use crate::error::{Result, SqlError};
 use crate::expr::{object_name, Env, Params};
 use crate::result::Outcome;
 use crate::session::Session;
-use crate::users;
 use lineardb_sync::thread_slot::IndexOp;
 use lineardb_table::{Table, Value};
 use lineardb_txn::{ReadView, Txn};
@@ -21,7 +21,7 @@ impl Session {
         let ast::TableObject::TableName(name) = &ins.table else {
             return Err(SqlError::unsupported("INSERT INTO a table function"));
         };
-        let t = self.table(&object_name(name), users::INSERT)?;
+        let t = self.table(&object_name(name), accounts::INSERT)?;
         let positions: Vec<usize> = if ins.columns.is_empty() {
             (0..t.def().columns.len()).collect()
         } else {
@@ -217,7 +217,7 @@ impl Session {
         selection: Option<&ast::Expr>,
         params: &Params,
     ) -> Result<Option<crate::expr::Expr>> {
-        let scope = crate::select::scope_of(table, &table.def().name);
+        let scope = crate::names::scope_of(table, &table.def().name);
         selection
             .map(|e| self.with_compiler(&scope, params, |c| c.compile(e)))
             .transpose()
@@ -327,8 +327,8 @@ impl Session {
         let ast::TableFactor::Table { name, .. } = &u.table.relation else {
             return Err(SqlError::unsupported("UPDATE of a derived table"));
         };
-        let t = self.table(&object_name(name), users::UPDATE)?;
-        let scope = crate::select::scope_of(&t, &t.def().name);
+        let t = self.table(&object_name(name), accounts::UPDATE)?;
+        let scope = crate::names::scope_of(&t, &t.def().name);
         let sets = self.with_compiler(&scope, params, |c| {
             let mut sets = Vec::new();
             for a in &u.assignments {
@@ -389,7 +389,7 @@ impl Session {
         let ast::TableFactor::Table { name, .. } = &twj.relation else {
             return Err(SqlError::unsupported("DELETE from a derived table"));
         };
-        let t = self.table(&object_name(name), users::DELETE)?;
+        let t = self.table(&object_name(name), accounts::DELETE)?;
         let targets = self.targets(txn, &t, d.selection.as_ref(), params, args)?;
         let env = Env {
             params: args,
@@ -453,7 +453,7 @@ fn count_rows(t: &Table, op: IndexOp, n: u64) {
         return;
     }
     let id = match op {
-        IndexOp::Insert => crate::perf_schema::table_io_id(t.def().primary_root),
+        IndexOp::Insert => crate::catalog::perf_schema::table_io_id(t.def().primary_root),
         _ => t.def().primary_root,
     };
     lineardb_sync::thread_slot::count_rows(id, op, n);

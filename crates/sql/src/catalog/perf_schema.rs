@@ -3,8 +3,8 @@
 //! table. Their rows are made when a query runs (summed from the per-thread
 //! slots at that moment); nothing is kept or written for them between
 //! queries. Timers are in picoseconds, as in MySQL.
+use crate::catalog::registry::Registry;
 use crate::result::ColumnKind;
-use crate::sessions::Registry;
 use lineardb_sync::thread_slot::IndexOp;
 use lineardb_sync::{audit, wait, Counter};
 use lineardb_table::{Engine, Value};

@@ -1,9 +1,9 @@
 //! SHOW statements and EXPLAIN.
+use crate::catalog::accounts;
 use crate::error::{Result, SqlError};
 use crate::expr::{object_name, Params};
 use crate::result::{Outcome, RowSink};
 use crate::session::Session;
-use crate::users;
 use lineardb_table::{Table, Value};
 use sqlparser::ast;
 
@@ -32,8 +32,8 @@ impl Session {
                 }
                 .or_else(|| self.facts.database.clone())
                 .ok_or_else(SqlError::no_database)?;
-                let names = if db.eq_ignore_ascii_case(crate::perf_schema::SCHEMA) {
-                    crate::perf_schema::SystemTable::names()
+                let names = if db.eq_ignore_ascii_case(crate::catalog::perf_schema::SCHEMA) {
+                    crate::catalog::perf_schema::SystemTable::names()
                         .map(String::from)
                         .to_vec()
                 } else {
@@ -152,7 +152,7 @@ impl Session {
                 obj_type: ast::ShowCreateObject::Table,
                 obj_name,
             } => {
-                let t = self.table(&object_name(obj_name), users::SELECT)?;
+                let t = self.table(&object_name(obj_name), accounts::SELECT)?;
                 let text = show_create_table(&t);
                 self.rows(
                     sink,
@@ -166,7 +166,7 @@ impl Session {
                     .as_ref()
                     .and_then(|s| s.parent_name.as_ref())
                     .ok_or_else(|| SqlError::syntax("SHOW COLUMNS FROM <table>"))?;
-                let t = self.table(&object_name(name), users::SELECT)?;
+                let t = self.table(&object_name(name), accounts::SELECT)?;
                 let rows = t
                     .def()
                     .columns
@@ -212,9 +212,9 @@ impl Session {
                     return Err(SqlError::unsupported("EXPLAIN of a non-SELECT"));
                 };
                 let plan = self.plan_select(q, params)?;
-                let (kind, key, covering) = crate::select::explain(&plan, &[]);
+                let (kind, key, covering) = crate::explain::explain(&plan, &[]);
                 let table = match &plan.source {
-                    crate::select::Source::Table(ts) => ts.table.def().name.clone(),
+                    crate::planner::plan::Source::Table(ts) => ts.table.def().name.clone(),
                     _ => String::new(),
                 };
                 let extra = if covering {
@@ -285,7 +285,7 @@ impl Session {
                     }
                     _ => return Err(SqlError::syntax("SHOW INDEX FROM <table> [FROM <db>]")),
                 };
-                let t = self.table(&parts, users::SELECT)?;
+                let t = self.table(&parts, accounts::SELECT)?;
                 self.rows(
                     sink,
                     &[
@@ -311,58 +311,29 @@ impl Session {
         }
     }
 
-    /// KILL [CONNECTION | QUERY] id.
-    pub(crate) fn kill(&mut self, id: u64, query_only: bool) -> Result<Outcome> {
-        let own = self.registry.processes().into_iter().find(|p| p.id == id);
-        match own {
-            None => Err(SqlError::new(
-                1094,
-                "HY000",
-                format!("Unknown thread id: {id}"),
-            )),
-            Some(p) if !self.is_superuser() && p.user != self.slot.user => Err(SqlError::new(
-                1095,
-                "HY000",
-                format!("You are not owner of thread {id}"),
-            )),
-            Some(_) => {
-                self.registry.kill(id, query_only);
-                Ok(Outcome::done(0))
-            }
-        }
-    }
-
-    /// CHECK TABLE / ANALYZE TABLE: one row per table.
-    pub(crate) fn maintain(
+    /// SHOW ENGINE <name> STATUS.
+    pub(crate) fn show_engine_status(
         &mut self,
-        op: &str,
-        tables: &[Vec<String>],
+        name: &str,
         sink: &mut dyn RowSink,
     ) -> Result<Outcome> {
-        let mut rows = Vec::new();
-        for parts in tables {
-            let (db, name) = self.qualified(parts)?;
-            let label = Value::str(&format!("{db}.{name}"));
-            let (kind, text) = match self.table(parts, users::SELECT) {
-                Err(e) => ("Error", e.message),
-                // The trees' own checks and a bijection between every
-                // secondary index and the clustered index.
-                Ok(t) if op == "check" => match t.check() {
-                    Ok(_) => ("status", "OK".to_string()),
-                    Err(e) => ("error", e.to_string()),
-                },
-                // Estimates are read from the trees when a plan needs them:
-                // there are no statistics to refresh.
-                Ok(_) => ("status", "OK".to_string()),
-            };
-            rows.push(vec![
-                label,
-                Value::str(op),
-                Value::str(kind),
-                Value::str(&text),
-            ]);
+        if !name.eq_ignore_ascii_case("lineardb") && !name.eq_ignore_ascii_case("innodb") {
+            return Err(SqlError::new(
+                1286,
+                "42000",
+                format!("Unknown storage engine '{name}'"),
+            ));
         }
-        self.rows(sink, &["Table", "Op", "Msg_type", "Msg_text"], rows)
+        let text = crate::catalog::perf_schema::engine_status(&self.engine, &self.registry);
+        self.rows(
+            sink,
+            &["Type", "Name", "Status"],
+            vec![vec![
+                Value::str("lineardb"),
+                Value::str(""),
+                Value::str(&text),
+            ]],
+        )
     }
 }
 

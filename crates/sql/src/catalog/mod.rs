@@ -1,0 +1,5 @@
+//! What the server knows besides user tables: accounts and grants, the
+//! registry of sessions, performance_schema.
+pub(crate) mod accounts;
+pub(crate) mod perf_schema;
+pub(crate) mod registry;

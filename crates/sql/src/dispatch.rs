@@ -1,0 +1,356 @@
+//! Dispatch: a statement (text or prepared) parsed, its family chosen and
+//! run, counted and timed.
+use crate::error::{Result, SqlError};
+use crate::expr::{object_name, Params};
+use crate::parser::admin::{parse_admin, Admin};
+use crate::parser::parse;
+use crate::result::{CollectSink, Outcome, RowSink};
+use crate::session::{Prepared, Session};
+use lineardb_table::Value;
+use sqlparser::ast;
+
+/// The parsed statements of one COM_QUERY.
+pub struct Batch {
+    statements: Vec<Stmt>,
+    text: String,
+    /// The text's digest key and the schema it was made in, made by the
+    /// first statement that records it (a later one in another schema, after
+    /// a USE, makes it again).
+    digest_key: std::cell::Cell<Option<(u64, u64)>>,
+}
+
+enum Stmt {
+    Sql(Box<ast::Statement>),
+    Admin(Admin),
+}
+
+impl Batch {
+    pub fn len(&self) -> usize {
+        self.statements.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.statements.is_empty()
+    }
+}
+
+impl Session {
+    /// Parses the statements of a COM_QUERY (several when the client
+    /// allows multi-statements).
+    pub fn parse_batch(&self, sql: &str) -> Result<Batch> {
+        let statements: Vec<Stmt> = match parse_admin(sql) {
+            Some(a) => vec![Stmt::Admin(a)],
+            None => parse(sql)?
+                .into_iter()
+                .map(|s| Stmt::Sql(Box::new(s)))
+                .collect(),
+        };
+        if statements.is_empty() {
+            return Err(SqlError::new(1065, "42000", "Query was empty"));
+        }
+        Ok(Batch {
+            statements,
+            text: sql.to_string(),
+            digest_key: std::cell::Cell::new(None),
+        })
+    }
+
+    /// Runs statement `i` of a batch, sending any result set to `sink`.
+    pub fn execute_in(
+        &mut self,
+        batch: &Batch,
+        i: usize,
+        sink: &mut dyn RowSink,
+    ) -> Result<Outcome> {
+        let stmt = match &batch.statements[i] {
+            Stmt::Sql(s) => s,
+            Stmt::Admin(a) => {
+                self.warnings.clear();
+                self.slot.counters.questions.add(1);
+                return self.run_admin(a, sink);
+            }
+        };
+        let params = Params::of(stmt);
+        if params.count() > 0 {
+            return Err(SqlError::syntax("'?' outside a prepared statement"));
+        }
+        // SHOW WARNINGS reports the previous statement's warnings.
+        let diagnostics = matches!(stmt.as_ref(), ast::Statement::ShowVariable { variable }
+        if variable.last().is_some_and(|w| {
+            w.value.eq_ignore_ascii_case("WARNINGS") || w.value.eq_ignore_ascii_case("ERRORS")
+        }));
+        if !diagnostics {
+            self.warnings.clear();
+        }
+        self.slot.counters.questions.add(1);
+        self.slot.begin("Query", Some(&batch.text));
+        let start = std::time::Instant::now();
+        let r = self.run(stmt, &params, &[], sink);
+        if lineardb_sync::wait::enabled() {
+            // The key is made from the text without making the digest text;
+            // the text is made only for a key this session has not seen.
+            let schema = self.facts.database.as_deref();
+            let schema_id = crate::digest::key(schema, "");
+            let key = match batch.digest_key.get() {
+                Some((made_in, key)) if made_in == schema_id => key,
+                _ => {
+                    let key = crate::digest::key_of(schema, &batch.text);
+                    batch.digest_key.set(Some((schema_id, key)));
+                    key
+                }
+            };
+            let ns = start.elapsed().as_nanos() as u64;
+            self.slot.record_statement(
+                key,
+                schema,
+                || crate::digest::normalize(&batch.text),
+                ns,
+                r.is_err(),
+            );
+        }
+        self.slot.end();
+        r
+    }
+
+    /// Runs one statement, sending any result set to `sink`.
+    pub fn execute(&mut self, sql: &str, sink: &mut dyn RowSink) -> Result<Outcome> {
+        let batch = self.parse_batch(sql)?;
+        if batch.len() > 1 {
+            return Err(SqlError::syntax(
+                "several statements in one query (the client did not enable multi-statements)",
+            ));
+        }
+        self.execute_in(&batch, 0, sink)
+    }
+
+    fn run_admin(&mut self, a: &Admin, sink: &mut dyn RowSink) -> Result<Outcome> {
+        match a {
+            Admin::CheckTable(tables) => self.maintain("check", tables, sink),
+            Admin::CreateUser {
+                account,
+                password,
+                if_not_exists,
+            } => self.create_user(account, password, *if_not_exists),
+            Admin::ShowGrants(account) => self.show_grants(account.as_ref(), sink),
+            Admin::SetPassword { account, password } => {
+                self.set_password(account.as_ref(), password)
+            }
+            Admin::ShowEngineStatus(name) => self.show_engine_status(name, sink),
+        }
+    }
+
+    /// COM_STMT_PREPARE.
+    pub fn prepare(&mut self, sql: &str) -> Result<Prepared> {
+        let mut statements = parse(sql).map_err(|e| match parse_admin(sql) {
+            Some(_) => SqlError::new(
+                1295,
+                "HY000",
+                "This command is not supported in the prepared statement protocol yet",
+            ),
+            None => e,
+        })?;
+        if statements.len() != 1 {
+            return Err(SqlError::syntax("a prepared statement is one statement"));
+        }
+        let statement = statements.pop().expect("one");
+        let params = Params::of(&statement);
+        let mut p = Prepared {
+            statement,
+            params,
+            plan: None,
+            columns: Vec::new(),
+            digest: crate::digest::normalize(sql),
+            digest_key: None,
+        };
+        if let ast::Statement::Query(q) = &p.statement {
+            let plan = self.plan_select(q, &p.params)?;
+            p.columns = plan.columns.clone();
+            p.plan = Some((plan, self.plan_version()));
+        }
+        Ok(p)
+    }
+
+    /// COM_STMT_EXECUTE.
+    pub fn execute_prepared(
+        &mut self,
+        p: &mut Prepared,
+        params: &[Value],
+        sink: &mut dyn RowSink,
+    ) -> Result<Outcome> {
+        if params.len() != p.params.count() {
+            return Err(SqlError::new(
+                1210,
+                "HY000",
+                "Incorrect arguments to mysqld_stmt_execute",
+            ));
+        }
+        self.warnings.clear();
+        self.slot.counters.questions.add(1);
+        self.slot.begin("Execute", None);
+        let start = std::time::Instant::now();
+        let r = self.run_prepared(p, params, sink);
+        if lineardb_sync::wait::enabled() {
+            let schema = self.facts.database.as_deref();
+            let key = match &p.digest_key {
+                Some((s, k)) if s.as_deref() == schema => *k,
+                _ => {
+                    let k = crate::digest::key(schema, &p.digest);
+                    p.digest_key = Some((schema.map(str::to_string), k));
+                    k
+                }
+            };
+            let ns = start.elapsed().as_nanos() as u64;
+            self.slot
+                .record_statement(key, schema, || p.digest.clone(), ns, r.is_err());
+        }
+        self.slot.end();
+        r
+    }
+
+    fn run_prepared(
+        &mut self,
+        p: &mut Prepared,
+        params: &[Value],
+        sink: &mut dyn RowSink,
+    ) -> Result<Outcome> {
+        if let ast::Statement::Query(q) = &p.statement {
+            let version = self.plan_version();
+            let stale = p.plan.as_ref().is_none_or(|(_, v)| *v != version);
+            if stale {
+                let plan = self.plan_select(q, &p.params)?;
+                p.plan = Some((plan, version));
+            }
+            let (plan, _) = p.plan.as_ref().expect("planned");
+            self.slot.counters.com_select.add(1);
+            self.reading(|s| plan.run(params, &s.run_context(s.view()), sink))?;
+            return Ok(Outcome::Rows);
+        }
+        let stmt = p.statement.clone();
+        self.run(&stmt, &p.params.clone(), params, sink)
+    }
+
+    fn run(
+        &mut self,
+        stmt: &ast::Statement,
+        params: &Params,
+        args: &[Value],
+        sink: &mut dyn RowSink,
+    ) -> Result<Outcome> {
+        use ast::Statement as S;
+        if matches!(
+            stmt,
+            S::CreateDatabase { .. }
+                | S::CreateTable(_)
+                | S::CreateIndex(_)
+                | S::AlterTable(_)
+                | S::Drop { .. }
+                | S::Truncate(_)
+        ) {
+            // DDL commits the open transaction first, as in MySQL.
+            self.end_transaction(true)?;
+        }
+        match stmt {
+            S::Query(q) => self.select(q, params, args, sink),
+            S::Insert(ins) => {
+                self.slot.counters.com_insert.add(1);
+                self.in_transaction(|s, txn| s.insert(txn, ins, params, args))
+            }
+            S::Update(u) => {
+                self.slot.counters.com_update.add(1);
+                self.in_transaction(|s, txn| s.update(txn, u, params, args))
+            }
+            S::Delete(d) => {
+                self.slot.counters.com_delete.add(1);
+                self.in_transaction(|s, txn| s.delete(txn, d, params, args))
+            }
+            S::CreateDatabase {
+                db_name,
+                if_not_exists,
+                ..
+            } => self.create_database(db_name, *if_not_exists),
+            S::CreateTable(ct) => self.create_table(ct),
+            S::CreateIndex(ci) => self.create_index(ci),
+            S::AlterTable(at) => self.alter_table(at),
+            S::Drop {
+                object_type: ast::ObjectType::User,
+                if_exists,
+                names,
+                ..
+            } => self.drop_users(names, *if_exists),
+            S::Drop {
+                object_type: ast::ObjectType::Index,
+                names,
+                table: Some(table),
+                ..
+            } => self.drop_index(table, names),
+            S::Drop {
+                object_type,
+                if_exists,
+                names,
+                ..
+            } => self.drop_objects(object_type, *if_exists, names),
+            S::Grant(g) => {
+                self.grant_or_revoke(&g.privileges, g.objects.as_ref(), &g.grantees, true)
+            }
+            S::Revoke(r) => {
+                self.grant_or_revoke(&r.privileges, r.objects.as_ref(), &r.grantees, false)
+            }
+            S::Flush { .. } => Ok(Outcome::done(0)),
+            S::Truncate(tr) => self.truncate(tr),
+            S::Use(u) => {
+                let name = match u {
+                    ast::Use::Object(n) | ast::Use::Database(n) | ast::Use::Schema(n) => {
+                        object_name(n).join(".")
+                    }
+                    other => return Err(SqlError::unsupported(other.to_string())),
+                };
+                self.use_database(&name)?;
+                Ok(Outcome::done(0))
+            }
+            S::StartTransaction { .. } => self.start_transaction(),
+            S::Commit { .. } => {
+                self.end_transaction(true)?;
+                Ok(Outcome::done(0))
+            }
+            S::Rollback {
+                savepoint: None, ..
+            } => {
+                self.end_transaction(false)?;
+                Ok(Outcome::done(0))
+            }
+            S::Set(set) => self.set(set, params, args),
+            S::ShowDatabases { .. }
+            | S::ShowTables { .. }
+            | S::ShowVariables { .. }
+            | S::ShowStatus { .. }
+            | S::ShowCreate { .. }
+            | S::ShowColumns { .. }
+            | S::ShowProcessList { .. }
+            | S::ShowVariable { .. }
+            | S::Explain { .. } => self.show(stmt, params, sink),
+            S::Kill { modifier, id } => {
+                self.kill(*id, matches!(modifier, Some(ast::KillType::Query)))
+            }
+            S::Analyze(a) => {
+                let Some(name) = &a.table_name else {
+                    return Err(SqlError::syntax("ANALYZE TABLE <table>"));
+                };
+                self.maintain("analyze", &[object_name(name)], sink)
+            }
+            other => Err(SqlError::unsupported(
+                other
+                    .to_string()
+                    .split_whitespace()
+                    .take(3)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            )),
+        }
+    }
+
+    /// Runs a statement and collects its result (tests, embedded use).
+    pub fn query(&mut self, sql: &str) -> Result<(Outcome, CollectSink)> {
+        let mut sink = CollectSink::default();
+        let o = self.execute(sql, &mut sink)?;
+        Ok((o, sink))
+    }
+}

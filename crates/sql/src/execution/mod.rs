@@ -1,0 +1,523 @@
+//! SELECT execution: a [`SelectPlan`] run with parameters (scan, filter,
+//! aggregate, sort, limit), streaming rows to a [`RowSink`].
+pub(crate) mod access;
+mod output;
+use crate::error::{Result, SqlError};
+use crate::execution::access::{access_for_run, estimate, TableRun};
+use crate::execution::output::Output;
+use crate::expr::{truth_of, Acc, AggFunc, Env, Expr, Row};
+use crate::planner::plan::{Access, SelectPlan, Source, TableSource};
+use crate::planner::row_filter::RowFilter;
+use crate::result::RowSink;
+use lineardb_sync::{LocalCounter, SharedFlag};
+use lineardb_table::{KeyRange, Value};
+use lineardb_txn::ReadView;
+
+/// One source row handed to the pipeline.
+enum SourceRow<'r> {
+    Row(lineardb_table::RowRef<'r>),
+    Values(&'r [Value]),
+}
+
+/// A per-row filter: a table source's, prepared for its stored rows, or
+/// another source's expression.
+#[derive(Clone, Copy)]
+enum Filter<'f> {
+    Table(&'f RowFilter),
+    Expr(&'f Expr),
+}
+
+impl SourceRow<'_> {
+    /// Whether the row passes `filter` (a stored row through the range
+    /// checks first).
+    #[inline(always)]
+    fn passes(&self, filter: Filter<'_>, env: Env<'_>) -> Result<bool> {
+        match (filter, self) {
+            (Filter::Table(f), SourceRow::Row(r)) => {
+                if !f.passes_checks(r) {
+                    return Ok(false);
+                }
+                f.passes_rest(r, env)
+            }
+            (Filter::Table(f), SourceRow::Values(v)) => f.passes(*v, env),
+            (Filter::Expr(e), row) => Ok(truth_of(&e.eval(row, env)?) == Some(true)),
+        }
+    }
+}
+
+impl Row for SourceRow<'_> {
+    #[inline]
+    fn get(&self, col: usize) -> Value {
+        match self {
+            SourceRow::Row(r) => r.value(col),
+            SourceRow::Values(v) => Row::get(*v, col),
+        }
+    }
+}
+
+/// Group state: the group's key values, a representative row's projection
+/// inputs and the accumulators.
+struct Group {
+    first_row: Vec<Value>,
+    accs: Vec<Acc>,
+}
+
+/// Groups in order of first appearance, found by their encoded key.
+#[derive(Default)]
+struct Groups {
+    index: std::collections::HashMap<Vec<u8>, usize>,
+    list: Vec<Group>,
+}
+
+impl Groups {
+    /// Folds another thread's groups into these (same plan, same keys).
+    fn merge(&mut self, other: Groups) -> Result<()> {
+        if self.list.is_empty() {
+            *self = other;
+            return Ok(());
+        }
+        if self.index.is_empty() {
+            // No GROUP BY: at most one group each.
+            if let (Some(mine), Some(theirs)) =
+                (self.list.first_mut(), other.list.into_iter().next())
+            {
+                for (a, b) in mine.accs.iter_mut().zip(theirs.accs) {
+                    a.merge(b)?;
+                }
+            }
+            return Ok(());
+        }
+        let mut by_position: Vec<(Vec<u8>, usize)> = other.index.into_iter().collect();
+        by_position.sort_by_key(|(_, i)| *i);
+        let mut theirs: Vec<Option<Group>> = other.list.into_iter().map(Some).collect();
+        for (key, i) in by_position {
+            let g = theirs[i].take().expect("each group once");
+            match self.index.get(&key) {
+                Some(&j) => {
+                    for (a, b) in self.list[j].accs.iter_mut().zip(g.accs) {
+                        a.merge(b)?;
+                    }
+                }
+                None => {
+                    self.index.insert(key, self.list.len());
+                    self.list.push(g);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl SelectPlan {
+    /// Runs the plan, sending columns and rows to `sink`.
+    /// Stops with error 1317 when `cx.stop` is set (KILL QUERY).
+    pub fn run(&self, params: &[Value], cx: &RunContext<'_>, sink: &mut dyn RowSink) -> Result<()> {
+        sink.columns(&self.columns)?;
+        let env = Env { params, aggs: &[] };
+        let int_of = |e: &Option<Expr>| -> Result<Option<u64>> {
+            e.as_ref()
+                .map(|e| match e.eval(&[][..], env)? {
+                    Value::Int(i) if i >= 0 => Ok(i as u64),
+                    Value::UInt(u) => Ok(u),
+                    Value::Bytes(b) => String::from_utf8_lossy(&b)
+                        .trim()
+                        .parse::<u64>()
+                        .map_err(|_| SqlError::syntax("bad LIMIT")),
+                    _ => Err(SqlError::syntax(
+                        "LIMIT and OFFSET take non-negative integers",
+                    )),
+                })
+                .transpose()
+        };
+        let limit = int_of(&self.limit)?.unwrap_or(u64::MAX);
+        let offset = int_of(&self.offset)?.unwrap_or(0);
+        let mut out = Output::new(self, limit, offset);
+        if limit == 0 {
+            return Ok(());
+        }
+        // Key ranges, access path and per-row filter, decided once.
+        let table_run = match &self.source {
+            Source::Table(ts) => Some(access_for_run(ts, self.filter.as_ref(), params)?),
+            _ => None,
+        };
+        let table_run = table_run.as_ref();
+        if self.aggregate {
+            let cx = RunContext {
+                threads: self.parallel_hint.0.unwrap_or(cx.threads),
+                min_rows: self.parallel_hint.1.unwrap_or(cx.min_rows),
+                ..*cx
+            };
+            let parallel = match table_run {
+                Some(run) => self.parallel_aggregate(params, &cx, run)?,
+                None => None,
+            };
+            let mut groups = match parallel {
+                Some(groups) => groups,
+                None => {
+                    let mut groups = Groups::default();
+                    let mut key = Vec::new();
+                    self.scan_fallible(params, &cx, table_run, &mut |row| {
+                        self.accumulate(row, env, &mut groups, &mut key)
+                            .map(|()| true)
+                    })?;
+                    groups
+                }
+            };
+            if groups.list.is_empty() && self.group_by.is_empty() {
+                // No rows and no GROUP BY: one row of empty aggregates.
+                groups.list.push(Group {
+                    first_row: Vec::new(),
+                    accs: self.aggs.iter().map(Acc::new).collect(),
+                });
+            }
+            for g in &groups.list {
+                let aggs: Vec<Value> = g.accs.iter().map(Acc::finish).collect();
+                let genv = Env {
+                    params,
+                    aggs: &aggs,
+                };
+                if let Some(h) = &self.having {
+                    if truth_of(&h.eval(&g.first_row[..], genv)?) != Some(true) {
+                        continue;
+                    }
+                }
+                if !out.push(&g.first_row[..], genv, sink)? {
+                    break;
+                }
+            }
+        } else {
+            self.scan_fallible(params, cx, table_run, &mut |row| out.push(row, env, sink))?;
+        }
+        out.finish(sink)
+    }
+
+    /// Aggregates a big table scan on several threads: the key range is cut
+    /// into pieces (parallel::split_range), each thread filters and
+    /// aggregates the pieces it takes into groups of its own, and the
+    /// groups are merged at the end. `None` when the plan does not qualify:
+    /// one thread allowed, a small range (tree estimate), non-covering
+    /// access, DISTINCT aggregates, or a GROUP BY whose output order would
+    /// then depend on the threads (no ORDER BY).
+    fn parallel_aggregate(
+        &self,
+        params: &[Value],
+        cx: &RunContext<'_>,
+        run: &TableRun,
+    ) -> Result<Option<Groups>> {
+        let Source::Table(ts) = &self.source else {
+            return Ok(None);
+        };
+        if cx.threads <= 1
+            || (!self.group_by.is_empty() && self.order_by.is_empty())
+            || self.aggs.iter().any(|a| a.distinct)
+        {
+            return Ok(None);
+        }
+        let env = Env { params, aggs: &[] };
+        let (ranges, access, filter) = (&run.ranges, run.access, run.filter.as_ref());
+        if matches!(access, Access::NonCovering(_))
+            || estimate(&ts.table, access, ranges) < cx.min_rows
+        {
+            return Ok(None);
+        }
+        if let Some(c) = cx.parallel_scans {
+            c.add(1);
+        }
+        let mut pieces = Vec::new();
+        for r in ranges {
+            pieces.extend(ts.table.split_range(
+                access.index(),
+                r,
+                cx.threads * lineardb_table::parallel::PIECES_PER_THREAD,
+            )?);
+        }
+        // Each worker: its groups, its key buffer, the first error it met.
+        type State = (Groups, Vec<u8>, Option<SqlError>);
+        let states = lineardb_table::parallel::run_pieces(
+            &pieces,
+            cx.threads,
+            || -> State { (Groups::default(), Vec::new(), None) },
+            |(groups, key, err), piece| {
+                if err.is_some() {
+                    return Ok(());
+                }
+                let mut seen = 0u32;
+                let mut pass = |row: &SourceRow<'_>| -> bool {
+                    seen = seen.wrapping_add(1);
+                    if seen.is_multiple_of(1024) && cx.stop.get() {
+                        *err = Some(SqlError::interrupted());
+                        return false;
+                    }
+                    if let Some(f) = filter {
+                        match row.passes(Filter::Table(f), env) {
+                            Ok(true) => {}
+                            Ok(false) => return true,
+                            Err(e) => {
+                                *err = Some(e);
+                                return false;
+                            }
+                        }
+                    }
+                    match self.accumulate(row, env, groups, key) {
+                        Ok(()) => true,
+                        Err(e) => {
+                            *err = Some(e);
+                            false
+                        }
+                    }
+                };
+                if let Err(e) = scan_range(cx.view, ts, access, true, piece, &mut pass) {
+                    *err = Some(e);
+                }
+                Ok(())
+            },
+        )?;
+        let mut merged = Groups::default();
+        for (groups, _, err) in states {
+            if let Some(e) = err {
+                return Err(e);
+            }
+            merged.merge(groups)?;
+        }
+        if cx.stop.get() {
+            return Err(SqlError::interrupted());
+        }
+        Ok(Some(merged))
+    }
+
+    /// Adds one row to its group (the only group without GROUP BY).
+    fn accumulate(
+        &self,
+        row: &SourceRow<'_>,
+        env: Env<'_>,
+        groups: &mut Groups,
+        key: &mut Vec<u8>,
+    ) -> Result<()> {
+        let existing = if self.group_by.is_empty() {
+            (!groups.list.is_empty()).then_some(0)
+        } else {
+            key.clear();
+            for g in &self.group_by {
+                let v = g.eval(row, env)?;
+                key.push(v.is_null() as u8);
+                let t = v.to_text().unwrap_or_default();
+                key.extend_from_slice(&(t.len() as u32).to_le_bytes());
+                key.extend_from_slice(t.as_bytes());
+            }
+            let found = groups.index.get(key.as_slice()).copied();
+            if found.is_none() {
+                groups.index.insert(key.clone(), groups.list.len());
+            }
+            found
+        };
+        let g = match existing {
+            Some(i) => &mut groups.list[i],
+            None => {
+                let width = self.columns_in_scope();
+                groups.list.push(Group {
+                    first_row: (0..width).map(|c| row.get(c)).collect(),
+                    accs: self.aggs.iter().map(Acc::new).collect(),
+                });
+                groups.list.last_mut().expect("pushed")
+            }
+        };
+        for (acc, spec) in g.accs.iter_mut().zip(&self.aggs) {
+            match (&spec.func, &spec.arg) {
+                (AggFunc::CountStar, _) | (_, None) => acc.add(&Value::Int(1))?,
+                (_, Some(e)) => acc.add(&e.eval(row, env)?)?,
+            }
+        }
+        Ok(())
+    }
+
+    fn columns_in_scope(&self) -> usize {
+        match &self.source {
+            Source::Nothing => 0,
+            Source::Table(t) => t.table.def().columns.len(),
+            Source::Derived(p) => p.columns.len(),
+            Source::System(t, ..) => t.columns().len(),
+        }
+    }
+
+    /// [`scan`](Self::scan) with a row handler that can fail: `Ok(false)`
+    /// stops the scan, an error stops it and is returned.
+    fn scan_fallible(
+        &self,
+        params: &[Value],
+        cx: &RunContext<'_>,
+        table_run: Option<&TableRun>,
+        f: &mut dyn FnMut(&SourceRow<'_>) -> Result<bool>,
+    ) -> Result<()> {
+        let mut err = None;
+        self.scan(params, cx, table_run, &mut |row| match f(row) {
+            Ok(more) => more,
+            Err(e) => {
+                err = Some(e);
+                false
+            }
+        })?;
+        err.map_or(Ok(()), Err)
+    }
+
+    /// Feeds the rows that pass the WHERE clause to `f` until it says stop.
+    /// `table_run` is the table source's plan for this execution.
+    fn scan(
+        &self,
+        params: &[Value],
+        cx: &RunContext<'_>,
+        table_run: Option<&TableRun>,
+        f: &mut dyn FnMut(&SourceRow<'_>) -> bool,
+    ) -> Result<()> {
+        let stop = cx.stop;
+        let env = Env { params, aggs: &[] };
+        // From a table, only the conjuncts the key ranges do not guarantee
+        // are evaluated per row.
+        let filter = match table_run {
+            Some(run) => run.filter.as_ref().map(Filter::Table),
+            None => self.filter.as_ref().map(Filter::Expr),
+        };
+        let mut err: Option<SqlError> = None;
+        let mut seen = 0u32;
+        let mut pass = |row: &SourceRow<'_>| -> bool {
+            seen = seen.wrapping_add(1);
+            if seen.is_multiple_of(1024) && stop.get() {
+                err = Some(SqlError::interrupted());
+                return false;
+            }
+            if let Some(filter) = filter {
+                match row.passes(filter, env) {
+                    Ok(true) => {}
+                    Ok(false) => return true,
+                    Err(e) => {
+                        err = Some(e);
+                        return false;
+                    }
+                }
+            }
+            f(row)
+        };
+        match &self.source {
+            Source::Nothing => {
+                pass(&SourceRow::Values(&[]));
+            }
+            Source::System(t, engine, registry) => {
+                for r in &t.rows(engine, registry) {
+                    if !pass(&SourceRow::Values(r)) {
+                        break;
+                    }
+                }
+            }
+            Source::Derived(inner) => {
+                let mut rows = crate::result::CollectSink::default();
+                inner.run(
+                    params,
+                    &RunContext {
+                        stop,
+                        view: cx.view,
+                        threads: 1,
+                        min_rows: u64::MAX,
+                        parallel_scans: None,
+                    },
+                    &mut rows,
+                )?;
+                for r in &rows.rows {
+                    if !pass(&SourceRow::Values(r)) {
+                        break;
+                    }
+                }
+            }
+            Source::Table(ts) => {
+                let run = table_run.expect("built by run");
+                // Rows may come in primary-key order when nothing depends on order.
+                let unordered = self.aggregate && self.group_by.is_empty();
+                for r in &run.ranges {
+                    let go = if run.points {
+                        point_lookup(cx.view, ts, run.access, r, &mut pass)?
+                    } else {
+                        scan_range(cx.view, ts, run.access, unordered, r, &mut pass)?
+                    };
+                    if !go {
+                        break;
+                    }
+                }
+            }
+        }
+        match err {
+            Some(e) => Err(e),
+            None if stop.get() => Err(SqlError::interrupted()),
+            None => Ok(()),
+        }
+    }
+}
+
+/// How a plan runs: the KILL QUERY flag it watches and the threads a big
+/// scan may use (the session's `lineardb_parallel_threads`).
+pub(crate) struct RunContext<'a> {
+    pub stop: &'a SharedFlag,
+    /// The snapshot the plan reads.
+    pub view: &'a ReadView,
+    pub threads: usize,
+    /// Fewest rows (estimated from the tree) worth a parallel scan.
+    pub min_rows: u64,
+    /// Counts the scans that ran in parallel (the session's own counter).
+    pub parallel_scans: Option<&'a LocalCounter>,
+}
+
+/// Reads the one row of a point range (a whole key of the primary key or
+/// of a unique index) by a point lookup, handing it to `pass`; returns
+/// whether to go on.
+fn point_lookup(
+    view: &ReadView,
+    ts: &TableSource,
+    access: Access,
+    r: &KeyRange,
+    pass: &mut dyn FnMut(&SourceRow<'_>) -> bool,
+) -> Result<bool> {
+    let t = &ts.table;
+    let visit = |row: lineardb_table::RowRef<'_>| pass(&SourceRow::Row(row));
+    let go = match access.index() {
+        None => t.with_row(view, &r.start, visit)?,
+        Some(i) => t.with_unique_row(view, i, &r.start, visit)?,
+    };
+    Ok(go.unwrap_or(true))
+}
+
+/// Scans one key range of `ts` through `access`, handing each row to
+/// `pass` until it returns false; returns whether to go on.
+fn scan_range(
+    view: &ReadView,
+    ts: &TableSource,
+    access: Access,
+    unordered: bool,
+    r: &KeyRange,
+    pass: &mut dyn FnMut(&SourceRow<'_>) -> bool,
+) -> Result<bool> {
+    let t = &ts.table;
+    let mut go = true;
+    match access {
+        Access::Primary => t.scan_primary(view, r, |_, row| {
+            go = pass(&SourceRow::Row(row));
+            go
+        })?,
+        Access::NonCovering(i) if unordered => t.scan_index_rows_unordered(view, i, r, |row| {
+            go = pass(&SourceRow::Row(row));
+            go
+        })?,
+        Access::NonCovering(i) => t.scan_index_rows(view, i, r, |row| {
+            go = pass(&SourceRow::Row(row));
+            go
+        })?,
+        Access::Covering(i) => {
+            // Only the columns the query reads are decoded.
+            let mut vals = vec![Value::Null; t.def().columns.len()];
+            t.scan_index(view, i, r, |e| {
+                for &c in &ts.fetch {
+                    vals[c] = e.column(c).unwrap_or(Value::Null);
+                }
+                go = pass(&SourceRow::Values(&vals));
+                go
+            })?
+        }
+    }
+    Ok(go)
+}

@@ -1,0 +1,116 @@
+//! The output stages of a SELECT over produced rows: projection, DISTINCT,
+//! ORDER BY, OFFSET and LIMIT.
+use crate::error::Result;
+use crate::expr::{compare, Env, Row};
+use crate::planner::plan::SelectPlan;
+use crate::result::RowSink;
+use lineardb_table::Value;
+use std::cmp::Ordering;
+
+/// Projection, DISTINCT, ORDER BY, OFFSET and LIMIT over produced rows.
+pub(crate) struct Output<'p> {
+    plan: &'p SelectPlan,
+    limit: u64,
+    offset: u64,
+    sent: u64,
+    skipped: u64,
+    /// Rows held for sorting or DISTINCT: (sort keys, row).
+    held: Vec<(Vec<Value>, Vec<Value>)>,
+    seen: std::collections::HashSet<Vec<u8>>,
+}
+
+impl<'p> Output<'p> {
+    pub(crate) fn new(plan: &'p SelectPlan, limit: u64, offset: u64) -> Self {
+        Output {
+            plan,
+            limit,
+            offset,
+            sent: 0,
+            skipped: 0,
+            held: Vec::new(),
+            seen: Default::default(),
+        }
+    }
+
+    /// Takes one row; false when no more are wanted.
+    pub(crate) fn push<R: Row + ?Sized>(
+        &mut self,
+        row: &R,
+        env: Env<'_>,
+        sink: &mut dyn RowSink,
+    ) -> Result<bool> {
+        let values: Vec<Value> = self
+            .plan
+            .projection
+            .iter()
+            .map(|e| e.eval(row, env))
+            .collect::<Result<_>>()?;
+        if !self.plan.order_by.is_empty() {
+            let keys = self
+                .plan
+                .order_by
+                .iter()
+                .map(|(e, _)| e.eval(row, env))
+                .collect::<Result<_>>()?;
+            self.held.push((keys, values));
+            return Ok(true);
+        }
+        if self.plan.distinct && !self.seen.insert(distinct_key(&values)) {
+            return Ok(true);
+        }
+        self.emit(&values, sink)
+    }
+
+    pub(crate) fn emit(&mut self, values: &[Value], sink: &mut dyn RowSink) -> Result<bool> {
+        if self.skipped < self.offset {
+            self.skipped += 1;
+            return Ok(true);
+        }
+        sink.row(values)?;
+        self.sent += 1;
+        Ok(self.sent < self.limit)
+    }
+
+    pub(crate) fn finish(mut self, sink: &mut dyn RowSink) -> Result<()> {
+        if self.plan.order_by.is_empty() {
+            return Ok(());
+        }
+        let desc: Vec<bool> = self.plan.order_by.iter().map(|(_, d)| *d).collect();
+        let mut held = std::mem::take(&mut self.held);
+        held.sort_by(|a, b| {
+            for (i, d) in desc.iter().enumerate() {
+                let o = match (a.0[i].is_null(), b.0[i].is_null()) {
+                    (true, true) => Ordering::Equal,
+                    (true, false) => Ordering::Less,
+                    (false, true) => Ordering::Greater,
+                    _ => compare(&a.0[i], &b.0[i]).unwrap_or(Ordering::Equal),
+                };
+                let o = if *d { o.reverse() } else { o };
+                if o != Ordering::Equal {
+                    return o;
+                }
+            }
+            Ordering::Equal
+        });
+        for (_, values) in held {
+            if self.plan.distinct && !self.seen.insert(distinct_key(&values)) {
+                continue;
+            }
+            if !self.emit(&values, sink)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn distinct_key(values: &[Value]) -> Vec<u8> {
+    let mut k = Vec::new();
+    for v in values {
+        k.push(v.is_null() as u8);
+        let t = v.to_text().unwrap_or_default();
+        k.extend_from_slice(&(t.len() as u32).to_le_bytes());
+        k.extend_from_slice(t.as_bytes());
+    }
+    k
+}

@@ -1,0 +1,35 @@
+//! Name scopes: the columns of a table under an alias, table names
+//! qualified by the current database.
+use crate::error::{Result, SqlError};
+use crate::expr::ScopeColumn;
+use crate::result::ColumnKind;
+use lineardb_table::Table;
+
+/// The columns of `table`, named under `alias`.
+pub(crate) fn scope_of(table: &Table, alias: &str) -> Vec<ScopeColumn> {
+    table
+        .def()
+        .columns
+        .iter()
+        .map(|c| ScopeColumn {
+            name: c.name.clone(),
+            table: alias.to_string(),
+            kind: ColumnKind::of(c.data_type),
+        })
+        .collect()
+}
+
+/// `[db, name]` or `[name]` (in `current`) as (db, name).
+pub(crate) fn qualify(current: Option<&str>, parts: &[String]) -> Result<(String, String)> {
+    match parts {
+        [name] => Ok((
+            current.ok_or_else(SqlError::no_database)?.to_string(),
+            name.clone(),
+        )),
+        [db, name] => Ok((db.clone(), name.clone())),
+        _ => Err(SqlError::syntax(format!(
+            "bad table name {}",
+            parts.join(".")
+        ))),
+    }
+}

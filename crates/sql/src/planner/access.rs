@@ -1,0 +1,265 @@
+//! Access-path choice: the key predicate a WHERE clause gives each index,
+//! and the index a table source reads.
+use crate::error::{Result, SqlError};
+use crate::expr::{conjuncts, CmpOp, Expr};
+use crate::planner::plan::{Access, KeyPredicate, Path, RangeAlt, TableSource};
+use lineardb_table::Table;
+use sqlparser::ast;
+
+/// Ranges a conjunct puts on column `col`, as alternatives; `None` if it
+/// says nothing usable about it.
+fn ranges_on(e: &Expr, col: usize) -> Option<Vec<RangeAlt>> {
+    let is_col = |x: &Expr| matches!(x, Expr::Col(c) if *c == col);
+    match e {
+        Expr::Cmp(op, a, b) if is_col(a) && b.is_constant() => range_for(*op, (**b).clone()),
+        Expr::Cmp(op, a, b) if is_col(b) && a.is_constant() => {
+            let flipped = match op {
+                CmpOp::Lt => CmpOp::Gt,
+                CmpOp::Le => CmpOp::Ge,
+                CmpOp::Gt => CmpOp::Lt,
+                CmpOp::Ge => CmpOp::Le,
+                o => *o,
+            };
+            range_for(flipped, (**a).clone())
+        }
+        Expr::Between(x, lo, hi, false) if is_col(x) && lo.is_constant() && hi.is_constant() => {
+            Some(vec![(
+                Some(((**lo).clone(), true)),
+                Some(((**hi).clone(), true)),
+            )])
+        }
+        Expr::InList(x, list, false) if is_col(x) && list.iter().all(Expr::is_constant) => Some(
+            list.iter()
+                .map(|v| (Some((v.clone(), true)), Some((v.clone(), true))))
+                .collect(),
+        ),
+        Expr::Or(a, b) => {
+            let mut l = ranges_on(a, col)?;
+            l.extend(ranges_on(b, col)?);
+            Some(l)
+        }
+        _ => None,
+    }
+}
+
+fn range_for(op: CmpOp, v: Expr) -> Option<Vec<RangeAlt>> {
+    Some(vec![match op {
+        CmpOp::Eq => (Some((v.clone(), true)), Some((v, true))),
+        CmpOp::Lt => (None, Some((v, false))),
+        CmpOp::Le => (None, Some((v, true))),
+        CmpOp::Gt => (Some((v, false)), None),
+        CmpOp::Ge => (Some((v, true)), None),
+        CmpOp::Ne | CmpOp::NullSafeEq => return None,
+    }])
+}
+
+fn is_point(alts: &[RangeAlt]) -> Option<Expr> {
+    match alts {
+        [(Some((a, true)), Some((b, true)))] if format!("{a:?}") == format!("{b:?}") => {
+            Some(a.clone())
+        }
+        _ => None,
+    }
+}
+
+/// The key predicate a WHERE clause gives an index with these columns,
+/// and the conjuncts it came from as (key column position, index into
+/// `filter`). On the range column, a lower bound and an upper bound from
+/// two conjuncts (`c >= a AND c < b`) make one range.
+fn key_predicate(filter: &[&Expr], key_columns: &[usize]) -> (KeyPredicate, Vec<(usize, usize)>) {
+    let mut kp = KeyPredicate::default();
+    let mut used = Vec::new();
+    for (pos, &c) in key_columns.iter().enumerate() {
+        let found: Vec<(usize, Vec<RangeAlt>)> = filter
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| ranges_on(e, c).map(|r| (i, r)))
+            .collect();
+        if let Some((i, v)) = found.iter().find_map(|(i, r)| is_point(r).map(|v| (*i, v))) {
+            kp.eq.push(v);
+            used.push((pos, i));
+            continue;
+        }
+        // One-sided single ranges: the first lower and first upper bound.
+        let lower = found
+            .iter()
+            .find(|(_, r)| matches!(r.as_slice(), [(Some(_), None)]));
+        let upper = found
+            .iter()
+            .find(|(_, r)| matches!(r.as_slice(), [(None, Some(_))]));
+        match (lower, upper) {
+            (Some((li, l)), Some((ui, u))) => {
+                kp.ranges = vec![(l[0].0.clone(), u[0].1.clone())];
+                used.push((pos, *li));
+                used.push((pos, *ui));
+            }
+            _ => {
+                // Else a bounded single range, else whatever came first.
+                let pick = found
+                    .iter()
+                    .position(|(_, r)| matches!(r.as_slice(), [(Some(_), Some(_))]))
+                    .unwrap_or(0);
+                if let Some((i, r)) = found.into_iter().nth(pick) {
+                    kp.ranges = r;
+                    used.push((pos, i));
+                }
+            }
+        }
+        break;
+    }
+    (kp, used)
+}
+
+/// Is the conjunct that put `alts` on column `col` fully guaranteed by the
+/// key range built from it? Key order equals SQL order for numbers and
+/// dates (string comparison may differ through padding); a range open
+/// below also admits NULL keys, which the conjunct rejects.
+fn implied_by_range(table: &Table, col: usize, alts: &[RangeAlt]) -> bool {
+    let def = &table.def().columns[col];
+    let ordered_like_sql = !matches!(
+        def.data_type,
+        lineardb_table::DataType::Char(_) | lineardb_table::DataType::VarChar(_)
+    );
+    ordered_like_sql && (!def.nullable || alts.iter().all(|(lo, _)| lo.is_some()))
+}
+
+impl KeyPredicate {
+    /// How selective it looks: (equalities, has a range). Bigger is better.
+    fn strength(&self) -> (usize, bool) {
+        (self.eq.len(), !self.ranges.is_empty())
+    }
+}
+
+/// Most other indexes weighed by range estimates at run time.
+const MAX_RUNTIME_CHOICES: usize = 3;
+
+/// Picks the access path: index hints first, then the index whose leading
+/// columns the WHERE clause constrains most (equalities, then a range),
+/// the primary key winning ties; covering when the index holds every
+/// column the query reads.
+pub(crate) fn choose_access(
+    ts: &mut TableSource,
+    filter: Option<&Expr>,
+    needed: &[bool],
+    hints: &[ast::TableIndexHints],
+) -> Result<()> {
+    let table = &ts.table;
+    let mut parts = Vec::new();
+    if let Some(f) = filter {
+        conjuncts(f, &mut parts);
+    }
+    let index_by_name = |n: &str| -> Result<Option<usize>> {
+        if n.eq_ignore_ascii_case("PRIMARY") {
+            return Ok(None);
+        }
+        table.def().index_position(n).map(Some).ok_or_else(|| {
+            SqlError::new(
+                1176,
+                "42000",
+                format!("Key '{n}' doesn't exist in table '{}'", table.def().name),
+            )
+        })
+    };
+    // Candidates: None = primary, Some(i) = secondary i.
+    let mut candidates: Vec<Option<usize>> = std::iter::once(None)
+        .chain((0..table.def().indexes.len()).map(Some))
+        .collect();
+    let mut forced = false;
+    for h in hints {
+        let named: Vec<Option<usize>> = h
+            .index_names
+            .iter()
+            .map(|n| index_by_name(&n.value))
+            .collect::<Result<_>>()?;
+        match h.hint_type {
+            ast::TableIndexHintType::Ignore => candidates.retain(|c| !named.contains(c)),
+            ast::TableIndexHintType::Use | ast::TableIndexHintType::Force => {
+                if !named.is_empty() {
+                    candidates.retain(|c| named.contains(c));
+                }
+                forced |= h.hint_type == ast::TableIndexHintType::Force;
+            }
+        }
+    }
+    let pk_cols = &table.def().primary_key;
+    let columns_of = |c: Option<usize>| -> Vec<usize> {
+        match c {
+            None => pk_cols.clone(),
+            Some(i) => table.def().indexes[i].columns.clone(),
+        }
+    };
+    // (index or None for the primary key, its key predicate, conjuncts used)
+    type Candidate = (Option<usize>, KeyPredicate, Vec<(usize, usize)>);
+    let mut found: Vec<Candidate> = candidates
+        .iter()
+        .map(|&cand| {
+            let (kp, used) = key_predicate(&parts, &columns_of(cand));
+            (cand, kp, used)
+        })
+        .collect();
+    // Strongest first; the primary key (listed first) wins ties.
+    found.sort_by_key(|(_, kp, _)| std::cmp::Reverse(kp.strength()));
+    let usable = |kp: &KeyPredicate| kp.strength() != (0, false);
+    let path_of = |(choice, kp, used): Candidate| {
+        // Conjuncts the key range guarantees need no evaluation per row.
+        let key_cols = columns_of(choice);
+        let implied: Vec<usize> = used
+            .iter()
+            .filter(|&&(pos, _)| {
+                let alts = if pos < kp.eq.len() {
+                    Vec::new() // an equality: bounded on both sides
+                } else {
+                    kp.ranges.clone()
+                };
+                implied_by_range(table, key_cols[pos], &alts)
+            })
+            .map(|&(_, conjunct)| conjunct)
+            .collect();
+        let residual = parts
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !implied.contains(i))
+            .map(|(_, e)| (*e).clone())
+            .reduce(|a, b| Expr::And(Box::new(a), Box::new(b)));
+        let access = match choice {
+            None => Access::Primary,
+            Some(i) => {
+                let def = &table.def().indexes[i];
+                let covered = needed
+                    .iter()
+                    .enumerate()
+                    .all(|(c, &n)| !n || def.columns.contains(&c) || pk_cols.contains(&c));
+                if covered && !pk_cols.is_empty() {
+                    Access::Covering(i)
+                } else {
+                    Access::NonCovering(i)
+                }
+            }
+        };
+        Path {
+            access,
+            key: kp,
+            residual,
+        }
+    };
+    let mut found = found.into_iter();
+    let whole = filter.cloned();
+    ts.path = match found.next() {
+        // Without a usable predicate, a secondary index is used only when
+        // forced (a full index scan); otherwise the table is scanned.
+        Some(best) if usable(&best.1) || (forced && best.0.is_some()) => path_of(best),
+        _ => Path::table_scan(whole),
+    };
+    ts.others = if forced {
+        Vec::new()
+    } else {
+        found
+            .filter(|(_, kp, _)| usable(kp))
+            .take(MAX_RUNTIME_CHOICES)
+            .map(path_of)
+            .collect()
+    };
+    ts.fetch = (0..needed.len()).filter(|&c| needed[c]).collect();
+    ts.forced = forced;
+    Ok(())
+}

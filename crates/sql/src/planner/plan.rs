@@ -1,0 +1,112 @@
+//! What a planned SELECT is: its row source, the access path chosen for a
+//! table, the key predicate of an index, the output stages.
+use crate::catalog::perf_schema::SystemTable;
+use crate::catalog::registry::Registry;
+use crate::expr::{AggSpec, Expr};
+use crate::result::Column;
+use lineardb_table::{Engine, Table};
+use std::sync::Arc;
+
+/// Where rows come from.
+pub(crate) enum Source {
+    /// No FROM: one empty row.
+    Nothing,
+    Table(TableSource),
+    Derived(Box<SelectPlan>),
+    /// A `performance_schema` table: rows made when the query runs.
+    System(SystemTable, Arc<Engine>, Arc<Registry>),
+}
+
+/// The access path chosen for a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Access {
+    /// Clustered index (range or full scan).
+    Primary,
+    /// Secondary index `i`, reading only the entry (covering).
+    Covering(usize),
+    /// Secondary index `i`, then the row by primary key (batched).
+    NonCovering(usize),
+}
+
+impl Access {
+    /// The tree it reads first: the clustered index (`None`) or a
+    /// secondary index.
+    pub(crate) fn index(self) -> Option<usize> {
+        match self {
+            Access::Primary => None,
+            Access::Covering(i) | Access::NonCovering(i) => Some(i),
+        }
+    }
+}
+
+pub(crate) struct TableSource {
+    pub table: Arc<Table>,
+    /// The access path the WHERE clause suits best (most equalities, then a
+    /// range; the primary key on ties).
+    pub path: Path,
+    /// Other indexes the WHERE clause constrains; at run time the trees'
+    /// range estimates pick among `path` and these (none when forced).
+    pub others: Vec<Path>,
+    /// Table columns the query reads (decoded from covering entries).
+    pub fetch: Vec<usize>,
+    /// The access path was fixed by FORCE INDEX.
+    pub forced: bool,
+}
+
+/// One way to read a table: an index and what the WHERE clause says about
+/// its leading columns.
+#[derive(Debug, Clone)]
+pub(crate) struct Path {
+    pub access: Access,
+    /// Key predicates on the index's columns, in index order: equalities on
+    /// a prefix, then at most one range.
+    pub key: KeyPredicate,
+    /// The WHERE clause without the conjuncts the key ranges already
+    /// guarantee; applies only when the ranges are built exactly (see
+    /// `key_ranges`), otherwise the whole filter does.
+    pub residual: Option<Expr>,
+}
+
+impl Path {
+    pub(crate) fn table_scan(filter: Option<Expr>) -> Path {
+        Path {
+            access: Access::Primary,
+            key: KeyPredicate::default(),
+            residual: filter,
+        }
+    }
+}
+
+/// One alternative range: (low, inclusive), (high, inclusive); `None`
+/// for no bound on that side.
+pub(crate) type RangeAlt = (Option<(Expr, bool)>, Option<(Expr, bool)>);
+
+/// What the WHERE clause says about the chosen index's leading columns.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct KeyPredicate {
+    /// `col = expr` for the first `eq.len()` key columns.
+    pub eq: Vec<Expr>,
+    /// Alternatives on the next column (IN list, OR of ranges): each
+    /// (low, high) with inclusive flags; empty = no range.
+    pub ranges: Vec<RangeAlt>,
+}
+
+pub(crate) struct SelectPlan {
+    pub source: Source,
+    pub filter: Option<Expr>,
+    pub group_by: Vec<Expr>,
+    pub aggs: Vec<AggSpec>,
+    pub having: Option<Expr>,
+    pub projection: Vec<Expr>,
+    pub columns: Vec<Column>,
+    /// Sort keys (evaluated like the projection) and descending flags.
+    pub order_by: Vec<(Expr, bool)>,
+    pub distinct: bool,
+    pub limit: Option<Expr>,
+    pub offset: Option<Expr>,
+    /// Is this an aggregate query (one output row per group)?
+    pub aggregate: bool,
+    /// Optimizer hints that override the session's parallel-scan settings
+    /// for this statement: (threads, fewest rows).
+    pub parallel_hint: (Option<usize>, Option<u64>),
+}

@@ -1,0 +1,63 @@
+//! Statement families, each run by `impl Session` methods over the
+//! session's state, and the helpers they share.
+mod accounts;
+mod admin;
+mod ddl;
+mod dml;
+mod query;
+mod show;
+mod transaction;
+mod variables;
+
+use crate::error::Result;
+use crate::expr::{Compiler, Params, ScopeColumn};
+use crate::result::{Column, ColumnKind, Outcome, RowSink};
+use crate::session::Session;
+use lineardb_table::Value;
+use sqlparser::ast;
+
+pub(crate) fn text_col(name: &str) -> Column {
+    Column::expr(name, ColumnKind::Text)
+}
+
+impl Session {
+    pub(crate) fn rows(
+        &self,
+        sink: &mut dyn RowSink,
+        columns: &[&str],
+        rows: Vec<Vec<Value>>,
+    ) -> Result<Outcome> {
+        let cols: Vec<Column> = columns.iter().map(|c| text_col(c)).collect();
+        sink.columns(&cols)?;
+        for r in rows {
+            sink.row(&r)?;
+        }
+        Ok(Outcome::Rows)
+    }
+
+    /// Runs `f` with an expression compiler over `scope` that sees this
+    /// session's facts and variables (no aggregates).
+    pub(crate) fn with_compiler<T>(
+        &self,
+        scope: &[ScopeColumn],
+        params: &Params,
+        f: impl FnOnce(&mut Compiler<'_>) -> Result<T>,
+    ) -> Result<T> {
+        let vars = |n: &str| self.variable(n);
+        f(&mut Compiler {
+            scope,
+            params,
+            facts: &self.facts,
+            aggs: None,
+            variable: &vars,
+        })
+    }
+
+    pub(crate) fn compile_constant(
+        &self,
+        e: &ast::Expr,
+        params: &Params,
+    ) -> Result<crate::expr::Expr> {
+        self.with_compiler(&[], params, |c| c.compile(e))
+    }
+}

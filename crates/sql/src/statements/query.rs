@@ -1,0 +1,78 @@
+//! SELECT: planned against the session's tables and variables, run with its
+//! snapshot.
+use crate::catalog::accounts;
+use crate::error::{Result, SqlError};
+use crate::execution::RunContext;
+use crate::expr::Params;
+use crate::names::qualify;
+use crate::planner::plan::SelectPlan;
+use crate::planner::Planner;
+use crate::result::{Outcome, RowSink};
+use crate::session::Session;
+use lineardb_table::Value;
+use lineardb_txn::ReadView;
+use sqlparser::ast;
+
+impl Session {
+    /// Runs a SELECT, sending its rows to `sink`.
+    #[inline]
+    pub(crate) fn select(
+        &mut self,
+        q: &ast::Query,
+        params: &Params,
+        args: &[Value],
+        sink: &mut dyn RowSink,
+    ) -> Result<Outcome> {
+        self.slot.counters.com_select.add(1);
+        let plan = self.plan_select(q, params)?;
+        self.reading(|s| plan.run(args, &s.run_context(s.view()), sink))?;
+        Ok(Outcome::Rows)
+    }
+
+    pub(crate) fn plan_select(&mut self, q: &ast::Query, params: &Params) -> Result<SelectPlan> {
+        // Table resolution fills the session's cache while the planner
+        // reads variables: the cache is moved out for the duration.
+        let mut cache = std::mem::take(&mut self.tables);
+        let engine = self.engine.clone();
+        let db = self.facts.database.clone();
+        let grants = &self.grants;
+        let slot = &self.slot;
+        let mut resolve = |parts: &[String]| {
+            let (db, name) = qualify(db.as_deref(), parts)?;
+            if !grants.allows(&db, accounts::SELECT) {
+                return Err(SqlError::new(
+                    1142,
+                    "42000",
+                    format!(
+                        "SELECT command denied to user '{}'@'{}' for table '{name}'",
+                        slot.user, slot.host
+                    ),
+                ));
+            }
+            cache.get(&engine, (db, name))
+        };
+        let vars = |n: &str| self.variable(n);
+        let plan = Planner {
+            params,
+            facts: &self.facts,
+            variable: &vars,
+            resolve: &mut resolve,
+            engine: &engine,
+            registry: &self.registry,
+        }
+        .plan_query(q);
+        self.tables = cache;
+        plan
+    }
+
+    /// How plans run in this session, reading through `view`.
+    pub(crate) fn run_context<'a>(&'a self, view: &'a ReadView) -> RunContext<'a> {
+        RunContext {
+            stop: &self.slot.kill_query,
+            view,
+            threads: self.parallel_threads,
+            min_rows: self.parallel_min_rows,
+            parallel_scans: Some(&self.slot.counters.parallel_scans),
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! SET of session and global variables (and SET TRANSACTION, SET NAMES).
+use crate::error::{Result, SqlError};
+use crate::expr::{object_name, Env, Params};
+use crate::result::Outcome;
+use crate::session::Session;
+use lineardb_table::Value;
+use sqlparser::ast;
+
+/// Most threads `lineardb_parallel_threads` accepts.
+const MAX_PARALLEL_THREADS: u64 = 256;
+
+/// MySQL's name for an isolation level given in any usual spelling.
+fn isolation_name(v: &str) -> Option<&'static str> {
+    match v.to_ascii_uppercase().replace([' ', '_'], "-").as_str() {
+        "READ-UNCOMMITTED" => Some("READ-UNCOMMITTED"),
+        "READ-COMMITTED" => Some("READ-COMMITTED"),
+        "REPEATABLE-READ" => Some("REPEATABLE-READ"),
+        "SERIALIZABLE" => Some("SERIALIZABLE"),
+        _ => None,
+    }
+}
+
+impl Session {
+    pub(crate) fn set(
+        &mut self,
+        set: &ast::Set,
+        params: &Params,
+        args: &[Value],
+    ) -> Result<Outcome> {
+        let assignments: Vec<(String, &ast::Expr)> = match set {
+            ast::Set::SingleAssignment {
+                variable, values, ..
+            } => {
+                let name = object_name(variable).join(".");
+                values.first().map(|v| vec![(name, v)]).unwrap_or_default()
+            }
+            ast::Set::MultipleAssignments { assignments } => assignments
+                .iter()
+                .map(|a| (object_name(&a.name).join("."), &a.value))
+                .collect(),
+            ast::Set::SetNames { .. } | ast::Set::SetNamesDefault {} => {
+                return Ok(Outcome::done(0))
+            }
+            ast::Set::SetTransaction { modes, .. } => {
+                // Applies to the session (MySQL's unscoped form would
+                // apply to the next transaction only).
+                for m in modes {
+                    if let ast::TransactionMode::IsolationLevel(l) = m {
+                        use ast::TransactionIsolationLevel as L;
+                        self.isolation = match l {
+                            L::ReadUncommitted => "READ-UNCOMMITTED",
+                            L::ReadCommitted => "READ-COMMITTED",
+                            L::RepeatableRead => "REPEATABLE-READ",
+                            L::Serializable | L::Snapshot => "SERIALIZABLE",
+                        };
+                    }
+                }
+                return Ok(Outcome::done(0));
+            }
+            other => return Err(SqlError::unsupported(other.to_string())),
+        };
+        for (name, value) in assignments {
+            let name = name
+                .trim_start_matches("@@")
+                .trim_start_matches("session.")
+                .trim_start_matches("SESSION.")
+                .trim_start_matches("global.")
+                .trim_start_matches("GLOBAL.")
+                .to_ascii_lowercase();
+            // A bare identifier is a keyword value (SET sql_mode = ANSI, SET autocommit = ON).
+            let v = match value {
+                ast::Expr::Identifier(i) => Value::str(&i.value),
+                e => {
+                    let x = self.compile_constant(e, params)?;
+                    x.eval(
+                        &[][..],
+                        Env {
+                            params: args,
+                            aggs: &[],
+                        },
+                    )?
+                }
+            };
+            if name == "autocommit" {
+                let on = match &v {
+                    Value::Bytes(b) => b.eq_ignore_ascii_case(b"on") || b == b"1",
+                    other => crate::expr::truth_of(other) == Some(true),
+                };
+                if on && !self.autocommit {
+                    // Turning autocommit on commits the open transaction.
+                    self.end_transaction(true)?;
+                }
+                self.autocommit = on;
+                continue;
+            }
+            if name == "transaction_isolation" || name == "tx_isolation" {
+                let text = v.to_text().unwrap_or_default();
+                self.isolation = isolation_name(&text).ok_or_else(|| {
+                    SqlError::new(
+                        1231,
+                        "42000",
+                        format!("Variable '{name}' can't be set to the value of '{text}'"),
+                    )
+                })?;
+                continue;
+            }
+            let bad_value = |v: &Value| {
+                SqlError::new(
+                    1231,
+                    "42000",
+                    format!(
+                        "Variable '{name}' can't be set to the value of '{}'",
+                        v.to_text().unwrap_or_else(|| "NULL".into())
+                    ),
+                )
+            };
+            let whole = |v: &Value| match v {
+                Value::Int(n) if *n >= 0 => Some(*n as u64),
+                Value::UInt(n) => Some(*n),
+                _ => None,
+            };
+            if name == "lineardb_parallel_threads" || name == "parallel_threads" {
+                self.parallel_threads = whole(&v)
+                    .filter(|n| (1..=MAX_PARALLEL_THREADS).contains(n))
+                    .ok_or_else(|| bad_value(&v))? as usize;
+                continue;
+            }
+            if name == "innodb_lock_wait_timeout" {
+                // Global here (one lock table for all sessions).
+                let secs = whole(&v)
+                    .filter(|n| (1..=1_073_741_824).contains(n))
+                    .ok_or_else(|| bad_value(&v))?;
+                self.engine
+                    .set_lock_wait_timeout(std::time::Duration::from_secs(secs));
+                continue;
+            }
+            if name == "innodb_flush_log_at_trx_commit" {
+                // A global setting: the log is shared by all sessions.
+                self.require_superuser("SUPER")?;
+                let level = whole(&v).ok_or_else(|| bad_value(&v))?;
+                if !self.engine.set_flush_log_at_trx_commit(level) {
+                    return Err(bad_value(&v));
+                }
+                continue;
+            }
+            if name == "lineardb_instrumentation" {
+                // Global: wait and restart recording of the whole server.
+                self.require_superuser("SUPER")?;
+                let on = match &v {
+                    Value::Bytes(b) if b.eq_ignore_ascii_case(b"on") => Some(true),
+                    Value::Bytes(b) if b.eq_ignore_ascii_case(b"off") => Some(false),
+                    Value::Int(0) => Some(false),
+                    Value::Int(1) => Some(true),
+                    _ => None,
+                };
+                lineardb_sync::wait::set_enabled(on.ok_or_else(|| bad_value(&v))?);
+                continue;
+            }
+            if name == "lineardb_parallel_min_rows" {
+                self.parallel_min_rows = whole(&v).ok_or_else(|| bad_value(&v))?;
+                continue;
+            }
+            if self.variable(&name).is_none() {
+                self.warnings.push((
+                    1193,
+                    format!("Unknown system variable '{name}' (stored, no effect)"),
+                ));
+            }
+            self.variables.insert(name, v);
+        }
+        Ok(Outcome::done(0))
+    }
+}
