@@ -12,6 +12,7 @@ mod file;
 mod guard;
 mod log;
 mod pool;
+pub mod waits;
 
 pub use error::{Error, Interrupt, Result};
 pub use file::{PAGE_HEADER_SIZE, PAGE_LSN_OFFSET};

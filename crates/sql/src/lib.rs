@@ -30,6 +30,7 @@ mod session;
 mod sessions;
 mod show;
 mod users;
+pub mod waits;
 
 /// The longest string an expression may build (max_allowed_packet).
 pub const MAX_STRING_BYTES: usize = 64 << 20;

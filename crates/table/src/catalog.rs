@@ -9,8 +9,9 @@ use crate::error::{Error, Result};
 use crate::index_build::{build_indexes, BuildStats};
 use crate::schema::{ColumnDef, IndexDef, TableDef};
 use crate::table::{KeyRange, Table};
+use crate::waits;
 use lineardb_btree::{BTree, PoolConfig, Store};
-use lineardb_sync::{Mutex, MutexGuard, SharedWord, WaitClass};
+use lineardb_sync::{Mutex, MutexGuard, SharedWord};
 use lineardb_wal::{Durability, ReadView, Reader, RecoveryReport, Txn, Wal};
 use std::collections::HashMap;
 use std::path::Path;
@@ -133,6 +134,7 @@ impl Engine {
         cfg: PoolConfig,
         log: Option<Box<dyn lineardb_wal::LogFile>>,
     ) -> Result<Engine> {
+        waits::register_engine_classes();
         let store = Store::open_or_create(path, cfg)?;
         let pool = store.pool().clone();
         let (wal, recovery) = match log {
@@ -153,8 +155,8 @@ impl Engine {
             wal,
             recovery,
             catalog,
-            tables: Mutex::with_class(WaitClass::Catalog, HashMap::new()),
-            ddl: Mutex::with_class(WaitClass::Catalog, ()),
+            tables: Mutex::with_class(waits::CATALOG, HashMap::new()),
+            ddl: Mutex::with_class(waits::CATALOG, ()),
             version: SharedWord::new(0),
         })
     }

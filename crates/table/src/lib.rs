@@ -25,6 +25,7 @@ mod row;
 mod schema;
 mod table;
 pub mod types;
+pub mod waits;
 
 pub use catalog::{Engine, TableSpec};
 pub use error::{Error, Result};

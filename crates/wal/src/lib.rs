@@ -25,6 +25,8 @@ pub mod mvcc;
 mod record;
 mod recovery;
 mod txn;
+pub mod txn_waits;
+pub mod waits;
 mod wal;
 
 pub use file::{FaultPlan, FaultyFile, LogFile, OsFile};

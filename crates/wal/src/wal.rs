@@ -17,10 +17,11 @@ use crate::log::Log;
 use crate::mvcc::{Mvcc, Started};
 use crate::record::{Lsn, HEADER};
 use crate::txn::Txn;
+use crate::txn_waits;
 use crate::{Durability, Error, LogFile};
 use lineardb_btree::BTree;
 use lineardb_buffer::{BufferPool, PageId, PageLog};
-use lineardb_sync::{Mutex, SharedFlag, SharedWord, WaitClass};
+use lineardb_sync::{Mutex, SharedFlag, SharedWord};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -191,7 +192,7 @@ impl Wal {
             }),
             log,
             pool: pool.clone(),
-            active: Mutex::with_class(WaitClass::Transactions, BTreeMap::new()),
+            active: Mutex::with_class(txn_waits::TRANSACTIONS, BTreeMap::new()),
             mvcc: Arc::new(Mvcc::new(found.next_txn)),
             checkpointing: Mutex::new(()),
             stop: SharedFlag::new(false),
