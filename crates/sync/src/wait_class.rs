@@ -3,7 +3,9 @@
 //! `sync` names no class of the layers above it. Each layer declares its own
 //! classes in its own crate (a `waits` module) with [`wait_class!`]:
 //!
-//! ```ignore
+//! ```
+//! use lineardb_sync::{wait_class, WaitClass};
+//!
 //! pub const LEAF_PAGE: WaitClass = wait_class!("wait/synch/latch/btree/leaf_page");
 //! pub const CLASSES: &[WaitClass] = &[LEAF_PAGE];
 //! ```
