@@ -1,9 +1,10 @@
 //! Bottom-up bulk build from sorted input: leaves are filled left to right,
 //! then each inner level is built over the one below; the top node is moved
 //! into the tree's root page so the tree keeps its id.
+use crate::interrupt::interrupt_to_error;
 use crate::node::{entry_space, separator, NodeHeader, NodeImage, NodeMut, NodeRef};
 use crate::redo::Redo;
-use crate::tree::{interrupt_to_error, BTree};
+use crate::tree::BTree;
 use crate::waits;
 use lineardb_buffer::{Error, PageId, Result};
 

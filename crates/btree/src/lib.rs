@@ -5,6 +5,7 @@
 //! up to about a quarter page. Reads are optimistic and write nothing shared.
 mod bulk;
 mod cursor;
+mod interrupt;
 mod node;
 pub mod redo;
 mod store;

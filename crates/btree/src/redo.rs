@@ -408,7 +408,7 @@ pub fn apply(
         }
         let mut g = pool
             .exclusive(pid, lineardb_buffer::waits::PAGE)
-            .map_err(crate::tree::interrupt_to_error)?;
+            .map_err(crate::interrupt::interrupt_to_error)?;
         if g.lsn() >= lsn {
             continue;
         }

@@ -12,6 +12,7 @@
 //! that order, and every failure restarts from the root, so writers cannot
 //! deadlock. The root's page id never changes: a root split moves its
 //! records into two new children.
+use crate::interrupt::interrupt_to_error;
 use crate::node::{entry_space, separator, NodeHeader, NodeImage, NodeMut, NodeRef};
 use crate::redo::Redo;
 use crate::waits;
@@ -1056,13 +1057,6 @@ enum PutOutcome {
     Refused,
     /// The leaf has no room: split, then try again.
     Full,
-}
-
-pub(crate) fn interrupt_to_error(i: Interrupt) -> Error {
-    match i {
-        Interrupt::Error(e) => e,
-        Interrupt::Restart => Error::Invalid("page changed during a latched walk".into()),
-    }
 }
 
 /// Writes the owning tree's id into a node page's header (bytes 4..8, which
