@@ -4,34 +4,11 @@
 //!
 //! Each worker counts in locals and returns its totals when stopped; the only
 //! shared word a worker touches is the stop flag, which it only reads.
+pub use crate::run_result::RunResult;
+use crate::stats::{median, median_interval};
 use lineardb_sync::{audit, SharedFlag};
 use std::sync::Barrier;
 use std::time::{Duration, Instant};
-
-/// What one timed run measured.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct RunResult {
-    pub ops: u64,
-    pub rows: u64,
-    pub seconds: f64,
-    pub cpu_seconds: f64,
-    /// Shared writes made by the workers' own threads (an `audit` build):
-    /// background threads (log, purge, concurrent writers) are not the
-    /// workload's and are not counted.
-    pub shared_writes: u64,
-}
-
-impl RunResult {
-    pub fn ops_per_s(&self) -> f64 {
-        self.ops as f64 / self.seconds
-    }
-    pub fn rows_per_s(&self) -> f64 {
-        self.rows as f64 / self.seconds
-    }
-    pub fn cpu_us_per_op(&self) -> f64 {
-        self.cpu_seconds * 1e6 / self.ops.max(1) as f64
-    }
-}
 
 /// Process CPU time (user + system) in seconds.
 pub fn process_cpu_seconds() -> f64 {
@@ -480,20 +457,6 @@ impl Alternated {
     }
 }
 
-/// The median of `values` and a 95% interval for it (distribution-free:
-/// the order statistics n/2 ∓ 0.98·√n), or None when empty.
-pub fn median_interval(values: &mut [f64]) -> Option<(f64, f64, f64)> {
-    if values.is_empty() {
-        return None;
-    }
-    let m = median(values);
-    let n = values.len() as f64;
-    let half = 0.98 * n.sqrt();
-    let low = ((n / 2.0 - half).floor().max(0.0) as usize).min(values.len() - 1);
-    let high = ((n / 2.0 + half).ceil() as usize).min(values.len() - 1);
-    Some((m, values[low], values[high]))
-}
-
 /// Runs `threads` workers made by `make(thread_index)` for one slice of
 /// `slice` per entry of `settings`, with the instrumentation switched to
 /// each entry in turn (as `modes` says: [`Settings::switch_value`]), after
@@ -587,17 +550,6 @@ where
         }
         Alternated::from_slices(&per_slice)
     })
-}
-
-/// Median of a non-empty slice.
-pub fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(|a, b| a.total_cmp(b));
-    let n = values.len();
-    if n % 2 == 1 {
-        values[n / 2]
-    } else {
-        (values[n / 2 - 1] + values[n / 2]) / 2.0
-    }
 }
 
 /// A data directory: the one given, or a temporary one here, removed when
@@ -736,17 +688,6 @@ mod tests {
         assert_eq!(slice_plan(0.01, ms(500), 2.5), Some((ms(500), 5)));
         assert_eq!(slice_plan(0.01, ms(500), 2.4), None);
         assert_eq!(slice_plan(0.5, SLICE, 5.0), None);
-    }
-
-    #[test]
-    fn median_interval_is_ordered_and_holds_the_median() {
-        assert_eq!(median_interval(&mut []), None);
-        assert_eq!(median_interval(&mut [2.0]), Some((2.0, 2.0, 2.0)));
-        let mut v: Vec<f64> = (0..100).rev().map(f64::from).collect();
-        let (m, low, high) = median_interval(&mut v).unwrap();
-        assert_eq!(m, 49.5);
-        // n/2 ∓ 0.98·√n for n = 100: ranks 40 and 60.
-        assert_eq!((low, high), (40.0, 60.0));
     }
 
     /// A worker twice as slow while the instrumentation is on.

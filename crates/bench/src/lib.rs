@@ -7,5 +7,7 @@ pub mod harness;
 pub mod progress;
 pub mod report;
 pub mod results;
+pub mod run_result;
 pub mod seeds;
+pub mod stats;
 pub mod sysbench;

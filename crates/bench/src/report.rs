@@ -1,6 +1,7 @@
 //! Results: one [`Point`] per (experiment, case, threads), printed as a
 //! readable table or as JSON lines.
-use crate::harness::{median, RunResult};
+use crate::run_result::RunResult;
+use crate::stats::median;
 use serde::Serialize;
 
 /// Medians (and spread) over the repeated runs of one point.

@@ -584,7 +584,7 @@ pub fn seed003_create_index(
     }
     let mut points = Vec::new();
     let median_of = |v: &[Build], f: fn(&Build) -> f64| {
-        crate::harness::median(&mut v.iter().map(f).collect::<Vec<f64>>())
+        crate::stats::median(&mut v.iter().map(f).collect::<Vec<f64>>())
     };
     let one = builds.get(&(1, true)).map(|v| median_of(v, |b| b.seconds));
     for ((t, instr), v) in builds.iter() {
@@ -617,14 +617,14 @@ pub fn seed003_create_index(
                 .zip(off)
                 .map(|(on, off)| on.cpu_seconds / off.cpu_seconds)
                 .collect();
-            if let Some((m, low, high)) = crate::harness::median_interval(&mut speed) {
+            if let Some((m, low, high)) = crate::stats::median_interval(&mut speed) {
                 p.extra.insert("on_off_pairs".into(), m);
                 p.extra.insert("on_off_low".into(), low);
                 p.extra.insert("on_off_high".into(), high);
                 p.extra.insert("pairs".into(), speed.len() as f64);
             }
             p.extra
-                .insert("cpu_on_over_off".into(), crate::harness::median(&mut cpu));
+                .insert("cpu_on_over_off".into(), crate::stats::median(&mut cpu));
         }
         p.ratio_to_1_thread = one.map(|o| o / secs);
         // Index entries written per second (three per row): the chart's
@@ -734,7 +734,7 @@ pub fn seed004_cold_count(
             }
         }
     }
-    let dd_bw = crate::harness::median(&mut dd);
+    let dd_bw = crate::stats::median(&mut dd);
     log(&format!(
         "dd (O_DIRECT, 1 MiB blocks): {:.0} MiB/s",
         dd_bw / 1048576.0
@@ -743,10 +743,10 @@ pub fn seed004_cold_count(
     for mi in 0..modes.len() {
         let one = results
             .get(&(mi, 1))
-            .map(|v| crate::harness::median(&mut v.clone()));
+            .map(|v| crate::stats::median(&mut v.clone()));
         let case = modes.case("count_star", mi);
         for ((_, t), v) in results.iter_mut().filter(|((m, _), _)| *m == mi) {
-            let secs = crate::harness::median(v);
+            let secs = crate::stats::median(v);
             let bw = file_bytes / secs;
             let mut p = single_point(
                 "seed004-cold-count",

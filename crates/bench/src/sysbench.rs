@@ -628,7 +628,7 @@ pub fn cold_count(
         }
         let mut one = None;
         for (i, &t) in threads.iter().enumerate() {
-            let s = crate::harness::median(&mut secs[i].clone());
+            let s = crate::stats::median(&mut secs[i].clone());
             if t == 1 {
                 one = Some(s);
             }
@@ -766,8 +766,9 @@ pub fn run(
                                 &modes,
                                 &settings,
                             )?;
-                            let per_query =
-                                |r: &crate::harness::RunResult| (r.ops_per_s(), r.cpu_us_per_op());
+                            let per_query = |r: &crate::run_result::RunResult| {
+                                (r.ops_per_s(), r.cpu_us_per_op())
+                            };
                             runs[on][i].push(per_query(&a.on));
                             runs[off][i].push(per_query(&a.off));
                             alternated[i].push(a);
@@ -798,11 +799,11 @@ pub fn run(
                     let mut cpu: Vec<f64> = runs.iter().map(|r| r.1).collect();
                     let m = Measurement {
                         runs: runs.len(),
-                        ops_per_s: crate::harness::median(&mut qps),
+                        ops_per_s: crate::stats::median(&mut qps),
                         ops_per_s_min: qps.iter().cloned().fold(f64::INFINITY, f64::min),
                         ops_per_s_max: qps.iter().cloned().fold(0.0, f64::max),
                         rows_per_s: 0.0,
-                        cpu_us_per_op: crate::harness::median(&mut cpu),
+                        cpu_us_per_op: crate::stats::median(&mut cpu),
                         shared_writes_per_row: None,
                         shared_writes_per_op: None,
                     };
@@ -908,7 +909,7 @@ pub fn create_index(
                     secs.push(t0.elapsed().as_secs_f64());
                     mysql(port, &format!("ALTER TABLE sbtest.lineitem {drop_all}"))?;
                 }
-                let s = crate::harness::median(&mut secs.clone());
+                let s = crate::stats::median(&mut secs.clone());
                 let rows = o.lineitem_rows as f64 * SEED003_INDEXES.len() as f64;
                 let m = Measurement {
                     runs: secs.len(),
