@@ -1,20 +1,36 @@
 //! Page guards. The mode is in the type: an [`OptimisticGuard`] only reads
 //! (and must validate before trusting what it read); an [`ExclusiveGuard`]
 //! holds the page's latch and may write.
-use crate::pool::BufferPool;
+//!
+//! Guards reach the pool that made them through [`GuardedPages`], which the
+//! pool implements: the pool hands out guards, a guard names no pool type.
+//! Only the pool makes guards (their fields are private to this crate), so
+//! a guard's frame always lies in that pool's frame arena.
 use crate::{Interrupt, PageId};
-use lineardb_sync::{wait, RacySlice, RacySliceMut, Version, WaitClass, WaitSite};
+use lineardb_sync::{wait, HybridLatch, RacySlice, RacySliceMut, Version, WaitClass, WaitSite};
+
+/// What a guard needs of the pool that made it.
+pub trait GuardedPages {
+    /// The latch of `pid`, a page this pool made a guard for.
+    fn latch(&self, pid: PageId) -> &HybridLatch;
+    /// Bytes per page (the length of every frame).
+    fn page_size(&self) -> usize;
+    /// Marks `pid`, held exclusively, dirty.
+    fn mark_dirty(&self, pid: PageId);
+    /// Frees `pid`, held exclusively, and releases its latch.
+    fn free_locked(&self, pid: PageId);
+}
 
 /// An optimistic read of a page: holds nothing, writes nothing.
-pub struct OptimisticGuard<'a> {
-    pub(crate) pool: &'a BufferPool,
+pub struct OptimisticGuard<'a, P: GuardedPages> {
+    pub(crate) pool: &'a P,
     pub(crate) pid: PageId,
     pub(crate) version: Version,
     pub(crate) frame: *const u8,
     pub(crate) class: WaitClass,
 }
 
-impl<'a> OptimisticGuard<'a> {
+impl<'a, P: GuardedPages> OptimisticGuard<'a, P> {
     pub fn pid(&self) -> PageId {
         self.pid
     }
@@ -30,10 +46,7 @@ impl<'a> OptimisticGuard<'a> {
     /// True if no writer touched the page since the guard was taken.
     #[inline]
     pub fn is_valid(&self) -> bool {
-        self.pool
-            .entry_unchecked(self.pid)
-            .latch
-            .validate(self.version)
+        self.pool.latch(self.pid).validate(self.version)
     }
 
     /// `Ok` if the reads made through this guard saw a consistent page;
@@ -49,9 +62,8 @@ impl<'a> OptimisticGuard<'a> {
     }
 
     /// Turns the read into an exclusive hold if the page did not change.
-    pub fn upgrade(self) -> Result<ExclusiveGuard<'a>, Interrupt> {
-        let entry = self.pool.entry_unchecked(self.pid);
-        if entry.latch.try_upgrade(self.version) {
+    pub fn upgrade(self) -> Result<ExclusiveGuard<'a, P>, Interrupt> {
+        if self.pool.latch(self.pid).try_upgrade(self.version) {
             self.pool.mark_dirty(self.pid);
             Ok(ExclusiveGuard {
                 pool: self.pool,
@@ -67,13 +79,13 @@ impl<'a> OptimisticGuard<'a> {
 
 /// An exclusive hold on a resident page. Dropping it releases the latch and
 /// bumps the page's version.
-pub struct ExclusiveGuard<'a> {
-    pub(crate) pool: &'a BufferPool,
+pub struct ExclusiveGuard<'a, P: GuardedPages> {
+    pub(crate) pool: &'a P,
     pub(crate) pid: PageId,
     pub(crate) frame: *mut u8,
 }
 
-impl<'a> ExclusiveGuard<'a> {
+impl<P: GuardedPages> ExclusiveGuard<'_, P> {
     pub fn pid(&self) -> PageId {
         self.pid
     }
@@ -109,8 +121,8 @@ impl<'a> ExclusiveGuard<'a> {
     }
 }
 
-impl Drop for ExclusiveGuard<'_> {
+impl<P: GuardedPages> Drop for ExclusiveGuard<'_, P> {
     fn drop(&mut self) {
-        self.pool.entry_unchecked(self.pid).latch.unlock_exclusive();
+        self.pool.latch(self.pid).unlock_exclusive();
     }
 }

@@ -16,9 +16,13 @@ pub mod waits;
 
 pub use error::{Error, Interrupt, Result};
 pub use file::{PAGE_HEADER_SIZE, PAGE_LSN_OFFSET};
-pub use guard::{ExclusiveGuard, OptimisticGuard};
 pub use log::{Lsn, PageLog};
 pub use pool::{BufferPool, PoolConfig, PoolStats};
+
+/// An optimistic read of a page of a [`BufferPool`].
+pub type OptimisticGuard<'a> = guard::OptimisticGuard<'a, BufferPool>;
+/// An exclusive hold on a resident page of a [`BufferPool`].
+pub type ExclusiveGuard<'a> = guard::ExclusiveGuard<'a, BufferPool>;
 
 /// Identifies a page: its index in the data file.
 pub type PageId = u64;

@@ -20,10 +20,12 @@
 //! the frame words (writers and loaders of that page).
 use crate::arena::Arena;
 use crate::file::{self, DataFile, FileHeader};
-use crate::guard::{ExclusiveGuard, OptimisticGuard};
+use crate::guard::GuardedPages;
 use crate::log::{Lsn, PageLog};
 use crate::waits;
-use crate::{Error, Interrupt, PageId, Result, HEADER_PAGE, PAGE_LSN_OFFSET};
+use crate::{
+    Error, ExclusiveGuard, Interrupt, OptimisticGuard, PageId, Result, HEADER_PAGE, PAGE_LSN_OFFSET,
+};
 use lineardb_sync::thread_slot::{count, Counter};
 use lineardb_sync::wait::WaitTimer;
 use lineardb_sync::{
@@ -292,7 +294,7 @@ impl BufferPool {
     }
 
     #[inline(always)]
-    pub(crate) fn entry_unchecked(&self, pid: PageId) -> &PageEntry {
+    fn entry_unchecked(&self, pid: PageId) -> &PageEntry {
         debug_assert!(pid < self.capacity);
         // SAFETY: pid < capacity (checked by every caller through `entry`, or
         // the pid came from a guard made by it); the table mapping is zeroed,
@@ -417,7 +419,7 @@ impl BufferPool {
         }
     }
 
-    pub(crate) fn mark_dirty(&self, pid: PageId) {
+    fn mark_dirty(&self, pid: PageId) {
         let e = self.entry_unchecked(pid);
         let w = e.frame.load();
         if w & FRAME_DIRTY == 0 {
@@ -567,7 +569,7 @@ impl BufferPool {
     }
 
     /// Frees a page held exclusively (called through `ExclusiveGuard::free`).
-    pub(crate) fn free_locked(&self, pid: PageId) {
+    fn free_locked(&self, pid: PageId) {
         let entry = self.entry_unchecked(pid);
         let frame = (entry.frame.load() & FRAME_INDEX) as usize - 1;
         self.frame_owner[frame].store(0);
@@ -771,6 +773,25 @@ impl BufferPool {
         }
         *self.free_pages.lock() = free;
         Ok(())
+    }
+}
+
+impl GuardedPages for BufferPool {
+    #[inline(always)]
+    fn latch(&self, pid: PageId) -> &HybridLatch {
+        &self.entry_unchecked(pid).latch
+    }
+    #[inline]
+    fn page_size(&self) -> usize {
+        self.page_size
+    }
+    #[inline]
+    fn mark_dirty(&self, pid: PageId) {
+        BufferPool::mark_dirty(self, pid)
+    }
+    #[inline]
+    fn free_locked(&self, pid: PageId) {
+        BufferPool::free_locked(self, pid)
     }
 }
 
