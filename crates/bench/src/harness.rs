@@ -690,17 +690,6 @@ mod tests {
         assert_eq!(slice_plan(0.5, SLICE, 5.0), None);
     }
 
-    #[test]
-    fn median_interval_is_ordered_and_holds_the_median() {
-        assert_eq!(median_interval(&mut []), None);
-        assert_eq!(median_interval(&mut [2.0]), Some((2.0, 2.0, 2.0)));
-        let mut v: Vec<f64> = (0..100).rev().map(f64::from).collect();
-        let (m, low, high) = median_interval(&mut v).unwrap();
-        assert_eq!(m, 49.5);
-        // n/2 ∓ 0.98·√n for n = 100: ranks 40 and 60.
-        assert_eq!((low, high), (40.0, 60.0));
-    }
-
     /// A worker twice as slow while the instrumentation is on.
     struct SlowWhenOn;
 

@@ -5,8 +5,8 @@ use crate::interrupt::interrupt_to_error;
 use crate::node::{entry_space, separator, NodeHeader, NodeImage, NodeMut, NodeRef};
 use crate::redo::Redo;
 use crate::tree::BTree;
+use crate::waits;
 use lineardb_buffer::{Error, PageId, Result};
-use lineardb_sync::WaitClass;
 
 /// The records of a leaf being built: (key offset, key length, value
 /// length) into `data`, where each key is followed by its value.
@@ -101,7 +101,7 @@ impl BTree {
     fn check_empty(&self) -> Result<()> {
         let g = self
             .pool
-            .exclusive(self.root, WaitClass::TreeInner)
+            .exclusive(self.root, waits::INNER_PAGE)
             .map_err(interrupt_to_error)?;
         let r = NodeRef::new(g.page());
         if !r.is_leaf() || r.count() > 0 {
@@ -278,7 +278,7 @@ impl BTree {
     fn move_into_root(&self, pid: PageId, built: &[PageId]) -> Result<()> {
         let g = self
             .pool
-            .exclusive(pid, WaitClass::TreeInner)
+            .exclusive(pid, waits::INNER_PAGE)
             .map_err(interrupt_to_error)?;
         let n = NodeRef::new(g.page());
         let img = NodeImage::build(
@@ -290,7 +290,7 @@ impl BTree {
         );
         let mut root = self
             .pool
-            .exclusive(self.root, WaitClass::TreeInner)
+            .exclusive(self.root, waits::INNER_PAGE)
             .map_err(interrupt_to_error)?;
         NodeMut::new(root.page_mut()).write_image(&img);
         self.note_root_kind(NodeRef::new(root.page()).is_leaf());
@@ -310,7 +310,7 @@ impl BTree {
     fn free_page(&self, pid: PageId) -> Result<()> {
         let g = self
             .pool
-            .exclusive(pid, WaitClass::TreeInner)
+            .exclusive(pid, waits::INNER_PAGE)
             .map_err(interrupt_to_error)?;
         self.free_held(g)
     }
@@ -333,7 +333,7 @@ impl BTree {
         while let Some(pid) = stack.pop() {
             let g = self
                 .pool
-                .exclusive(pid, WaitClass::TreeInner)
+                .exclusive(pid, waits::INNER_PAGE)
                 .map_err(interrupt_to_error)?;
             let n = NodeRef::new(g.page());
             if !n.is_leaf() {

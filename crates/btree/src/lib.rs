@@ -10,6 +10,7 @@ mod node;
 pub mod redo;
 mod store;
 mod tree;
+pub mod waits;
 
 pub use bulk::BULK_FILL;
 pub use cursor::{Batch, Cursor};

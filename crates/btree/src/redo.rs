@@ -407,7 +407,7 @@ pub fn apply(
             continue;
         }
         let mut g = pool
-            .exclusive(pid, lineardb_sync::WaitClass::Page)
+            .exclusive(pid, lineardb_buffer::waits::PAGE)
             .map_err(crate::interrupt::interrupt_to_error)?;
         if g.lsn() >= lsn {
             continue;

@@ -15,6 +15,7 @@
 use crate::interrupt::interrupt_to_error;
 use crate::node::{entry_space, separator, NodeHeader, NodeImage, NodeMut, NodeRef};
 use crate::redo::Redo;
+use crate::waits;
 use lineardb_buffer::{BufferPool, Error, Interrupt, OptimisticGuard, PageId, Result};
 use lineardb_sync::{SharedFlag, WaitClass};
 use std::sync::Arc;
@@ -78,7 +79,7 @@ impl BTree {
         // root split, a collapse, a bulk build) update it, so descents only
         // read it.
         let leaf = retry(|| {
-            let g = pool.optimistic(root, WaitClass::TreeInner)?;
+            let g = pool.optimistic(root, waits::INNER_PAGE)?;
             let leaf = NodeRef::new(g.page()).is_leaf();
             g.validate()?;
             Ok(leaf)
@@ -109,7 +110,7 @@ impl BTree {
         if hint == u64::MAX {
             return None;
         }
-        let g = self.pool.optimistic(hint, WaitClass::TreeLeaf).ok()?;
+        let g = self.pool.optimistic(hint, waits::LEAF_PAGE).ok()?;
         let n = NodeRef::new(g.page());
         (n.tree_id() == self.root as u32
             && n.is_leaf()
@@ -170,9 +171,9 @@ impl BTree {
                 self.read_ahead_children(&g, pos);
             }
             let class = if level == 1 {
-                WaitClass::TreeLeaf
+                waits::LEAF_PAGE
             } else {
-                WaitClass::TreeInner
+                waits::INNER_PAGE
             };
             let c = self.pool.optimistic(child, class)?;
             g.validate()?;
@@ -184,9 +185,9 @@ impl BTree {
     #[inline]
     fn root_class(&self) -> WaitClass {
         if self.root_is_leaf.get() {
-            WaitClass::TreeLeaf
+            waits::LEAF_PAGE
         } else {
-            WaitClass::TreeInner
+            waits::INNER_PAGE
         }
     }
 
@@ -382,7 +383,7 @@ impl BTree {
             if !g.is_valid() {
                 return u64::MAX;
             }
-            match self.pool.optimistic(child, WaitClass::TreeInner) {
+            match self.pool.optimistic(child, waits::INNER_PAGE) {
                 Ok(c) => g = c,
                 Err(_) => return u64::MAX,
             }
@@ -397,7 +398,7 @@ impl BTree {
         if !pool.is_resident(pid) {
             return None;
         }
-        let g = pool.optimistic(pid, WaitClass::Page).ok()?;
+        let g = pool.optimistic(pid, lineardb_buffer::waits::PAGE).ok()?;
         let n = NodeRef::new(g.page());
         let owner = (n.tree_id(), n.level());
         g.validate().ok()?;
@@ -479,7 +480,7 @@ impl BTree {
                     }
                     let child = n.child_at(pos);
                     g.validate()?;
-                    let c = self.pool.optimistic(child, WaitClass::TreeInner)?;
+                    let c = self.pool.optimistic(child, waits::INNER_PAGE)?;
                     g.validate()?;
                     g = c;
                 }
@@ -503,7 +504,7 @@ impl BTree {
                 let mut children = Vec::new();
                 let mut lowest = false;
                 for &pid in &level_pids {
-                    let g = self.pool.optimistic(pid, WaitClass::TreeInner)?;
+                    let g = self.pool.optimistic(pid, waits::INNER_PAGE)?;
                     let n = NodeRef::new(g.page());
                     lowest |= n.level() <= 1;
                     if !n.is_leaf() {
@@ -567,7 +568,7 @@ impl BTree {
                 at += scale * i as f64 / fanout as f64;
                 scale /= fanout as f64;
                 total *= fanout as f64;
-                g = self.pool.optimistic(child, WaitClass::TreeInner)?;
+                g = self.pool.optimistic(child, waits::INNER_PAGE)?;
             }
             // Deeper than any real tree: a torn read; start again.
             Err(Interrupt::Restart)
@@ -730,7 +731,7 @@ impl BTree {
             let pos = n.upper_bound(key);
             let child = n.child_at(pos);
             pg.validate()?;
-            let cg = self.pool.optimistic(child, WaitClass::TreeInner)?;
+            let cg = self.pool.optimistic(child, waits::INNER_PAGE)?;
             pg.validate()?;
             if lvl != level + 1 {
                 pg = cg;
@@ -826,7 +827,7 @@ impl BTree {
             if lvl > level + 1 {
                 let child = n.child_at(pos);
                 pg.validate()?;
-                let cg = self.pool.optimistic(child, WaitClass::TreeInner)?;
+                let cg = self.pool.optimistic(child, waits::INNER_PAGE)?;
                 pg.validate()?;
                 pg = cg;
                 continue;
@@ -839,8 +840,8 @@ impl BTree {
             let (lpid, rpid) = (n.child_at(lpos), n.child_at(lpos + 1));
             let sep = n.key(lpos);
             pg.validate()?;
-            let lg = self.pool.optimistic(lpid, WaitClass::TreeInner)?;
-            let rg = self.pool.optimistic(rpid, WaitClass::TreeInner)?;
+            let lg = self.pool.optimistic(lpid, waits::INNER_PAGE)?;
+            let rg = self.pool.optimistic(rpid, waits::INNER_PAGE)?;
             pg.validate()?;
             let mut px = pg.upgrade()?;
             let lx = lg.upgrade()?;
@@ -892,7 +893,7 @@ impl BTree {
         }
         let child = r.upper_child();
         rg.validate()?;
-        let cg = self.pool.optimistic(child, WaitClass::TreeInner)?;
+        let cg = self.pool.optimistic(child, waits::INNER_PAGE)?;
         rg.validate()?;
         let mut rx = rg.upgrade()?;
         let cx = cg.upgrade()?;
@@ -943,7 +944,7 @@ impl BTree {
         let (h, entries) = {
             let g = self
                 .pool
-                .exclusive(pid, WaitClass::TreeInner)
+                .exclusive(pid, waits::INNER_PAGE)
                 .map_err(interrupt_to_error)?;
             let n = NodeRef::new(g.page());
             (NodeHeader::of(&n), n.entries())

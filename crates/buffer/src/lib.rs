@@ -13,6 +13,7 @@ mod guard;
 mod log;
 mod page_entry;
 mod pool;
+pub mod waits;
 
 pub use error::{Error, Interrupt, Result};
 pub use file::{PAGE_HEADER_SIZE, PAGE_LSN_OFFSET};

@@ -23,6 +23,7 @@ use crate::file::{self, DataFile, FileHeader};
 use crate::guard::{ExclusiveGuard, OptimisticGuard};
 use crate::log::{Lsn, PageLog};
 use crate::page_entry::{PageEntry, FRAME_DIRTY, FRAME_FREED, FRAME_INDEX};
+use crate::waits;
 use crate::{Error, Interrupt, PageId, Result, HEADER_PAGE, PAGE_LSN_OFFSET};
 use lineardb_sync::thread_slot::{count, Counter};
 use lineardb_sync::wait::WaitTimer;
@@ -131,13 +132,10 @@ impl BufferPool {
             frames,
             nframes,
             frame_owner: (0..nframes).map(|_| SharedWord::new(0)).collect(),
-            free_frames: Mutex::with_class(
-                WaitClass::Eviction,
-                (0..nframes as u32).rev().collect(),
-            ),
+            free_frames: Mutex::with_class(waits::EVICTION, (0..nframes as u32).rev().collect()),
             clock: SharedWord::new(0),
             page_count: SharedWord::new(page_count),
-            free_pages: Mutex::with_class(WaitClass::PageAlloc, Vec::new()),
+            free_pages: Mutex::with_class(waits::PAGE_ALLOC, Vec::new()),
             closed: SharedFlag::new(false),
             log: OnceLock::new(),
             checkpoint: SharedWord::new(0),
@@ -197,7 +195,7 @@ impl BufferPool {
 
     /// Syncs the data file.
     pub fn sync(&self) -> Result<()> {
-        let _timer = WaitTimer::start(WaitSite::class(WaitClass::IoSync));
+        let _timer = WaitTimer::start(WaitSite::class(waits::IO_SYNC));
         self.file.sync()
     }
 
@@ -244,7 +242,7 @@ impl BufferPool {
         }
         loop {
             if entry.latch.state() != LatchState::Absent {
-                match self.exclusive(pid, WaitClass::Page) {
+                match self.exclusive(pid, waits::PAGE) {
                     Ok(g) => return Ok(g),
                     Err(Interrupt::Restart) => continue,
                     Err(Interrupt::Error(e)) => return Err(e),
@@ -285,7 +283,7 @@ impl BufferPool {
     }
 
     #[inline(always)]
-    pub(crate) fn entry_unchecked(&self, pid: PageId) -> &PageEntry {
+    fn entry_unchecked(&self, pid: PageId) -> &PageEntry {
         debug_assert!(pid < self.capacity);
         // SAFETY: pid < capacity (checked by every caller through `entry`, or
         // the pid came from a guard made by it); the table mapping is zeroed,
@@ -451,7 +449,7 @@ impl BufferPool {
             }
         };
         let result = {
-            let _timer = WaitTimer::start(WaitSite::new(WaitClass::IoRead, pid));
+            let _timer = WaitTimer::start(WaitSite::new(waits::IO_READ, pid));
             // SAFETY: we hold the page's exclusive latch and own `frame`
             // (taken from the free list or evicted for us): no Rust code
             // writes it during the read.
@@ -477,7 +475,7 @@ impl BufferPool {
         if let Some(f) = self.free_frames.lock().pop() {
             return Ok(f as usize);
         }
-        let _timer = WaitTimer::start(WaitSite::class(WaitClass::Eviction));
+        let _timer = WaitTimer::start(WaitSite::class(waits::EVICTION));
         // Two passes mark then evict; allow a few more before giving up.
         for _ in 0..(self.nframes * 8) {
             let hand = (self.clock.fetch_add(1) % self.nframes as u64) as usize;
@@ -523,7 +521,7 @@ impl BufferPool {
     /// Writes the frame of `pid` to the file. The caller holds the page's latch
     /// (shared or exclusive), so no one writes the frame meanwhile.
     fn write_back(&self, pid: PageId, frame: usize) -> Result<()> {
-        let _timer = WaitTimer::start(WaitSite::new(WaitClass::IoWrite, pid));
+        let _timer = WaitTimer::start(WaitSite::new(waits::IO_WRITE, pid));
         // SAFETY: no writer runs while the caller holds the page's latch.
         let mut copy = unsafe { self.frame_read(frame).as_plain() }.to_vec();
         if let Some(log) = self.log() {
@@ -543,7 +541,7 @@ impl BufferPool {
 
     /// Allocates a page (reusing a freed one first), zeroed and held exclusively.
     pub fn allocate(&self) -> Result<ExclusiveGuard<'_>> {
-        let _timer = WaitTimer::start(WaitSite::class(WaitClass::PageAlloc));
+        let _timer = WaitTimer::start(WaitSite::class(waits::PAGE_ALLOC));
         let pid = match self.free_pages.lock().pop() {
             Some(pid) => pid,
             None => {
@@ -565,7 +563,7 @@ impl BufferPool {
     }
 
     /// Frees a page held exclusively (called through `ExclusiveGuard::free`).
-    pub(crate) fn free_locked(&self, pid: PageId) {
+    fn free_locked(&self, pid: PageId) {
         let entry = self.entry_unchecked(pid);
         let frame = (entry.frame.load() & FRAME_INDEX) as usize - 1;
         self.frame_owner[frame].store(0);
@@ -643,7 +641,7 @@ impl BufferPool {
         }
         let ptrs: Vec<*mut u8> = frames.iter().map(|&f| self.frame_ptr(f)).collect();
         let read = {
-            let _timer = WaitTimer::start(WaitSite::new(WaitClass::IoRead, first));
+            let _timer = WaitTimer::start(WaitSite::new(waits::IO_READ, first));
             // SAFETY: we hold the exclusive latch of every page in the run and
             // own every frame (free or evicted for us); frames are page-aligned.
             unsafe { self.file.read_many_raw(first, &ptrs) }
@@ -684,7 +682,7 @@ impl BufferPool {
             let entry = self.entry_unchecked(pid);
             if entry
                 .latch
-                .lock_shared(WaitSite::new(WaitClass::Page, pid))
+                .lock_shared(WaitSite::new(waits::PAGE, pid))
                 .is_err()
             {
                 continue;
@@ -811,7 +809,7 @@ mod tests {
 
     fn read_u64(pool: &BufferPool, pid: PageId) -> u64 {
         loop {
-            let g = pool.optimistic(pid, WaitClass::Page).unwrap();
+            let g = pool.optimistic(pid, waits::PAGE).unwrap();
             let v = g.page().u64_at(64);
             if g.is_valid() {
                 return v;
@@ -855,7 +853,7 @@ mod tests {
             let pool = BufferPool::create(&path, cfg(32)).unwrap();
             let pids = stamp(&pool, 50);
             for &pid in &pids[..20] {
-                pool.free_page(pool.exclusive(pid, WaitClass::Page).ok().unwrap());
+                pool.free_page(pool.exclusive(pid, waits::PAGE).ok().unwrap());
             }
             assert_eq!(pool.stats().free_pages, 20);
             let again = pool.allocate().unwrap().pid();
@@ -904,11 +902,11 @@ mod tests {
         assert!(BufferPool::create(&dir.path().join("x.ldb"), bad).is_err());
         let pool = BufferPool::create(&dir.path().join("y.ldb"), cfg(8)).unwrap();
         assert!(matches!(
-            pool.optimistic(HEADER_PAGE, WaitClass::Page),
+            pool.optimistic(HEADER_PAGE, waits::PAGE),
             Err(Interrupt::Error(Error::Corrupt { .. }))
         ));
         assert!(matches!(
-            pool.optimistic(1 << 40, WaitClass::Page),
+            pool.optimistic(1 << 40, waits::PAGE),
             Err(Interrupt::Error(Error::Corrupt { .. }))
         ));
     }

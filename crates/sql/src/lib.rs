@@ -30,6 +30,7 @@ mod privileges;
 mod result;
 mod session;
 mod statements;
+pub mod waits;
 
 /// The longest string an expression may build (max_allowed_packet).
 pub const MAX_STRING_BYTES: usize = 64 << 20;

@@ -424,10 +424,9 @@ fn decode(w: u64) -> LatchState {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
-    use crate::wait::WaitClass;
     use std::sync::Arc;
 
-    const SITE: WaitSite = WaitSite::class(WaitClass::Page);
+    const SITE: WaitSite = WaitSite::class(crate::wait_class!("wait/test/latch"));
 
     #[test]
     fn optimistic_read_fails_after_exclusive_release() {

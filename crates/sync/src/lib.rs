@@ -4,7 +4,8 @@
 //!   the page states the buffer manager needs (absent, marked for eviction).
 //! - [`thread_slot`]: per-thread, cache-padded, single-writer slots that hold
 //!   counters, wait events and the shared-write audit; summed when read.
-//! - [`wait`]: wait classes, recorded only on slow paths.
+//! - [`wait`]: wait events, recorded only on slow paths, by classes that the
+//!   layers above declare and register ([`wait_class!`], [`wait::register`]).
 //! - [`audit`]: with the `audit` feature, every write this layer makes to a
 //!   shared word is counted per thread.
 //! - [`SharedWord`] and [`Mutex`]: audited wrappers for the few shared words
@@ -13,20 +14,26 @@
 
 mod atomic;
 pub mod audit;
+mod audit_source;
 pub mod blocking;
+mod instrumentation;
 mod latch;
+mod local_counter;
 mod mutex;
 mod park;
 pub mod racy;
 pub mod thread_slot;
 pub mod wait;
+mod wait_class;
 mod word;
 
 pub use latch::{HybridLatch, LatchState, Version};
+pub use local_counter::LocalCounter;
 pub use mutex::{Condvar, Mutex, MutexGuard};
 pub use racy::{RacySlice, RacySliceMut};
-pub use thread_slot::{Counter, LocalCounter};
-pub use wait::{WaitClass, WaitSite};
+pub use thread_slot::Counter;
+pub use wait::WaitSite;
+pub use wait_class::{WaitClass, WaitClassDef};
 pub use word::{SharedFlag, SharedWord};
 
 /// Size of a cache line on the machines we target; padding unit for

@@ -3,7 +3,8 @@
 //! the mutex held is timed and recorded as a wait of the mutex's class; an
 //! uncontended lock records nothing.
 use crate::audit;
-use crate::wait::{WaitClass, WaitSite, WaitTimer};
+use crate::wait::{WaitSite, WaitTimer};
+use crate::wait_class::{WaitClass, OTHER_MUTEX};
 
 pub struct Mutex<T> {
     inner: parking_lot::Mutex<T>,
@@ -14,9 +15,9 @@ pub type MutexGuard<'a, T> = parking_lot::MutexGuard<'a, T>;
 pub use parking_lot::Condvar;
 
 impl<T> Mutex<T> {
-    /// A mutex whose waits count as [`WaitClass::OtherMutex`].
+    /// A mutex whose waits count as [`OTHER_MUTEX`].
     pub const fn new(value: T) -> Self {
-        Self::with_class(WaitClass::OtherMutex, value)
+        Self::with_class(OTHER_MUTEX, value)
     }
     /// A mutex whose waits count as `class`.
     pub const fn with_class(class: WaitClass, value: T) -> Self {

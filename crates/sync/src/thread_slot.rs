@@ -4,38 +4,11 @@
 //!
 //! A thread takes a slot on first use and gives it back when it ends; a slot
 //! keeps its totals, so a later thread continues them and sums stay exact.
-use crate::atomic::{AtomicBool, AtomicU64, Ordering};
-use crate::wait::{WaitClass, WAIT_CLASS_COUNT};
+use crate::atomic::{AtomicBool, Ordering};
+use crate::audit_source::SOURCE_COUNT;
+pub use crate::local_counter::LocalCounter;
+use crate::wait_class::{WaitClass, MAX_WAIT_CLASSES};
 use crossbeam_utils::CachePadded;
-
-/// A counter written by exactly one thread (the slot's owner).
-#[derive(Debug, Default)]
-pub struct LocalCounter(AtomicU64);
-
-impl LocalCounter {
-    /// Adds `n`. Only the owning thread calls this, so load + store is exact
-    /// and the line stays in that core's cache.
-    #[inline(always)]
-    pub fn add(&self, n: u64) {
-        let v = self.0.load(Ordering::Relaxed);
-        self.0.store(v.wrapping_add(n), Ordering::Relaxed);
-    }
-    /// Raises the value to `n` if it is lower (owner only).
-    #[inline]
-    pub fn raise(&self, n: u64) {
-        if n > self.0.load(Ordering::Relaxed) {
-            self.0.store(n, Ordering::Relaxed);
-        }
-    }
-    #[inline]
-    pub fn set(&self, n: u64) {
-        self.0.store(n, Ordering::Relaxed);
-    }
-    #[inline]
-    pub fn get(&self) -> u64 {
-        self.0.load(Ordering::Relaxed)
-    }
-}
 
 /// Engine-wide event counters, kept per thread.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,7 +88,7 @@ pub const PAGE_SAMPLES: usize = 64;
 pub struct PageSample {
     /// Page id + 1 (0 = empty).
     pub page_plus_one: LocalCounter,
-    /// `WaitClass` index in the low byte, 1 in bit 8 for a wait (0 = restart).
+    /// [`WaitClass::index`] in the low byte, 1 in bit 8 for a wait (0 = restart).
     pub what: LocalCounter,
 }
 
@@ -164,9 +137,10 @@ pub struct IndexCell {
 #[derive(Debug)]
 pub struct ThreadSlot {
     /// Shared writes by [`crate::audit::Source`] (an `audit` build).
-    pub shared_writes: [LocalCounter; crate::audit::SOURCE_COUNT],
+    pub shared_writes: [LocalCounter; SOURCE_COUNT],
     pub counters: [LocalCounter; COUNTER_COUNT],
-    pub waits: [WaitCell; WAIT_CLASS_COUNT],
+    /// Waits by class ([`WaitClass::index`]).
+    pub waits: [WaitCell; MAX_WAIT_CLASSES],
     pub samples: [PageSample; PAGE_SAMPLES],
     /// Slow-path events seen; drives sampling and the ring position.
     pub sample_clock: LocalCounter,
@@ -196,7 +170,7 @@ impl ThreadSlot {
     }
     #[inline]
     pub fn wait(&self, class: WaitClass) -> &WaitCell {
-        &self.waits[class as usize]
+        &self.waits[class.index()]
     }
     /// The cell counting index `id` (taking a free one on first use).
     #[inline]
@@ -302,7 +276,7 @@ pub fn count(c: Counter, n: u64) {
 }
 
 /// Adds `n` rows to operation `op` of index `id` (the per-index table, only
-/// while the instrumentation is on: [`crate::wait::enabled`]) and to the
+/// while the instrumentation is on: [`crate::instrumentation::enabled`]) and to the
 /// operation's engine-wide counter ([`IndexOp::counter`], always, as MySQL's
 /// status counters).
 #[inline]
@@ -310,7 +284,7 @@ pub fn count_rows(id: u64, op: IndexOp, n: u64) {
     #[cfg(not(loom))]
     with(|s| {
         s.counter(op.counter()).add(n);
-        if crate::wait::enabled() {
+        if crate::instrumentation::enabled() {
             s.index_cell(id).ops[op as usize].add(n);
         }
     });

@@ -2,12 +2,12 @@
 //! explores. Run with `RUSTFLAGS="--cfg loom" cargo test -p lineardb-sync --test loom_latch --release`.
 #![cfg(loom)]
 
-use lineardb_sync::{HybridLatch, WaitClass, WaitSite};
+use lineardb_sync::{wait_class, HybridLatch, WaitSite};
 use loom::sync::atomic::{AtomicU64, Ordering};
 use loom::sync::Arc;
 use loom::thread;
 
-const SITE: WaitSite = WaitSite::class(WaitClass::Page);
+const SITE: WaitSite = WaitSite::class(wait_class!("wait/test/loom_latch"));
 
 /// Two words written under the exclusive latch; a reader that validates must
 /// have seen both old or both new.

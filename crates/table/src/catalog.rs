@@ -10,8 +10,9 @@ use crate::index_build::{build_indexes, BuildStats};
 use crate::key_range::KeyRange;
 use crate::schema::{ColumnDef, IndexDef, TableDef};
 use crate::table::Table;
+use crate::waits;
 use lineardb_btree::{BTree, PoolConfig, Store};
-use lineardb_sync::{Mutex, MutexGuard, SharedWord, WaitClass};
+use lineardb_sync::{Mutex, MutexGuard, SharedWord};
 use lineardb_txn::{ReadView, Reader, Transactions, Txn};
 use lineardb_wal::{Durability, LogFile, RecoveryReport, Wal};
 use std::collections::HashMap;
@@ -207,8 +208,8 @@ impl Engine {
             txns: Transactions::start(wal),
             recovery,
             catalog,
-            tables: Mutex::with_class(WaitClass::Catalog, HashMap::new()),
-            ddl: Mutex::with_class(WaitClass::Catalog, ()),
+            tables: Mutex::with_class(waits::CATALOG, HashMap::new()),
+            ddl: Mutex::with_class(waits::CATALOG, ()),
             version: SharedWord::new(0),
         })
     }

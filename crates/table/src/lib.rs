@@ -26,6 +26,7 @@ mod schema;
 mod table;
 mod tree_scan;
 pub mod types;
+pub mod waits;
 
 pub use catalog::{Engine, EngineConfig, LogStats, PoolStats, TableSpec};
 pub use error::{Error, Result};

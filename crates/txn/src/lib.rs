@@ -10,6 +10,7 @@ mod locks;
 mod manager;
 mod mvcc;
 mod txn;
+pub mod waits;
 
 pub use error::{Error, Result};
 pub use locks::{LockError, DEFAULT_LOCK_WAIT_TIMEOUT};

@@ -10,8 +10,9 @@
 //! close a cycle, and it is the deadlock victim (error 1213).
 //!
 //! Only writers come here (reads take no locks); one mutex covers the table.
+use crate::waits;
 use lineardb_sync::wait::{WaitSite, WaitTimer};
-use lineardb_sync::{Condvar, Mutex, WaitClass};
+use lineardb_sync::{Condvar, Mutex};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -55,7 +56,7 @@ pub const DEFAULT_LOCK_WAIT_TIMEOUT: u64 = 50;
 impl LockTable {
     pub(crate) fn new() -> LockTable {
         LockTable {
-            state: Mutex::with_class(WaitClass::LockTable, State::default()),
+            state: Mutex::with_class(waits::LOCK_TABLE, State::default()),
             released: Condvar::new(),
             timeout_ms: lineardb_sync::SharedWord::new(DEFAULT_LOCK_WAIT_TIMEOUT * 1000),
         }
@@ -108,7 +109,7 @@ impl LockTable {
             }
             s.waits_for.insert(txn, holder);
             let timed_out = {
-                let _wait = WaitTimer::start(WaitSite::class(WaitClass::RowLock));
+                let _wait = WaitTimer::start(WaitSite::class(waits::ROW_LOCK));
                 self.released.wait_until(&mut s, deadline).timed_out()
             };
             if timed_out {

@@ -35,8 +35,9 @@
 //! purge that reads its slot before that publication ran after every
 //! transaction it might purge had left its slot: the view sees them
 //! committed.
+use crate::waits;
 use lineardb_buffer::PageId;
-use lineardb_sync::{CachePadded, Mutex, SharedWord, WaitClass};
+use lineardb_sync::{CachePadded, Mutex, SharedWord};
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
@@ -209,15 +210,15 @@ impl Mvcc {
             next: SharedWord::new(next_id.max(1)),
             active: (0..MAX_SLOTS).map(|_| SharedWord::new(0)).collect(),
             active_used: SharedWord::new(0),
-            active_slots: Mutex::with_class(WaitClass::Transactions, SlotAllocator::new()),
+            active_slots: Mutex::with_class(waits::TRANSACTIONS, SlotAllocator::new()),
             views: (0..MAX_SLOTS)
                 .map(|_| CachePadded::new(SharedWord::new(NO_VIEW)))
                 .collect(),
             views_used: SharedWord::new(0),
-            view_slots: Mutex::with_class(WaitClass::Transactions, SlotAllocator::new()),
-            versions: Mutex::with_class(WaitClass::Transactions, HashMap::new()),
-            ended: Mutex::with_class(WaitClass::Transactions, VecDeque::new()),
-            purging: Mutex::with_class(WaitClass::Transactions, ()),
+            view_slots: Mutex::with_class(waits::TRANSACTIONS, SlotAllocator::new()),
+            versions: Mutex::with_class(waits::TRANSACTIONS, HashMap::new()),
+            ended: Mutex::with_class(waits::TRANSACTIONS, VecDeque::new()),
+            purging: Mutex::with_class(waits::TRANSACTIONS, ()),
         }
     }
 

@@ -26,6 +26,7 @@ mod log;
 mod record;
 mod recovery;
 mod undo;
+pub mod waits;
 mod wal;
 
 pub use file::{FaultPlan, FaultyFile, LogFile, OsFile};

@@ -9,9 +9,10 @@
 //! ```
 use crate::file::{LogFile, OsFile};
 use crate::record::{decode, encode, Decoded, Lsn, Record, HEADER, MAX_RECORD};
+use crate::waits;
 use crate::{Error, Result};
 use lineardb_sync::wait::{WaitSite, WaitTimer};
-use lineardb_sync::{Condvar, LocalCounter, Mutex, SharedFlag, SharedWord, WaitClass};
+use lineardb_sync::{Condvar, LocalCounter, Mutex, SharedFlag, SharedWord};
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"LDBREDO1";
@@ -151,15 +152,15 @@ impl Log {
             file,
             durability: SharedWord::new(durability.level()),
             pending: Mutex::with_class(
-                WaitClass::LogBuffer,
+                waits::LOG_BUFFER,
                 Pending {
                     bytes: Vec::new(),
                     base: FILE_HEADER,
                     next: FILE_HEADER,
                 },
             ),
-            flusher: Mutex::with_class(WaitClass::LogCommit, Vec::new()),
-            flush_round: Mutex::with_class(WaitClass::LogCommit, 0),
+            flusher: Mutex::with_class(waits::LOG_COMMIT, Vec::new()),
+            flush_round: Mutex::with_class(waits::LOG_COMMIT, 0),
             flushed: Condvar::new(),
             written: SharedWord::new(FILE_HEADER),
             synced: SharedWord::new(FILE_HEADER),
@@ -313,7 +314,7 @@ impl Log {
             // (group commit) without a hand-over from waiter to waiter.
             let mut r = self.flush_round.lock();
             if *r == round {
-                let _wait = WaitTimer::start(WaitSite::class(WaitClass::LogCommit));
+                let _wait = WaitTimer::start(WaitSite::class(waits::LOG_COMMIT));
                 while *r == round {
                     self.flushed.wait(&mut r);
                 }
@@ -340,7 +341,7 @@ impl Log {
                 }
             }
             let r = {
-                let _io = WaitTimer::start(WaitSite::class(WaitClass::IoLogWrite));
+                let _io = WaitTimer::start(WaitSite::class(waits::IO_LOG_WRITE));
                 self.file.write_all_at(spare, base)
             };
             let end = base + spare.len() as Lsn;
@@ -353,7 +354,7 @@ impl Log {
         if sync && self.synced.load() < self.written.load() {
             let target = self.written.load();
             let synced = {
-                let _io = WaitTimer::start(WaitSite::class(WaitClass::IoLogSync));
+                let _io = WaitTimer::start(WaitSite::class(waits::IO_LOG_SYNC));
                 self.file.sync()
             };
             if let Err(e) = synced {
@@ -369,7 +370,7 @@ impl Log {
     /// (file size included). Zeros never decode as a record, so a scan of
     /// the log still stops at the last record written.
     fn preallocate(&self, end: Lsn) -> std::io::Result<()> {
-        let _io = WaitTimer::start(WaitSite::class(WaitClass::IoLogWrite));
+        let _io = WaitTimer::start(WaitSite::class(waits::IO_LOG_WRITE));
         let from = self.allocated.load();
         let to = end.div_ceil(PREALLOCATE) * PREALLOCATE + PREALLOCATE;
         let zeros = vec![0u8; 1 << 20];

@@ -19,7 +19,7 @@ use crate::record::{Lsn, ABORT, CHECKPOINT, COMMIT, HEADER, REDO};
 use crate::recovery::RecoveryReport;
 use crate::{log_error, Durability, LogFile};
 use lineardb_buffer::{BufferPool, PageLog};
-use lineardb_sync::{Mutex, SharedFlag, SharedWord, WaitClass};
+use lineardb_sync::{Mutex, SharedFlag, SharedWord};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -113,7 +113,7 @@ impl Wal {
             log,
             pool: pool.clone(),
             running: Mutex::with_class(
-                WaitClass::Transactions,
+                crate::waits::RUNNING_TXNS,
                 Running {
                     first_lsn: BTreeMap::new(),
                     next_id: found.next_txn.max(1),

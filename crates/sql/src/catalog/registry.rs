@@ -6,7 +6,8 @@
 //! sum the slots when asked. The registry's list is written only when a
 //! session begins or ends, so serving a statement writes nothing another
 //! session writes.
-use lineardb_sync::{LocalCounter, Mutex, SharedFlag, SharedWord, WaitClass};
+use crate::waits;
+use lineardb_sync::{LocalCounter, Mutex, SharedFlag, SharedWord};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
@@ -243,12 +244,13 @@ pub struct Registry {
 
 impl Default for Registry {
     fn default() -> Self {
+        lineardb_sync::wait::register(waits::CLASSES);
         Registry {
             started: Instant::now(),
             next_id: SharedWord::new(1),
-            slots: Mutex::with_class(WaitClass::Sessions, Vec::new()),
+            slots: Mutex::with_class(waits::SESSIONS, Vec::new()),
             ended: Default::default(),
-            ended_digests: Mutex::with_class(WaitClass::Sessions, DigestMap::default()),
+            ended_digests: Mutex::with_class(waits::SESSIONS, DigestMap::default()),
         }
     }
 }
@@ -270,7 +272,7 @@ impl Registry {
             host: host.to_string(),
             counters: Counters::default(),
             activity: Mutex::with_class(
-                WaitClass::Sessions,
+                waits::SESSIONS,
                 Activity {
                     database: None,
                     command: "Sleep",
@@ -280,8 +282,8 @@ impl Registry {
             ),
             kill_query: SharedFlag::new(false),
             killed: SharedFlag::new(false),
-            interrupt: Mutex::with_class(WaitClass::Sessions, None),
-            digests: Mutex::with_class(WaitClass::Sessions, DigestMap::default()),
+            interrupt: Mutex::with_class(waits::SESSIONS, None),
+            digests: Mutex::with_class(waits::SESSIONS, DigestMap::default()),
         });
         self.slots.lock().push(slot.clone());
         slot
