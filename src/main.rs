@@ -79,7 +79,7 @@ fn serve(a: ServeArgs) -> anyhow::Result<()> {
     let path = a.datadir.join("lineardb.ldb");
     let mut waited = 0u32;
     let engine = loop {
-        match lineardb_table::Engine::open(&path, cfg.clone()) {
+        match lineardb_table::Engine::open(&path, cfg) {
             Err(e) if e.is_in_use() && waited < LOCK_WAIT_TRIES => {
                 if waited == 0 {
                     eprintln!("{e}; waiting up to {LOCK_WAIT_TRIES} s for it");
