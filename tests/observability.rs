@@ -97,7 +97,15 @@ fn a_contended_leaf_tops_the_hot_pages_and_the_waits() {
                 }
             });
         }
-        // Run until the leaf has been contended often enough to sample.
+        // Run until the leaf has been contended often enough to sample. The
+        // workers stop however this ends (a failed check here included).
+        struct StopOnDrop<'a>(&'a SharedFlag);
+        impl Drop for StopOnDrop<'_> {
+            fn drop(&mut self) {
+                self.0.set(true);
+            }
+        }
+        let _stop_workers = StopOnDrop(&stop);
         let mut c = connect(&server, "obs");
         let deadline = Instant::now() + Duration::from_secs(60);
         while leaf_events(&mut c) < 200 && Instant::now() < deadline {

@@ -189,6 +189,7 @@ impl Engine {
     }
 
     fn open_with(path: &Path, cfg: EngineConfig, log: Option<Box<dyn LogFile>>) -> Result<Engine> {
+        waits::register_engine_classes();
         let store = Store::open_or_create(path, cfg.into())?;
         let pool = store.pool().clone();
         let (wal, recovery) = match log {
