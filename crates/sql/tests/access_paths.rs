@@ -7,6 +7,7 @@
 //! of the rows. The planner drops conjuncts the key range already
 //! guarantees, so a wrong "guaranteed" shows up as a row too many.
 mod common;
+use common::ints;
 use lineardb_sql::{CollectSink, Session};
 use lineardb_table::Value;
 
@@ -129,17 +130,6 @@ fn inline(sql: &str, params: &[i64]) -> String {
         }
     }
     out
-}
-
-fn ints(rows: &CollectSink) -> Vec<Vec<Option<i64>>> {
-    rows.rows
-        .iter()
-        .map(|r| {
-            r.iter()
-                .map(|v| v.to_text().map(|t| t.parse::<i64>().expect("an integer")))
-                .collect()
-        })
-        .collect()
 }
 
 #[test]

@@ -3,21 +3,11 @@
 //! copied out of leaves), see the snapshot they should, and show as
 //! `const` in EXPLAIN; IN lists of whole keys are point lookups too.
 mod common;
+use common::ints;
 use lineardb_sql::{CollectSink, Session};
 use lineardb_sync::thread_slot::counter_own;
 use lineardb_sync::Counter;
 use std::sync::Arc;
-
-fn ints(rows: &CollectSink) -> Vec<Vec<Option<i64>>> {
-    rows.rows
-        .iter()
-        .map(|r| {
-            r.iter()
-                .map(|v| v.to_text().map(|t| t.parse::<i64>().expect("an integer")))
-                .collect()
-        })
-        .collect()
-}
 
 /// Runs `sql` and returns its rows and the records this thread copied out
 /// of the trees meanwhile.

@@ -19,3 +19,16 @@ pub fn session(pool_mib: usize) -> (tempfile::TempDir, Session) {
     );
     (dir, Session::new(engine, &Registry::new()))
 }
+
+/// Rows as integers (NULL as None), for comparing with expected values.
+#[allow(dead_code)] // not every test binary uses it
+pub fn ints(rows: &lineardb_sql::CollectSink) -> Vec<Vec<Option<i64>>> {
+    rows.rows
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|v| v.to_text().map(|t| t.parse::<i64>().expect("an integer")))
+                .collect()
+        })
+        .collect()
+}
