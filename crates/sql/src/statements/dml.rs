@@ -223,6 +223,24 @@ impl Session {
             .transpose()
     }
 
+    /// The most rows an UPDATE or DELETE may change: its LIMIT (a
+    /// non-negative integer, or a parameter holding one), else no bound.
+    fn row_limit(&self, limit: Option<&ast::Expr>, params: &Params, args: &[Value]) -> Result<u64> {
+        let Some(e) = limit else {
+            return Ok(u64::MAX);
+        };
+        let env = Env {
+            params: args,
+            aggs: &[],
+        };
+        let empty: &[Value] = &[];
+        match self.compile_constant(e, params)?.eval(empty, env)? {
+            Value::Int(i) if i >= 0 => Ok(i as u64),
+            Value::UInt(u) => Ok(u),
+            _ => Err(SqlError::syntax("LIMIT takes a non-negative integer")),
+        }
+    }
+
     /// The rows an UPDATE or DELETE changes: their primary keys (found
     /// first, then changed, so a change never meets its own rows again)
     /// and the WHERE clause to check each against once it is locked
@@ -232,6 +250,7 @@ impl Session {
         txn: &mut Txn,
         table: &Arc<Table>,
         selection: Option<&ast::Expr>,
+        order_by: &[ast::OrderByExpr],
         params: &Params,
         args: &[Value],
     ) -> Result<Targets> {
@@ -239,7 +258,7 @@ impl Session {
         // which `lock_matching` reads and checks: no search to plan.
         let keys = match self.lock_point_key(txn, table, selection, params, args)? {
             Some(pk) => vec![pk],
-            None => self.matching_keys(table, selection, params, args)?,
+            None => self.matching_keys(table, selection, order_by, params, args)?,
         };
         Ok(Targets {
             keys,
@@ -247,15 +266,23 @@ impl Session {
         })
     }
 
-    /// Primary keys of the rows a WHERE clause selects.
+    /// Primary keys of the rows a WHERE clause selects, in the order of
+    /// `order_by` (none: the order the search finds them in).
     fn matching_keys(
         &mut self,
         table: &Arc<Table>,
         selection: Option<&ast::Expr>,
+        order_by: &[ast::OrderByExpr],
         params: &Params,
         args: &[Value],
     ) -> Result<Vec<Vec<u8>>> {
-        if let (Some(sel), false) = (selection, table.def().primary_key.is_empty()) {
+        let keyed = !table.def().primary_key.is_empty();
+        if !order_by.is_empty() && !keyed {
+            return Err(SqlError::unsupported(
+                "ORDER BY in UPDATE or DELETE of a table without a primary key",
+            ));
+        }
+        if keyed && (selection.is_some() || !order_by.is_empty()) {
             // Let the planner find the rows (a key range, an index), as
             // for `SELECT <primary key> FROM t WHERE ...`.
             let quote = |s: &str| format!("`{}`", s.replace('`', "``"));
@@ -277,7 +304,13 @@ impl Session {
                 return Err(SqlError::internal("key query did not parse"));
             };
             if let ast::SetExpr::Select(s) = q.body.as_mut() {
-                s.selection = Some(sel.clone());
+                s.selection = selection.cloned();
+            }
+            if !order_by.is_empty() {
+                q.order_by = Some(ast::OrderBy {
+                    kind: ast::OrderByKind::Expressions(order_by.to_vec()),
+                    interpolate: None,
+                });
             }
             let plan = self.plan_select(&q, params)?;
             let mut sink = crate::result::CollectSink::default();
@@ -324,6 +357,12 @@ impl Session {
         params: &Params,
         args: &[Value],
     ) -> Result<Outcome> {
+        if !u.table.joins.is_empty() || u.from.is_some() {
+            return Err(SqlError::unsupported("multi-table UPDATE"));
+        }
+        if u.returning.is_some() || u.output.is_some() || u.or.is_some() {
+            return Err(SqlError::unsupported("UPDATE ... RETURNING"));
+        }
         let ast::TableFactor::Table { name, .. } = &u.table.relation else {
             return Err(SqlError::unsupported("UPDATE of a derived table"));
         };
@@ -341,7 +380,8 @@ impl Session {
             }
             Ok(sets)
         })?;
-        let targets = self.targets(txn, &t, u.selection.as_ref(), params, args)?;
+        let limit = self.row_limit(u.limit.as_ref(), params, args)?;
+        let targets = self.targets(txn, &t, u.selection.as_ref(), &u.order_by, params, args)?;
         let env = Env {
             params: args,
             aggs: &[],
@@ -349,6 +389,9 @@ impl Session {
         let mut changed = 0;
         let mut matched = 0;
         for pk in &targets.keys {
+            if matched >= limit {
+                break;
+            }
             // The new values are computed from the row as it is once no
             // other transaction can change it: no lost update.
             let Some(old) = targets.lock_matching(txn, &t, pk, env)? else {
@@ -386,17 +429,27 @@ impl Session {
         let [twj] = from.as_slice() else {
             return Err(SqlError::unsupported("multi-table DELETE"));
         };
+        if !d.tables.is_empty() || d.using.is_some() || !twj.joins.is_empty() {
+            return Err(SqlError::unsupported("multi-table DELETE"));
+        }
+        if d.returning.is_some() || d.output.is_some() {
+            return Err(SqlError::unsupported("DELETE ... RETURNING"));
+        }
         let ast::TableFactor::Table { name, .. } = &twj.relation else {
             return Err(SqlError::unsupported("DELETE from a derived table"));
         };
         let t = self.table(&object_name(name), accounts::DELETE)?;
-        let targets = self.targets(txn, &t, d.selection.as_ref(), params, args)?;
+        let limit = self.row_limit(d.limit.as_ref(), params, args)?;
+        let targets = self.targets(txn, &t, d.selection.as_ref(), &d.order_by, params, args)?;
         let env = Env {
             params: args,
             aggs: &[],
         };
         let mut n = 0;
         for pk in &targets.keys {
+            if n >= limit {
+                break;
+            }
             if let Some(old) = targets.lock_matching(txn, &t, pk, env)? {
                 t.delete_row(txn, pk, &old)?;
                 n += 1;
