@@ -270,6 +270,10 @@ impl Session {
             S::CreateTable(ct) => self.create_table(ct),
             S::CreateIndex(ci) => self.create_index(ci),
             S::AlterTable(at) => self.alter_table(at),
+            // Never the permanent table of that name.
+            S::Drop {
+                temporary: true, ..
+            } => Err(SqlError::unsupported("DROP TEMPORARY TABLE")),
             S::Drop {
                 object_type: ast::ObjectType::User,
                 if_exists,

@@ -82,6 +82,10 @@ impl Session {
         let parts = object_name(&ct.name);
         let (db, name) = self.qualified(&parts)?;
         self.require(&db, accounts::CREATE, &name)?;
+        if ct.temporary {
+            // Not a permanent table that every session sees instead.
+            return Err(SqlError::unsupported("CREATE TEMPORARY TABLE"));
+        }
         if ct.query.is_some() || ct.like.is_some() {
             return Err(SqlError::unsupported("CREATE TABLE ... AS / LIKE"));
         }
