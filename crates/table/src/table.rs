@@ -614,14 +614,7 @@ impl Table {
 
     /// The row with this encoded primary key, as `view` sees it.
     pub fn get_by_key(&self, view: &ReadView, pk: &[u8]) -> Result<Option<Vec<Value>>> {
-        let Some(v) = self.primary.get(pk)? else {
-            return Ok(None);
-        };
-        count_fetch(self.primary.root(), 1);
-        Ok(view
-            .resolve(self.primary.root(), pk, &v)
-            .body()
-            .map(|b| self.layout.row(b).values()))
+        self.with_row(view, pk, |row| row.values())
     }
 
     /// The row with these primary key values, as `view` sees it.

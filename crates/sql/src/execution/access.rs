@@ -61,31 +61,21 @@ pub(crate) fn access_for_run(
         }
         chosen = best.map(|(_, r, p)| (r, p));
     }
-    // A point on a unique key reads its one row by a point lookup.
-    if let Some(((r, true), path)) = &chosen {
-        return Ok(TableRun {
-            ranges: r.clone(),
-            access: path.access,
-            points: true,
-            filter: path
-                .residual
-                .as_ref()
-                .map(|f| RowFilter::new(bind_to_table(f, params, t), t.layout().types())),
-        });
-    }
-    let chosen = chosen.map(|((r, _), p)| (r, p));
-    let table_scan = || (vec![KeyRange::all()], Access::Primary, full_filter);
-    let (ranges, access, filter) = match chosen {
-        Some((r, path)) => {
-            let too_many = matches!(path.access, Access::NonCovering(_)) && !ts.forced && {
-                let rows = estimate(t, path.access, &r);
-                rows > SMALL_RANGE
-                    && rows.saturating_mul(LOOKUPS_PER_SEQUENTIAL_ROW) > t.estimate_rows()
-            };
+    let table_scan = || (vec![KeyRange::all()], Access::Primary, false, full_filter);
+    let (ranges, access, points, filter) = match chosen {
+        Some(((r, points), path)) => {
+            // Points on a unique key read their rows by point lookups: never
+            // more than a table scan.
+            let too_many =
+                !points && matches!(path.access, Access::NonCovering(_)) && !ts.forced && {
+                    let rows = estimate(t, path.access, &r);
+                    rows > SMALL_RANGE
+                        && rows.saturating_mul(LOOKUPS_PER_SEQUENTIAL_ROW) > t.estimate_rows()
+                };
             if too_many {
                 table_scan()
             } else {
-                (r, path.access, path.residual.as_ref())
+                (r, path.access, points, path.residual.as_ref())
             }
         }
         None => table_scan(),
@@ -93,7 +83,7 @@ pub(crate) fn access_for_run(
     Ok(TableRun {
         ranges,
         access,
-        points: false,
+        points,
         filter: filter.map(|f| RowFilter::new(bind_to_table(f, params, t), t.layout().types())),
     })
 }
