@@ -53,4 +53,4 @@ DROP TABLE IF EXISTS items;
 DROP DATABASE shop;
 SHOW DATABASES;
 DROP USER bob;
-SELECT COUNT(*) FROM mysql.user;
+SELECT COUNT(*) FROM mysql.global_priv;

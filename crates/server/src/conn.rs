@@ -411,7 +411,7 @@ pub fn handshake<S: Read + Write>(
     } else {
         auth.to_vec()
     };
-    let grants = match authenticate(engine, &user, client_host, &scramble, &auth) {
+    let grants = match authenticate(engine, &user, client_host, &scramble, &auth, false) {
         Ok(g) => g,
         Err(e) => {
             send_error(&mut io, &e)?;

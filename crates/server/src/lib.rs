@@ -50,6 +50,23 @@ pub fn serve(listener: TcpListener, engine: Arc<Engine>, workers: usize) -> std:
     Ok(())
 }
 
+/// Serves one client over `stream` on the calling thread until it leaves
+/// (or its bytes end): the handshake, then every request, as `serve` does
+/// for a socket. The fuzz targets drive the protocol through it.
+pub fn serve_stream<S: std::io::Read + std::io::Write>(
+    stream: S,
+    engine: &Arc<Engine>,
+    registry: &Arc<Registry>,
+    client_host: &str,
+) -> std::io::Result<()> {
+    let io = packet::PacketIo::new(stream);
+    let Some(mut conn) = conn::handshake(io, engine, registry, client_host)? else {
+        return Ok(());
+    };
+    while conn.serve_ready_waiting()? {}
+    Ok(())
+}
+
 /// Handshake (blocking, with a timeout), then the connection goes to the
 /// worker pool.
 fn login(stream: TcpStream, engine: Arc<Engine>, registry: Arc<Registry>, pool: &Workers) {

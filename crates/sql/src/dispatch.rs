@@ -38,7 +38,7 @@ impl Session {
     /// allows multi-statements).
     pub fn parse_batch(&self, sql: &str) -> Result<Batch> {
         let statements: Vec<Stmt> = match parse_admin(sql) {
-            Some(a) => vec![Stmt::Admin(a)],
+            Some(a) => vec![Stmt::Admin(a?)],
             None => parse(sql)?
                 .into_iter()
                 .map(|s| Stmt::Sql(Box::new(s)))
@@ -64,6 +64,7 @@ impl Session {
         let stmt = match &batch.statements[i] {
             Stmt::Sql(s) => s,
             Stmt::Admin(a) => {
+                self.refresh_grants()?;
                 self.warnings.clear();
                 self.slot.counters.questions.add(1);
                 return self.run_admin(a, sink);
@@ -81,6 +82,7 @@ impl Session {
         if !diagnostics {
             self.warnings.clear();
         }
+        self.refresh_grants()?;
         self.slot.counters.questions.add(1);
         self.slot.begin("Query", Some(&batch.text));
         let start = std::time::Instant::now();
@@ -125,16 +127,8 @@ impl Session {
     fn run_admin(&mut self, a: &Admin, sink: &mut dyn RowSink) -> Result<Outcome> {
         match a {
             Admin::CheckTable(tables) => self.maintain("check", tables, sink),
-            Admin::CreateUser {
-                account,
-                password,
-                if_not_exists,
-            } => self.create_user(account, password, *if_not_exists),
-            Admin::ShowGrants(account) => self.show_grants(account.as_ref(), sink),
-            Admin::SetPassword { account, password } => {
-                self.set_password(account.as_ref(), password)
-            }
             Admin::ShowEngineStatus(name) => self.show_engine_status(name, sink),
+            Admin::Account(statement) => self.account_statement(statement, sink),
         }
     }
 
@@ -184,6 +178,7 @@ impl Session {
             ));
         }
         self.warnings.clear();
+        self.refresh_grants()?;
         self.slot.counters.questions.add(1);
         self.slot.begin("Execute", None);
         let start = std::time::Instant::now();
@@ -275,12 +270,6 @@ impl Session {
                 temporary: true, ..
             } => Err(SqlError::unsupported("DROP TEMPORARY TABLE")),
             S::Drop {
-                object_type: ast::ObjectType::User,
-                if_exists,
-                names,
-                ..
-            } => self.drop_users(names, *if_exists),
-            S::Drop {
                 object_type: ast::ObjectType::Index,
                 names,
                 table: Some(table),
@@ -292,13 +281,10 @@ impl Session {
                 names,
                 ..
             } => self.drop_objects(object_type, *if_exists, names),
-            S::Grant(g) => {
-                self.grant_or_revoke(&g.privileges, g.objects.as_ref(), &g.grantees, true)
+            S::Flush { .. } => {
+                self.require_global(crate::privileges::bits::RELOAD, "RELOAD")?;
+                Ok(Outcome::done(0))
             }
-            S::Revoke(r) => {
-                self.grant_or_revoke(&r.privileges, r.objects.as_ref(), &r.grantees, false)
-            }
-            S::Flush { .. } => Ok(Outcome::done(0)),
             S::Truncate(tr) => self.truncate(tr),
             S::Use(u) => {
                 let name = match u {

@@ -38,9 +38,10 @@ pub const MAX_STRING_BYTES: usize = 64 << 20;
 /// The version the server reports (`VERSION()`, the handshake).
 pub const SERVER_VERSION: &str = "10.11.0-lineardb-0.1.0";
 
-pub use catalog::accounts::{authenticate, native_password_response, Grants};
+pub use catalog::authentication::{authenticate, native_password_response};
 pub use catalog::registry::{Process, Registry, SessionSlot};
 pub use dispatch::Batch;
 pub use error::{Result, SqlError};
+pub use privileges::grants::Grants;
 pub use result::{CollectSink, Column, ColumnKind, Outcome, RowSink};
 pub use session::{wait_durable, Prepared, Session};

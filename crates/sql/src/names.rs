@@ -33,3 +33,15 @@ pub(crate) fn qualify(current: Option<&str>, parts: &[String]) -> Result<(String
         ))),
     }
 }
+
+/// `information_schema`, which every account sees.
+pub(crate) fn is_information_schema(db: &str) -> bool {
+    db.eq_ignore_ascii_case("information_schema")
+}
+
+/// Schemas no statement may drop: the server's own.
+pub(crate) fn is_system_schema(db: &str) -> bool {
+    is_information_schema(db)
+        || db.eq_ignore_ascii_case("performance_schema")
+        || db.eq_ignore_ascii_case("mysql")
+}

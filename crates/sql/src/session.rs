@@ -2,12 +2,12 @@
 //! statements and a cache of table handles. Nothing here is shared with
 //! other sessions; the engine's catalog version is read (never written)
 //! to know when cached handles are stale.
-use crate::catalog::accounts::Grants;
 use crate::catalog::registry::{Registry, SessionSlot};
 use crate::error::{Result, SqlError};
 use crate::expr::{Params, SessionFacts};
 use crate::names::qualify;
 use crate::planner::plan::SelectPlan;
+use crate::privileges::grants::Grants;
 use crate::result::Column;
 use crate::SERVER_VERSION;
 use lineardb_table::{Engine, Table, Value};
@@ -47,6 +47,8 @@ pub struct Session {
     pub(crate) slot: Arc<SessionSlot>,
     pub(crate) facts: SessionFacts,
     pub(crate) grants: Grants,
+    /// The account store version `grants` were read at.
+    pub(crate) grants_version: u64,
     /// Bumped when a fact a compiled plan may hold (current database,
     /// last insert id) changes: cached prepared plans are then re-planned.
     pub(crate) facts_version: u64,
@@ -149,6 +151,7 @@ impl Session {
         let slot = registry.register(id, user, host);
         Session {
             grants,
+            grants_version: registry.accounts_version(),
             engine,
             registry: registry.clone(),
             facts: SessionFacts {
@@ -219,7 +222,7 @@ impl Session {
 
     /// USE / COM_INIT_DB.
     pub fn use_database(&mut self, db: &str) -> Result<()> {
-        self.require_database(db, u32::MAX)?;
+        self.require_database_visible(db)?;
         if !self.engine.database_exists(db)? {
             return Err(lineardb_table::Error::NoSuchDatabase(db.to_string()).into());
         }
@@ -281,11 +284,43 @@ impl Session {
         qualify(self.facts.database.as_deref(), parts)
     }
 
-    /// A table the session may use for `privilege` (a `users` bit).
-    pub(crate) fn table(&mut self, parts: &[String], privilege: u32) -> Result<Arc<Table>> {
+    /// A table the session may use for `privilege` (a
+    /// [`bits`](crate::privileges::bits) bit, on the whole table).
+    pub(crate) fn table(&mut self, parts: &[String], privilege: u64) -> Result<Arc<Table>> {
         let (db, name) = self.qualified(parts)?;
-        self.require(&db, privilege, &name)?;
+        self.require_table(&db, &name, privilege)?;
         self.tables.get(&self.engine, (db, name))
+    }
+
+    /// A table whose definition the session may see (SHOW CREATE TABLE,
+    /// SHOW COLUMNS, SHOW INDEX): some privilege on it, else 1142 for SHOW.
+    pub(crate) fn table_to_show(&mut self, parts: &[String]) -> Result<Arc<Table>> {
+        let (db, name) = self.qualified(parts)?;
+        if !self.grants.sees_table(&db, &name) {
+            return Err(self.access().table_denied("SHOW", &db, &name));
+        }
+        self.tables.get(&self.engine, (db, name))
+    }
+
+    /// A table the session may change `columns` of with `privilege`
+    /// (INSERT, UPDATE): the table's grant, or a column grant on each.
+    pub(crate) fn table_columns(
+        &mut self,
+        parts: &[String],
+        privilege: u64,
+        columns: impl FnOnce(&Table) -> Vec<String>,
+    ) -> Result<Arc<Table>> {
+        let (db, name) = self.qualified(parts)?;
+        if self.grants.on_table(&db, &name) & privilege != 0 {
+            return self.tables.get(&self.engine, (db, name));
+        }
+        if !self.grants.has_column_grants(&db, &name, privilege) {
+            self.require_table(&db, &name, privilege)?;
+        }
+        let t = self.tables.get(&self.engine, (db.clone(), name.clone()))?;
+        let columns = columns(&t);
+        self.require_columns(&db, &name, privilege, columns.iter().map(String::as_str))?;
+        Ok(t)
     }
 
     /// The statement's snapshot ([`begin_read`](Self::begin_read)), or

@@ -240,6 +240,9 @@ pub struct Registry {
     ended: [SharedWord; COUNTER_NAMES.len()],
     /// Statement digests of the sessions that have ended.
     ended_digests: Mutex<DigestMap>,
+    /// Moved by every account statement; a session reloads its grants
+    /// when it finds it moved.
+    accounts_version: SharedWord,
 }
 
 impl Default for Registry {
@@ -251,6 +254,7 @@ impl Default for Registry {
             slots: Mutex::with_class(waits::SESSIONS, Vec::new()),
             ended: Default::default(),
             ended_digests: Mutex::with_class(waits::SESSIONS, DigestMap::default()),
+            accounts_version: SharedWord::new(0),
         }
     }
 }
@@ -258,6 +262,16 @@ impl Default for Registry {
 impl Registry {
     pub fn new() -> Arc<Registry> {
         Arc::new(Registry::default())
+    }
+
+    /// The account store's version (see [`accounts_changed`](Self::accounts_changed)).
+    pub fn accounts_version(&self) -> u64 {
+        self.accounts_version.load()
+    }
+
+    /// Records that account statements changed accounts or grants.
+    pub(crate) fn accounts_changed(&self) {
+        self.accounts_version.fetch_add(1);
     }
 
     /// A new connection id (written once per connection, not per query).

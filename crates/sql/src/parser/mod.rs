@@ -1,6 +1,8 @@
 //! Statement text to syntax trees: sqlparser (MySQL dialect) after MySQL's
 //! executable comments, and the admin statements it lacks.
+pub(crate) mod accounts;
 pub(crate) mod admin;
+pub(crate) mod tokens;
 
 use crate::error::Result;
 use sqlparser::ast;

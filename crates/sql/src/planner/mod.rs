@@ -21,7 +21,10 @@ pub(crate) struct Planner<'a> {
     pub params: &'a Params,
     pub facts: &'a SessionFacts,
     pub variable: &'a dyn Fn(&str) -> Option<Value>,
+    /// A stored table the session may read, by name.
     pub resolve: &'a mut dyn FnMut(&[String]) -> Result<Arc<Table>>,
+    /// Whether the session may read a server table (schema, name).
+    pub may_read_system: &'a dyn Fn(&str, &str) -> Result<()>,
     /// For `performance_schema` tables.
     pub engine: &'a Arc<Engine>,
     pub registry: &'a Arc<Registry>,
@@ -74,6 +77,7 @@ impl Planner<'_> {
                         let parts = object_name(name);
                         if let [db, name] = &parts[..] {
                             if db.eq_ignore_ascii_case(crate::catalog::perf_schema::SCHEMA) {
+                                (self.may_read_system)(crate::catalog::perf_schema::SCHEMA, name)?;
                                 let t = SystemTable::find(name).ok_or_else(|| {
                                     SqlError::unknown_table(
                                         crate::catalog::perf_schema::SCHEMA,

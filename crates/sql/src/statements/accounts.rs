@@ -1,292 +1,734 @@
-//! Account statements: CREATE USER, SET PASSWORD, DROP USER, GRANT, REVOKE,
-//! SHOW GRANTS.
+//! Account statements: CREATE / ALTER / DROP / RENAME USER, SET PASSWORD,
+//! GRANT, REVOKE, SHOW GRANTS, SHOW CREATE USER — checked, then written to
+//! the account store in one transaction; sessions pick the change up at
+//! their next statement.
 use crate::catalog::accounts::{
-    account_tables, all_rows, password_hash, privilege_text, text, Account, ALL, NAMES,
+    Account, AccountEntry, AccountTables, Accounts, ColumnGrant, DbGrant, TableGrant,
 };
+use crate::catalog::authentication::{is_password_hash, password_hash};
 use crate::error::{Result, SqlError};
-use crate::expr::object_name;
+use crate::parser::accounts::{
+    AccountOptions, AccountStatement, Authentication, GrantLevel, PrivilegeList, UserSpec,
+};
+use crate::privileges::bits::{
+    self, ALL_GLOBAL, COLUMN_LEVEL, CREATE_USER, DB_LEVEL, GRANT, SELECT, TABLE_LEVEL, UPDATE,
+};
 use crate::result::{Outcome, RowSink};
 use crate::session::Session;
 use lineardb_table::Value;
-use lineardb_txn::ReadView;
-use sqlparser::ast;
+use lineardb_txn::Txn;
+
+fn failed(operation: &str, accounts: &[Account]) -> SqlError {
+    let list: Vec<String> = accounts.iter().map(|a| a.to_string()).collect();
+    SqlError::new(
+        1396,
+        "HY000",
+        format!("Operation {operation} failed for {}", list.join(",")),
+    )
+}
+
+fn no_such_account() -> SqlError {
+    SqlError::new(
+        1133,
+        "28000",
+        "Can't find any matching row in the user table",
+    )
+}
+
+/// The stored form of an authentication clause.
+fn stored(auth: &Authentication) -> Result<String> {
+    match auth {
+        Authentication::Password(p) => Ok(password_hash(p)),
+        Authentication::Hash(h) if is_password_hash(h) => Ok(h.to_ascii_uppercase()),
+        Authentication::Hash(_) => Err(SqlError::new(
+            1372,
+            "HY000",
+            "Password hash should be a 41-digit hexadecimal number",
+        )),
+        Authentication::Plugin { name, .. } => Err(SqlError::new(
+            1524,
+            "HY000",
+            format!("Plugin '{name}' is not loaded"),
+        )),
+    }
+}
+
+fn apply_options(entry: &mut AccountEntry, options: &AccountOptions) {
+    if let Some(lock) = options.lock {
+        entry.locked = lock;
+    }
+    if let Some(ssl) = options.require_ssl {
+        entry.require_ssl = ssl;
+    }
+}
+
+fn quoted(a: &Account) -> String {
+    format!("`{}`@`{}`", a.user, a.host)
+}
 
 impl Session {
-    pub(crate) fn create_user(
+    /// The account a statement names, CURRENT_USER for `None`.
+    fn named(&self, account: &Option<Account>) -> Account {
+        match account {
+            Some(a) => a.clone(),
+            None => self.current_account(),
+        }
+    }
+
+    /// The session's account (as CURRENT_USER() names it).
+    pub(crate) fn current_account(&self) -> Account {
+        self.grants
+            .account
+            .clone()
+            .unwrap_or_else(|| Account::new(&self.slot.user, "localhost"))
+    }
+
+    /// Runs `f` on the account tables in a transaction of its own, then
+    /// tells the sessions.
+    fn change_accounts<T>(
         &mut self,
-        account: &Account,
-        password: &str,
-        if_not_exists: bool,
-    ) -> Result<Outcome> {
-        self.require_superuser("CREATE USER")?;
-        let (users, _) = account_tables(&self.engine)?;
-        let row = vec![
-            Some(Value::str(&account.user)),
-            Some(Value::str(&account.host)),
-            Some(Value::str(&password_hash(password))),
-        ];
+        f: impl FnOnce(&mut Self, &AccountTables, &Accounts, &mut Txn) -> Result<T>,
+    ) -> Result<T> {
+        // Account statements commit an open transaction first, as in MariaDB.
+        self.end_transaction(true)?;
+        let tables = AccountTables::open(&self.engine)?;
+        let accounts = Accounts::load(&self.engine)?;
         let mut txn = self.engine.begin();
-        match users.insert(&mut txn, row) {
-            Ok(_) => {
+        let r = f(self, &tables, &accounts, &mut txn);
+        match r {
+            Ok(v) => {
                 txn.commit()?;
-                Ok(Outcome::done(0))
+                self.registry.accounts_changed();
+                self.refresh_grants()?;
+                Ok(v)
             }
-            Err(lineardb_table::Error::DuplicateKey { .. }) if if_not_exists => {
-                self.warnings.push((
-                    1973,
-                    format!("Can't create user {account}; it already exists"),
-                ));
-                Ok(Outcome::done(0))
+            Err(e) => {
+                txn.rollback()?;
+                Err(e)
             }
-            Err(lineardb_table::Error::DuplicateKey { .. }) => Err(SqlError::new(
-                1396,
-                "HY000",
-                format!("Operation CREATE USER failed for {account}"),
-            )),
-            Err(e) => Err(e.into()),
         }
     }
 
-    pub(crate) fn set_password(
+    pub(crate) fn account_statement(
         &mut self,
-        account: Option<&Account>,
-        password: &str,
+        stmt: &AccountStatement,
+        sink: &mut dyn RowSink,
     ) -> Result<Outcome> {
-        let own = Account {
-            user: self.slot.user.clone(),
-            host: "%".into(),
-        };
-        let account = match account {
-            Some(a) => {
-                self.require_superuser("CREATE USER")?;
-                a.clone()
-            }
-            None => own,
-        };
-        let (users, _) = account_tables(&self.engine)?;
-        let key =
-            users.encode_primary_key(&[Value::str(&account.user), Value::str(&account.host)])?;
-        let new = vec![None, None, Some(Value::str(&password_hash(password)))];
-        let mut txn = self.engine.begin();
-        if users.update_by_key(&mut txn, &key, new.clone())? {
-            txn.commit()?;
-            return Ok(Outcome::done(0));
+        use AccountStatement as A;
+        match stmt {
+            A::CreateUser {
+                or_replace,
+                if_not_exists,
+                users,
+                options,
+            } => self.create_users(users, *or_replace, *if_not_exists, options),
+            A::AlterUser {
+                if_exists,
+                users,
+                options,
+            } => self.alter_users(users, *if_exists, options),
+            A::DropUser {
+                if_exists,
+                accounts,
+            } => self.drop_users(accounts, *if_exists),
+            A::RenameUser(pairs) => self.rename_users(pairs),
+            A::SetPassword {
+                account,
+                authentication,
+            } => self.set_password(account, authentication),
+            A::Grant {
+                privileges,
+                level,
+                users,
+                options,
+            } => self.grant(privileges, level, users, options),
+            A::Revoke {
+                privileges,
+                level,
+                accounts,
+            } => self.revoke(privileges, level, accounts),
+            A::RevokeAll(accounts) => self.revoke_all(accounts),
+            A::ShowGrants(account) => self.show_grants(account, sink),
+            A::ShowCreateUser(account) => self.show_create_user(account, sink),
         }
-        if account.user == "root" {
-            // The built-in root gets a row of its own.
-            let row = vec![
-                Some(Value::str("root")),
-                Some(Value::str(&account.host)),
-                new[2].clone(),
-            ];
-            users.insert(&mut txn, row)?;
-            txn.commit()?;
-            return Ok(Outcome::done(0));
-        }
-        Err(SqlError::new(
-            1396,
-            "HY000",
-            format!("Operation ALTER USER failed for {account}"),
-        ))
     }
 
-    pub(crate) fn drop_user(&mut self, account: &Account, if_exists: bool) -> Result<Outcome> {
-        self.require_superuser("CREATE USER")?;
-        let (users, dbs) = account_tables(&self.engine)?;
-        let key =
-            users.encode_primary_key(&[Value::str(&account.user), Value::str(&account.host)])?;
-        let mut txn = self.engine.begin();
-        if !users.delete_by_key(&mut txn, &key)? && !if_exists {
-            return Err(SqlError::new(
-                1396,
-                "HY000",
-                format!("Operation DROP USER failed for {account}"),
+    fn create_users(
+        &mut self,
+        users: &[UserSpec],
+        or_replace: bool,
+        if_not_exists: bool,
+        options: &AccountOptions,
+    ) -> Result<Outcome> {
+        self.require_global(CREATE_USER, "CREATE USER")?;
+        self.change_accounts(|s, tables, accounts, txn| {
+            let mut refused = Vec::new();
+            for u in users {
+                let authentication = match &u.authentication {
+                    Some(a) => stored(a)?,
+                    None => String::new(),
+                };
+                if accounts.find(&u.account).is_some() {
+                    if if_not_exists {
+                        s.warnings.push((
+                            1973,
+                            format!("Can't create user {}; it already exists", u.account),
+                        ));
+                        continue;
+                    }
+                    if !or_replace {
+                        refused.push(u.account.clone());
+                        continue;
+                    }
+                    tables.delete_account(txn, &u.account)?;
+                }
+                let mut entry = AccountEntry::new(u.account.clone(), authentication);
+                apply_options(&mut entry, options);
+                tables.put_account(txn, &entry)?;
+            }
+            if refused.is_empty() {
+                Ok(Outcome::done(0))
+            } else {
+                Err(failed("CREATE USER", &refused))
+            }
+        })
+    }
+
+    fn alter_users(
+        &mut self,
+        users: &[UserSpec],
+        if_exists: bool,
+        options: &AccountOptions,
+    ) -> Result<Outcome> {
+        let own = users.len() == 1
+            && users[0].account == self.current_account()
+            && options == &AccountOptions::default();
+        if !own {
+            self.require_global(CREATE_USER, "CREATE USER")?;
+        }
+        self.change_accounts(|s, tables, accounts, txn| {
+            let mut refused = Vec::new();
+            for u in users {
+                let Some(old) = accounts.find(&u.account) else {
+                    if if_exists {
+                        s.warnings.push((
+                            1974,
+                            format!("Can't alter user {}; it doesn't exist", u.account),
+                        ));
+                    } else {
+                        refused.push(u.account.clone());
+                    }
+                    continue;
+                };
+                let mut entry = old.clone();
+                if let Some(a) = &u.authentication {
+                    entry.authentication = stored(a)?;
+                    entry.plugin = "mysql_native_password".into();
+                }
+                apply_options(&mut entry, options);
+                tables.put_account(txn, &entry)?;
+            }
+            if refused.is_empty() {
+                Ok(Outcome::done(0))
+            } else {
+                Err(failed("ALTER USER", &refused))
+            }
+        })
+    }
+
+    fn drop_users(&mut self, names: &[Option<Account>], if_exists: bool) -> Result<Outcome> {
+        self.require_global(CREATE_USER, "CREATE USER")?;
+        let names: Vec<Account> = names.iter().map(|a| self.named(a)).collect();
+        self.change_accounts(|s, tables, accounts, txn| {
+            let mut refused = Vec::new();
+            for account in &names {
+                if accounts.find(account).is_none() {
+                    if if_exists {
+                        s.warnings
+                            .push((1974, format!("Can't drop user {account}; it doesn't exist")));
+                    } else {
+                        refused.push(account.clone());
+                    }
+                    continue;
+                }
+                tables.delete_account(txn, account)?;
+            }
+            if refused.is_empty() {
+                Ok(Outcome::done(0))
+            } else {
+                Err(failed("DROP USER", &refused))
+            }
+        })
+    }
+
+    fn rename_users(&mut self, pairs: &[(Account, Account)]) -> Result<Outcome> {
+        self.require_global(CREATE_USER, "CREATE USER")?;
+        self.change_accounts(|_, tables, accounts, txn| {
+            let mut refused = Vec::new();
+            for (from, to) in pairs {
+                let Some(entry) = accounts.find(from) else {
+                    refused.push(from.clone());
+                    continue;
+                };
+                if accounts.find(to).is_some() {
+                    refused.push(from.clone());
+                    continue;
+                }
+                tables.delete_account(txn, from)?;
+                let mut moved = entry.clone();
+                moved.account = to.clone();
+                tables.put_account(txn, &moved)?;
+                let mine = |a: &Account| a.is(&from.user, &from.host);
+                for d in accounts.dbs.iter().filter(|d| mine(&d.account)) {
+                    let mut d = d.clone();
+                    d.account = to.clone();
+                    tables.put_db_grant(txn, &d)?;
+                }
+                for t in accounts.tables.iter().filter(|t| mine(&t.account)) {
+                    let mut t = t.clone();
+                    t.account = to.clone();
+                    tables.put_table_grant(txn, &t, "")?;
+                }
+                for c in accounts.columns.iter().filter(|c| mine(&c.account)) {
+                    let mut c = c.clone();
+                    c.account = to.clone();
+                    tables.put_column_grant(txn, &c)?;
+                }
+            }
+            if refused.is_empty() {
+                Ok(Outcome::done(0))
+            } else {
+                Err(failed("RENAME USER", &refused))
+            }
+        })
+    }
+
+    fn set_password(
+        &mut self,
+        account: &Option<Account>,
+        authentication: &Authentication,
+    ) -> Result<Outcome> {
+        let account = self.named(account);
+        if account != self.current_account() {
+            self.require_database("mysql", UPDATE)?;
+        }
+        let hash = stored(authentication)?;
+        self.change_accounts(|_, tables, accounts, txn| {
+            let Some(old) = accounts.find(&account) else {
+                return Err(no_such_account());
+            };
+            let mut entry = old.clone();
+            entry.authentication = hash;
+            entry.plugin = "mysql_native_password".into();
+            tables.put_account(txn, &entry)?;
+            Ok(Outcome::done(0))
+        })
+    }
+
+    /// The level's database and table, with the current database filled
+    /// in, and the privilege bits the list means there.
+    fn grant_target(
+        &mut self,
+        privileges: &PrivilegeList,
+        level: &GrantLevel,
+    ) -> Result<(Option<String>, Option<String>, u64)> {
+        let current = || {
+            self.facts
+                .database
+                .clone()
+                .ok_or_else(SqlError::no_database)
+        };
+        let (db, table, allowed) = match level {
+            GrantLevel::Global => (None, None, ALL_GLOBAL),
+            GrantLevel::Database(db) => (
+                Some(match db {
+                    Some(d) => d.clone(),
+                    None => current()?,
+                }),
+                None,
+                DB_LEVEL,
+            ),
+            GrantLevel::Table(db, t) => (
+                Some(match db {
+                    Some(d) => d.clone(),
+                    None => current()?,
+                }),
+                Some(t.clone()),
+                TABLE_LEVEL,
+            ),
+        };
+        let mut bits = privileges.bits;
+        if privileges.all {
+            bits |= allowed & !GRANT;
+        }
+        if privileges.grant_option {
+            bits |= GRANT;
+        }
+        let column_bits = privileges.columns.iter().fold(0, |a, (b, _)| a | b);
+        if bits & !allowed != 0 || (table.is_none() && column_bits != 0) {
+            return Err(match level {
+                GrantLevel::Database(_) => SqlError::new(
+                    1221,
+                    "HY000",
+                    "Incorrect usage of DB GRANT and GLOBAL PRIVILEGES",
+                ),
+                _ => SqlError::new(
+                    1144,
+                    "42000",
+                    "Illegal GRANT/REVOKE command; please consult the manual to see which privileges can be used",
+                ),
+            });
+        }
+        if column_bits & !COLUMN_LEVEL != 0 {
+            return Err(SqlError::syntax(
+                "a column list on a privilege other than SELECT, INSERT, UPDATE or REFERENCES",
             ));
         }
-        for r in all_rows(&dbs)? {
-            if text(&r[0]) == account.user && text(&r[1]) == account.host {
-                let key = dbs.encode_primary_key(&r[..3])?;
-                dbs.delete_by_key(&mut txn, &key)?;
+        if let (Some(db), Some(t)) = (&db, &table) {
+            // The table and the columns must exist.
+            let handle = self.tables.get(&self.engine, (db.clone(), t.clone()))?;
+            for (_, columns) in &privileges.columns {
+                for c in columns {
+                    if !handle
+                        .def()
+                        .columns
+                        .iter()
+                        .any(|d| d.name.eq_ignore_ascii_case(c))
+                    {
+                        return Err(SqlError::new(
+                            1054,
+                            "42S22",
+                            format!("Unknown column '{c}' in '{t}'"),
+                        ));
+                    }
+                }
             }
         }
-        txn.commit()?;
-        Ok(Outcome::done(0))
+        self.require_grantable(
+            db.as_deref(),
+            table.as_deref(),
+            (bits | column_bits) & !GRANT,
+        )?;
+        Ok((db, table, bits))
     }
 
-    /// GRANT (add) or REVOKE (remove) `bits` on `db` (`*` for all).
-    pub(crate) fn grant(
+    fn grant(
         &mut self,
-        account: &Account,
-        db: &str,
-        bits: u32,
-        add: bool,
+        privileges: &PrivilegeList,
+        level: &GrantLevel,
+        users: &[UserSpec],
+        options: &AccountOptions,
     ) -> Result<Outcome> {
-        self.require_superuser("GRANT OPTION")?;
-        let (users, dbs) = account_tables(&self.engine)?;
-        let ukey =
-            users.encode_primary_key(&[Value::str(&account.user), Value::str(&account.host)])?;
-        if users.get_by_key(&ReadView::latest(), &ukey)?.is_none() {
-            return Err(SqlError::new(
-                1133,
-                "28000",
-                format!("Can't find any matching row in the user table for {account}"),
-            ));
+        let (db, table, bits) = self.grant_target(privileges, level)?;
+        let grantor = self.current_account();
+        self.change_accounts(|_, tables, accounts, txn| {
+            for u in users {
+                let mut entry = match (accounts.find(&u.account), &u.authentication) {
+                    (Some(e), _) => e.clone(),
+                    (None, Some(_)) => AccountEntry::new(u.account.clone(), String::new()),
+                    (None, None) => return Err(no_such_account()),
+                };
+                if let Some(a) = &u.authentication {
+                    entry.authentication = stored(a)?;
+                }
+                apply_options(&mut entry, options);
+                if db.is_none() {
+                    entry.access |= bits;
+                }
+                tables.put_account(txn, &entry)?;
+                let account = &u.account;
+                let mine = |a: &Account| a.is(&account.user, &account.host);
+                match (&db, &table) {
+                    (None, _) => {}
+                    (Some(db), None) => {
+                        let old = accounts
+                            .dbs
+                            .iter()
+                            .find(|d| mine(&d.account) && d.db == *db)
+                            .map_or(0, |d| d.bits);
+                        tables.put_db_grant(
+                            txn,
+                            &DbGrant {
+                                account: account.clone(),
+                                db: db.clone(),
+                                bits: old | bits,
+                            },
+                        )?;
+                    }
+                    (Some(db), Some(t)) => {
+                        let old = accounts.tables.iter().find(|g| {
+                            mine(&g.account)
+                                && g.db.eq_ignore_ascii_case(db)
+                                && g.table.eq_ignore_ascii_case(t)
+                        });
+                        let column_bits = privileges.columns.iter().fold(0, |a, (b, _)| a | b);
+                        tables.put_table_grant(
+                            txn,
+                            &TableGrant {
+                                account: account.clone(),
+                                db: db.clone(),
+                                table: t.clone(),
+                                bits: old.map_or(0, |g| g.bits) | bits,
+                                column_bits: old.map_or(0, |g| g.column_bits) | column_bits,
+                            },
+                            &format!("{}@{}", grantor.user, grantor.host),
+                        )?;
+                        for (bit, columns) in &privileges.columns {
+                            for c in columns {
+                                let old = accounts
+                                    .columns
+                                    .iter()
+                                    .find(|g| {
+                                        mine(&g.account)
+                                            && g.db.eq_ignore_ascii_case(db)
+                                            && g.table.eq_ignore_ascii_case(t)
+                                            && g.column.eq_ignore_ascii_case(c)
+                                    })
+                                    .map_or(0, |g| g.bits);
+                                tables.put_column_grant(
+                                    txn,
+                                    &ColumnGrant {
+                                        account: account.clone(),
+                                        db: db.clone(),
+                                        table: t.clone(),
+                                        column: c.clone(),
+                                        bits: old | bit,
+                                    },
+                                )?;
+                            }
+                        }
+                    }
+                }
+            }
+            Ok(Outcome::done(0))
+        })
+    }
+
+    fn revoke(
+        &mut self,
+        privileges: &PrivilegeList,
+        level: &GrantLevel,
+        names: &[Option<Account>],
+    ) -> Result<Outcome> {
+        let (db, table, bits) = self.grant_target(privileges, level)?;
+        let names: Vec<Account> = names.iter().map(|a| self.named(a)).collect();
+        self.change_accounts(|_, tables, accounts, txn| {
+            for account in &names {
+                let Some(entry) = accounts.find(account) else {
+                    return Err(no_such_account());
+                };
+                let mine = |a: &Account| a.is(&account.user, &account.host);
+                let no_grant = |on_table: Option<&str>| {
+                    SqlError::new(
+                        if on_table.is_some() { 1147 } else { 1141 },
+                        "42000",
+                        format!(
+                            "There is no such grant defined for user '{}' on host '{}'{}",
+                            account.user,
+                            account.host,
+                            on_table.map_or(String::new(), |t| format!(" on table '{t}'"))
+                        ),
+                    )
+                };
+                match (&db, &table) {
+                    (None, _) => {
+                        let mut entry = entry.clone();
+                        entry.access &= !bits;
+                        tables.put_account(txn, &entry)?;
+                    }
+                    (Some(db), None) => {
+                        let Some(old) = accounts
+                            .dbs
+                            .iter()
+                            .find(|d| mine(&d.account) && d.db == *db)
+                        else {
+                            return Err(no_grant(None));
+                        };
+                        let mut g = old.clone();
+                        g.bits &= !bits;
+                        tables.put_db_grant(txn, &g)?;
+                    }
+                    (Some(db), Some(t)) => {
+                        let Some(old) = accounts.tables.iter().find(|g| {
+                            mine(&g.account)
+                                && g.db.eq_ignore_ascii_case(db)
+                                && g.table.eq_ignore_ascii_case(t)
+                        }) else {
+                            return Err(no_grant(Some(t)));
+                        };
+                        let mut g = old.clone();
+                        g.bits &= !bits;
+                        let mut column_bits = 0;
+                        for c in accounts.columns.iter().filter(|c| {
+                            mine(&c.account)
+                                && c.db.eq_ignore_ascii_case(db)
+                                && c.table.eq_ignore_ascii_case(t)
+                        }) {
+                            let mut c = c.clone();
+                            for (bit, columns) in &privileges.columns {
+                                if columns.iter().any(|n| n.eq_ignore_ascii_case(&c.column)) {
+                                    c.bits &= !bit;
+                                }
+                            }
+                            // Revoking a privilege from the table revokes it
+                            // from its columns too.
+                            c.bits &= !bits;
+                            column_bits |= c.bits;
+                            tables.put_column_grant(txn, &c)?;
+                        }
+                        g.column_bits = column_bits;
+                        tables.put_table_grant(txn, &g, "")?;
+                    }
+                }
+            }
+            Ok(Outcome::done(0))
+        })
+    }
+
+    fn revoke_all(&mut self, names: &[Option<Account>]) -> Result<Outcome> {
+        self.require_global(CREATE_USER, "CREATE USER")?;
+        let names: Vec<Account> = names.iter().map(|a| self.named(a)).collect();
+        self.change_accounts(|_, tables, accounts, txn| {
+            let mut refused = Vec::new();
+            for account in &names {
+                let Some(entry) = accounts.find(account) else {
+                    refused.push(account.clone());
+                    continue;
+                };
+                let mut entry = entry.clone();
+                entry.access = 0;
+                // Dropping the account's rows drops its grants; the
+                // account itself is written back.
+                tables.delete_account(txn, account)?;
+                tables.put_account(txn, &entry)?;
+            }
+            if refused.is_empty() {
+                Ok(Outcome::done(0))
+            } else {
+                Err(failed("REVOKE", &refused))
+            }
+        })
+    }
+
+    /// Reading another account's grants takes SELECT on `mysql`.
+    fn require_account_reading(&self, account: &Account) -> Result<()> {
+        if *account != self.current_account() {
+            self.require_database("mysql", SELECT)?;
         }
-        let key_values = [
-            Value::str(&account.user),
-            Value::str(&account.host),
-            Value::str(db),
-        ];
-        let key = dbs.encode_primary_key(&key_values)?;
-        let old = match dbs.get_by_key(&ReadView::latest(), &key)? {
-            Some(r) => match r[3] {
-                Value::Int(i) => i as u32,
-                Value::UInt(u) => u as u32,
-                _ => 0,
-            },
-            None => 0,
-        };
-        let new = if add { old | bits } else { old & !bits };
-        let mut txn = self.engine.begin();
-        dbs.delete_by_key(&mut txn, &key)?;
-        if new != 0 {
-            let mut row: Vec<Option<Value>> = key_values.into_iter().map(Some).collect();
-            row.push(Some(Value::UInt(new as u64)));
-            dbs.insert(&mut txn, row)?;
-        }
-        txn.commit()?;
-        Ok(Outcome::done(0))
+        Ok(())
     }
 
     pub(crate) fn show_grants(
         &mut self,
-        account: Option<&Account>,
+        account: &Option<Account>,
         sink: &mut dyn RowSink,
     ) -> Result<Outcome> {
-        let account = match account {
-            Some(a) => a.clone(),
-            None => Account {
-                user: self.slot.user.clone(),
-                host: "%".into(),
-            },
-        };
-        let mut lines = Vec::new();
-        if account.user == "root" {
-            lines.push(format!(
-                "GRANT ALL PRIVILEGES ON *.* TO {account} WITH GRANT OPTION"
+        let account = self.named(account);
+        self.require_account_reading(&account)?;
+        let accounts = Accounts::load(&self.engine)?;
+        let Some(entry) = accounts.find(&account) else {
+            return Err(SqlError::new(
+                1141,
+                "42000",
+                format!(
+                    "There is no such grant defined for user '{}' on host '{}'",
+                    account.user, account.host
+                ),
             ));
-        } else if let Ok(dbs) = self.engine.table("mysql", "db") {
-            lines.push(format!("GRANT USAGE ON *.* TO {account}"));
-            for r in all_rows(&dbs)? {
-                if text(&r[0]) == account.user && text(&r[1]) == account.host {
-                    let bits = match r[3] {
-                        Value::Int(i) => i as u32,
-                        Value::UInt(u) => u as u32,
-                        _ => 0,
-                    };
-                    let db = text(&r[2]);
-                    let on = if db == "*" {
-                        "*.*".to_string()
+        };
+        let to = quoted(&account);
+        let with = |bits: u64| {
+            if bits & GRANT != 0 {
+                " WITH GRANT OPTION"
+            } else {
+                ""
+            }
+        };
+        let mut first = format!(
+            "GRANT {} ON *.* TO {to}",
+            bits::list(entry.access, ALL_GLOBAL)
+        );
+        if !entry.authentication.is_empty() {
+            first.push_str(&format!(
+                " IDENTIFIED BY PASSWORD '{}'",
+                entry.authentication
+            ));
+        }
+        if entry.require_ssl {
+            first.push_str(" REQUIRE SSL");
+        }
+        first.push_str(with(entry.access));
+        let mut lines = vec![first];
+        let grants = accounts.grants_of(&account);
+        for (db, b) in &grants.databases {
+            lines.push(format!(
+                "GRANT {} ON `{db}`.* TO {to}{}",
+                bits::list(*b, DB_LEVEL),
+                with(*b)
+            ));
+        }
+        for t in &grants.tables {
+            let mut names = Vec::new();
+            if t.bits & TABLE_LEVEL & !GRANT == TABLE_LEVEL & !GRANT {
+                names.push("ALL PRIVILEGES".to_string());
+            } else {
+                for (name, bit) in bits::NAMES.iter().filter(|(_, b)| *b != GRANT) {
+                    if t.bits & bit != 0 {
+                        names.push(name.to_string());
                     } else {
-                        format!("`{db}`.*")
-                    };
-                    lines.push(format!(
-                        "GRANT {} ON {on} TO {account}",
-                        privilege_text(bits)
-                    ));
+                        let columns: Vec<String> = t
+                            .columns
+                            .iter()
+                            .filter(|(_, b)| b & bit != 0)
+                            .map(|(c, _)| format!("`{c}`"))
+                            .collect();
+                        if !columns.is_empty() {
+                            names.push(format!("{name} ({})", columns.join(", ")));
+                        }
+                    }
                 }
             }
+            if names.is_empty() {
+                names.push("USAGE".into());
+            }
+            lines.push(format!(
+                "GRANT {} ON `{}`.`{}` TO {to}{}",
+                names.join(", "),
+                t.db,
+                t.table,
+                with(t.bits)
+            ));
         }
         let header = format!("Grants for {}@{}", account.user, account.host);
         let rows = lines.iter().map(|l| vec![Value::str(l)]).collect();
         self.rows(sink, &[header.as_str()], rows)
     }
 
-    /// DROP USER of each of `names` (any host: `%`).
-    pub(crate) fn drop_users(
+    fn show_create_user(
         &mut self,
-        names: &[ast::ObjectName],
-        if_exists: bool,
+        account: &Option<Account>,
+        sink: &mut dyn RowSink,
     ) -> Result<Outcome> {
-        for n in names {
-            let account = Account {
-                user: object_name(n).join("."),
-                host: "%".into(),
-            };
-            self.drop_user(&account, if_exists)?;
+        let account = self.named(account);
+        self.require_account_reading(&account)?;
+        let accounts = Accounts::load(&self.engine)?;
+        let Some(entry) = accounts.find(&account) else {
+            return Err(failed("SHOW CREATE USER", &[account]));
+        };
+        let mut text = format!("CREATE USER {}", quoted(&account));
+        if !entry.authentication.is_empty() {
+            text.push_str(&format!(
+                " IDENTIFIED BY PASSWORD '{}'",
+                entry.authentication
+            ));
         }
-        Ok(Outcome::done(0))
-    }
-
-    /// GRANT (`grant`) or REVOKE of `privileges` on `objects` to or from `grantees`.
-    pub(crate) fn grant_or_revoke(
-        &mut self,
-        privileges: &ast::Privileges,
-        objects: Option<&ast::GrantObjects>,
-        grantees: &[ast::Grantee],
-        grant: bool,
-    ) -> Result<Outcome> {
-        let bits = privilege_bits(privileges)?;
-        let db = grant_database(objects)?;
-        for account in self::grantees(grantees)? {
-            self.grant(&account, &db, bits, grant)?;
+        if entry.require_ssl {
+            text.push_str(" REQUIRE SSL");
         }
-        Ok(Outcome::done(0))
-    }
-}
-
-/// Privilege bits of a GRANT/REVOKE list.
-fn privilege_bits(p: &sqlparser::ast::Privileges) -> Result<u32> {
-    match p {
-        sqlparser::ast::Privileges::All { .. } => Ok(ALL),
-        sqlparser::ast::Privileges::Actions(actions) => {
-            let mut bits = 0;
-            for a in actions {
-                let text = a.to_string();
-                let word = text
-                    .split_whitespace()
-                    .next()
-                    .unwrap_or("")
-                    .to_ascii_uppercase();
-                match NAMES.iter().find(|(n, _)| *n == word) {
-                    Some((_, b)) => bits |= b,
-                    None if word == "USAGE" => {}
-                    None => return Err(SqlError::unsupported(format!("privilege {text}"))),
-                }
-            }
-            Ok(bits)
+        if entry.locked {
+            text.push_str(" ACCOUNT LOCK");
         }
+        let header = format!("CREATE USER for {}@{}", account.user, account.host);
+        self.rows(sink, &[header.as_str()], vec![vec![Value::str(&text)]])
     }
-}
-
-/// The database of `GRANT ... ON db.*` (`*` for `*.*`).
-fn grant_database(objects: Option<&ast::GrantObjects>) -> Result<String> {
-    if let Some(ast::GrantObjects::Tables(names)) = objects {
-        if let [name] = names.as_slice() {
-            match object_name(name).as_slice() {
-                [db, star] if star == "*" => return Ok(db.clone()),
-                [star] if star == "*" => return Ok("*".into()),
-                _ => {}
-            }
-        }
-    }
-    Err(SqlError::unsupported(
-        "privileges other than on whole databases (db.* or *.*)",
-    ))
-}
-
-fn grantees(list: &[ast::Grantee]) -> Result<Vec<Account>> {
-    list.iter()
-        .map(|g| match &g.name {
-            Some(ast::GranteeName::UserHost { user, host }) => Ok(Account {
-                user: user.value.clone(),
-                host: host.value.clone(),
-            }),
-            Some(ast::GranteeName::ObjectName(n)) => Ok(Account {
-                user: object_name(n).join("."),
-                host: "%".into(),
-            }),
-            None => Err(SqlError::syntax("GRANT ... TO <user>")),
-        })
-        .collect()
 }

@@ -1,5 +1,4 @@
 //! Administration: KILL, CHECK TABLE and ANALYZE TABLE.
-use crate::catalog::accounts;
 use crate::error::{Result, SqlError};
 use crate::result::{Outcome, RowSink};
 use crate::session::Session;
@@ -15,11 +14,18 @@ impl Session {
                 "HY000",
                 format!("Unknown thread id: {id}"),
             )),
-            Some(p) if !self.is_superuser() && p.user != self.slot.user => Err(SqlError::new(
-                1095,
-                "HY000",
-                format!("You are not owner of thread {id}"),
-            )),
+            Some(p)
+                if p.user != self.slot.user
+                    && !self.has_global(
+                        crate::privileges::bits::SUPER | crate::privileges::bits::CONNECTION_ADMIN,
+                    ) =>
+            {
+                Err(SqlError::new(
+                    1095,
+                    "HY000",
+                    format!("You are not owner of thread {id}"),
+                ))
+            }
             Some(_) => {
                 self.registry.kill(id, query_only);
                 Ok(Outcome::done(0))
@@ -38,7 +44,7 @@ impl Session {
         for parts in tables {
             let (db, name) = self.qualified(parts)?;
             let label = Value::str(&format!("{db}.{name}"));
-            let (kind, text) = match self.table(parts, accounts::SELECT) {
+            let (kind, text) = match self.table(parts, crate::privileges::bits::SELECT) {
                 Err(e) => ("Error", e.message),
                 // The trees' own checks and a bijection between every
                 // secondary index and the clustered index.

@@ -1,8 +1,8 @@
 //! Data definition: CREATE/DROP DATABASE and TABLE, CREATE INDEX, ALTER
 //! TABLE ADD INDEX, DROP INDEX, TRUNCATE.
-use crate::catalog::accounts;
 use crate::error::{Result, SqlError};
 use crate::expr::object_name;
+use crate::privileges::bits::{ALTER, CREATE, DROP, INDEX};
 use crate::result::Outcome;
 use crate::session::Session;
 use lineardb_table::{ColumnDef, DataType, TableSpec};
@@ -81,7 +81,7 @@ impl Session {
     pub(crate) fn create_table(&mut self, ct: &ast::CreateTable) -> Result<Outcome> {
         let parts = object_name(&ct.name);
         let (db, name) = self.qualified(&parts)?;
-        self.require(&db, accounts::CREATE, &name)?;
+        self.require_table(&db, &name, CREATE)?;
         if ct.temporary {
             // Not a permanent table that every session sees instead.
             return Err(SqlError::unsupported("CREATE TEMPORARY TABLE"));
@@ -179,7 +179,7 @@ impl Session {
 
     pub(crate) fn create_index(&mut self, ci: &ast::CreateIndex) -> Result<Outcome> {
         let parts = object_name(&ci.table_name);
-        let t = self.table(&parts, accounts::INDEX)?;
+        let t = self.table(&parts, INDEX)?;
         let name = ci
             .name
             .as_ref()
@@ -200,7 +200,7 @@ impl Session {
 
     pub(crate) fn alter_table(&mut self, at: &ast::AlterTable) -> Result<Outcome> {
         let parts = object_name(&at.name);
-        let t = self.table(&parts, accounts::ALTER)?;
+        let t = self.table(&parts, ALTER)?;
         let mut specs: Vec<(String, Vec<String>, bool)> = Vec::new();
         for op in &at.operations {
             match op {
@@ -249,7 +249,7 @@ impl Session {
             match object_type {
                 ast::ObjectType::Table => {
                     let (db, name) = self.qualified(&parts)?;
-                    self.require(&db, accounts::DROP, &name)?;
+                    self.require_table(&db, &name, DROP)?;
                     self.engine
                         .drop_table(&db, &name, if_exists)
                         .map_err(|e| match e {
@@ -261,6 +261,12 @@ impl Session {
                 }
                 ast::ObjectType::Database | ast::ObjectType::Schema => {
                     let name = parts.join(".");
+                    if crate::names::is_system_schema(&name) {
+                        // The server's own schemas (the account store among
+                        // them) are not the user's to drop.
+                        return Err(self.database_denied(&name));
+                    }
+                    self.require_database(&name, DROP)?;
                     self.engine
                         .drop_database(&name, if_exists)
                         .map_err(|e| match e {
@@ -290,7 +296,7 @@ impl Session {
     pub(crate) fn truncate(&mut self, tr: &ast::Truncate) -> Result<Outcome> {
         for t in &tr.table_names {
             let parts = object_name(&t.name);
-            let table = self.table(&parts, accounts::DROP)?;
+            let table = self.table(&parts, DROP)?;
             self.engine
                 .truncate_table(&table.def().database, &table.def().name)?;
         }
@@ -304,7 +310,7 @@ impl Session {
         if_not_exists: bool,
     ) -> Result<Outcome> {
         let name = object_name(db_name).join(".");
-        self.require_database(&name, accounts::CREATE)?;
+        self.require_database(&name, CREATE)?;
         self.engine.create_database(&name, if_not_exists)?;
         Ok(Outcome::done(1))
     }
@@ -315,7 +321,7 @@ impl Session {
         table: &ast::ObjectName,
         names: &[ast::ObjectName],
     ) -> Result<Outcome> {
-        let t = self.table(&object_name(table), accounts::ALTER)?;
+        let t = self.table(&object_name(table), INDEX)?;
         for n in names {
             let index = object_name(n).join(".");
             self.engine

@@ -1,7 +1,7 @@
 //! Data changes: INSERT, REPLACE, UPDATE, DELETE.
-use crate::catalog::accounts;
 use crate::error::{Result, SqlError};
 use crate::expr::{object_name, Env, Params};
+use crate::privileges::bits::{DELETE, INSERT, UPDATE};
 use crate::result::Outcome;
 use crate::session::Session;
 use lineardb_sync::thread_slot::IndexOp;
@@ -21,7 +21,16 @@ impl Session {
         let ast::TableObject::TableName(name) = &ins.table else {
             return Err(SqlError::unsupported("INSERT INTO a table function"));
         };
-        let t = self.table(&object_name(name), accounts::INSERT)?;
+        let t = self.table_columns(&object_name(name), INSERT, |t| {
+            if ins.columns.is_empty() {
+                t.def().columns.iter().map(|c| c.name.clone()).collect()
+            } else {
+                ins.columns
+                    .iter()
+                    .map(|c| object_name(c).join("."))
+                    .collect()
+            }
+        })?;
         let positions: Vec<usize> = if ins.columns.is_empty() {
             (0..t.def().columns.len()).collect()
         } else {
@@ -366,7 +375,15 @@ impl Session {
         let ast::TableFactor::Table { name, .. } = &u.table.relation else {
             return Err(SqlError::unsupported("UPDATE of a derived table"));
         };
-        let t = self.table(&object_name(name), accounts::UPDATE)?;
+        let t = self.table_columns(&object_name(name), UPDATE, |_| {
+            u.assignments
+                .iter()
+                .filter_map(|a| match &a.target {
+                    ast::AssignmentTarget::ColumnName(n) => object_name(n).last().cloned(),
+                    _ => None,
+                })
+                .collect()
+        })?;
         let scope = crate::names::scope_of(&t, &t.def().name);
         let sets = self.with_compiler(&scope, params, |c| {
             let mut sets = Vec::new();
@@ -438,7 +455,7 @@ impl Session {
         let ast::TableFactor::Table { name, .. } = &twj.relation else {
             return Err(SqlError::unsupported("DELETE from a derived table"));
         };
-        let t = self.table(&object_name(name), accounts::DELETE)?;
+        let t = self.table(&object_name(name), DELETE)?;
         let limit = self.row_limit(d.limit.as_ref(), params, args)?;
         let targets = self.targets(txn, &t, d.selection.as_ref(), &d.order_by, params, args)?;
         let env = Env {

@@ -1,12 +1,13 @@
 //! SELECT: planned against the session's tables and variables, run with its
 //! snapshot.
-use crate::catalog::accounts;
-use crate::error::{Result, SqlError};
+use crate::error::Result;
 use crate::execution::RunContext;
 use crate::expr::Params;
 use crate::names::qualify;
 use crate::planner::plan::SelectPlan;
 use crate::planner::Planner;
+use crate::privileges::bits::SELECT;
+use crate::privileges::columns::columns_read;
 use crate::result::{Outcome, RowSink};
 use crate::session::Session;
 use lineardb_table::Value;
@@ -35,28 +36,29 @@ impl Session {
         let mut cache = std::mem::take(&mut self.tables);
         let engine = self.engine.clone();
         let db = self.facts.database.clone();
-        let grants = &self.grants;
-        let slot = &self.slot;
+        let access = self.access();
         let mut resolve = |parts: &[String]| {
             let (db, name) = qualify(db.as_deref(), parts)?;
-            if !grants.allows(&db, accounts::SELECT) {
-                return Err(SqlError::new(
-                    1142,
-                    "42000",
-                    format!(
-                        "SELECT command denied to user '{}'@'{}' for table '{name}'",
-                        slot.user, slot.host
-                    ),
-                ));
+            if access.grants.on_table(&db, &name) & SELECT == 0
+                && access.grants.has_column_grants(&db, &name, SELECT)
+            {
+                // Column grants: every column the query reads must be one.
+                let table = cache.get(&engine, (db.clone(), name.clone()))?;
+                let read = columns_read(q, &table);
+                access.require_columns(&db, &name, SELECT, read.iter().map(String::as_str))?;
+                return Ok(table);
             }
+            access.require_table(&db, &name, SELECT)?;
             cache.get(&engine, (db, name))
         };
+        let may_read_system = |db: &str, name: &str| access.require_table(db, name, SELECT);
         let vars = |n: &str| self.variable(n);
         let plan = Planner {
             params,
             facts: &self.facts,
             variable: &vars,
             resolve: &mut resolve,
+            may_read_system: &may_read_system,
             engine: &engine,
             registry: &self.registry,
         }

@@ -1,5 +1,4 @@
 //! SHOW statements and EXPLAIN.
-use crate::catalog::accounts;
 use crate::error::{Result, SqlError};
 use crate::expr::{object_name, Params};
 use crate::result::{Outcome, RowSink};
@@ -17,10 +16,14 @@ impl Session {
         use ast::Statement as S;
         match stmt {
             S::ShowDatabases { .. } => {
+                // Only the databases the account has some privilege in,
+                // unless it holds SHOW DATABASES.
+                let all = self.has_global(crate::privileges::bits::SHOW_DATABASES);
                 let rows = self
                     .engine
                     .databases()?
                     .into_iter()
+                    .filter(|d| all || self.grants.sees_database(d))
                     .map(|d| vec![Value::str(&d)])
                     .collect();
                 self.rows(sink, &["Database"], rows)
@@ -32,6 +35,7 @@ impl Session {
                 }
                 .or_else(|| self.facts.database.clone())
                 .ok_or_else(SqlError::no_database)?;
+                self.require_database_visible(&db)?;
                 let names = if db.eq_ignore_ascii_case(crate::catalog::perf_schema::SCHEMA) {
                     crate::catalog::perf_schema::SystemTable::names()
                         .map(String::from)
@@ -39,7 +43,11 @@ impl Session {
                 } else {
                     self.engine.tables(&db)?
                 };
-                let rows = names.into_iter().map(|t| vec![Value::str(&t)]).collect();
+                let rows = names
+                    .into_iter()
+                    .filter(|t| self.grants.sees_table(&db, t))
+                    .map(|t| vec![Value::str(&t)])
+                    .collect();
                 let header = format!("Tables_in_{db}");
                 self.rows(sink, &[header.as_str()], rows)
             }
@@ -108,10 +116,13 @@ impl Session {
                 self.rows(sink, &["Variable_name", "Value"], rows)
             }
             S::ShowProcessList { full } => {
+                // Without PROCESS an account sees its own user's threads.
+                let all = self.has_global(crate::privileges::bits::PROCESS);
                 let rows = self
                     .registry
                     .processes()
                     .into_iter()
+                    .filter(|p| all || p.user == self.slot.user)
                     .map(|p| {
                         let info = p.info.map(|i| {
                             if *full {
@@ -152,7 +163,7 @@ impl Session {
                 obj_type: ast::ShowCreateObject::Table,
                 obj_name,
             } => {
-                let t = self.table(&object_name(obj_name), accounts::SELECT)?;
+                let t = self.table_to_show(&object_name(obj_name))?;
                 let text = show_create_table(&t);
                 self.rows(
                     sink,
@@ -166,7 +177,7 @@ impl Session {
                     .as_ref()
                     .and_then(|s| s.parent_name.as_ref())
                     .ok_or_else(|| SqlError::syntax("SHOW COLUMNS FROM <table>"))?;
-                let t = self.table(&object_name(name), accounts::SELECT)?;
+                let t = self.table_to_show(&object_name(name))?;
                 let rows = t
                     .def()
                     .columns
@@ -285,7 +296,7 @@ impl Session {
                     }
                     _ => return Err(SqlError::syntax("SHOW INDEX FROM <table> [FROM <db>]")),
                 };
-                let t = self.table(&parts, accounts::SELECT)?;
+                let t = self.table_to_show(&parts)?;
                 self.rows(
                     sink,
                     &[
@@ -306,7 +317,7 @@ impl Session {
                     index_rows(&t),
                 )
             }
-            ["GRANTS"] => self.show_grants(None, sink),
+            ["GRANTS"] => self.show_grants(&None, sink),
             _ => Err(SqlError::unsupported(format!("SHOW {}", words.join(" ")))),
         }
     }
@@ -317,6 +328,7 @@ impl Session {
         name: &str,
         sink: &mut dyn RowSink,
     ) -> Result<Outcome> {
+        self.require_global(crate::privileges::bits::PROCESS, "PROCESS")?;
         if !name.eq_ignore_ascii_case("lineardb") && !name.eq_ignore_ascii_case("innodb") {
             return Err(SqlError::new(
                 1286,

@@ -136,7 +136,7 @@ impl Session {
             }
             if name == "innodb_flush_log_at_trx_commit" {
                 // A global setting: the log is shared by all sessions.
-                self.require_superuser("SUPER")?;
+                self.require_global(crate::privileges::bits::SUPER, "SUPER")?;
                 let level = whole(&v).ok_or_else(|| bad_value(&v))?;
                 if !self.engine.set_flush_log_at_trx_commit(level) {
                     return Err(bad_value(&v));
@@ -145,7 +145,7 @@ impl Session {
             }
             if name == "lineardb_instrumentation" {
                 // Global: wait and restart recording of the whole server.
-                self.require_superuser("SUPER")?;
+                self.require_global(crate::privileges::bits::SUPER, "SUPER")?;
                 let on = match &v {
                     Value::Bytes(b) if b.eq_ignore_ascii_case(b"on") => Some(true),
                     Value::Bytes(b) if b.eq_ignore_ascii_case(b"off") => Some(false),
