@@ -193,8 +193,11 @@ pub fn decode_value(col: &KeyColumn, b: &[u8], pos: &mut usize) -> Option<Value>
     if col.nullable {
         let flag = *b.get(*pos)?;
         *pos += 1;
-        if flag == NULL {
-            return Some(Value::Null);
+        match flag {
+            NULL => return Some(Value::Null),
+            NOT_NULL => {}
+            // Any other flag is a damaged key, not a value.
+            _ => return None,
         }
     }
     let w = int_width(dt);
@@ -234,10 +237,12 @@ pub fn decode_value(col: &KeyColumn, b: &[u8], pos: &mut usize) -> Option<Value>
                 if c == 0 {
                     let n = *b.get(*pos)?;
                     *pos += 1;
-                    if n == 0 {
-                        break;
+                    match n {
+                        0 => break,
+                        0xff => s.push(0),
+                        // 0x00 is written as 0x00 0xFF and nothing else.
+                        _ => return None,
                     }
-                    s.push(0);
                 } else {
                     s.push(c);
                 }
@@ -254,8 +259,10 @@ pub fn skip_value(col: &KeyColumn, b: &[u8], pos: &mut usize) -> Option<()> {
     if col.nullable {
         let flag = *b.get(*pos)?;
         *pos += 1;
-        if flag == NULL {
-            return Some(());
+        match flag {
+            NULL => return Some(()),
+            NOT_NULL => {}
+            _ => return None,
         }
     }
     match dt {
@@ -265,8 +272,10 @@ pub fn skip_value(col: &KeyColumn, b: &[u8], pos: &mut usize) -> Option<()> {
             if c == 0 {
                 let n = *b.get(*pos)?;
                 *pos += 1;
-                if n == 0 {
-                    return Some(());
+                match n {
+                    0 => return Some(()),
+                    0xff => {}
+                    _ => return None,
                 }
             }
         },
@@ -293,6 +302,30 @@ pub fn prefix_end(p: &[u8]) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by the `index_keys` fuzz target: a NULL flag other than 0 or
+    /// 1 decoded as a value that encodes back to other bytes.
+    #[test]
+    fn a_null_flag_other_than_zero_or_one_is_malformed() {
+        let col = KeyColumn::new(DataType::TinyInt { unsigned: false }, true);
+        let bytes = [0x2e, 0x0b];
+        assert_eq!(decode_value(&col, &bytes, &mut 0), None);
+        assert_eq!(skip_value(&col, &bytes, &mut 0), None);
+        assert!(decode_value(&col, &[1, 0x0b], &mut 0).is_some());
+    }
+
+    /// Found by the `index_keys` fuzz target: 0x00 followed by a byte other
+    /// than 0x00 (end) or 0xFF (an escaped zero) decoded as a zero byte.
+    #[test]
+    fn a_string_escape_other_than_ff_is_malformed() {
+        let col = KeyColumn::new(DataType::VarChar(255), false);
+        assert_eq!(decode_value(&col, &[0, 1, 0, 0], &mut 0), None);
+        assert_eq!(skip_value(&col, &[0, 1, 0, 0], &mut 0), None);
+        assert_eq!(
+            decode_value(&col, &[0, 0xff, 0, 0], &mut 0),
+            Some(Value::Bytes(vec![0]))
+        );
+    }
     use proptest::prelude::*;
     use proptest::strategy::ValueTree;
 
