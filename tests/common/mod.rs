@@ -1,6 +1,7 @@
 //! A real `lineardb serve` on a free loopback port with its own data
 //! directory, stopped (SIGTERM, then waited for) when dropped.
 #![allow(dead_code)]
+pub mod mariadb;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -139,7 +140,7 @@ pub fn tool(name: &str) -> &str {
         .is_ok_and(|o| o.status.success());
     assert!(
         found,
-        "`{name}` is not installed: `apt-get install -y sysbench mariadb-client` (see .ci/run)"
+        "`{name}` is not installed: `apt-get install -y sysbench mariadb-client mariadb-server` (see .ci/run)"
     );
     name
 }

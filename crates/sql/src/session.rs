@@ -292,12 +292,18 @@ impl Session {
         self.tables.get(&self.engine, (db, name))
     }
 
-    /// A table whose definition the session may see (SHOW CREATE TABLE,
-    /// SHOW COLUMNS, SHOW INDEX): some privilege on it, else 1142 for SHOW.
-    pub(crate) fn table_to_show(&mut self, parts: &[String]) -> Result<Arc<Table>> {
+    /// A table the session may show: its definition (SHOW CREATE TABLE,
+    /// else 1142 for `SHOW`) or, `columns`, its columns and indexes (SHOW
+    /// COLUMNS, SHOW INDEX, else 1142 for `SELECT`).
+    pub(crate) fn table_to_show(&mut self, parts: &[String], columns: bool) -> Result<Arc<Table>> {
         let (db, name) = self.qualified(parts)?;
-        if !self.grants.sees_table(&db, &name) {
-            return Err(self.access().table_denied("SHOW", &db, &name));
+        let (allowed, command) = if columns {
+            (self.grants.may_describe(&db, &name), "SELECT")
+        } else {
+            (self.grants.may_show_definition(&db, &name), "SHOW")
+        };
+        if !allowed {
+            return Err(self.access().table_denied(command, &db, &name));
         }
         self.tables.get(&self.engine, (db, name))
     }

@@ -138,7 +138,17 @@ impl Session {
                 ),
             )),
             (Some(db), None) => self.require_database(db, need),
-            (Some(db), Some(table)) => self.require_table_as(db, table, need, "GRANT"),
+            (Some(db), Some(table)) => {
+                // The message lists what is missing, in SHOW GRANTS order.
+                let missing = need
+                    & !(self.grants.on_table(db, table) | self.grants.on_some_column(db, table));
+                let names: Vec<&str> = bits::NAMES
+                    .iter()
+                    .filter(|(_, b)| missing & b != 0)
+                    .map(|(n, _)| *n)
+                    .collect();
+                self.require_table_as(db, table, need, &names.join(", "))
+            }
         }
     }
 }
@@ -201,8 +211,14 @@ impl Access<'_> {
         if !self.grants.has_column_grants(db, table, privilege) {
             return Err(self.table_denied(command, db, table));
         }
+        // As MariaDB answers: the column refused, unless columns before it
+        // passed on their own grants (then the table).
+        let mut passed = false;
         for column in columns {
             if self.grants.on_column(db, table, column) & privilege == 0 {
+                if passed {
+                    return Err(self.table_denied(command, db, table));
+                }
                 return Err(SqlError::new(
                     1143,
                     "42000",
@@ -212,6 +228,7 @@ impl Access<'_> {
                     ),
                 ));
             }
+            passed = true;
         }
         Ok(())
     }

@@ -2,7 +2,7 @@
 //! with `_`/`%` wildcards), `db.table` grants and column grants. Database
 //! and table names compare without case (`lower_case_table_names = 1`).
 use crate::catalog::accounts::Account;
-use crate::privileges::bits::{ALL_GLOBAL, GRANT};
+use crate::privileges::bits::{ALL_GLOBAL, DB_LEVEL, GRANT, SELECT, TABLE_LEVEL};
 
 /// Grants on one table.
 #[derive(Debug, Clone, Default)]
@@ -88,22 +88,42 @@ impl Grants {
             .is_some_and(|t| t.columns.iter().any(|(_, b)| b & privilege != 0))
     }
 
-    /// Whether the account may see `db` at all (SHOW DATABASES, USE): some
-    /// privilege on it or on one of its tables, or a global one.
+    /// Whether the account may see `db` at all (SHOW DATABASES, USE): a
+    /// database-level privilege on it (global or `db.*`), or some privilege
+    /// on one of its tables.
     pub(crate) fn sees_database(&self, db: &str) -> bool {
-        self.on_database(db) & !GRANT != 0
+        self.on_database(db) & DB_LEVEL & !GRANT != 0
             || self
                 .tables
                 .iter()
                 .any(|t| t.db.eq_ignore_ascii_case(db) && (t.bits | column_union(t)) != 0)
     }
 
-    /// Whether the account may see `db`.`table` (SHOW TABLES, SHOW CREATE).
+    /// Whether SHOW TABLES lists `db`.`table`: a table privilege on it at
+    /// any level, or a column grant.
     pub(crate) fn sees_table(&self, db: &str, table: &str) -> bool {
-        self.on_database(db) & !GRANT != 0
-            || self
-                .table_entry(db, table)
-                .is_some_and(|t| (t.bits | column_union(t)) & !GRANT != 0)
+        let columns = self.table_entry(db, table).map_or(0, column_union);
+        (self.on_table(db, table) | columns) & TABLE_LEVEL & !GRANT != 0
+    }
+
+    /// Whether SHOW CREATE TABLE may show `db`.`table`: a table privilege
+    /// at any level (column grants do not count).
+    pub(crate) fn may_show_definition(&self, db: &str, table: &str) -> bool {
+        self.on_table(db, table) & TABLE_LEVEL & !GRANT != 0
+    }
+
+    /// Whether SHOW COLUMNS and SHOW INDEX may show `db`.`table`: any
+    /// grant on the table itself (its columns' included), or SELECT on its
+    /// database or globally — MariaDB's rule.
+    pub(crate) fn may_describe(&self, db: &str, table: &str) -> bool {
+        self.table_entry(db, table)
+            .is_some_and(|t| (t.bits | column_union(t)) & !GRANT != 0)
+            || self.on_database(db) & SELECT != 0
+    }
+
+    /// Privileges of `db`.`table`'s column grants, together.
+    pub(crate) fn on_some_column(&self, db: &str, table: &str) -> u64 {
+        self.table_entry(db, table).map_or(0, column_union)
     }
 }
 
@@ -114,7 +134,7 @@ fn column_union(t: &TablePrivileges) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::privileges::bits::{INSERT, SELECT, UPDATE};
+    use crate::privileges::bits::{INSERT, UPDATE};
 
     #[test]
     fn levels_add_up() {
@@ -136,6 +156,10 @@ mod tests {
         assert!(g.sees_database("other"));
         assert!(!g.sees_database("third"));
         assert!(!g.sees_table("other", "u"));
+        assert!(g.sees_table("other", "t"));
+        assert!(g.may_show_definition("other", "t"));
+        assert!(g.may_describe("other", "t"));
+        assert!(!g.may_describe("te_t1", "t"));
         assert!(!g.is_superuser());
         assert!(Grants::superuser().is_superuser());
     }

@@ -84,10 +84,12 @@ impl Session {
     }
 
     /// Runs `f` on the account tables in a transaction of its own, then
-    /// tells the sessions.
+    /// tells the sessions. `f` fails (nothing is kept) or gives the
+    /// statement's result: an error there (accounts refused among several)
+    /// still keeps what was done for the others, as MariaDB does.
     fn change_accounts<T>(
         &mut self,
-        f: impl FnOnce(&mut Self, &AccountTables, &Accounts, &mut Txn) -> Result<T>,
+        f: impl FnOnce(&mut Self, &AccountTables, &Accounts, &mut Txn) -> Result<Result<T>>,
     ) -> Result<T> {
         // Account statements commit an open transaction first, as in MariaDB.
         self.end_transaction(true)?;
@@ -96,11 +98,11 @@ impl Session {
         let mut txn = self.engine.begin();
         let r = f(self, &tables, &accounts, &mut txn);
         match r {
-            Ok(v) => {
+            Ok(result) => {
                 txn.commit()?;
                 self.registry.accounts_changed();
                 self.refresh_grants()?;
-                Ok(v)
+                result
             }
             Err(e) => {
                 txn.rollback()?;
@@ -186,11 +188,11 @@ impl Session {
                 apply_options(&mut entry, options);
                 tables.put_account(txn, &entry)?;
             }
-            if refused.is_empty() {
+            Ok(if refused.is_empty() {
                 Ok(Outcome::done(0))
             } else {
                 Err(failed("CREATE USER", &refused))
-            }
+            })
         })
     }
 
@@ -228,11 +230,11 @@ impl Session {
                 apply_options(&mut entry, options);
                 tables.put_account(txn, &entry)?;
             }
-            if refused.is_empty() {
+            Ok(if refused.is_empty() {
                 Ok(Outcome::done(0))
             } else {
                 Err(failed("ALTER USER", &refused))
-            }
+            })
         })
     }
 
@@ -253,11 +255,11 @@ impl Session {
                 }
                 tables.delete_account(txn, account)?;
             }
-            if refused.is_empty() {
+            Ok(if refused.is_empty() {
                 Ok(Outcome::done(0))
             } else {
                 Err(failed("DROP USER", &refused))
-            }
+            })
         })
     }
 
@@ -295,11 +297,11 @@ impl Session {
                     tables.put_column_grant(txn, &c)?;
                 }
             }
-            if refused.is_empty() {
+            Ok(if refused.is_empty() {
                 Ok(Outcome::done(0))
             } else {
                 Err(failed("RENAME USER", &refused))
-            }
+            })
         })
     }
 
@@ -315,13 +317,13 @@ impl Session {
         let hash = stored(authentication)?;
         self.change_accounts(|_, tables, accounts, txn| {
             let Some(old) = accounts.find(&account) else {
-                return Err(no_such_account());
+                return Ok(Err(no_such_account()));
             };
             let mut entry = old.clone();
             entry.authentication = hash;
             entry.plugin = "mysql_native_password".into();
             tables.put_account(txn, &entry)?;
-            Ok(Outcome::done(0))
+            Ok(Ok(Outcome::done(0)))
         })
     }
 
@@ -365,7 +367,7 @@ impl Session {
             bits |= GRANT;
         }
         let column_bits = privileges.columns.iter().fold(0, |a, (b, _)| a | b);
-        if bits & !allowed != 0 || (table.is_none() && column_bits != 0) {
+        if bits & !(allowed | GRANT) != 0 || (table.is_none() && column_bits != 0) {
             return Err(match level {
                 GrantLevel::Database(_) => SqlError::new(
                     1221,
@@ -426,7 +428,7 @@ impl Session {
                 let mut entry = match (accounts.find(&u.account), &u.authentication) {
                     (Some(e), _) => e.clone(),
                     (None, Some(_)) => AccountEntry::new(u.account.clone(), String::new()),
-                    (None, None) => return Err(no_such_account()),
+                    (None, None) => return Ok(Err(no_such_account())),
                 };
                 if let Some(a) = &u.authentication {
                     entry.authentication = stored(a)?;
@@ -500,7 +502,7 @@ impl Session {
                     }
                 }
             }
-            Ok(Outcome::done(0))
+            Ok(Ok(Outcome::done(0)))
         })
     }
 
@@ -515,7 +517,7 @@ impl Session {
         self.change_accounts(|_, tables, accounts, txn| {
             for account in &names {
                 let Some(entry) = accounts.find(account) else {
-                    return Err(no_such_account());
+                    return Ok(Err(no_such_account()));
                 };
                 let mine = |a: &Account| a.is(&account.user, &account.host);
                 let no_grant = |on_table: Option<&str>| {
@@ -542,7 +544,7 @@ impl Session {
                             .iter()
                             .find(|d| mine(&d.account) && d.db == *db)
                         else {
-                            return Err(no_grant(None));
+                            return Ok(Err(no_grant(None)));
                         };
                         let mut g = old.clone();
                         g.bits &= !bits;
@@ -554,7 +556,7 @@ impl Session {
                                 && g.db.eq_ignore_ascii_case(db)
                                 && g.table.eq_ignore_ascii_case(t)
                         }) else {
-                            return Err(no_grant(Some(t)));
+                            return Ok(Err(no_grant(Some(t))));
                         };
                         let mut g = old.clone();
                         g.bits &= !bits;
@@ -581,7 +583,7 @@ impl Session {
                     }
                 }
             }
-            Ok(Outcome::done(0))
+            Ok(Ok(Outcome::done(0)))
         })
     }
 
@@ -602,11 +604,11 @@ impl Session {
                 tables.delete_account(txn, account)?;
                 tables.put_account(txn, &entry)?;
             }
-            if refused.is_empty() {
+            Ok(if refused.is_empty() {
                 Ok(Outcome::done(0))
             } else {
                 Err(failed("REVOKE", &refused))
-            }
+            })
         })
     }
 

@@ -35,7 +35,11 @@ impl Session {
                 }
                 .or_else(|| self.facts.database.clone())
                 .ok_or_else(SqlError::no_database)?;
-                self.require_database_visible(&db)?;
+                // Any global privilege lets an account list a database's
+                // tables (those it may see), as in MariaDB.
+                if self.grants.global & !crate::privileges::bits::GRANT == 0 {
+                    self.require_database_visible(&db)?;
+                }
                 let names = if db.eq_ignore_ascii_case(crate::catalog::perf_schema::SCHEMA) {
                     crate::catalog::perf_schema::SystemTable::names()
                         .map(String::from)
@@ -163,7 +167,7 @@ impl Session {
                 obj_type: ast::ShowCreateObject::Table,
                 obj_name,
             } => {
-                let t = self.table_to_show(&object_name(obj_name))?;
+                let t = self.table_to_show(&object_name(obj_name), false)?;
                 let text = show_create_table(&t);
                 self.rows(
                     sink,
@@ -177,7 +181,7 @@ impl Session {
                     .as_ref()
                     .and_then(|s| s.parent_name.as_ref())
                     .ok_or_else(|| SqlError::syntax("SHOW COLUMNS FROM <table>"))?;
-                let t = self.table_to_show(&object_name(name))?;
+                let t = self.table_to_show(&object_name(name), true)?;
                 let rows = t
                     .def()
                     .columns
@@ -296,7 +300,7 @@ impl Session {
                     }
                     _ => return Err(SqlError::syntax("SHOW INDEX FROM <table> [FROM <db>]")),
                 };
-                let t = self.table_to_show(&parts)?;
+                let t = self.table_to_show(&parts, true)?;
                 self.rows(
                     sink,
                     &[
