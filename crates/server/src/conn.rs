@@ -342,6 +342,13 @@ fn send_error<S: Read + Write>(io: &mut PacketIo<S>, e: &SqlError) -> io::Result
     io.write(&p)
 }
 
+/// Refuses a new connection with `e` in place of the greeting (1040).
+pub(crate) fn refuse<S: Read + Write>(io: &mut PacketIo<S>, e: &SqlError) -> io::Result<()> {
+    io.seq = 0;
+    send_error(io, e)?;
+    io.flush()
+}
+
 /// The handshake: greeting with a 20-byte scramble, the client's answer,
 /// mysql_native_password verification, then the session. `None` when the
 /// client went away or was refused (the error is sent).
@@ -351,6 +358,7 @@ pub fn handshake<S: Read + Write>(
     registry: &Arc<Registry>,
     client_host: &str,
 ) -> io::Result<Option<Conn<S>>> {
+    io.set_max_packet(registry.max_allowed_packet() as usize);
     let id = registry.reserve_id();
     let scramble: [u8; 20] = std::array::from_fn(|_| rand::random::<u8>() % 94 + 33);
     let mut p = vec![10];
@@ -535,7 +543,16 @@ impl<S: Read + Write> Conn<S> {
             self.io.flush()?;
         }
         loop {
-            let packet = match self.io.try_read()? {
+            let ready = match self.io.try_read() {
+                Err(e) if crate::packet::is_too_large(&e) => {
+                    // MariaDB answers with 1153, then closes.
+                    self.send_err(&SqlError::new(1153, "08S01", e.to_string()))?;
+                    self.io.flush()?;
+                    return Ok(Served::Closed);
+                }
+                r => r?,
+            };
+            let packet = match ready {
                 Ready::Packet(p) => p,
                 Ready::Pending => return Ok(Served::Request),
                 Ready::Closed => return Ok(Served::Closed),

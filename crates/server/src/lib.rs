@@ -76,6 +76,12 @@ fn login(stream: TcpStream, engine: Arc<Engine>, registry: Arc<Registry>, pool: 
         Ok(a) => a.ip().to_string(),
         Err(_) => return,
     };
+    if registry.connections() as u64 >= registry.max_connections() {
+        let mut io = packet::PacketIo::new(NetStream(stream));
+        let e = lineardb_sql::SqlError::new(1040, "08004", "Too many connections");
+        let _ = conn::refuse(&mut io, &e);
+        return;
+    }
     let waker = stream.try_clone();
     // A login that times out (read timeout: WouldBlock or TimedOut) ends quietly.
     let quiet = [std::io::ErrorKind::WouldBlock, std::io::ErrorKind::TimedOut];

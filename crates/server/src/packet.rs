@@ -3,8 +3,31 @@
 use std::io::{self, Read, Write};
 
 const MAX_CHUNK: usize = 0xff_ffff;
-/// Largest request accepted (max_allowed_packet).
+/// Largest request accepted unless told otherwise (max_allowed_packet).
 pub const MAX_PACKET: usize = 64 << 20;
+
+/// A request over max_allowed_packet (answered with 1153, then the
+/// connection closes).
+#[derive(Debug)]
+pub struct PacketTooLarge;
+
+impl std::fmt::Display for PacketTooLarge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Got a packet bigger than 'max_allowed_packet' bytes")
+    }
+}
+
+impl std::error::Error for PacketTooLarge {}
+
+fn too_large() -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, PacketTooLarge)
+}
+
+/// Whether `e` is a request over max_allowed_packet.
+pub fn is_too_large(e: &io::Error) -> bool {
+    e.get_ref()
+        .is_some_and(|inner| inner.is::<PacketTooLarge>())
+}
 
 pub struct PacketIo<S> {
     pub stream: S,
@@ -16,6 +39,8 @@ pub struct PacketIo<S> {
     input: Vec<u8>,
     at: usize,
     end: usize,
+    /// Largest request accepted.
+    max_packet: usize,
 }
 
 /// What [`PacketIo::try_read`] found.
@@ -39,7 +64,13 @@ impl<S: Read + Write> PacketIo<S> {
             input: vec![0; READ_CHUNK],
             at: 0,
             end: 0,
+            max_packet: MAX_PACKET,
         }
+    }
+
+    /// Sets the largest request accepted (max_allowed_packet).
+    pub fn set_max_packet(&mut self, bytes: usize) {
+        self.max_packet = bytes;
     }
 
     /// Fills `buf` from the input buffer first, then the socket (blocking).
@@ -118,11 +149,10 @@ impl<S: Read + Write> PacketIo<S> {
             };
             let len = u32::from_le_bytes([h[0], h[1], h[2], 0]) as usize;
             total += len;
-            if total > MAX_PACKET {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    "packet larger than max_allowed_packet",
-                ));
+            if total > self.max_packet {
+                // The error answers this packet.
+                self.seq = h[3].wrapping_add(1);
+                return Err(too_large());
             }
             if self.end < pos + 4 + len {
                 return Ok(None);
@@ -165,11 +195,8 @@ impl<S: Read + Write> PacketIo<S> {
             }
             let len = u32::from_le_bytes([h[0], h[1], h[2], 0]) as usize;
             self.seq = h[3].wrapping_add(1);
-            if payload.len() + len > MAX_PACKET {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    "packet larger than max_allowed_packet",
-                ));
+            if payload.len() + len > self.max_packet {
+                return Err(too_large());
             }
             let start = payload.len();
             payload.resize(start + len, 0);
@@ -409,6 +436,24 @@ mod tests {
                 Err(e) => break e,
             }
         };
-        assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+        assert!(is_too_large(&err));
+        // A lower limit applies to the whole packet.
+        let mut big = vec![0u8; 4];
+        big[..3].copy_from_slice(&2000u32.to_le_bytes()[..3]);
+        big.resize(2004, b'x');
+        let mut io = PacketIo::new(Trickle {
+            chunks: vec![big],
+            next: 0,
+            gap: false,
+        });
+        io.set_max_packet(1024);
+        let err = loop {
+            match io.try_read() {
+                Ok(Ready::Pending) => continue,
+                Ok(_) => panic!("accepted a packet over the limit"),
+                Err(e) => break e,
+            }
+        };
+        assert!(is_too_large(&err));
     }
 }

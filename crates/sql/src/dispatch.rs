@@ -66,8 +66,10 @@ impl Session {
             Stmt::Admin(a) => {
                 self.refresh_grants()?;
                 self.warnings.clear();
+                self.error = None;
                 self.slot.counters.questions.add(1);
-                return self.run_admin(a, sink);
+                let r = self.run_admin(a, sink);
+                return self.noting_error(r);
             }
         };
         let params = Params::of(stmt);
@@ -81,12 +83,16 @@ impl Session {
         }));
         if !diagnostics {
             self.warnings.clear();
+            self.error = None;
         }
         self.refresh_grants()?;
         self.slot.counters.questions.add(1);
         self.slot.begin("Query", Some(&batch.text));
         let start = std::time::Instant::now();
-        let r = self.run(stmt, &params, &[], sink);
+        crate::expr::take_divisions_by_zero();
+        let stop = self.slot.kill_query.clone();
+        let r = crate::expr::with_stop(&stop, || self.limited(|s| s.run(stmt, &params, &[], sink)));
+        self.warn_divisions_by_zero();
         if lineardb_sync::wait::enabled() {
             // The key is made from the text without making the digest text;
             // the text is made only for a key this session has not seen.
@@ -110,7 +116,7 @@ impl Session {
             );
         }
         self.slot.end();
-        r
+        self.noting_error(r)
     }
 
     /// Runs one statement, sending any result set to `sink`.
@@ -178,11 +184,15 @@ impl Session {
             ));
         }
         self.warnings.clear();
+        self.error = None;
         self.refresh_grants()?;
         self.slot.counters.questions.add(1);
         self.slot.begin("Execute", None);
         let start = std::time::Instant::now();
-        let r = self.run_prepared(p, params, sink);
+        crate::expr::take_divisions_by_zero();
+        let stop = self.slot.kill_query.clone();
+        let r = crate::expr::with_stop(&stop, || self.limited(|s| s.run_prepared(p, params, sink)));
+        self.warn_divisions_by_zero();
         if lineardb_sync::wait::enabled() {
             let schema = self.facts.database.as_deref();
             let key = match &p.digest_key {
@@ -198,7 +208,7 @@ impl Session {
                 .record_statement(key, schema, || p.digest.clone(), ns, r.is_err());
         }
         self.slot.end();
-        r
+        self.noting_error(r)
     }
 
     fn run_prepared(
@@ -334,6 +344,44 @@ impl Session {
                     .collect::<Vec<_>>()
                     .join(" "),
             )),
+        }
+    }
+
+    /// Runs a statement under `max_statement_time`: one stopped at its
+    /// deadline fails with 1969.
+    fn limited(&mut self, f: impl FnOnce(&mut Self) -> Result<Outcome>) -> Result<Outcome> {
+        if self.max_statement_time <= 0.0 {
+            return f(self);
+        }
+        let limit = std::time::Duration::from_secs_f64(self.max_statement_time.min(1e9));
+        self.registry.arm_deadline(&self.slot, limit);
+        let r = f(self);
+        let passed = self.registry.disarm_deadline(&self.slot);
+        match r {
+            Err(e) if passed && e.code == 1317 => Err(SqlError::new(
+                1969,
+                "70100",
+                "Query execution was interrupted (max_statement_time exceeded)",
+            )),
+            r => r,
+        }
+    }
+
+    /// Keeps a failed statement's error for SHOW WARNINGS / SHOW ERRORS.
+    fn noting_error(&mut self, r: Result<Outcome>) -> Result<Outcome> {
+        if let Err(e) = &r {
+            self.error = Some((e.code, e.message.clone()));
+        }
+        r
+    }
+
+    /// Warning 1365 for each division by zero the statement evaluated (up
+    /// to `max_error_count`, 64).
+    fn warn_divisions_by_zero(&mut self) {
+        let n = crate::expr::take_divisions_by_zero() as usize;
+        let room = 64usize.saturating_sub(self.warnings.len());
+        for _ in 0..n.min(room) {
+            self.warnings.push((1365, "Division by 0".into()));
         }
     }
 

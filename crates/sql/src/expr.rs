@@ -303,7 +303,15 @@ impl Compiler<'_> {
                 match op {
                     ast::UnaryOperator::Not => Expr::Not(Box::new(x)),
                     ast::UnaryOperator::Minus => match x {
-                        Expr::Lit(Value::Int(i)) => Expr::Lit(Value::Int(-i)),
+                        Expr::Lit(Value::Int(i)) => Expr::Lit(match i.checked_neg() {
+                            Some(n) => Value::Int(n),
+                            // -(-9223372036854775808) is DECIMAL, as in MySQL.
+                            None => Value::Decimal(Dec::new(-(i as i128), 0)),
+                        }),
+                        // -9223372036854775808 is a BIGINT, as in MySQL.
+                        Expr::Lit(Value::UInt(u)) if u == 1 << 63 => {
+                            Expr::Lit(Value::Int(i64::MIN))
+                        }
                         Expr::Lit(Value::Decimal(d)) => {
                             Expr::Lit(Value::Decimal(Dec::new(-d.unscaled, d.scale)))
                         }
@@ -747,37 +755,132 @@ fn as_dec(v: &Value) -> Option<Dec> {
     }
 }
 
+thread_local! {
+    /// Divisions by zero this thread evaluated since the last
+    /// [`take_divisions_by_zero`] (each gave NULL; the statement reports
+    /// warning 1365 for them, or fails when it was writing the value).
+    static DIVISIONS_BY_ZERO: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+thread_local! {
+    /// The running statement's stop flag (KILL QUERY, max_statement_time),
+    /// for functions that wait (SLEEP).
+    static STOP: std::cell::RefCell<Option<std::sync::Arc<lineardb_sync::SharedFlag>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` (a statement) with `stop` as the flag SLEEP watches.
+pub(crate) fn with_stop<T>(
+    stop: &std::sync::Arc<lineardb_sync::SharedFlag>,
+    f: impl FnOnce() -> T,
+) -> T {
+    let previous = STOP.with(|s| s.replace(Some(stop.clone())));
+    let r = f();
+    STOP.with(|s| *s.borrow_mut() = previous);
+    r
+}
+
+fn stopped() -> bool {
+    STOP.with(|s| s.borrow().as_ref().is_some_and(|f| f.get()))
+}
+
+/// NULL, counting a division by zero.
+fn division_by_zero() -> Value {
+    DIVISIONS_BY_ZERO.with(|c| c.set(c.get().saturating_add(1)));
+    Value::Null
+}
+
+/// The divisions by zero counted on this thread since the last call.
+pub(crate) fn take_divisions_by_zero() -> u32 {
+    DIVISIONS_BY_ZERO.with(|c| c.replace(0))
+}
+
+/// Runs `f` without counting its divisions by zero (a re-evaluation).
+pub(crate) fn uncounted<T>(f: impl FnOnce() -> T) -> T {
+    let before = take_divisions_by_zero();
+    let r = f();
+    DIVISIONS_BY_ZERO.with(|c| c.set(before));
+    r
+}
+
+/// Evaluates a value a statement writes (INSERT, UPDATE ... SET): a
+/// division by zero in it is error 1365, as strict mode with
+/// ERROR_FOR_DIVISION_BY_ZERO has it; earlier ones (a WHERE clause) stay
+/// counted for the warnings.
+pub(crate) fn eval_written<R: Row + ?Sized>(e: &Expr, row: &R, env: Env<'_>) -> Result<Value> {
+    let before = take_divisions_by_zero();
+    let v = e.eval(row, env);
+    let here = take_divisions_by_zero();
+    DIVISIONS_BY_ZERO.with(|c| c.set(before));
+    if here > 0 {
+        return Err(SqlError::new(1365, "22012", "Division by 0"));
+    }
+    v
+}
+
+/// Integer arithmetic as MySQL does it: unsigned when either operand is
+/// (an out-of-range result is error 1690, never a wrapped or widened value).
+fn integer_arith(op: ArithOp, a: &Value, b: &Value) -> Result<Value> {
+    let wide = |v: &Value| match v {
+        Value::Int(i) => *i as i128,
+        Value::UInt(u) => *u as i128,
+        _ => 0,
+    };
+    let unsigned = matches!(a, Value::UInt(_)) || matches!(b, Value::UInt(_));
+    let (x, y) = (wide(a), wide(b));
+    let r = match op {
+        ArithOp::Add => x.checked_add(y),
+        ArithOp::Sub => x.checked_sub(y),
+        ArithOp::Mul => x.checked_mul(y),
+        ArithOp::IntDiv | ArithOp::Mod if y == 0 => return Ok(division_by_zero()),
+        ArithOp::IntDiv => x.checked_div(y),
+        ArithOp::Mod => x.checked_rem(y),
+        ArithOp::Div => unreachable!("exact division is decimal"),
+    };
+    if unsigned {
+        r.and_then(|r| u64::try_from(r).ok())
+            .map(Value::UInt)
+            .ok_or_else(|| SqlError::out_of_range("BIGINT UNSIGNED"))
+    } else {
+        r.and_then(|r| i64::try_from(r).ok())
+            .map(Value::Int)
+            .ok_or_else(|| SqlError::out_of_range("BIGINT"))
+    }
+}
+
 pub(crate) fn arith(op: ArithOp, a: &Value, b: &Value) -> Result<Value> {
     if a.is_null() || b.is_null() {
         return Ok(Value::Null);
     }
     let (a, b) = (numeric(a), numeric(b));
-    let overflow = || SqlError::out_of_range("BIGINT");
     match (&a, &b) {
         (Value::Double(_), _) | (_, Value::Double(_)) => {
             let (x, y) = (a.as_f64().unwrap_or(0.0), b.as_f64().unwrap_or(0.0));
-            Ok(match op {
-                ArithOp::Add => Value::Double(x + y),
-                ArithOp::Sub => Value::Double(x - y),
-                ArithOp::Mul => Value::Double(x * y),
-                ArithOp::Div if y == 0.0 => Value::Null,
-                ArithOp::Div => Value::Double(x / y),
-                ArithOp::IntDiv if y == 0.0 => Value::Null,
-                ArithOp::IntDiv => Value::Int((x / y).trunc() as i64),
-                ArithOp::Mod if y == 0.0 => Value::Null,
-                ArithOp::Mod => Value::Double(x % y),
-            })
+            let r = match op {
+                ArithOp::Add => x + y,
+                ArithOp::Sub => x - y,
+                ArithOp::Mul => x * y,
+                ArithOp::Div | ArithOp::IntDiv | ArithOp::Mod if y == 0.0 => {
+                    return Ok(division_by_zero())
+                }
+                ArithOp::Div => x / y,
+                ArithOp::IntDiv => {
+                    let q = (x / y).trunc();
+                    if !(i64::MIN as f64..=i64::MAX as f64).contains(&q) {
+                        return Err(SqlError::out_of_range("BIGINT"));
+                    }
+                    return Ok(Value::Int(q as i64));
+                }
+                ArithOp::Mod => x % y,
+            };
+            if !r.is_finite() {
+                return Err(SqlError::out_of_range("DOUBLE"));
+            }
+            Ok(Value::Double(r))
         }
-        (Value::Int(x), Value::Int(y)) if op != ArithOp::Div => Ok(match op {
-            ArithOp::Add => Value::Int(x.checked_add(*y).ok_or_else(overflow)?),
-            ArithOp::Sub => Value::Int(x.checked_sub(*y).ok_or_else(overflow)?),
-            ArithOp::Mul => Value::Int(x.checked_mul(*y).ok_or_else(overflow)?),
-            ArithOp::IntDiv if *y == 0 => Value::Null,
-            ArithOp::IntDiv => Value::Int(x.checked_div(*y).ok_or_else(overflow)?),
-            ArithOp::Mod if *y == 0 => Value::Null,
-            ArithOp::Mod => Value::Int(x.checked_rem(*y).unwrap_or(0)),
-            ArithOp::Div => unreachable!(),
-        }),
+        (Value::Int(_) | Value::UInt(_), Value::Int(_) | Value::UInt(_)) if op != ArithOp::Div => {
+            integer_arith(op, &a, &b)
+        }
         _ => {
             let (Some(x), Some(y)) = (as_dec(&a), as_dec(&b)) else {
                 return Ok(Value::Null);
@@ -800,7 +903,7 @@ pub(crate) fn arith(op: ArithOp, a: &Value, b: &Value) -> Result<Value> {
                 )),
                 ArithOp::Div => {
                     if y.unscaled == 0 {
-                        return Ok(Value::Null);
+                        return Ok(division_by_zero());
                     }
                     // MySQL: the dividend's scale plus 4 (div_precision_increment).
                     let scale = (x.scale + 4).min(lineardb_table::types::MAX_DECIMAL_PRECISION);
@@ -819,13 +922,15 @@ pub(crate) fn arith(op: ArithOp, a: &Value, b: &Value) -> Result<Value> {
                 }
                 ArithOp::IntDiv => {
                     if ys == 0 {
-                        return Ok(Value::Null);
+                        return Ok(division_by_zero());
                     }
-                    Value::Int((xs / ys) as i64)
+                    Value::Int(
+                        i64::try_from(xs / ys).map_err(|_| SqlError::out_of_range("BIGINT"))?,
+                    )
                 }
                 ArithOp::Mod => {
                     if ys == 0 {
-                        return Ok(Value::Null);
+                        return Ok(division_by_zero());
                     }
                     Value::Decimal(Dec::new(xs % ys, s))
                 }
@@ -1069,7 +1174,18 @@ impl Expr {
             Func::Sleep => {
                 // Seconds (fractions allowed), at most an hour; returns 0.
                 let secs = v0()?.as_f64().unwrap_or(0.0).clamp(0.0, 3600.0);
-                std::thread::sleep(std::time::Duration::from_secs_f64(secs));
+                let end = std::time::Instant::now() + std::time::Duration::from_secs_f64(secs);
+                // In slices, so that KILL QUERY and max_statement_time stop it.
+                loop {
+                    if stopped() {
+                        return Err(SqlError::interrupted());
+                    }
+                    let now = std::time::Instant::now();
+                    if now >= end {
+                        break;
+                    }
+                    std::thread::sleep((end - now).min(std::time::Duration::from_millis(10)));
+                }
                 Value::Int(0)
             }
             Func::Length => match v0()? {
@@ -1614,6 +1730,32 @@ mod tests {
                 .code,
             1690
         );
+        let out_of_range = |op, a, b| arith(op, &a, &b).unwrap_err().message;
+        assert_eq!(
+            out_of_range(ArithOp::Mul, Value::Double(1e308), Value::Int(10)),
+            "DOUBLE value is out of range"
+        );
+        assert_eq!(
+            out_of_range(ArithOp::Add, Value::UInt(u64::MAX), Value::Int(1)),
+            "BIGINT UNSIGNED value is out of range"
+        );
+        assert_eq!(
+            out_of_range(ArithOp::Sub, Value::UInt(1), Value::Int(2)),
+            "BIGINT UNSIGNED value is out of range"
+        );
+        assert_eq!(
+            arith(ArithOp::Add, &Value::UInt(1 << 63), &Value::Int(1)).unwrap(),
+            Value::UInt((1 << 63) + 1)
+        );
+        take_divisions_by_zero();
+        for op in [ArithOp::Div, ArithOp::IntDiv, ArithOp::Mod] {
+            assert_eq!(
+                arith(op, &Value::Int(1), &Value::Int(0)).unwrap(),
+                Value::Null
+            );
+        }
+        assert_eq!(take_divisions_by_zero(), 3);
+        assert_eq!(take_divisions_by_zero(), 0);
     }
 
     #[test]

@@ -59,6 +59,9 @@ pub struct Session {
     /// (`lineardb_parallel_min_rows`).
     pub(crate) parallel_min_rows: u64,
     pub(crate) warnings: Vec<(u16, String)>,
+    /// The error the last statement failed with, which SHOW WARNINGS and
+    /// SHOW ERRORS list after its warnings, as MariaDB does.
+    pub(crate) error: Option<(u16, String)>,
     pub(crate) tables: TableCache,
     pub(crate) autocommit: bool,
     /// The open transaction: one that BEGIN started, or (autocommit off)
@@ -76,6 +79,9 @@ pub struct Session {
     /// `transaction_isolation` as MySQL spells it. READ-UNCOMMITTED reads
     /// as READ-COMMITTED, SERIALIZABLE as REPEATABLE-READ.
     pub(crate) isolation: &'static str,
+    /// `max_statement_time` in seconds (0: no limit): a statement running
+    /// longer is stopped with error 1969.
+    pub(crate) max_statement_time: f64,
     /// Commits do not wait for the log ([`set_deferred_durability`](Self::set_deferred_durability)).
     pub(crate) deferred_durability: bool,
     /// The log position a deferred commit of this session needs durable
@@ -166,6 +172,7 @@ impl Session {
             parallel_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             parallel_min_rows: DEFAULT_PARALLEL_MIN_ROWS,
             warnings: Vec::new(),
+            error: None,
             tables: TableCache::default(),
             autocommit: true,
             txn: None,
@@ -173,6 +180,7 @@ impl Session {
             reader: None,
             view: None,
             isolation: "REPEATABLE-READ",
+            max_statement_time: registry.max_statement_time(),
             deferred_durability: false,
             undurable: None,
         }
@@ -240,7 +248,12 @@ impl Session {
         Some(match lower.as_str() {
             "version" => Value::str(SERVER_VERSION),
             "version_comment" => Value::str("lineardb"),
-            "max_allowed_packet" => Value::Int(64 << 20),
+            "max_allowed_packet" => Value::UInt(self.registry.max_allowed_packet()),
+            "max_connections" => Value::UInt(self.registry.max_connections()),
+            "max_statement_time" => Value::Decimal(lineardb_table::Dec::new(
+                (self.max_statement_time * 1e6).round() as i128,
+                6,
+            )),
             "autocommit" => Value::Int(self.autocommit as i64),
             "innodb_lock_wait_timeout" => {
                 Value::Int(self.engine.lock_wait_timeout().as_secs() as i64)

@@ -11,39 +11,13 @@
 //! password.
 //!
 //! [`Registry::accounts_version`]: crate::Registry::accounts_version
+use crate::catalog::account_name::Account;
 use crate::error::Result;
 use crate::privileges::bits::{self, ALL_GLOBAL, DB_COLUMNS, GRANT};
 use crate::privileges::grants::{Grants, TablePrivileges};
 use lineardb_table::{ColumnDef, DataType, Engine, KeyRange, Table, TableSpec, Value};
 use lineardb_txn::{ReadView, Txn};
 use std::sync::Arc;
-
-/// An account name: user and host pattern (`%` when not given).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Account {
-    pub user: String,
-    pub host: String,
-}
-
-impl Account {
-    pub(crate) fn new(user: &str, host: &str) -> Account {
-        Account {
-            user: user.to_string(),
-            host: host.to_string(),
-        }
-    }
-
-    /// Same account: user names compare exactly, hosts without case.
-    pub(crate) fn is(&self, user: &str, host: &str) -> bool {
-        self.user == user && self.host.eq_ignore_ascii_case(host)
-    }
-}
-
-impl std::fmt::Display for Account {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "'{}'@'{}'", self.user, self.host)
-    }
-}
 
 /// One row of `mysql.global_priv`.
 #[derive(Debug, Clone, PartialEq)]

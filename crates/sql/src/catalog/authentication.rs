@@ -153,7 +153,7 @@ pub fn authenticate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog::accounts::Account;
+    use crate::catalog::account_name::Account;
 
     #[test]
     fn native_password_round_trip() {

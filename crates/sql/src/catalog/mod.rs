@@ -1,5 +1,6 @@
 //! What the server knows besides user tables: accounts and grants, the
 //! registry of sessions, performance_schema.
+pub(crate) mod account_name;
 pub(crate) mod accounts;
 pub(crate) mod authentication;
 pub(crate) mod perf_schema;

@@ -9,8 +9,8 @@
 use crate::waits;
 use lineardb_sync::{LocalCounter, Mutex, SharedFlag, SharedWord};
 use std::collections::HashMap;
-use std::sync::Arc;
-use std::time::Instant;
+use std::sync::{Arc, Weak};
+use std::time::{Duration, Instant};
 
 /// Statement counters of one session, written by that session only.
 #[derive(Default)]
@@ -161,9 +161,14 @@ pub struct SessionSlot {
     pub(crate) counters: Counters,
     activity: Mutex<Activity>,
     /// KILL QUERY: the running statement stops at its next check.
-    pub(crate) kill_query: SharedFlag,
+    pub(crate) kill_query: Arc<SharedFlag>,
     /// KILL [CONNECTION]: the session ends.
     killed: SharedFlag,
+    /// When the running statement passes `max_statement_time`
+    /// (microseconds since the registry started; 0: no limit).
+    deadline: SharedWord,
+    /// The statement was stopped at its deadline.
+    timed_out: SharedFlag,
     /// Wakes a connection blocked on its socket (set by the server).
     interrupt: Mutex<Option<Box<dyn Fn() + Send + Sync>>>,
     /// Statement statistics by digest key. Locked by this session once per
@@ -243,7 +248,20 @@ pub struct Registry {
     /// Moved by every account statement; a session reloads its grants
     /// when it finds it moved.
     accounts_version: SharedWord,
+    /// Global settings: `max_allowed_packet` (bytes, for new
+    /// connections), `max_connections`, and `max_statement_time` (the
+    /// default of new sessions, f64 bits).
+    max_allowed_packet: SharedWord,
+    max_connections: SharedWord,
+    max_statement_time: SharedWord,
+    /// The thread that stops statements at their deadline, once started.
+    watchdog: std::sync::OnceLock<()>,
+    me: Weak<Registry>,
 }
+
+/// Default `max_allowed_packet`: 64 MiB (MariaDB's is 16 MiB; a larger one
+/// lets 16 MiB values through).
+pub const DEFAULT_MAX_ALLOWED_PACKET: u64 = 64 << 20;
 
 impl Default for Registry {
     fn default() -> Self {
@@ -255,13 +273,92 @@ impl Default for Registry {
             ended: Default::default(),
             ended_digests: Mutex::with_class(waits::SESSIONS, DigestMap::default()),
             accounts_version: SharedWord::new(0),
+            max_allowed_packet: SharedWord::new(DEFAULT_MAX_ALLOWED_PACKET),
+            max_connections: SharedWord::new(151),
+            max_statement_time: SharedWord::new(0f64.to_bits()),
+            watchdog: std::sync::OnceLock::new(),
+            me: Weak::new(),
         }
     }
 }
 
 impl Registry {
     pub fn new() -> Arc<Registry> {
-        Arc::new(Registry::default())
+        Arc::new_cyclic(|me| Registry {
+            me: me.clone(),
+            ..Registry::default()
+        })
+    }
+
+    pub fn max_allowed_packet(&self) -> u64 {
+        self.max_allowed_packet.load()
+    }
+
+    pub(crate) fn set_max_allowed_packet(&self, bytes: u64) {
+        self.max_allowed_packet.store(bytes);
+    }
+
+    pub fn max_connections(&self) -> u64 {
+        self.max_connections.load()
+    }
+
+    pub(crate) fn set_max_connections(&self, n: u64) {
+        self.max_connections.store(n);
+    }
+
+    /// Sessions connected now.
+    pub fn connections(&self) -> usize {
+        self.slots.lock().len()
+    }
+
+    pub(crate) fn max_statement_time(&self) -> f64 {
+        f64::from_bits(self.max_statement_time.load())
+    }
+
+    pub(crate) fn set_max_statement_time(&self, secs: f64) {
+        self.max_statement_time.store(secs.to_bits());
+    }
+
+    fn micros(&self) -> u64 {
+        self.started.elapsed().as_micros() as u64
+    }
+
+    /// Stops `slot`'s running statement after `limit` (as KILL QUERY does,
+    /// then reported as error 1969). A thread watches the deadlines, made
+    /// the first time one is set.
+    pub(crate) fn arm_deadline(&self, slot: &SessionSlot, limit: Duration) {
+        slot.deadline
+            .store(self.micros() + (limit.as_micros() as u64).max(1));
+        self.watchdog.get_or_init(|| {
+            let me = self.me.clone();
+            let _ = std::thread::Builder::new()
+                .name("statement-deadlines".into())
+                .spawn(move || loop {
+                    std::thread::sleep(Duration::from_millis(2));
+                    let Some(registry) = me.upgrade() else { return };
+                    let now = registry.micros();
+                    for s in registry.slots.lock().iter() {
+                        let d = s.deadline.load();
+                        if d != 0 && now >= d {
+                            s.deadline.store(0);
+                            s.timed_out.set(true);
+                            s.kill_query.set(true);
+                        }
+                    }
+                });
+        });
+    }
+
+    /// Ends the deadline of `slot`'s statement; whether it had passed.
+    pub(crate) fn disarm_deadline(&self, slot: &SessionSlot) -> bool {
+        if slot.deadline.load() != 0 {
+            slot.deadline.store(0);
+        }
+        let passed = slot.timed_out.get();
+        if passed {
+            slot.timed_out.set(false);
+        }
+        passed
     }
 
     /// The account store's version (see [`accounts_changed`](Self::accounts_changed)).
@@ -294,8 +391,10 @@ impl Registry {
                     since: Instant::now(),
                 },
             ),
-            kill_query: SharedFlag::new(false),
+            kill_query: Arc::new(SharedFlag::new(false)),
             killed: SharedFlag::new(false),
+            deadline: SharedWord::new(0),
+            timed_out: SharedFlag::new(false),
             interrupt: Mutex::with_class(waits::SESSIONS, None),
             digests: Mutex::with_class(waits::SESSIONS, DigestMap::default()),
         });

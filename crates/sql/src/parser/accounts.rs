@@ -1,7 +1,7 @@
 //! Account statements, read by hand as MariaDB writes them: CREATE / ALTER
 //! / DROP / RENAME USER, SET PASSWORD, GRANT, REVOKE, SHOW GRANTS, SHOW
 //! CREATE USER. Roles are refused with 1235.
-use crate::catalog::accounts::Account;
+use crate::catalog::account_name::Account;
 use crate::error::{Result, SqlError};
 use crate::parser::tokens::Reader;
 use crate::privileges::bits;

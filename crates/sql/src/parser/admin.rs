@@ -69,7 +69,7 @@ pub(crate) fn parse_admin(sql: &str) -> Option<Result<Admin>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog::accounts::Account;
+    use crate::catalog::account_name::Account;
     use crate::parser::accounts::{
         AccountOptions, Authentication, GrantLevel, PrivilegeList, UserSpec,
     };

@@ -1,6 +1,6 @@
 //! A small lexer and token reader for the statements read by hand (words,
 //! quoted names and strings, punctuation).
-use crate::catalog::accounts::Account;
+use crate::catalog::account_name::Account;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Token {

@@ -1,7 +1,7 @@
 //! What one account may do: its global privileges, `db.*` grants (names
 //! with `_`/`%` wildcards), `db.table` grants and column grants. Database
 //! and table names compare without case (`lower_case_table_names = 1`).
-use crate::catalog::accounts::Account;
+use crate::catalog::account_name::Account;
 use crate::privileges::bits::{ALL_GLOBAL, DB_LEVEL, GRANT, SELECT, TABLE_LEVEL};
 
 /// Grants on one table.

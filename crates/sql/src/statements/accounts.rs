@@ -2,8 +2,9 @@
 //! GRANT, REVOKE, SHOW GRANTS, SHOW CREATE USER — checked, then written to
 //! the account store in one transaction; sessions pick the change up at
 //! their next statement.
+use crate::catalog::account_name::Account;
 use crate::catalog::accounts::{
-    Account, AccountEntry, AccountTables, Accounts, ColumnGrant, DbGrant, TableGrant,
+    AccountEntry, AccountTables, Accounts, ColumnGrant, DbGrant, TableGrant,
 };
 use crate::catalog::authentication::{is_password_hash, password_hash};
 use crate::error::{Result, SqlError};

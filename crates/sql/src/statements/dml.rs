@@ -79,7 +79,7 @@ impl Session {
                     continue;
                 }
                 let x = self.compile_constant(e, params)?;
-                given[p] = Some(x.eval(&[][..], env)?);
+                given[p] = Some(crate::expr::eval_written(&x, &[][..], env)?);
             }
             let (full, generated) = t.prepare_row(given)?;
             match t.insert_prepared(txn, &full) {
@@ -417,7 +417,7 @@ impl Session {
             matched += 1;
             let mut new: Vec<Option<Value>> = vec![None; old.len()];
             for (col, e) in &sets {
-                new[*col] = Some(e.eval(&old[..], env)?);
+                new[*col] = Some(crate::expr::eval_written(e, &old[..], env)?);
             }
             let differs = sets.iter().any(|(c, _)| new[*c].as_ref() != Some(&old[*c]));
             t.update_row(txn, pk, &old, new)?;
@@ -497,7 +497,10 @@ impl Targets {
         let Some(row) = table.lock_row(txn, pk)? else {
             return Ok(None);
         };
-        Ok(matches(self.filter.as_ref(), &row[..], env)?.then_some(row))
+        // The filter ran once already for this row: its divisions by zero
+        // are warned about once.
+        let matched = crate::expr::uncounted(|| matches(self.filter.as_ref(), &row[..], env))?;
+        Ok(matched.then_some(row))
     }
 }
 

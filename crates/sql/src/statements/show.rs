@@ -264,13 +264,18 @@ impl Session {
         match upper.as_slice() {
             ["WARNINGS"] | ["ERRORS"] => {
                 let errors_only = upper[0] == "ERRORS";
-                let rows = self
+                let warnings = self
                     .warnings
                     .iter()
-                    .filter(|(code, _)| !errors_only || *code >= 1000 && !is_note(*code))
+                    .filter(|_| !errors_only)
                     .map(|(code, msg)| {
+                        (if is_note(*code) { "Note" } else { "Warning" }, code, msg)
+                    });
+                let rows = warnings
+                    .chain(self.error.iter().map(|(code, msg)| ("Error", code, msg)))
+                    .map(|(level, code, msg)| {
                         vec![
-                            Value::str(if is_note(*code) { "Note" } else { "Warning" }),
+                            Value::str(level),
                             Value::UInt(*code as u64),
                             Value::str(msg),
                         ]
@@ -279,11 +284,14 @@ impl Session {
                 self.rows(sink, &["Level", "Code", "Message"], rows)
             }
             ["COUNT", "WARNINGS"] | ["COUNT", "ERRORS"] => {
-                let n = self.warnings.len() as u64;
-                let name = if upper[1] == "WARNINGS" {
-                    "@@session.warning_count"
+                let errors = self.error.is_some() as u64;
+                let (name, n) = if upper[1] == "WARNINGS" {
+                    (
+                        "@@session.warning_count",
+                        self.warnings.len() as u64 + errors,
+                    )
                 } else {
-                    "@@session.error_count"
+                    ("@@session.error_count", errors)
                 };
                 self.rows(sink, &[name], vec![vec![Value::UInt(n)]])
             }
@@ -354,7 +362,7 @@ impl Session {
 }
 
 fn is_note(code: u16) -> bool {
-    matches!(code, 1050 | 1051 | 1007 | 1008)
+    matches!(code, 1050 | 1051 | 1007 | 1008 | 1973 | 1974)
 }
 
 fn matches_filter(filter: &Option<ast::ShowStatementFilter>, name: &str) -> bool {

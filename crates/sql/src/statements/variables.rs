@@ -27,16 +27,32 @@ impl Session {
         params: &Params,
         args: &[Value],
     ) -> Result<Outcome> {
-        let assignments: Vec<(String, &ast::Expr)> = match set {
+        let is_global = |scope: &Option<ast::ContextModifier>, name: &str| {
+            matches!(scope, Some(ast::ContextModifier::Global))
+                || name.to_ascii_lowercase().starts_with("@@global.")
+                || name.to_ascii_lowercase().starts_with("global.")
+        };
+        let assignments: Vec<(String, &ast::Expr, bool)> = match set {
             ast::Set::SingleAssignment {
-                variable, values, ..
+                variable,
+                values,
+                scope,
+                ..
             } => {
                 let name = object_name(variable).join(".");
-                values.first().map(|v| vec![(name, v)]).unwrap_or_default()
+                let global = is_global(scope, &name);
+                values
+                    .first()
+                    .map(|v| vec![(name, v, global)])
+                    .unwrap_or_default()
             }
             ast::Set::MultipleAssignments { assignments } => assignments
                 .iter()
-                .map(|a| (object_name(&a.name).join("."), &a.value))
+                .map(|a| {
+                    let name = object_name(&a.name).join(".");
+                    let global = is_global(&a.scope, &name);
+                    (name, &a.value, global)
+                })
                 .collect(),
             ast::Set::SetNames { .. } | ast::Set::SetNamesDefault {} => {
                 return Ok(Outcome::done(0))
@@ -59,7 +75,7 @@ impl Session {
             }
             other => return Err(SqlError::unsupported(other.to_string())),
         };
-        for (name, value) in assignments {
+        for (name, value, global) in assignments {
             let name = name
                 .trim_start_matches("@@")
                 .trim_start_matches("session.")
@@ -119,6 +135,43 @@ impl Session {
                 Value::UInt(n) => Some(*n),
                 _ => None,
             };
+            if name == "max_allowed_packet" || name == "max_connections" {
+                if !global {
+                    return Err(SqlError::new(
+                        1621,
+                        "HY000",
+                        format!("SESSION variable '{name}' is read-only. Use SET GLOBAL to assign the value"),
+                    ));
+                }
+                self.require_global(crate::privileges::bits::SUPER, "SUPER")?;
+                let n = whole(&v).ok_or_else(|| bad_value(&v))?;
+                if name == "max_allowed_packet" {
+                    // MariaDB's range, in whole KiB.
+                    self.registry
+                        .set_max_allowed_packet(n.clamp(1024, 1 << 30) / 1024 * 1024);
+                } else {
+                    self.registry.set_max_connections(n.clamp(10, 100_000));
+                }
+                continue;
+            }
+            if name == "max_statement_time" {
+                let secs = match &v {
+                    Value::Int(n) if *n >= 0 => *n as f64,
+                    Value::UInt(n) => *n as f64,
+                    Value::Decimal(_) | Value::Double(_) => v
+                        .as_f64()
+                        .filter(|f| *f >= 0.0)
+                        .ok_or_else(|| bad_value(&v))?,
+                    _ => return Err(bad_value(&v)),
+                };
+                if global {
+                    self.require_global(crate::privileges::bits::SUPER, "SUPER")?;
+                    self.registry.set_max_statement_time(secs);
+                } else {
+                    self.max_statement_time = secs;
+                }
+                continue;
+            }
             if name == "lineardb_parallel_threads" || name == "parallel_threads" {
                 self.parallel_threads = whole(&v)
                     .filter(|n| (1..=MAX_PARALLEL_THREADS).contains(n))
