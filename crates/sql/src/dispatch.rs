@@ -72,6 +72,7 @@ impl Session {
                 return self.noting_error(r);
             }
         };
+        crate::parser::unsupported::refuse_ignored(stmt)?;
         let params = Params::of(stmt);
         if params.count() > 0 {
             return Err(SqlError::syntax("'?' outside a prepared statement"));
@@ -152,6 +153,7 @@ impl Session {
             return Err(SqlError::syntax("a prepared statement is one statement"));
         }
         let statement = statements.pop().expect("one");
+        crate::parser::unsupported::refuse_ignored(&statement)?;
         let params = Params::of(&statement);
         let mut p = Prepared {
             statement,

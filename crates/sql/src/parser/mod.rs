@@ -3,6 +3,7 @@
 pub(crate) mod accounts;
 pub(crate) mod admin;
 pub(crate) mod tokens;
+pub(crate) mod unsupported;
 
 use crate::error::Result;
 use sqlparser::ast;
@@ -40,7 +41,9 @@ fn strip_conditional_comments(sql: &str) -> std::borrow::Cow<'_, str> {
 
 pub(crate) fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
     let sql = strip_conditional_comments(sql);
-    Ok(Parser::parse_sql(&MySqlDialect {}, &sql)?)
+    let sql = unsupported::without_sql_cache(&sql);
+    Parser::parse_sql(&MySqlDialect {}, &sql)
+        .map_err(|e| unsupported::refuse_unparsed(&sql, e.into()))
 }
 
 #[cfg(test)]

@@ -193,7 +193,29 @@ impl Planner<'_> {
                 }
             }
         }
-        let having = select.having.as_ref().map(|e| c.compile(e)).transpose()?;
+        // HAVING may name a select-list alias (one that is not a column).
+        let having = select.having.as_ref().map(|e| {
+            let mut e = e.clone();
+            let _ = ast::visit_expressions_mut(&mut e, |x| {
+                if let ast::Expr::Identifier(i) = x {
+                    let is_column = scope.iter().any(|s| s.name.eq_ignore_ascii_case(&i.value));
+                    let aliased = select.projection.iter().find_map(|p| match p {
+                        ast::SelectItem::ExprWithAlias { expr, alias }
+                            if alias.value.eq_ignore_ascii_case(&i.value) =>
+                        {
+                            Some(expr.clone())
+                        }
+                        _ => None,
+                    });
+                    if let (false, Some(expr)) = (is_column, aliased) {
+                        *x = ast::Expr::Nested(Box::new(expr));
+                    }
+                }
+                std::ops::ControlFlow::<()>::Continue(())
+            });
+            e
+        });
+        let having = having.as_ref().map(|e| c.compile(e)).transpose()?;
         let mut order_by = Vec::new();
         if let Some(ob) = &q.order_by {
             if let ast::OrderByKind::Expressions(list) = &ob.kind {

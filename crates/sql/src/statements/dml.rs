@@ -372,7 +372,7 @@ impl Session {
         if u.returning.is_some() || u.output.is_some() || u.or.is_some() {
             return Err(SqlError::unsupported("UPDATE ... RETURNING"));
         }
-        let ast::TableFactor::Table { name, .. } = &u.table.relation else {
+        let ast::TableFactor::Table { name, alias, .. } = &u.table.relation else {
             return Err(SqlError::unsupported("UPDATE of a derived table"));
         };
         let t = self.table_columns(&object_name(name), UPDATE, |_| {
@@ -384,13 +384,22 @@ impl Session {
                 })
                 .collect()
         })?;
-        let scope = crate::names::scope_of(&t, &t.def().name);
+        let scope = crate::names::scope_of(
+            &t,
+            alias
+                .as_ref()
+                .map_or(t.def().name.as_str(), |a| a.name.value.as_str()),
+        );
         let sets = self.with_compiler(&scope, params, |c| {
             let mut sets = Vec::new();
             for a in &u.assignments {
                 let ast::AssignmentTarget::ColumnName(n) = &a.target else {
                     return Err(SqlError::unsupported("tuple assignment"));
                 };
+                if matches!(&a.value, ast::Expr::Identifier(i) if i.value.eq_ignore_ascii_case("DEFAULT"))
+                {
+                    return Err(SqlError::unsupported("UPDATE ... SET column = DEFAULT"));
+                }
                 let parts = object_name(n);
                 let col = c.column(None, parts.last().map(String::as_str).unwrap_or(""))?;
                 sets.push((col, c.compile(&a.value)?));

@@ -1,0 +1,318 @@
+//! Nothing is ignored: statement forms and clauses lineardb does not do yet
+//! are refused with 1235 (ER_NOT_SUPPORTED_YET) naming them, whether the
+//! SQL parser read them (a clause the planner would otherwise pass over) or
+//! not (MariaDB syntax the parser lacks, which would otherwise be a
+//! misleading syntax error).
+use crate::error::{Result, SqlError};
+use sqlparser::ast::{self, Visit, Visitor};
+use std::ops::ControlFlow;
+
+/// Statements (by their first words) MariaDB has and lineardb does not.
+const STATEMENTS: &[(&[&str], &str)] = &[
+    (&["XA"], "XA transactions"),
+    (&["HANDLER"], "HANDLER"),
+    (&["LOAD", "DATA"], "LOAD DATA"),
+    (&["LOAD", "XML"], "LOAD XML"),
+    (&["LOAD", "INDEX"], "LOAD INDEX"),
+    (&["CACHE", "INDEX"], "CACHE INDEX"),
+    (&["CHECKSUM"], "CHECKSUM TABLE"),
+    (&["OPTIMIZE"], "OPTIMIZE TABLE"),
+    (&["REPAIR"], "REPAIR TABLE"),
+    (&["PREPARE"], "PREPARE (SQL prepared statements)"),
+    (&["EXECUTE"], "EXECUTE (SQL prepared statements)"),
+    (&["DEALLOCATE"], "DEALLOCATE PREPARE"),
+    (&["CALL"], "stored procedures"),
+    (&["CREATE", "PROCEDURE"], "stored procedures"),
+    (&["CREATE", "FUNCTION"], "stored functions"),
+    (&["CREATE", "TRIGGER"], "triggers"),
+    (&["CREATE", "EVENT"], "events"),
+    (&["CREATE", "DEFINER"], "stored programs and views"),
+    (&["CREATE", "SERVER"], "CREATE SERVER"),
+    (&["CREATE", "PACKAGE"], "packages"),
+    (&["ALTER", "EVENT"], "events"),
+    (&["ALTER", "PROCEDURE"], "stored procedures"),
+    (&["ALTER", "FUNCTION"], "stored functions"),
+    (&["ALTER", "DATABASE"], "ALTER DATABASE"),
+    (&["ALTER", "SCHEMA"], "ALTER DATABASE"),
+    (&["DROP", "PROCEDURE"], "stored procedures"),
+    (&["DROP", "FUNCTION"], "stored functions"),
+    (&["DROP", "TRIGGER"], "triggers"),
+    (&["DROP", "EVENT"], "events"),
+    (&["INSTALL"], "plugins"),
+    (&["UNINSTALL"], "plugins"),
+    (&["BINLOG"], "binary logs"),
+    (&["PURGE"], "binary logs"),
+    (&["RESET"], "RESET"),
+    (&["CHANGE", "MASTER"], "replication"),
+    (&["START", "SLAVE"], "replication"),
+    (&["STOP", "SLAVE"], "replication"),
+    (&["START", "REPLICA"], "replication"),
+    (&["STOP", "REPLICA"], "replication"),
+    (&["BACKUP"], "BACKUP STAGE"),
+    (&["SIGNAL"], "SIGNAL"),
+    (&["RESIGNAL"], "RESIGNAL"),
+    (&["GET", "DIAGNOSTICS"], "GET DIAGNOSTICS"),
+    (&["HELP"], "HELP"),
+    (&["DO"], "DO"),
+    (&["SHUTDOWN"], "SHUTDOWN"),
+    (&["LOCK", "TABLES"], "LOCK TABLES"),
+    (&["LOCK", "TABLE"], "LOCK TABLES"),
+    (&["UNLOCK", "TABLES"], "UNLOCK TABLES"),
+];
+
+/// Clauses, by their words anywhere in a statement the parser could not
+/// read.
+const CLAUSES: &[(&[&str], &str)] = &[
+    (&["INTO", "OUTFILE"], "SELECT ... INTO OUTFILE"),
+    (&["INTO", "DUMPFILE"], "SELECT ... INTO DUMPFILE"),
+    (&["PROCEDURE", "ANALYSE"], "PROCEDURE ANALYSE"),
+    (&["ROWS", "EXAMINED"], "LIMIT ROWS EXAMINED"),
+    (
+        &["LOCK", "IN", "SHARE", "MODE"],
+        "SELECT ... LOCK IN SHARE MODE",
+    ),
+    (
+        &["WITH", "CONSISTENT", "SNAPSHOT"],
+        "START TRANSACTION WITH CONSISTENT SNAPSHOT",
+    ),
+    (&["PARTITION", "BY"], "partitioned tables"),
+    (&["PARTITIONS"], "partitioned tables"),
+    (&["ZEROFILL"], "ZEROFILL"),
+    (&["AND", "CHAIN"], "COMMIT/ROLLBACK AND CHAIN"),
+    (&["RELEASE"], "COMMIT/ROLLBACK RELEASE"),
+    (&["SYSTEM", "VERSIONING"], "system-versioned tables"),
+    (&["FOR", "SYSTEM_TIME"], "system-versioned tables"),
+];
+
+fn words(sql: &str) -> Vec<String> {
+    sql.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '@'))
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_ascii_uppercase())
+        .collect()
+}
+
+/// `SELECT SQL_CACHE ...` without the hint, which asks only for MariaDB's
+/// query cache (off by default, and results never differ); the parser
+/// knows SQL_NO_CACHE but not SQL_CACHE.
+pub(crate) fn without_sql_cache(sql: &str) -> std::borrow::Cow<'_, str> {
+    let upper = sql.to_ascii_uppercase();
+    let Some(at) = upper.find("SQL_CACHE") else {
+        return sql.into();
+    };
+    let before = upper[..at].trim_end();
+    let after = upper[at + 9..].chars().next();
+    if before.ends_with("SELECT") && after.is_some_and(|c| c.is_whitespace()) {
+        format!("{}{}", &sql[..at], &sql[at + 9..]).into()
+    } else {
+        sql.into()
+    }
+}
+
+/// The error for text the parser refused: 1235 naming a MariaDB statement
+/// or clause lineardb lacks, when the text has one; else `parse_error`.
+pub(crate) fn refuse_unparsed(sql: &str, parse_error: SqlError) -> SqlError {
+    let words = words(sql);
+    for (start, name) in STATEMENTS {
+        if words.len() >= start.len()
+            && words[..start.len()].iter().zip(*start).all(|(a, b)| a == b)
+        {
+            return SqlError::unsupported(name);
+        }
+    }
+    for (phrase, name) in CLAUSES {
+        if words
+            .windows(phrase.len())
+            .any(|w| w.iter().zip(*phrase).all(|(a, b)| a == b))
+        {
+            return SqlError::unsupported(name);
+        }
+    }
+    if words.first().is_some_and(|w| w == "SELECT")
+        && words
+            .windows(2)
+            .any(|w| w[0] == "INTO" && w[1].starts_with('@'))
+    {
+        return SqlError::unsupported("SELECT ... INTO @variable");
+    }
+    if words.len() >= 2 && words[0] == "ALTER" && words[1] == "TABLE" {
+        for (word, name) in [
+            ("ENGINE", "ALTER TABLE ... ENGINE"),
+            ("ORDER", "ALTER TABLE ... ORDER BY"),
+            ("ALGORITHM", "ALTER TABLE ... ALGORITHM"),
+            ("LOCK", "ALTER TABLE ... LOCK"),
+        ] {
+            if words.iter().any(|w| w == word) {
+                return SqlError::unsupported(name);
+            }
+        }
+    }
+    if words.first().is_some_and(|w| w == "ANALYZE") && words.iter().any(|w| w == "PERSISTENT") {
+        return SqlError::unsupported("ANALYZE TABLE ... PERSISTENT FOR");
+    }
+    let upper = sql.to_ascii_uppercase();
+    if words.first().is_some_and(|w| w == "UPDATE")
+        && upper
+            .find(" SET ")
+            .is_some_and(|set| upper[..set].contains(','))
+    {
+        return SqlError::unsupported("multi-table UPDATE");
+    }
+    parse_error
+}
+
+/// Finds clauses the parser took that lineardb would not honour.
+struct Ignored(Option<SqlError>);
+
+impl Ignored {
+    fn refuse(&mut self, what: &str) -> ControlFlow<()> {
+        self.fail(SqlError::unsupported(what))
+    }
+
+    fn fail(&mut self, e: SqlError) -> ControlFlow<()> {
+        self.0 = Some(e);
+        ControlFlow::Break(())
+    }
+}
+
+/// MariaDB's answer to PARTITION (...) on a table without partitions, which
+/// every lineardb table is.
+fn not_partitioned() -> SqlError {
+    SqlError::new(
+        1747,
+        "HY000",
+        "PARTITION () clause on non partitioned table",
+    )
+}
+
+impl Visitor for Ignored {
+    type Break = ();
+
+    fn pre_visit_query(&mut self, q: &ast::Query) -> ControlFlow<()> {
+        if q.with.is_some() {
+            return self.refuse("WITH (common table expressions)");
+        }
+        if q.fetch.is_some() {
+            return self.refuse("FETCH FIRST / NEXT");
+        }
+        if !q.locks.is_empty() {
+            return self.refuse("SELECT ... FOR UPDATE / FOR SHARE (locking reads)");
+        }
+        if q.for_clause.is_some() || q.settings.is_some() || q.format_clause.is_some() {
+            return self.refuse("this query clause");
+        }
+        if let ast::SetExpr::Select(s) = q.body.as_ref() {
+            if s.into.is_some() {
+                return self.refuse("SELECT ... INTO");
+            }
+            if !s.named_window.is_empty() {
+                return self.refuse("window functions");
+            }
+            if let ast::GroupByExpr::Expressions(_, modifiers) = &s.group_by {
+                if !modifiers.is_empty() {
+                    return self.refuse("GROUP BY ... WITH ROLLUP");
+                }
+            }
+            if s.top.is_some() || s.qualify.is_some() || !s.sort_by.is_empty() {
+                return self.refuse("this SELECT clause");
+            }
+            if s.select_modifiers
+                .as_ref()
+                .is_some_and(|m| m.sql_calc_found_rows)
+            {
+                return self.refuse("SQL_CALC_FOUND_ROWS");
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn pre_visit_table_factor(&mut self, t: &ast::TableFactor) -> ControlFlow<()> {
+        if let ast::TableFactor::Table {
+            partitions,
+            version,
+            sample,
+            args,
+            ..
+        } = t
+        {
+            if !partitions.is_empty() {
+                return self.fail(not_partitioned());
+            }
+            if version.is_some() || sample.is_some() || args.is_some() {
+                return self.refuse("this table clause");
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn pre_visit_expr(&mut self, e: &ast::Expr) -> ControlFlow<()> {
+        if let ast::Expr::Function(f) = e {
+            if f.over.is_some() {
+                return self.refuse("window functions");
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn pre_visit_statement(&mut self, s: &ast::Statement) -> ControlFlow<()> {
+        match s {
+            ast::Statement::Insert(i) => {
+                if i.returning.is_some() {
+                    return self.refuse("INSERT ... RETURNING");
+                }
+                if i.on.is_some() {
+                    return self.refuse("INSERT ... ON DUPLICATE KEY UPDATE");
+                }
+                if i.partitioned.is_some() {
+                    return self.fail(not_partitioned());
+                }
+                if matches!(i.priority, Some(ast::MysqlInsertPriority::Delayed)) {
+                    // As MariaDB answers for InnoDB tables.
+                    return self.fail(SqlError::new(
+                        1616,
+                        "HY000",
+                        format!("DELAYED option not supported for table '{}'", i.table),
+                    ));
+                }
+                if i.insert_alias.is_some() {
+                    return self.refuse("INSERT ... AS row alias");
+                }
+            }
+            ast::Statement::CreateTable(ct) => {
+                if ct.or_replace {
+                    return self.refuse("CREATE OR REPLACE TABLE");
+                }
+                if ct.partition_by.is_some() {
+                    return self.refuse("partitioned tables");
+                }
+            }
+            ast::Statement::Update(u) => {
+                if u.from.is_some() {
+                    return self.refuse("UPDATE ... FROM");
+                }
+                if let ast::TableFactor::Table { name, alias, .. } = &u.table.relation {
+                    // The parser takes these modifiers for the table's name.
+                    let first = name.to_string().to_ascii_uppercase();
+                    if first == "LOW_PRIORITY" || first == "IGNORE" {
+                        return self.refuse(&format!("UPDATE {first}"));
+                    }
+                    if alias.is_some() {
+                        return self.refuse("UPDATE of an aliased table");
+                    }
+                }
+            }
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// 1235 (or MariaDB's own error) for a clause of `stmt` lineardb would not
+/// honour.
+pub(crate) fn refuse_ignored(stmt: &ast::Statement) -> Result<()> {
+    let mut v = Ignored(None);
+    let _ = stmt.visit(&mut v);
+    match v.0 {
+        None => Ok(()),
+        Some(e) => Err(e),
+    }
+}
