@@ -63,6 +63,19 @@ struct ServeArgs {
     /// and synced once a second.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(0..=2))]
     flush_log_at_trx_commit: u64,
+    /// TLS certificate (PEM). Without --ssl-cert and --ssl-key a
+    /// self-signed one is made in the data directory on first start.
+    #[arg(long, requires = "ssl_key")]
+    ssl_cert: Option<PathBuf>,
+    /// TLS private key (PEM).
+    #[arg(long, requires = "ssl_cert")]
+    ssl_key: Option<PathBuf>,
+    /// No TLS at all.
+    #[arg(long, conflicts_with_all = ["ssl_cert", "ssl_key", "require_secure_transport"])]
+    skip_ssl: bool,
+    /// Refuse logins that do not use TLS (error 3159).
+    #[arg(long)]
+    require_secure_transport: bool,
 }
 
 /// Seconds `serve` waits for another process to release the data file.
@@ -97,6 +110,17 @@ fn serve(a: ServeArgs) -> anyhow::Result<()> {
     if recovery.redo_records > 0 || recovery.rolled_back > 0 {
         eprintln!("lineardb: {recovery}");
     }
+    // Before listening: a client that connects finds the certificate.
+    let tls = if a.skip_ssl {
+        None
+    } else {
+        Some(lineardb_server::Tls::load_or_make(
+            a.ssl_cert.as_deref(),
+            a.ssl_key.as_deref(),
+            &a.datadir,
+            a.require_secure_transport,
+        )?)
+    };
     let listener = std::net::TcpListener::bind((a.bind.as_str(), a.port))?;
     eprintln!(
         "lineardb {} serving {} on {}",
@@ -116,7 +140,7 @@ fn serve(a: ServeArgs) -> anyhow::Result<()> {
             std::process::exit(0);
         })?;
     }
-    lineardb_server::serve(listener, engine, a.workers)?;
+    lineardb_server::serve(listener, engine, a.workers, tls)?;
     Ok(())
 }
 

@@ -80,7 +80,7 @@ fn commits_are_acknowledged_only_once_durable() {
     {
         let engine = engine.clone();
         // Two workers: fewer than the clients, as on a real server.
-        std::thread::spawn(move || lineardb_server::serve(listener, engine, 2));
+        std::thread::spawn(move || lineardb_server::serve(listener, engine, 2, None));
     }
     let opts = mysql::OptsBuilder::new()
         .ip_or_hostname(Some("127.0.0.1"))

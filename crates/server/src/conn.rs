@@ -41,6 +41,10 @@ const SERVER_CAPS: u32 = LONG_PASSWORD
     | CONNECT_ATTRS
     | PLUGIN_AUTH_LENENC;
 
+/// CLIENT_SSL: offered when the server has TLS; a client asking for it
+/// sends a short request, then the TLS handshake, then its login.
+const CLIENT_SSL: u32 = 1 << 11;
+
 const STATUS_AUTOCOMMIT: u16 = 2;
 const STATUS_MORE_RESULTS: u16 = 8;
 const UTF8MB4_GENERAL_CI: u8 = 45;
@@ -352,12 +356,17 @@ pub(crate) fn refuse<S: Read + Write>(io: &mut PacketIo<S>, e: &SqlError) -> io:
 /// The handshake: greeting with a 20-byte scramble, the client's answer,
 /// mysql_native_password verification, then the session. `None` when the
 /// client went away or was refused (the error is sent).
+/// `tls` switches the stream to TLS (when the server has it); `tls_required`
+/// refuses logins without it (require_secure_transport).
 pub fn handshake<S: Read + Write>(
     mut io: PacketIo<S>,
     engine: &Arc<Engine>,
     registry: &Arc<Registry>,
     client_host: &str,
+    mut tls: Option<&mut dyn FnMut(&mut S, &[u8]) -> io::Result<()>>,
+    tls_required: bool,
 ) -> io::Result<Option<Conn<S>>> {
+    let server_caps = SERVER_CAPS | if tls.is_some() { CLIENT_SSL } else { 0 };
     io.set_max_packet(registry.max_allowed_packet() as usize);
     let id = registry.reserve_id();
     let scramble: [u8; 20] = std::array::from_fn(|_| rand::random::<u8>() % 94 + 33);
@@ -367,10 +376,10 @@ pub fn handshake<S: Read + Write>(
     p.extend_from_slice(&(id as u32).to_le_bytes());
     p.extend_from_slice(&scramble[..8]);
     p.push(0);
-    p.extend_from_slice(&(SERVER_CAPS as u16).to_le_bytes());
+    p.extend_from_slice(&(server_caps as u16).to_le_bytes());
     p.push(UTF8MB4_GENERAL_CI);
     p.extend_from_slice(&STATUS_AUTOCOMMIT.to_le_bytes());
-    p.extend_from_slice(&((SERVER_CAPS >> 16) as u16).to_le_bytes());
+    p.extend_from_slice(&((server_caps >> 16) as u16).to_le_bytes());
     p.push(21);
     p.extend_from_slice(&[0; 10]);
     p.extend_from_slice(&scramble[8..]);
@@ -379,9 +388,38 @@ pub fn handshake<S: Read + Write>(
     io.seq = 0;
     io.write(&p)?;
     io.flush()?;
-    let Some(resp) = io.read()? else {
+    let Some(mut resp) = io.read()? else {
         return Ok(None);
     };
+    let mut secure = false;
+    let asked = Reader::new(&resp).u32()? & server_caps;
+    if asked & CLIENT_SSL != 0 {
+        // The SSL request: TLS first, then the login over it.
+        let Some(start_tls) = tls.as_mut() else {
+            return Ok(None);
+        };
+        // The client may have sent its first TLS bytes right behind the
+        // request: they are TLS's.
+        let early = io.take_unread();
+        start_tls(&mut io.stream, &early)?;
+        secure = true;
+        resp = match io.read()? {
+            Some(r) => r,
+            None => return Ok(None),
+        };
+    }
+    if tls_required && !secure {
+        send_error(
+            &mut io,
+            &SqlError::new(
+                3159,
+                "HY000",
+                "Connections using insecure transport are prohibited while --require_secure_transport=ON.",
+            ),
+        )?;
+        io.flush()?;
+        return Ok(None);
+    }
     let mut r = Reader::new(&resp);
     let caps = r.u32()? & SERVER_CAPS;
     let _max_packet = r.u32()?;
@@ -419,7 +457,7 @@ pub fn handshake<S: Read + Write>(
     } else {
         auth.to_vec()
     };
-    let grants = match authenticate(engine, &user, client_host, &scramble, &auth, false) {
+    let grants = match authenticate(engine, &user, client_host, &scramble, &auth, secure) {
         Ok(g) => g,
         Err(e) => {
             send_error(&mut io, &e)?;
@@ -452,13 +490,21 @@ pub fn handshake<S: Read + Write>(
 
 impl Conn<crate::stream::NetStream> {
     pub fn raw_fd(&self) -> std::os::fd::RawFd {
-        std::os::fd::AsRawFd::as_raw_fd(&self.io.stream.0)
+        std::os::fd::AsRawFd::as_raw_fd(&self.io.stream.tcp)
     }
 
     /// After the login: reads no longer wait (the worker pool waits).
     pub fn set_nonblocking(&mut self) -> io::Result<()> {
-        self.io.stream.0.set_read_timeout(None)?;
-        self.io.stream.0.set_nonblocking(true)
+        self.io.stream.tcp.set_read_timeout(None)?;
+        self.io.stream.tcp.set_nonblocking(true)
+    }
+
+    /// Tells the session the connection's TLS version and cipher
+    /// (`Ssl_version`, `Ssl_cipher`).
+    pub fn note_tls(&mut self) {
+        if let Some((version, cipher)) = self.io.stream.tls_parameters() {
+            self.session.set_tls(version, cipher);
+        }
     }
 }
 

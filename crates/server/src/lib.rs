@@ -8,6 +8,7 @@ mod conn;
 mod packet;
 mod poller;
 mod stream;
+mod tls;
 mod workers;
 
 use lineardb_sql::Registry;
@@ -19,14 +20,22 @@ use stream::NetStream;
 use workers::{Client, Workers};
 
 pub use packet::MAX_PACKET;
+pub use tls::Tls;
 
 /// How long a new client may take to log in (MySQL's connect_timeout).
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Accepts connections on `listener` forever; `workers` threads serve them
-/// (0: one per core).
-pub fn serve(listener: TcpListener, engine: Arc<Engine>, workers: usize) -> std::io::Result<()> {
+/// (0: one per core). With `tls`, clients may (or, if it says so, must)
+/// switch to TLS.
+pub fn serve(
+    listener: TcpListener,
+    engine: Arc<Engine>,
+    workers: usize,
+    tls: Option<Tls>,
+) -> std::io::Result<()> {
     let registry = Registry::new();
+    registry.set_tls(tls.is_some(), tls.as_ref().is_some_and(|t| t.required));
     let workers = match workers {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
@@ -43,9 +52,10 @@ pub fn serve(listener: TcpListener, engine: Arc<Engine>, workers: usize) -> std:
         let engine = engine.clone();
         let registry = registry.clone();
         let pool = pool.clone();
+        let tls = tls.clone();
         std::thread::Builder::new()
             .name("login".into())
-            .spawn(move || login(stream, engine, registry, &pool))?;
+            .spawn(move || login(stream, engine, registry, &pool, tls))?;
     }
     Ok(())
 }
@@ -60,7 +70,7 @@ pub fn serve_stream<S: std::io::Read + std::io::Write>(
     client_host: &str,
 ) -> std::io::Result<()> {
     let io = packet::PacketIo::new(stream);
-    let Some(mut conn) = conn::handshake(io, engine, registry, client_host)? else {
+    let Some(mut conn) = conn::handshake(io, engine, registry, client_host, None, false)? else {
         return Ok(());
     };
     while conn.serve_ready_waiting()? {}
@@ -69,7 +79,13 @@ pub fn serve_stream<S: std::io::Read + std::io::Write>(
 
 /// Handshake (blocking, with a timeout), then the connection goes to the
 /// worker pool.
-fn login(stream: TcpStream, engine: Arc<Engine>, registry: Arc<Registry>, pool: &Workers) {
+fn login(
+    stream: TcpStream,
+    engine: Arc<Engine>,
+    registry: Arc<Registry>,
+    pool: &Workers,
+    tls: Option<Tls>,
+) {
     let _ = stream.set_nodelay(true);
     let host = match stream.peer_addr() {
         Ok(a) if a.ip().is_loopback() => "localhost".to_string(),
@@ -77,7 +93,7 @@ fn login(stream: TcpStream, engine: Arc<Engine>, registry: Arc<Registry>, pool: 
         Err(_) => return,
     };
     if registry.connections() as u64 >= registry.max_connections() {
-        let mut io = packet::PacketIo::new(NetStream(stream));
+        let mut io = packet::PacketIo::new(NetStream::new(stream));
         let e = lineardb_sql::SqlError::new(1040, "08004", "Too many connections");
         let _ = conn::refuse(&mut io, &e);
         return;
@@ -87,10 +103,18 @@ fn login(stream: TcpStream, engine: Arc<Engine>, registry: Arc<Registry>, pool: 
     let quiet = [std::io::ErrorKind::WouldBlock, std::io::ErrorKind::TimedOut];
     let conn = guarded(&host, &quiet, || {
         stream.set_read_timeout(Some(CONNECT_TIMEOUT))?;
-        let io = packet::PacketIo::new(NetStream(stream));
-        let Some(mut conn) = conn::handshake(io, &engine, &registry, &host)? else {
+        let io = packet::PacketIo::new(NetStream::new(stream));
+        let required = tls.as_ref().is_some_and(|t| t.required);
+        let mut start_tls = tls
+            .map(|t| move |s: &mut NetStream, early: &[u8]| s.start_tls(t.config.clone(), early));
+        let upgrade = start_tls
+            .as_mut()
+            .map(|f| f as &mut dyn FnMut(&mut NetStream, &[u8]) -> std::io::Result<()>);
+        let Some(mut conn) = conn::handshake(io, &engine, &registry, &host, upgrade, required)?
+        else {
             return Ok(None);
         };
+        conn.note_tls();
         if let Ok(w) = waker {
             // KILL wakes the connection through its socket: the poller
             // sees the shutdown, the worker ends the connection.

@@ -68,6 +68,15 @@ impl<S: Read + Write> PacketIo<S> {
         }
     }
 
+    /// Takes the bytes read from the stream past the last packet (the
+    /// start of a TLS handshake that came with the SSL request).
+    pub fn take_unread(&mut self) -> Vec<u8> {
+        let unread = self.input[self.at..self.end].to_vec();
+        self.at = 0;
+        self.end = 0;
+        unread
+    }
+
     /// Sets the largest request accepted (max_allowed_packet).
     pub fn set_max_packet(&mut self, bytes: usize) {
         self.max_packet = bytes;

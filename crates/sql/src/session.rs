@@ -82,6 +82,8 @@ pub struct Session {
     /// `max_statement_time` in seconds (0: no limit): a statement running
     /// longer is stopped with error 1969.
     pub(crate) max_statement_time: f64,
+    /// The connection's TLS version and cipher, if it uses TLS.
+    pub(crate) tls: Option<(String, String)>,
     /// Commits do not wait for the log ([`set_deferred_durability`](Self::set_deferred_durability)).
     pub(crate) deferred_durability: bool,
     /// The log position a deferred commit of this session needs durable
@@ -181,9 +183,16 @@ impl Session {
             view: None,
             isolation: "REPEATABLE-READ",
             max_statement_time: registry.max_statement_time(),
+            tls: None,
             deferred_durability: false,
             undurable: None,
         }
+    }
+
+    /// Records that the connection runs over TLS (`Ssl_version`,
+    /// `Ssl_cipher`).
+    pub fn set_tls(&mut self, version: String, cipher: String) {
+        self.tls = Some((version, cipher));
     }
 
     /// With `on`, a commit does everything but wait for its log records to
@@ -275,7 +284,12 @@ impl Session {
             "wait_timeout" | "interactive_timeout" => Value::Int(28800),
             "net_write_timeout" => Value::Int(60),
             "license" => Value::str("Apache-2.0"),
-            "have_ssl" => Value::str("DISABLED"),
+            "have_ssl" | "have_openssl" => Value::str(if self.registry.tls_offered() {
+                "YES"
+            } else {
+                "DISABLED"
+            }),
+            "require_secure_transport" => Value::Int(self.registry.tls_required() as i64),
             "port" => Value::Int(3306),
             // No unix socket: clients that prefer one stay on TCP.
             "socket" => Value::str(""),

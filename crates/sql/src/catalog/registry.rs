@@ -254,6 +254,8 @@ pub struct Registry {
     max_allowed_packet: SharedWord,
     max_connections: SharedWord,
     max_statement_time: SharedWord,
+    /// Whether the server offers TLS, and requires it.
+    tls: SharedWord,
     /// The thread that stops statements at their deadline, once started.
     watchdog: std::sync::OnceLock<()>,
     me: Weak<Registry>,
@@ -276,6 +278,7 @@ impl Default for Registry {
             max_allowed_packet: SharedWord::new(DEFAULT_MAX_ALLOWED_PACKET),
             max_connections: SharedWord::new(151),
             max_statement_time: SharedWord::new(0f64.to_bits()),
+            tls: SharedWord::new(0),
             watchdog: std::sync::OnceLock::new(),
             me: Weak::new(),
         }
@@ -288,6 +291,20 @@ impl Registry {
             me: me.clone(),
             ..Registry::default()
         })
+    }
+
+    /// Records the server's TLS settings (`have_ssl`,
+    /// `require_secure_transport`).
+    pub fn set_tls(&self, offered: bool, required: bool) {
+        self.tls.store(offered as u64 | (required as u64) << 1);
+    }
+
+    pub(crate) fn tls_offered(&self) -> bool {
+        self.tls.load() & 1 != 0
+    }
+
+    pub(crate) fn tls_required(&self) -> bool {
+        self.tls.load() & 2 != 0
     }
 
     pub fn max_allowed_packet(&self) -> u64 {

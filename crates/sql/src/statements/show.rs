@@ -111,11 +111,17 @@ impl Session {
                     (pool.frames - pool.resident.min(pool.frames)) as u64,
                 ));
                 status.push(("Innodb_page_size", pool.page_size as u64));
-                status.sort_by_key(|(n, _)| *n);
-                let rows = status
+                let (version, cipher) = self.tls.clone().unwrap_or_default();
+                let mut rows: Vec<(&str, String)> = status
+                    .into_iter()
+                    .map(|(n, v)| (n, v.to_string()))
+                    .chain([("Ssl_cipher", cipher), ("Ssl_version", version)])
+                    .collect();
+                rows.sort_by(|a, b| a.0.cmp(b.0));
+                let rows = rows
                     .into_iter()
                     .filter(|(n, _)| matches_filter(filter, n))
-                    .map(|(n, v)| vec![Value::str(n), Value::str(&v.to_string())])
+                    .map(|(n, v)| vec![Value::str(n), Value::str(&v)])
                     .collect();
                 self.rows(sink, &["Variable_name", "Value"], rows)
             }
