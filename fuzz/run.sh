@@ -11,10 +11,14 @@ if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
     cargo +nightly install cargo-fuzz --locked >/dev/null
 fi
 cargo +nightly fuzz build -O
+# The binaries built above run directly (`cargo fuzz run` would rebuild them
+# whenever a source changed meanwhile).
+bin="target/x86_64-unknown-linux-gnu/release"
 for t in $targets; do
-    mkdir -p "corpus/$t"
+    mkdir -p "corpus/$t" "artifacts/$t"
     log="$(mktemp)"
-    if ! cargo +nightly fuzz run -O "$t" "corpus/$t" -- -max_total_time="$seconds" >"$log" 2>&1; then
+    if ! "$bin/$t" -artifact_prefix="artifacts/$t/" -max_total_time="$seconds" \
+        "corpus/$t" >"$log" 2>&1; then
         tail -n 40 "$log"
         echo "fuzz target $t: CRASH (input in fuzz/artifacts/$t/)"
         exit 1

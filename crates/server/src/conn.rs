@@ -41,6 +41,9 @@ const SERVER_CAPS: u32 = LONG_PASSWORD
     | CONNECT_ATTRS
     | PLUGIN_AUTH_LENENC;
 
+/// Switches a stream to TLS, given the TLS bytes already read from it.
+pub type StartTls<'a, S> = &'a mut dyn FnMut(&mut S, &[u8]) -> io::Result<()>;
+
 /// CLIENT_SSL: offered when the server has TLS; a client asking for it
 /// sends a short request, then the TLS handshake, then its login.
 const CLIENT_SSL: u32 = 1 << 11;
@@ -363,7 +366,7 @@ pub fn handshake<S: Read + Write>(
     engine: &Arc<Engine>,
     registry: &Arc<Registry>,
     client_host: &str,
-    mut tls: Option<&mut dyn FnMut(&mut S, &[u8]) -> io::Result<()>>,
+    mut tls: Option<StartTls<'_, S>>,
     tls_required: bool,
 ) -> io::Result<Option<Conn<S>>> {
     let server_caps = SERVER_CAPS | if tls.is_some() { CLIENT_SSL } else { 0 };
