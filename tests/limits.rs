@@ -167,3 +167,38 @@ fn statements_past_max_statement_time_get_1969() {
         Some(0)
     );
 }
+
+#[test]
+fn a_query_over_its_memory_budget_fails_cleanly() {
+    let server = Server::start();
+    let mut c = connect(server.port);
+    c.query_drop("CREATE DATABASE mem").unwrap();
+    c.query_drop("CREATE TABLE mem.t (id INT PRIMARY KEY, s VARCHAR(100))")
+        .unwrap();
+    let values: Vec<String> = (0..3000)
+        .map(|i| format!("({i}, '{}')", "x".repeat(80)))
+        .collect();
+    c.query_drop(format!("INSERT INTO mem.t VALUES {}", values.join(",")))
+        .unwrap();
+    c.query_drop("SET lineardb_query_memory = 65536").unwrap();
+    for sql in [
+        "SELECT * FROM mem.t ORDER BY s, id",
+        "SELECT DISTINCT id, s FROM mem.t",
+        "SELECT id, COUNT(*) FROM mem.t GROUP BY id",
+    ] {
+        match c.query::<mysql::Row, _>(sql) {
+            Err(mysql::Error::MySqlError(e)) => assert_eq!(e.code, 1038, "{sql}: {}", e.message),
+            other => panic!("{sql} ran over its budget: {:?}", other.map(|r| r.len())),
+        }
+    }
+    // Small results still run under the budget, and the session goes on.
+    let n: u64 = c
+        .query_first("SELECT COUNT(*) FROM mem.t")
+        .unwrap()
+        .unwrap();
+    assert_eq!(n, 3000);
+    c.query_drop("SET lineardb_query_memory = 1073741824")
+        .unwrap();
+    let rows: Vec<mysql::Row> = c.query("SELECT * FROM mem.t ORDER BY s, id").unwrap();
+    assert_eq!(rows.len(), 3000);
+}

@@ -20,6 +20,9 @@ use std::sync::Arc;
 /// threads would pay off.
 const DEFAULT_PARALLEL_MIN_ROWS: u64 = 50_000;
 
+/// Default `lineardb_query_memory`: 1 GiB.
+const DEFAULT_QUERY_MEMORY: usize = 1 << 30;
+
 /// A prepared statement.
 pub struct Prepared {
     pub(crate) statement: ast::Statement,
@@ -82,6 +85,9 @@ pub struct Session {
     /// `max_statement_time` in seconds (0: no limit): a statement running
     /// longer is stopped with error 1969.
     pub(crate) max_statement_time: f64,
+    /// `lineardb_query_memory`: bytes one query may hold for ORDER BY,
+    /// DISTINCT and GROUP BY (per thread) before it fails with 1038.
+    pub(crate) query_memory: usize,
     /// The connection's TLS version and cipher, if it uses TLS.
     pub(crate) tls: Option<(String, String)>,
     /// Commits do not wait for the log ([`set_deferred_durability`](Self::set_deferred_durability)).
@@ -184,6 +190,7 @@ impl Session {
             isolation: "REPEATABLE-READ",
             max_statement_time: registry.max_statement_time(),
             tls: None,
+            query_memory: DEFAULT_QUERY_MEMORY,
             deferred_durability: false,
             undurable: None,
         }
@@ -297,6 +304,7 @@ impl Session {
                 Value::Int(self.parallel_threads as i64)
             }
             "lineardb_parallel_min_rows" => Value::UInt(self.parallel_min_rows),
+            "lineardb_query_memory" => Value::UInt(self.query_memory as u64),
             "lineardb_instrumentation" => Value::str(if lineardb_sync::wait::enabled() {
                 "ON"
             } else {

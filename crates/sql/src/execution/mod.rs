@@ -4,6 +4,7 @@ pub(crate) mod access;
 mod output;
 use crate::error::{Result, SqlError};
 use crate::execution::access::{access_for_run, estimate, TableRun};
+use crate::execution::output::value_bytes;
 use crate::execution::output::Output;
 use crate::expr::{truth_of, Acc, AggFunc, Env, Expr, Row};
 use crate::planner::plan::{Access, SelectPlan, Source, TableSource};
@@ -67,6 +68,8 @@ struct Group {
 struct Groups {
     index: std::collections::HashMap<Vec<u8>, usize>,
     list: Vec<Group>,
+    /// About what the groups hold, for the memory budget.
+    bytes: usize,
 }
 
 impl Groups {
@@ -131,7 +134,7 @@ impl SelectPlan {
         };
         let limit = int_of(&self.limit)?.unwrap_or(u64::MAX);
         let offset = int_of(&self.offset)?.unwrap_or(0);
-        let mut out = Output::new(self, limit, offset);
+        let mut out = Output::new(self, limit, offset, cx.memory);
         if limit == 0 {
             return Ok(());
         }
@@ -157,7 +160,7 @@ impl SelectPlan {
                     let mut groups = Groups::default();
                     let mut key = Vec::new();
                     self.scan_fallible(params, &cx, table_run, &mut |row| {
-                        self.accumulate(row, env, &mut groups, &mut key)
+                        self.accumulate(row, env, &mut groups, &mut key, cx.memory)
                             .map(|()| true)
                     })?;
                     groups
@@ -258,7 +261,7 @@ impl SelectPlan {
                             }
                         }
                     }
-                    match self.accumulate(row, env, groups, key) {
+                    match self.accumulate(row, env, groups, key, cx.memory) {
                         Ok(()) => true,
                         Err(e) => {
                             *err = Some(e);
@@ -292,6 +295,7 @@ impl SelectPlan {
         env: Env<'_>,
         groups: &mut Groups,
         key: &mut Vec<u8>,
+        memory: usize,
     ) -> Result<()> {
         let existing = if self.group_by.is_empty() {
             (!groups.list.is_empty()).then_some(0)
@@ -314,6 +318,12 @@ impl SelectPlan {
             Some(i) => &mut groups.list[i],
             None => {
                 let width = self.columns_in_scope();
+                groups.bytes += key.len()
+                    + self.aggs.len() * std::mem::size_of::<Acc>()
+                    + (0..width).map(|c| value_bytes(&row.get(c))).sum::<usize>();
+                if groups.bytes > memory {
+                    return Err(crate::execution::output::over_budget("GROUP BY", memory));
+                }
                 groups.list.push(Group {
                     first_row: (0..width).map(|c| row.get(c)).collect(),
                     accs: self.aggs.iter().map(Acc::new).collect(),
@@ -417,6 +427,7 @@ impl SelectPlan {
                         threads: 1,
                         min_rows: u64::MAX,
                         parallel_scans: None,
+                        memory: cx.memory,
                     },
                     &mut rows,
                 )?;
@@ -461,6 +472,10 @@ pub(crate) struct RunContext<'a> {
     pub min_rows: u64,
     /// Counts the scans that ran in parallel (the session's own counter).
     pub parallel_scans: Option<&'a LocalCounter>,
+    /// Bytes a query may hold in rows for ORDER BY and DISTINCT, and in
+    /// groups (per thread) — `lineardb_query_memory`; beyond it the query
+    /// fails cleanly rather than take the server's memory.
+    pub memory: usize,
 }
 
 /// Reads the one row of a point range (a whole key of the primary key or

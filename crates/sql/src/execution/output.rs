@@ -1,6 +1,6 @@
 //! The output stages of a SELECT over produced rows: projection, DISTINCT,
 //! ORDER BY, OFFSET and LIMIT.
-use crate::error::Result;
+use crate::error::{Result, SqlError};
 use crate::expr::{compare, Env, Row};
 use crate::planner::plan::SelectPlan;
 use crate::result::RowSink;
@@ -17,10 +17,33 @@ pub(crate) struct Output<'p> {
     /// Rows held for sorting or DISTINCT: (sort keys, row).
     held: Vec<(Vec<Value>, Vec<Value>)>,
     seen: std::collections::HashSet<Vec<u8>>,
+    /// About what `held` and `seen` take, and the most they may.
+    bytes: usize,
+    memory: usize,
+}
+
+/// About the memory a value takes.
+pub(crate) fn value_bytes(v: &Value) -> usize {
+    std::mem::size_of::<Value>()
+        + match v {
+            Value::Bytes(b) => b.len(),
+            _ => 0,
+        }
+}
+
+/// The error of a query over its memory budget.
+pub(crate) fn over_budget(what: &str, memory: usize) -> SqlError {
+    SqlError::new(
+        1038,
+        "HY001",
+        format!(
+            "Out of sort memory: {what} needs more than lineardb_query_memory ({memory} bytes)"
+        ),
+    )
 }
 
 impl<'p> Output<'p> {
-    pub(crate) fn new(plan: &'p SelectPlan, limit: u64, offset: u64) -> Self {
+    pub(crate) fn new(plan: &'p SelectPlan, limit: u64, offset: u64, memory: usize) -> Self {
         Output {
             plan,
             limit,
@@ -29,6 +52,8 @@ impl<'p> Output<'p> {
             skipped: 0,
             held: Vec::new(),
             seen: Default::default(),
+            bytes: 0,
+            memory,
         }
     }
 
@@ -46,17 +71,29 @@ impl<'p> Output<'p> {
             .map(|e| e.eval(row, env))
             .collect::<Result<_>>()?;
         if !self.plan.order_by.is_empty() {
-            let keys = self
+            let keys: Vec<Value> = self
                 .plan
                 .order_by
                 .iter()
                 .map(|(e, _)| e.eval(row, env))
                 .collect::<Result<_>>()?;
+            self.bytes += keys.iter().chain(&values).map(value_bytes).sum::<usize>();
+            if self.bytes > self.memory {
+                return Err(over_budget("ORDER BY", self.memory));
+            }
             self.held.push((keys, values));
             return Ok(true);
         }
-        if self.plan.distinct && !self.seen.insert(distinct_key(&values)) {
-            return Ok(true);
+        if self.plan.distinct {
+            let key = distinct_key(&values);
+            let len = key.len();
+            if !self.seen.insert(key) {
+                return Ok(true);
+            }
+            self.bytes += len + 32;
+            if self.bytes > self.memory {
+                return Err(over_budget("DISTINCT", self.memory));
+            }
         }
         self.emit(&values, sink)
     }

@@ -75,6 +75,7 @@ impl Session {
             threads: self.parallel_threads,
             min_rows: self.parallel_min_rows,
             parallel_scans: Some(&self.slot.counters.parallel_scans),
+            memory: self.query_memory,
         }
     }
 }

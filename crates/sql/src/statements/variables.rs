@@ -172,6 +172,12 @@ impl Session {
                 }
                 continue;
             }
+            if name == "lineardb_query_memory" {
+                self.query_memory = whole(&v)
+                    .filter(|n| *n >= 1024)
+                    .ok_or_else(|| bad_value(&v))? as usize;
+                continue;
+            }
             if name == "lineardb_parallel_threads" || name == "parallel_threads" {
                 self.parallel_threads = whole(&v)
                     .filter(|n| (1..=MAX_PARALLEL_THREADS).contains(n))
