@@ -169,6 +169,17 @@ fn logins_match_mariadb() {
             "login as {user} with '{password}'"
         );
     }
+    // CURRENT_USER() is the account the login matched, USER() the client.
+    let who = |port: u16, password: &str| -> (String, String) {
+        connect(port, "pat", password)
+            .unwrap()
+            .query_first("SELECT CURRENT_USER(), USER()")
+            .unwrap()
+            .unwrap()
+    };
+    for password in ["local"] {
+        assert_eq!(who(lineardb.port, password), who(mariadb.port, password));
+    }
 }
 
 #[test]

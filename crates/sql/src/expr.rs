@@ -142,7 +142,10 @@ pub(crate) struct ScopeColumn {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct SessionFacts {
     pub database: Option<String>,
+    /// USER(): the login name and the client's host.
     pub user: String,
+    /// CURRENT_USER(): the account the login matched.
+    pub account: String,
     pub connection_id: u64,
     pub last_insert_id: u64,
 }
@@ -505,9 +508,8 @@ impl Compiler<'_> {
                     None => Value::Null,
                 })
             }
-            "USER" | "CURRENT_USER" | "SESSION_USER" | "SYSTEM_USER" => {
-                return lit(Value::str(&facts.user))
-            }
+            "CURRENT_USER" => return lit(Value::str(&facts.account)),
+            "USER" | "SESSION_USER" | "SYSTEM_USER" => return lit(Value::str(&facts.user)),
             "VERSION" => return lit(Value::str(crate::SERVER_VERSION)),
             "CONNECTION_ID" => return lit(Value::UInt(facts.connection_id)),
             "LAST_INSERT_ID" if a.is_empty() => return lit(Value::UInt(facts.last_insert_id)),

@@ -163,6 +163,10 @@ impl Session {
         grants: Grants,
     ) -> Session {
         let slot = registry.register(id, user, host);
+        let account = grants.account.as_ref().map_or_else(
+            || format!("{user}@{host}"),
+            |a| format!("{}@{}", a.user, a.host),
+        );
         Session {
             grants,
             grants_version: registry.accounts_version(),
@@ -171,6 +175,7 @@ impl Session {
             facts: SessionFacts {
                 database: None,
                 user: format!("{user}@{host}"),
+                account,
                 connection_id: slot.id,
                 last_insert_id: 0,
             },
