@@ -20,6 +20,9 @@ pub enum Error {
     InUse(String),
     #[error("redo log: {0}")]
     Log(String),
+    /// The disk is full (ENOSPC) under the redo log or the data file.
+    #[error("disk full: {0}")]
+    DiskFull(String),
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -58,6 +58,8 @@ impl Error {
     pub fn mysql_code(&self) -> u16 {
         match self {
             Error::Storage(lineardb_buffer::Error::TooLarge { .. }) => 1118,
+            Error::Storage(lineardb_buffer::Error::DiskFull(_)) => 1021,
+            Error::Storage(lineardb_buffer::Error::Io(e)) if e.raw_os_error() == Some(28) => 1021,
             Error::Storage(_) => 1030,
             Error::DuplicateKey { .. } => 1062,
             Error::NullNotAllowed(_) => 1048,

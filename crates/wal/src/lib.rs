@@ -53,5 +53,15 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// A log failure as the storage layers report it.
 pub(crate) fn log_error(e: Error) -> lineardb_buffer::Error {
+    // ENOSPC, now or as the reason the log was poisoned earlier (kept as
+    // the OS's text in the reason).
+    let disk_full = match &e {
+        Error::Io(io) => io.raw_os_error() == Some(28),
+        Error::Poisoned(why) => why.contains("(os error 28)"),
+        _ => false,
+    };
+    if disk_full {
+        return lineardb_buffer::Error::DiskFull(e.to_string());
+    }
     lineardb_buffer::Error::Log(e.to_string())
 }
