@@ -108,8 +108,14 @@ impl Read for NetStream {
 impl Write for NetStream {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         if let Some(tls) = self.tls.as_mut() {
-            tls.writer().write_all(buf)?;
-            Self::send_tls(&mut self.tcp, tls)?;
+            // rustls takes plaintext only up to its buffer limit (0 bytes
+            // once full): send what it has queued and offer the rest again.
+            let mut rest = buf;
+            while !rest.is_empty() {
+                let taken = tls.writer().write(rest)?;
+                rest = &rest[taken..];
+                Self::send_tls(&mut self.tcp, tls)?;
+            }
             return Ok(buf.len());
         }
         loop {

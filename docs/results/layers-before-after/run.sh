@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The figures in this folder: the lineardb binary before the change that
-# split the layers (BASE) and after it (NEW), on one machine, one after the
-# other. Needs sysbench, mariadb-client and mariadb-server.
+# A before-and-after measurement of two lineardb binaries, BASE (before a
+# change) and NEW (after it), on one machine, one after the other: the
+# figures in this folder (the layers split) and in
+# ../safety-before-after (privileges, limits, TLS, the clause gate).
+# Needs sysbench, mariadb-client and mariadb-server.
 #   BASE=... NEW=... OUT=results DATA=/tmp ./run.sh
 set -u
 BASE=${BASE:?path to the lineardb binary before the change}
