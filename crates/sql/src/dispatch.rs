@@ -66,6 +66,7 @@ impl Session {
             Stmt::Admin(a) => {
                 self.refresh_grants()?;
                 self.warnings.clear();
+                self.showing_diagnostics = false;
                 self.error = None;
                 self.slot.counters.questions.add(1);
                 let r = self.run_admin(a, sink);
@@ -86,6 +87,7 @@ impl Session {
             self.warnings.clear();
             self.error = None;
         }
+        self.showing_diagnostics = diagnostics;
         self.refresh_grants()?;
         self.slot.counters.questions.add(1);
         self.slot.begin("Query", Some(&batch.text));
@@ -186,6 +188,7 @@ impl Session {
             ));
         }
         self.warnings.clear();
+        self.showing_diagnostics = false;
         self.error = None;
         self.refresh_grants()?;
         self.slot.counters.questions.add(1);
@@ -243,15 +246,16 @@ impl Session {
         sink: &mut dyn RowSink,
     ) -> Result<Outcome> {
         use ast::Statement as S;
-        if matches!(
-            stmt,
-            S::CreateDatabase { .. }
-                | S::CreateTable(_)
-                | S::CreateIndex(_)
-                | S::AlterTable(_)
-                | S::Drop { .. }
-                | S::Truncate(_)
-        ) {
+        let ddl = match stmt {
+            // CREATE and DROP TEMPORARY TABLE leave the transaction open.
+            S::CreateTable(ct) => !ct.temporary,
+            S::Drop { temporary, .. } => !temporary,
+            S::CreateDatabase { .. } | S::CreateIndex(_) | S::AlterTable(_) | S::Truncate(_) => {
+                true
+            }
+            _ => false,
+        };
+        if ddl {
             // DDL commits the open transaction first, as in MySQL.
             self.end_transaction(true)?;
         }
@@ -277,10 +281,6 @@ impl Session {
             S::CreateTable(ct) => self.create_table(ct),
             S::CreateIndex(ci) => self.create_index(ci),
             S::AlterTable(at) => self.alter_table(at),
-            // Never the permanent table of that name.
-            S::Drop {
-                temporary: true, ..
-            } => Err(SqlError::unsupported("DROP TEMPORARY TABLE")),
             S::Drop {
                 object_type: ast::ObjectType::Index,
                 names,
@@ -290,9 +290,10 @@ impl Session {
             S::Drop {
                 object_type,
                 if_exists,
+                temporary,
                 names,
                 ..
-            } => self.drop_objects(object_type, *if_exists, names),
+            } => self.drop_objects(object_type, *if_exists, *temporary, names),
             S::Flush { .. } => {
                 self.require_global(crate::privileges::bits::RELOAD, "RELOAD")?;
                 Ok(Outcome::done(0))

@@ -13,7 +13,7 @@ use crate::SERVER_VERSION;
 use lineardb_table::{Engine, Table, Value};
 use lineardb_txn::{ReadView, Reader, Txn};
 use sqlparser::ast;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// Default `lineardb_parallel_min_rows`: below this a scan is over before
@@ -65,6 +65,9 @@ pub struct Session {
     /// The error the last statement failed with, which SHOW WARNINGS and
     /// SHOW ERRORS list after its warnings, as MariaDB does.
     pub(crate) error: Option<(u16, String)>,
+    /// The last statement was SHOW WARNINGS or SHOW ERRORS: it kept the
+    /// warnings but reports none of its own.
+    pub(crate) showing_diagnostics: bool,
     pub(crate) tables: TableCache,
     pub(crate) autocommit: bool,
     /// The open transaction: one that BEGIN started, or (autocommit off)
@@ -103,15 +106,43 @@ static LATEST: ReadView = ReadView::latest();
 
 impl Drop for Session {
     fn drop(&mut self) {
+        if let Some(owner) = self.tables.temporary_owner() {
+            // Its transaction first: it may have written to them.
+            if let Some(txn) = self.txn.take() {
+                let _ = txn.rollback();
+            }
+            let dropped = self.tables.free_dropped(&self.engine).and_then(|()| {
+                self.engine
+                    .drop_temporary_tables(owner)
+                    .map_err(SqlError::from)
+            });
+            if let Err(e) = dropped {
+                // The next start discards them.
+                eprintln!("lineardb: dropping a session's temporary tables failed: {e}");
+            }
+        }
         self.registry.unregister(&self.slot);
     }
 }
 
-/// A session's table handles, dropped whenever the catalog version moved.
+/// A session's table handles, dropped whenever the catalog version moved,
+/// and the names of its temporary tables, which shadow permanent tables of
+/// the same names.
 #[derive(Default)]
 pub(crate) struct TableCache {
     version: Option<u64>,
     tables: HashMap<(String, String), Arc<Table>>,
+    /// The session's temporary tables (db and name lowercase) and their
+    /// owner id in the engine, taken at the first one.
+    temporary: HashSet<(String, String)>,
+    owner: Option<u64>,
+    /// Temporary tables dropped while a transaction was open: their trees
+    /// are freed when it ends (its undo may still need them).
+    dropped: Vec<Arc<Table>>,
+}
+
+fn lowercase(db: &str, name: &str) -> (String, String) {
+    (db.to_ascii_lowercase(), name.to_ascii_lowercase())
 }
 
 impl TableCache {
@@ -125,16 +156,77 @@ impl TableCache {
             self.tables.clear();
             self.version = Some(version);
         }
-        let key = (db.to_ascii_lowercase(), name.to_ascii_lowercase());
+        let key = lowercase(&db, &name);
         if let Some(t) = self.tables.get(&key) {
             return Ok(t.clone());
         }
-        let t = engine.table(&db, &name).map_err(|e| match e {
-            lineardb_table::Error::NoSuchTable(_) => SqlError::unknown_table(&db, &name),
-            e => e.into(),
-        })?;
+        let temporary = match self.owner {
+            Some(owner) if self.temporary.contains(&key) => {
+                engine.temporary_table(owner, &db, &name)
+            }
+            _ => None,
+        };
+        let t = match temporary {
+            Some(t) => t,
+            // A table of a database that does not exist is a table that
+            // does not exist (1146), as in MariaDB.
+            None => engine.table(&db, &name).map_err(|e| match e {
+                lineardb_table::Error::NoSuchTable(_)
+                | lineardb_table::Error::NoSuchDatabase(_) => SqlError::unknown_table(&db, &name),
+                e => e.into(),
+            })?,
+        };
         self.tables.insert(key, t.clone());
         Ok(t)
+    }
+
+    /// Whether `db.name` names one of the session's temporary tables.
+    pub(crate) fn is_temporary(&self, db: &str, name: &str) -> bool {
+        !self.temporary.is_empty() && self.temporary.contains(&lowercase(db, name))
+    }
+
+    /// The session's owner id for temporary tables (taken from the engine
+    /// at the first one).
+    pub(crate) fn owner(&mut self, engine: &Engine) -> u64 {
+        *self.owner.get_or_insert_with(|| engine.temporary_owner())
+    }
+
+    pub(crate) fn add_temporary(&mut self, db: &str, name: &str) {
+        self.temporary.insert(lowercase(db, name));
+    }
+
+    /// The owner id, if the session ever made a temporary table.
+    pub(crate) fn temporary_owner(&self) -> Option<u64> {
+        self.owner
+    }
+
+    /// Drops the session's temporary table `db.name`: at once, or, with
+    /// `in_transaction`, takes its name now and frees it at
+    /// [`free_dropped`](Self::free_dropped).
+    pub(crate) fn drop_temporary(
+        &mut self,
+        engine: &Engine,
+        db: &str,
+        name: &str,
+        in_transaction: bool,
+    ) -> Result<()> {
+        let t = self.get(engine, (db.to_string(), name.to_string()))?;
+        self.temporary.remove(&lowercase(db, name));
+        if in_transaction {
+            engine.detach_temporary(&t);
+            self.dropped.push(t);
+            return Ok(());
+        }
+        Ok(engine.remove_table(&t)?)
+    }
+
+    /// Frees the temporary tables dropped during the transaction that
+    /// just ended.
+    pub(crate) fn free_dropped(&mut self, engine: &Engine) -> Result<()> {
+        for t in std::mem::take(&mut self.dropped) {
+            engine.remove_table(&t)?;
+        }
+        Ok(())
     }
 }
 
@@ -186,6 +278,7 @@ impl Session {
             parallel_min_rows: DEFAULT_PARALLEL_MIN_ROWS,
             warnings: Vec::new(),
             error: None,
+            showing_diagnostics: false,
             tables: TableCache::default(),
             autocommit: true,
             txn: None,
@@ -228,7 +321,11 @@ impl Session {
         self.facts.database.as_deref()
     }
 
+    /// The warnings the last statement reports with its result.
     pub fn warning_count(&self) -> u16 {
+        if self.showing_diagnostics {
+            return 0;
+        }
         self.warnings.len().min(u16::MAX as usize) as u16
     }
 
@@ -328,7 +425,11 @@ impl Session {
     /// [`bits`](crate::privileges::bits) bit, on the whole table).
     pub(crate) fn table(&mut self, parts: &[String], privilege: u64) -> Result<Arc<Table>> {
         let (db, name) = self.qualified(parts)?;
-        self.require_table(&db, &name, privilege)?;
+        // A session's temporary table is its own: no further checks, as
+        // in MariaDB.
+        if !self.tables.is_temporary(&db, &name) {
+            self.require_table(&db, &name, privilege)?;
+        }
         self.tables.get(&self.engine, (db, name))
     }
 
@@ -342,7 +443,7 @@ impl Session {
         } else {
             (self.grants.may_show_definition(&db, &name), "SHOW")
         };
-        if !allowed {
+        if !allowed && !self.tables.is_temporary(&db, &name) {
             return Err(self.access().table_denied(command, &db, &name));
         }
         self.tables.get(&self.engine, (db, name))
@@ -357,7 +458,8 @@ impl Session {
         columns: impl FnOnce(&Table) -> Vec<String>,
     ) -> Result<Arc<Table>> {
         let (db, name) = self.qualified(parts)?;
-        if self.grants.on_table(&db, &name) & privilege != 0 {
+        if self.grants.on_table(&db, &name) & privilege != 0 || self.tables.is_temporary(&db, &name)
+        {
             return self.tables.get(&self.engine, (db, name));
         }
         if !self.grants.has_column_grants(&db, &name, privilege) {

@@ -1,6 +1,11 @@
 //! The catalog: databases and table definitions, stored in the data file in
 //! the tree `__catalog` (key `D<db>` for a database, `T<db>\0<table>` for a
-//! table, value: the definition as JSON), and the open tables.
+//! table, `t<owner><id>` for a temporary table, value: the
+//! definition as JSON), and the open tables.
+//!
+//! A temporary table's entry only lets the engine find its trees again
+//! after a crash: opening the engine frees them and removes the entry, so
+//! no temporary table outlives its owner (a session) or a restart.
 //!
 //! DDL is serialised by one mutex. Looking a table up takes a mutex too:
 //! sessions are expected to cache the `Arc<Table>` they get (DDL-rate, not
@@ -8,7 +13,7 @@
 use crate::error::{Error, Result};
 use crate::index_build::{build_indexes, BuildStats};
 use crate::key_range::KeyRange;
-use crate::schema::{ColumnDef, IndexDef, TableDef};
+use crate::schema::{ColumnDef, IndexDef, TableDef, Temporary};
 use crate::table::Table;
 use crate::waits;
 use lineardb_btree::{BTree, PoolConfig, Store};
@@ -91,6 +96,9 @@ pub struct TableSpec {
     pub primary_key: Vec<String>,
     /// (name, columns, unique)
     pub indexes: Vec<(String, Vec<String>, bool)>,
+    /// Make it a temporary table of `owner` (see [`TableDef::temporary`],
+    /// [`Engine::temporary_owner`]).
+    pub temporary_for: Option<u64>,
 }
 
 impl TableSpec {
@@ -101,7 +109,12 @@ impl TableSpec {
             columns: Vec::new(),
             primary_key: Vec::new(),
             indexes: Vec::new(),
+            temporary_for: None,
         }
+    }
+    pub fn temporary(mut self, owner: u64) -> Self {
+        self.temporary_for = Some(owner);
+        self
     }
     pub fn column(mut self, c: ColumnDef) -> Self {
         self.columns.push(c);
@@ -127,6 +140,10 @@ pub struct Engine {
     recovery: RecoveryReport,
     catalog: BTree,
     tables: Mutex<HashMap<(String, String), Arc<Table>>>,
+    /// Temporary tables by (owner, db, name), db and name lowercase.
+    temporary: Mutex<HashMap<(u64, String, String), Arc<Table>>>,
+    /// The last id given to a temporary table or its owner.
+    temporary_ids: SharedWord,
     ddl: Mutex<()>,
     /// Bumped by every DDL statement when it ends. Sessions cache table
     /// handles and only re-fetch them when this changed: a query reads it,
@@ -162,6 +179,25 @@ fn table_key(db: &str, name: &str) -> Vec<u8> {
     k.push(0);
     k.extend_from_slice(name.to_ascii_lowercase().as_bytes());
     k
+}
+
+fn temporary_key(t: Temporary) -> Vec<u8> {
+    let mut k = b"t".to_vec();
+    k.extend_from_slice(&t.owner.to_be_bytes());
+    k.extend_from_slice(&t.id.to_be_bytes());
+    k
+}
+
+/// The catalog key of a table, temporary or not.
+fn catalog_key(def: &TableDef) -> Vec<u8> {
+    match def.temporary {
+        Some(t) => temporary_key(t),
+        None => table_key(&def.database, &def.name),
+    }
+}
+
+fn lowercase(db: &str, name: &str) -> (String, String) {
+    (db.to_ascii_lowercase(), name.to_ascii_lowercase())
 }
 
 fn db_key(db: &str) -> Vec<u8> {
@@ -204,15 +240,86 @@ impl Engine {
                 t
             }
         };
-        Ok(Engine {
+        let engine = Engine {
             store,
             txns: Transactions::start(wal),
             recovery,
             catalog,
             tables: Mutex::with_class(waits::CATALOG, HashMap::new()),
+            temporary: Mutex::with_class(waits::CATALOG, HashMap::new()),
+            temporary_ids: SharedWord::new(0),
             ddl: Mutex::with_class(waits::CATALOG, ()),
             version: SharedWord::new(0),
-        })
+        };
+        engine.discard_temporary_tables()?;
+        Ok(engine)
+    }
+
+    /// Frees the trees of the temporary tables a crash left behind and
+    /// removes their entries.
+    fn discard_temporary_tables(&self) -> Result<()> {
+        for def in self.table_defs(b"t")? {
+            self.catalog_set(&catalog_key(&def), None)?;
+            self.destroy_trees(&def)?;
+        }
+        Ok(())
+    }
+
+    fn destroy_trees(&self, def: &TableDef) -> Result<()> {
+        self.txns.destroy_tree(def.primary_root)?;
+        for i in &def.indexes {
+            self.txns.destroy_tree(i.root)?;
+        }
+        Ok(())
+    }
+
+    /// Makes `table` the open handle of its name.
+    fn install(&self, table: &Arc<Table>) {
+        let def = &table.def;
+        let (db, name) = lowercase(&def.database, &def.name);
+        match def.temporary {
+            Some(t) => self
+                .temporary
+                .lock()
+                .insert((t.owner, db, name), table.clone()),
+            None => self.tables.lock().insert((db, name), table.clone()),
+        };
+    }
+
+    /// Forgets the open handle of `def`'s name, if it is still `def`'s
+    /// table (a temporary name may have been given to another since).
+    fn uninstall(&self, def: &TableDef) {
+        let (db, name) = lowercase(&def.database, &def.name);
+        match def.temporary {
+            Some(t) => {
+                let mut open = self.temporary.lock();
+                let key = (t.owner, db, name);
+                if open
+                    .get(&key)
+                    .is_some_and(|o| o.def.temporary == def.temporary)
+                {
+                    open.remove(&key);
+                }
+            }
+            None => {
+                self.tables.lock().remove(&(db, name));
+            }
+        }
+    }
+
+    /// Stores `def` as its table's catalog entry and opens the table on it.
+    fn store_def(
+        &self,
+        def: TableDef,
+        make: impl FnOnce(TableDef) -> Result<Table>,
+    ) -> Result<Arc<Table>> {
+        self.catalog_set(
+            &catalog_key(&def),
+            Some(&serde_json::to_vec(&def).expect("serializable")),
+        )?;
+        let table = Arc::new(make(def)?);
+        self.install(&table);
+        Ok(table)
     }
 
     fn ddl_lock(&self) -> DdlGuard<'_> {
@@ -452,18 +559,24 @@ impl Engine {
     /// Creates a table (and the trees of its indexes).
     pub fn create_table(&self, spec: TableSpec) -> Result<Arc<Table>> {
         let _ddl = self.ddl_lock();
-        if !self.database_exists(&spec.database)? {
+        // A temporary table may name a database that does not exist (as
+        // in MariaDB): nothing else can reach it.
+        if spec.temporary_for.is_none() && !self.database_exists(&spec.database)? {
             return Err(Error::NoSuchDatabase(spec.database));
+        }
+        if let Some(owner) = spec.temporary_for {
+            if self
+                .temporary_table(owner, &spec.database, &spec.name)
+                .is_some()
+            {
+                return Err(Error::TableExists(spec.name));
+            }
         }
         if !ident_ok(&spec.name) {
             return Err(Error::Invalid(format!(
                 "Incorrect table name '{}'",
                 spec.name
             )));
-        }
-        let key = table_key(&spec.database, &spec.name);
-        if self.catalog.get(&key)?.is_some() {
-            return Err(Error::TableExists(spec.name));
         }
         let mut def = TableDef {
             database: spec.database.clone(),
@@ -472,7 +585,14 @@ impl Engine {
             primary_key: Vec::new(),
             primary_root: 0,
             indexes: Vec::new(),
+            temporary: spec.temporary_for.map(|owner| Temporary {
+                owner,
+                id: self.temporary_ids.fetch_add(1) + 1,
+            }),
         };
+        if self.catalog.get(&catalog_key(&def))?.is_some() {
+            return Err(Error::TableExists(spec.name));
+        }
         def.primary_key = spec
             .primary_key
             .iter()
@@ -507,16 +627,12 @@ impl Engine {
         for i in def.indexes.iter_mut() {
             i.root = BTree::create(pool.clone())?.root();
         }
-        self.catalog_set(&key, Some(&serde_json::to_vec(&def).expect("serializable")))?;
-        let table = Arc::new(Table::open(def, pool)?);
-        self.tables.lock().insert(
-            (
-                spec.database.to_ascii_lowercase(),
-                spec.name.to_ascii_lowercase(),
-            ),
-            table.clone(),
-        );
-        Ok(table)
+        self.store_def(def, |def| Table::open(def, pool))
+    }
+
+    /// How many temporary tables exist now, of every owner.
+    pub fn temporary_tables(&self) -> usize {
+        self.temporary.lock().len()
     }
 
     /// How many tables are open (have been used since start).
@@ -542,27 +658,68 @@ impl Engine {
         Ok(self.tables.lock().entry(k).or_insert(table).clone())
     }
 
-    pub fn drop_table(&self, db: &str, name: &str, if_exists: bool) -> Result<()> {
-        let table = match self.table(db, name) {
-            Ok(t) => t,
-            Err(Error::NoSuchTable(_)) if if_exists => return Ok(()),
-            Err(e) => return Err(e),
-        };
-        let _ddl = self.ddl_lock();
-        self.catalog_set(&table_key(db, name), None)?;
-        self.tables
+    /// A new owner for temporary tables (one per session that makes
+    /// them): unique while the engine is open.
+    pub fn temporary_owner(&self) -> u64 {
+        self.temporary_ids.fetch_add(1) + 1
+    }
+
+    /// The temporary table `db.name` of `owner`, if it has one.
+    pub fn temporary_table(&self, owner: u64, db: &str, name: &str) -> Option<Arc<Table>> {
+        let (db, name) = lowercase(db, name);
+        self.temporary.lock().get(&(owner, db, name)).cloned()
+    }
+
+    /// Drops every temporary table of `owner` (when it ends).
+    pub fn drop_temporary_tables(&self, owner: u64) -> Result<()> {
+        let mine: Vec<Arc<Table>> = self
+            .temporary
             .lock()
-            .remove(&(db.to_ascii_lowercase(), name.to_ascii_lowercase()));
-        self.txns.destroy_tree(table.def.primary_root)?;
-        for i in &table.def.indexes {
-            self.txns.destroy_tree(i.root)?;
+            .iter()
+            .filter(|((o, _, _), _)| *o == owner)
+            .map(|(_, t)| t.clone())
+            .collect();
+        for t in mine {
+            self.remove_table(&t)?;
         }
         Ok(())
     }
 
+    pub fn drop_table(&self, db: &str, name: &str, if_exists: bool) -> Result<()> {
+        match self.table(db, name) {
+            Ok(t) => self.remove_table(&t),
+            Err(Error::NoSuchTable(_)) if if_exists => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Takes a temporary table's name away (its owner can no longer find
+    /// it, and may give the name to another table) but keeps its trees
+    /// until [`remove_table`](Self::remove_table): a transaction that
+    /// changed it may still roll back, and its undo must find them. A
+    /// crash meanwhile leaves the entry for the next start to discard.
+    pub fn detach_temporary(&self, table: &Table) {
+        debug_assert!(table.def.temporary.is_some());
+        self.uninstall(&table.def);
+    }
+
+    /// Drops `table` (permanent or temporary, detached or not) and frees
+    /// its trees.
+    pub fn remove_table(&self, table: &Table) -> Result<()> {
+        let _ddl = self.ddl_lock();
+        self.catalog_set(&catalog_key(&table.def), None)?;
+        self.uninstall(&table.def);
+        self.destroy_trees(&table.def)
+    }
+
     /// Empties a table (new empty trees; the old ones are freed).
     pub fn truncate_table(&self, db: &str, name: &str) -> Result<Arc<Table>> {
-        let old = self.table(db, name)?;
+        self.truncate(&*self.table(db, name)?)
+    }
+
+    /// [`truncate_table`](Self::truncate_table) by handle (permanent or
+    /// temporary).
+    pub fn truncate(&self, old: &Table) -> Result<Arc<Table>> {
         let _ddl = self.ddl_lock();
         let pool = self.store.pool();
         let mut def = old.def.clone();
@@ -570,19 +727,8 @@ impl Engine {
         for i in def.indexes.iter_mut() {
             i.root = BTree::create(pool.clone())?.root();
         }
-        self.catalog_set(
-            &table_key(db, name),
-            Some(&serde_json::to_vec(&def).expect("serializable")),
-        )?;
-        let table = Arc::new(Table::open(def, pool)?);
-        self.tables.lock().insert(
-            (db.to_ascii_lowercase(), name.to_ascii_lowercase()),
-            table.clone(),
-        );
-        self.txns.destroy_tree(old.def.primary_root)?;
-        for i in &old.def.indexes {
-            self.txns.destroy_tree(i.root)?;
-        }
+        let table = self.store_def(def, |def| Table::open(def, pool))?;
+        self.destroy_trees(&old.def)?;
         Ok(table)
     }
 
@@ -597,7 +743,18 @@ impl Engine {
         threads: usize,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<(Arc<Table>, BuildStats)> {
-        let old = self.table(db, name)?;
+        self.add_indexes(&*self.table(db, name)?, specs, threads, progress)
+    }
+
+    /// [`create_indexes`](Self::create_indexes) by handle (permanent or
+    /// temporary).
+    pub fn add_indexes(
+        &self,
+        old: &Table,
+        specs: &[(String, Vec<String>, bool)],
+        threads: usize,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<(Arc<Table>, BuildStats)> {
         let _ddl = self.ddl_lock();
         let pool = self.store.pool();
         let mut new_defs = Vec::new();
@@ -630,7 +787,7 @@ impl Engine {
             }
             Ok(())
         };
-        let stats = match build_indexes(&old, &new_defs, threads, progress) {
+        let stats = match build_indexes(old, &new_defs, threads, progress) {
             Ok(s) => s,
             Err(e) => {
                 destroy(&new_defs)?;
@@ -639,7 +796,7 @@ impl Engine {
         };
         let mut def = old.def.clone();
         def.indexes.extend(new_defs.iter().cloned());
-        let table = Arc::new(old.with_def(def.clone())?);
+        let table = old.with_def(def.clone())?;
         for (n, d) in new_defs.iter().enumerate() {
             if d.unique {
                 if let Some(e) = table.first_unique_violation(old.def.indexes.len() + n)? {
@@ -648,20 +805,17 @@ impl Engine {
                 }
             }
         }
-        self.catalog_set(
-            &table_key(db, name),
-            Some(&serde_json::to_vec(&def).expect("serializable")),
-        )?;
-        self.tables.lock().insert(
-            (db.to_ascii_lowercase(), name.to_ascii_lowercase()),
-            table.clone(),
-        );
+        let table = self.store_def(def, |_| Ok(table))?;
         Ok((table, stats))
     }
 
     /// Drops a secondary index.
     pub fn drop_index(&self, db: &str, name: &str, index: &str) -> Result<Arc<Table>> {
-        let old = self.table(db, name)?;
+        self.remove_index(&*self.table(db, name)?, index)
+    }
+
+    /// [`drop_index`](Self::drop_index) by handle (permanent or temporary).
+    pub fn remove_index(&self, old: &Table, index: &str) -> Result<Arc<Table>> {
         let _ddl = self.ddl_lock();
         let pos = old
             .def
@@ -669,15 +823,7 @@ impl Engine {
             .ok_or_else(|| Error::NoSuchIndex(index.into()))?;
         let mut def = old.def.clone();
         let removed = def.indexes.remove(pos);
-        self.catalog_set(
-            &table_key(db, name),
-            Some(&serde_json::to_vec(&def).expect("serializable")),
-        )?;
-        let table = Arc::new(old.with_def(def)?);
-        self.tables.lock().insert(
-            (db.to_ascii_lowercase(), name.to_ascii_lowercase()),
-            table.clone(),
-        );
+        let table = self.store_def(def, |def| old.with_def(def))?;
         self.txns.destroy_tree(removed.root)?;
         Ok(table)
     }

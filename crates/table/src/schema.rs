@@ -76,6 +76,21 @@ pub struct TableDef {
     /// Root page of the clustered index.
     pub primary_root: u64,
     pub indexes: Vec<IndexDef>,
+    /// Set for a temporary table, private to its owner, dropped when the
+    /// owner ends and discarded when the engine opens; `None` for a
+    /// permanent table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temporary: Option<Temporary>,
+}
+
+/// What makes a table temporary: the owner (a session) it is private to
+/// and an id of its own, which keys its catalog entry (so the entry, and
+/// the table's trees, may outlive its name: see
+/// [`Engine::detach_temporary`](crate::Engine::detach_temporary)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Temporary {
+    pub owner: u64,
+    pub id: u64,
 }
 
 impl TableDef {

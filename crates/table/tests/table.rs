@@ -454,3 +454,98 @@ fn index_entries_give_every_column_they_hold() {
         assert_eq!(seen, 300, "index {index}");
     }
 }
+
+fn pages_in_use(engine: &Engine) -> u64 {
+    let s = engine.pool_stats();
+    s.page_count - s.free_pages as u64
+}
+
+#[test]
+fn temporary_tables_are_private_and_gone_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tmp.ldb");
+    let temporary = |engine: &Engine, connection: u64, db: &str| {
+        engine
+            .create_table(
+                TableSpec::new(db, "people")
+                    .temporary(connection)
+                    .column(ColumnDef::new("n", int()))
+                    .index("by_n", &["n"], false),
+            )
+            .unwrap()
+    };
+    let in_use_before;
+    {
+        let engine = Engine::open(&path, small_pool()).unwrap();
+        let permanent = people(&engine);
+        engine.checkpoint().unwrap();
+        in_use_before = pages_in_use(&engine);
+        // Two connections' tables of the permanent table's name, and one
+        // in a database that does not exist.
+        let mine = temporary(&engine, 7, "db");
+        let theirs = temporary(&engine, 8, "db");
+        temporary(&engine, 7, "nowhere");
+        let again = engine.create_table(TableSpec::new("db", "people").temporary(7));
+        assert!(matches!(again, Err(lineardb_table::Error::TableExists(_))));
+        let mut txn = engine.begin();
+        for n in 0..3000 {
+            mine.insert(&mut txn, vec![Some(Value::Int(n))]).unwrap();
+        }
+        theirs.insert(&mut txn, vec![Some(Value::Int(1))]).unwrap();
+        txn.commit().unwrap();
+        assert_eq!(mine.check().unwrap(), 3000);
+        assert_eq!(theirs.check().unwrap(), 1);
+        // The permanent table is untouched and the only one listed.
+        assert_eq!(engine.tables("db").unwrap(), vec!["people"]);
+        assert_eq!(engine.table("db", "people").unwrap().def().columns.len(), 5);
+        assert_eq!(permanent.check().unwrap(), 0);
+        let found = engine.temporary_table(7, "DB", "People").unwrap();
+        assert_eq!(found.def().temporary.map(|t| t.owner), Some(7));
+        assert!(engine.temporary_table(9, "db", "people").is_none());
+        // DDL by handle keeps the table temporary.
+        let mine = engine.truncate(&found).unwrap();
+        assert_eq!(mine.check().unwrap(), 0);
+        let (mine, _) = engine
+            .add_indexes(&mine, &[("n2".into(), vec!["n".into()], false)], 1, &|_| {})
+            .unwrap();
+        assert_eq!(
+            engine
+                .temporary_table(7, "db", "people")
+                .unwrap()
+                .def()
+                .indexes
+                .len(),
+            2
+        );
+        engine.remove_index(&mine, "n2").unwrap();
+        // A detached table keeps its trees while its name goes to another.
+        let first = engine.temporary_table(7, "nowhere", "people").unwrap();
+        let mut txn = engine.begin();
+        first.insert(&mut txn, vec![Some(Value::Int(1))]).unwrap();
+        engine.detach_temporary(&first);
+        assert!(engine.temporary_table(7, "nowhere", "people").is_none());
+        let second = temporary(&engine, 7, "nowhere");
+        second.insert(&mut txn, vec![Some(Value::Int(2))]).unwrap();
+        txn.rollback().unwrap();
+        engine.remove_table(&first).unwrap();
+        let found = engine.temporary_table(7, "nowhere", "people").unwrap();
+        assert_eq!(found.def().temporary, second.def().temporary);
+        assert_eq!(found.check().unwrap(), 0);
+        // A connection's end drops its tables only.
+        engine.drop_temporary_tables(8).unwrap();
+        assert!(engine.temporary_table(8, "db", "people").is_none());
+        assert!(engine.temporary_table(7, "db", "people").is_some());
+        assert!(pages_in_use(&engine) > in_use_before);
+        // Closed with connection 7's tables still there (as a crash would).
+        engine.close().unwrap();
+    }
+    let engine = Engine::open(&path, small_pool()).unwrap();
+    assert!(engine.temporary_table(7, "db", "people").is_none());
+    assert!(engine.temporary_table(7, "nowhere", "people").is_none());
+    assert_eq!(engine.tables("db").unwrap(), vec!["people"]);
+    assert!(!engine.database_exists("nowhere").unwrap());
+    // Their pages are free again.
+    engine.checkpoint().unwrap();
+    assert_eq!(pages_in_use(&engine), in_use_before);
+    temporary(&engine, 7, "db");
+}

@@ -2,7 +2,7 @@
 //! TABLE ADD INDEX, DROP INDEX, TRUNCATE.
 use crate::error::{Result, SqlError};
 use crate::expr::object_name;
-use crate::privileges::bits::{ALTER, CREATE, DROP, INDEX};
+use crate::privileges::bits::{ALTER, CREATE, CREATE_TEMPORARY_TABLES, DROP, INDEX};
 use crate::result::Outcome;
 use crate::session::Session;
 use lineardb_table::{ColumnDef, DataType, TableSpec};
@@ -81,20 +81,33 @@ impl Session {
     pub(crate) fn create_table(&mut self, ct: &ast::CreateTable) -> Result<Outcome> {
         let parts = object_name(&ct.name);
         let (db, name) = self.qualified(&parts)?;
-        self.require_table(&db, &name, CREATE)?;
         if ct.temporary {
-            // Not a permanent table that every session sees instead.
-            return Err(SqlError::unsupported("CREATE TEMPORARY TABLE"));
+            self.require_database(&db, CREATE_TEMPORARY_TABLES)?;
+        } else {
+            self.require_table(&db, &name, CREATE)?;
         }
         if ct.query.is_some() || ct.like.is_some() {
             return Err(SqlError::unsupported("CREATE TABLE ... AS / LIKE"));
         }
-        if ct.if_not_exists && self.engine.table(&db, &name).is_ok() {
-            self.warnings
-                .push((1050, format!("Table '{name}' already exists")));
-            return Ok(Outcome::done(0));
+        let exists = if ct.temporary {
+            self.tables.is_temporary(&db, &name)
+        } else {
+            self.engine.table(&db, &name).is_ok()
+        };
+        if exists {
+            let message = format!("Table '{name}' already exists");
+            if ct.if_not_exists {
+                self.warnings.push((1050, message));
+                return Ok(Outcome::done(0));
+            }
+            return Err(SqlError::new(1050, "42S01", message));
         }
         let mut spec = TableSpec::new(&db, &name);
+        if ct.temporary {
+            // Private to this session; its catalog entry only lets a start
+            // after a crash free its pages.
+            spec = spec.temporary(self.tables.owner(&self.engine));
+        }
         let mut pk: Vec<String> = Vec::new();
         for c in &ct.columns {
             let mut def = ColumnDef::new(&c.name.value, data_type(&c.data_type)?);
@@ -174,6 +187,9 @@ impl Session {
         }
         spec.primary_key = pk;
         self.engine.create_table(spec)?;
+        if ct.temporary {
+            self.tables.add_temporary(&db, &name);
+        }
         Ok(Outcome::done(0))
     }
 
@@ -188,19 +204,14 @@ impl Session {
         let cols = ident_list(&ci.columns)?;
         // Index builds use the session's parallel threads (default: the cores).
         let threads = self.parallel_threads;
-        self.engine.create_indexes(
-            &t.def().database,
-            &t.def().name,
-            &[(name, cols, ci.unique)],
-            threads,
-            &|_| {},
-        )?;
+        self.engine
+            .add_indexes(&t, &[(name, cols, ci.unique)], threads, &|_| {})?;
         Ok(Outcome::done(0))
     }
 
     pub(crate) fn alter_table(&mut self, at: &ast::AlterTable) -> Result<Outcome> {
         let parts = object_name(&at.name);
-        let t = self.table(&parts, ALTER)?;
+        let mut t = self.table(&parts, ALTER)?;
         let mut specs: Vec<(String, Vec<String>, bool)> = Vec::new();
         for op in &at.operations {
             match op {
@@ -225,23 +236,25 @@ impl Session {
                     other => return Err(SqlError::unsupported(format!("ALTER TABLE ADD {other}"))),
                 },
                 ast::AlterTableOperation::DropIndex { name } => {
-                    self.engine
-                        .drop_index(&t.def().database, &t.def().name, &name.value)?;
+                    t = self.engine.remove_index(&t, &name.value)?;
                 }
                 other => return Err(SqlError::unsupported(format!("ALTER TABLE {other}"))),
             }
         }
         // Index builds use the session's parallel threads (default: the cores).
         let threads = self.parallel_threads;
-        self.engine
-            .create_indexes(&t.def().database, &t.def().name, &specs, threads, &|_| {})?;
+        self.engine.add_indexes(&t, &specs, threads, &|_| {})?;
         Ok(Outcome::done(0))
     }
 
+    /// DROP [TEMPORARY] TABLE / DATABASE. A table name means the session's
+    /// temporary table of that name if it has one; with `temporary`, only
+    /// that.
     pub(crate) fn drop_objects(
         &mut self,
         object_type: &ast::ObjectType,
         if_exists: bool,
+        temporary: bool,
         names: &[ast::ObjectName],
     ) -> Result<Outcome> {
         for n in names {
@@ -249,15 +262,32 @@ impl Session {
             match object_type {
                 ast::ObjectType::Table => {
                     let (db, name) = self.qualified(&parts)?;
-                    self.require_table(&db, &name, DROP)?;
-                    self.engine
-                        .drop_table(&db, &name, if_exists)
-                        .map_err(|e| match e {
-                            lineardb_table::Error::NoSuchTable(_) => {
-                                SqlError::new(1051, "42S02", format!("Unknown table '{db}.{name}'"))
-                            }
-                            e => e.into(),
-                        })?;
+                    if self.tables.is_temporary(&db, &name) {
+                        let in_transaction = self.txn.is_some();
+                        self.tables
+                            .drop_temporary(&self.engine, &db, &name, in_transaction)?;
+                        continue;
+                    }
+                    let unknown =
+                        SqlError::new(1051, "42S02", format!("Unknown table '{db}.{name}'"));
+                    if !temporary {
+                        self.require_table(&db, &name, DROP)?;
+                    }
+                    let exists = !temporary
+                        && match self.engine.drop_table(&db, &name, false) {
+                            Ok(()) => true,
+                            Err(
+                                lineardb_table::Error::NoSuchTable(_)
+                                | lineardb_table::Error::NoSuchDatabase(_),
+                            ) => false,
+                            Err(e) => return Err(e.into()),
+                        };
+                    if !exists {
+                        if !if_exists {
+                            return Err(unknown);
+                        }
+                        self.warnings.push((unknown.code, unknown.message));
+                    }
                 }
                 ast::ObjectType::Database | ast::ObjectType::Schema => {
                     let name = parts.join(".");
@@ -297,8 +327,7 @@ impl Session {
         for t in &tr.table_names {
             let parts = object_name(&t.name);
             let table = self.table(&parts, DROP)?;
-            self.engine
-                .truncate_table(&table.def().database, &table.def().name)?;
+            self.engine.truncate(&table)?;
         }
         Ok(Outcome::done(0))
     }
@@ -321,11 +350,10 @@ impl Session {
         table: &ast::ObjectName,
         names: &[ast::ObjectName],
     ) -> Result<Outcome> {
-        let t = self.table(&object_name(table), INDEX)?;
+        let mut t = self.table(&object_name(table), INDEX)?;
         for n in names {
             let index = object_name(n).join(".");
-            self.engine
-                .drop_index(&t.def().database, &t.def().name, &index)?;
+            t = self.engine.remove_index(&t, &index)?;
         }
         Ok(Outcome::done(0))
     }

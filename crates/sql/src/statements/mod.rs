@@ -6,6 +6,7 @@ mod ddl;
 mod dml;
 mod query;
 mod show;
+mod show_filter;
 mod transaction;
 mod variables;
 

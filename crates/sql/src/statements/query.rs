@@ -39,6 +39,10 @@ impl Session {
         let access = self.access();
         let mut resolve = |parts: &[String]| {
             let (db, name) = qualify(db.as_deref(), parts)?;
+            if cache.is_temporary(&db, &name) {
+                // The session's own: no further checks, as in MariaDB.
+                return cache.get(&engine, (db, name));
+            }
             if access.grants.on_table(&db, &name) & SELECT == 0
                 && access.grants.has_column_grants(&db, &name, SELECT)
             {

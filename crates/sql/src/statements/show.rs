@@ -3,6 +3,7 @@ use crate::error::{Result, SqlError};
 use crate::expr::{object_name, Params};
 use crate::result::{Outcome, RowSink};
 use crate::session::Session;
+use crate::statements::show_filter::{filter_rows, options_filter};
 use lineardb_table::{Table, Value};
 use sqlparser::ast;
 
@@ -15,7 +16,12 @@ impl Session {
     ) -> Result<Outcome> {
         use ast::Statement as S;
         match stmt {
-            S::ShowDatabases { .. } => {
+            S::ShowDatabases {
+                terse: false,
+                history: false,
+                show_options,
+            } => {
+                let filter = options_filter(show_options)?;
                 // Only the databases the account has some privilege in,
                 // unless it holds SHOW DATABASES.
                 let all = self.has_global(crate::privileges::bits::SHOW_DATABASES);
@@ -26,9 +32,18 @@ impl Session {
                     .filter(|d| all || self.grants.sees_database(d))
                     .map(|d| vec![Value::str(&d)])
                     .collect();
-                self.rows(sink, &["Database"], rows)
+                let header = ["Database"];
+                self.rows(sink, &header, filter_rows(filter, &header, rows)?)
             }
-            S::ShowTables { show_options, .. } => {
+            S::ShowTables {
+                terse: false,
+                history: false,
+                extended: false,
+                external: false,
+                full,
+                show_options,
+            } => {
+                let filter = options_filter(show_options)?;
                 let db = match &show_options.show_in {
                     Some(si) => si.parent_name.as_ref().map(|n| object_name(n).join(".")),
                     None => None,
@@ -50,10 +65,21 @@ impl Session {
                 let rows = names
                     .into_iter()
                     .filter(|t| self.grants.sees_table(&db, t))
-                    .map(|t| vec![Value::str(&t)])
+                    .map(|t| {
+                        let mut row = vec![Value::str(&t)];
+                        if *full {
+                            row.push(Value::str("BASE TABLE"));
+                        }
+                        row
+                    })
                     .collect();
-                let header = format!("Tables_in_{db}");
-                self.rows(sink, &[header.as_str()], rows)
+                let first = format!("Tables_in_{db}");
+                let header: &[&str] = if *full {
+                    &[first.as_str(), "Table_type"]
+                } else {
+                    &[first.as_str()]
+                };
+                self.rows(sink, header, filter_rows(filter, header, rows)?)
             }
             S::ShowVariables { filter, .. } => {
                 let names = [
@@ -77,19 +103,23 @@ impl Session {
                 ];
                 let rows = names
                     .iter()
-                    .filter(|n| matches_filter(filter, n))
                     .map(|n| {
                         let v = self.variable(n).and_then(|v| v.to_text());
                         vec![Value::str(n), Value::str(&v.unwrap_or_default())]
                     })
                     .collect();
-                self.rows(sink, &["Variable_name", "Value"], rows)
+                let header = ["Variable_name", "Value"];
+                self.rows(sink, &header, filter_rows(filter.as_ref(), &header, rows)?)
             }
             S::ShowStatus { filter, .. } => {
                 let mut status = self.registry.status();
                 let log = self.engine.log_stats();
                 status.push(("Lineardb_log_syncs", log.syncs));
                 status.push(("Lineardb_log_written", log.written));
+                status.push((
+                    "Lineardb_temporary_tables",
+                    self.engine.temporary_tables() as u64,
+                ));
                 use lineardb_sync::{thread_slot::counter_total, Counter};
                 for (name, c) in [
                     ("Innodb_rows_read", Counter::RowsRead),
@@ -120,10 +150,10 @@ impl Session {
                 rows.sort_by(|a, b| a.0.cmp(b.0));
                 let rows = rows
                     .into_iter()
-                    .filter(|(n, _)| matches_filter(filter, n))
                     .map(|(n, v)| vec![Value::str(n), Value::str(&v)])
                     .collect();
-                self.rows(sink, &["Variable_name", "Value"], rows)
+                let header = ["Variable_name", "Value"];
+                self.rows(sink, &header, filter_rows(filter.as_ref(), &header, rows)?)
             }
             S::ShowProcessList { full } => {
                 // Without PROCESS an account sees its own user's threads.
@@ -181,7 +211,12 @@ impl Session {
                     vec![vec![Value::str(&t.def().name), Value::str(&text)]],
                 )
             }
-            S::ShowColumns { show_options, .. } => {
+            S::ShowColumns {
+                extended: false,
+                full: false,
+                show_options,
+            } => {
+                let filter = options_filter(show_options)?;
                 let name = show_options
                     .show_in
                     .as_ref()
@@ -222,11 +257,8 @@ impl Session {
                         ]
                     })
                     .collect();
-                self.rows(
-                    sink,
-                    &["Field", "Type", "Null", "Key", "Default", "Extra"],
-                    rows,
-                )
+                let header = ["Field", "Type", "Null", "Key", "Default", "Extra"];
+                self.rows(sink, &header, filter_rows(filter, &header, rows)?)
             }
             S::Explain { statement, .. } => {
                 let ast::Statement::Query(q) = statement.as_ref() else {
@@ -258,7 +290,9 @@ impl Session {
                     ]],
                 )
             }
-            _ => unreachable!("not a SHOW statement"),
+            // The forms of these statements not done above (SHOW FULL
+            // COLUMNS, SHOW TERSE ...).
+            other => Err(SqlError::unsupported(other)),
         }
     }
 
@@ -371,73 +405,6 @@ fn is_note(code: u16) -> bool {
     matches!(code, 1050 | 1051 | 1007 | 1008 | 1973 | 1974)
 }
 
-fn matches_filter(filter: &Option<ast::ShowStatementFilter>, name: &str) -> bool {
-    match filter {
-        Some(ast::ShowStatementFilter::Like(p)) => like_ci(name, p),
-        Some(ast::ShowStatementFilter::Where(e)) => where_name(e, name).unwrap_or(true),
-        _ => true,
-    }
-}
-
-fn like_ci(name: &str, pattern: &str) -> bool {
-    crate::expr::like(
-        name.to_ascii_lowercase().as_bytes(),
-        pattern.to_ascii_lowercase().as_bytes(),
-    )
-}
-
-/// `WHERE` of SHOW STATUS / VARIABLES on `Variable_name`: `=`, `<>`, `IN`,
-/// `LIKE`, `AND`, `OR`, `NOT`, parentheses. None for other conditions
-/// (the row is kept).
-fn where_name(e: &ast::Expr, name: &str) -> Option<bool> {
-    use ast::{BinaryOperator as B, Expr as E};
-    let is_name =
-        |e: &E| matches!(e, E::Identifier(i) if i.value.eq_ignore_ascii_case("variable_name"));
-    let text = |e: &E| match e {
-        E::Value(v) => match &v.value {
-            ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
-                Some(s.clone())
-            }
-            _ => None,
-        },
-        _ => None,
-    };
-    match e {
-        E::Nested(inner) => where_name(inner, name),
-        E::UnaryOp {
-            op: ast::UnaryOperator::Not,
-            expr,
-        } => where_name(expr, name).map(|b| !b),
-        E::BinaryOp { left, op, right } => match op {
-            B::And => Some(where_name(left, name)? && where_name(right, name)?),
-            B::Or => Some(where_name(left, name)? || where_name(right, name)?),
-            B::Eq | B::NotEq if is_name(left) => {
-                let v = text(right)?;
-                Some(name.eq_ignore_ascii_case(&v) == (*op == B::Eq))
-            }
-            _ => None,
-        },
-        E::InList {
-            expr,
-            list,
-            negated,
-        } if is_name(expr) => {
-            let mut hit = false;
-            for v in list {
-                hit |= name.eq_ignore_ascii_case(&text(v)?);
-            }
-            Some(hit != *negated)
-        }
-        E::Like {
-            negated,
-            expr,
-            pattern,
-            ..
-        } if is_name(expr) => Some(like_ci(name, &text(pattern)?) != *negated),
-        _ => None,
-    }
-}
-
 /// SHOW INDEX rows: the primary key, then each secondary index.
 fn index_rows(t: &Table) -> Vec<Vec<Value>> {
     let d = &t.def();
@@ -474,7 +441,12 @@ fn index_rows(t: &Table) -> Vec<Vec<Value>> {
 
 fn show_create_table(t: &Table) -> String {
     let d = &t.def();
-    let mut s = format!("CREATE TABLE `{}` (\n", d.name);
+    let temporary = if d.temporary.is_some() {
+        "TEMPORARY "
+    } else {
+        ""
+    };
+    let mut s = format!("CREATE {temporary}TABLE `{}` (\n", d.name);
     let mut lines: Vec<String> = d
         .columns
         .iter()

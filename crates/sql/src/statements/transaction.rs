@@ -82,6 +82,7 @@ impl Session {
             // The deadlock victim: the whole transaction rolls back (InnoDB).
             self.explicit = false;
             txn.rollback()?;
+            self.tables.free_dropped(&self.engine)?;
             return r;
         }
         if r.is_err() {
@@ -106,6 +107,6 @@ impl Session {
             Some(t) => t.rollback()?,
             None => {}
         }
-        Ok(())
+        self.tables.free_dropped(&self.engine)
     }
 }
