@@ -10,10 +10,12 @@
 //! Page 0 is the file header: magic, format, page size, page count, the
 //! head of the free-page chain (written by a clean close) and the LSN of the
 //! last checkpoint record (where recovery starts).
-use crate::{Error, PageId, Result};
+use crate::{Error, FaultPlan, PageId, Result};
+use lineardb_sync::{Mutex, SharedFlag, SharedWord};
 use std::fs::{File, OpenOptions};
 use std::os::unix::io::AsRawFd;
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
 pub const PAGE_HEADER_SIZE: usize = 16;
 pub const PAGE_LSN_OFFSET: usize = 8;
@@ -45,7 +47,19 @@ pub(crate) struct DataFile {
     /// file system refuses it or pages are smaller than 4 KiB.
     direct: Option<File>,
     page_size: usize,
+    /// Pages `0..reserved` have disk space: written, or reserved with
+    /// `fallocate` before they were handed out (see [`DataFile::reserve`]).
+    reserved: SharedWord,
+    /// Held while reserving more.
+    reserving: Mutex<()>,
+    /// Faults injected into writes, syncs and reservations (tests only).
+    faults: OnceLock<Arc<FaultPlan>>,
+    /// A sync failed: every later one fails (see [`DataFile::sync`]).
+    sync_failed: SharedFlag,
 }
+
+/// The least the data file's reserved space grows by at a time.
+const RESERVE_AT_LEAST: u64 = 4 << 20;
 
 fn open_direct(path: &Path, page_size: usize) -> Option<File> {
     use std::os::unix::fs::OpenOptionsExt;
@@ -92,6 +106,94 @@ fn lock(file: &File, path: &Path) -> Result<()> {
 }
 
 impl DataFile {
+    fn new(file: File, direct: Option<File>, page_size: usize) -> DataFile {
+        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+        DataFile {
+            file,
+            direct,
+            page_size,
+            reserved: SharedWord::new(len.div_ceil(page_size as u64)),
+            reserving: Mutex::new(()),
+            faults: OnceLock::new(),
+            sync_failed: SharedFlag::new(false),
+        }
+    }
+
+    /// Injects the faults of `plan` into later writes, syncs and
+    /// reservations (once; later calls are ignored).
+    pub(crate) fn inject_faults(&self, plan: Arc<FaultPlan>) {
+        let _ = self.faults.set(plan);
+    }
+
+    /// Makes sure page `pid` has disk space before it is handed out: a
+    /// full disk is then an error of the statement that needs a new page
+    /// (nothing changed yet), never of the eviction or checkpoint that
+    /// writes it later. Space is reserved ahead, an eighth of the file (at
+    /// least 4 MiB) at a time, without changing the file's size.
+    /// Whether page `pid` has its disk space.
+    pub(crate) fn is_reserved(&self, pid: PageId) -> bool {
+        pid < self.reserved.load()
+    }
+
+    pub(crate) fn reserve(&self, pid: PageId) -> Result<()> {
+        if self.is_reserved(pid) {
+            return Ok(());
+        }
+        let _one = self.reserving.lock();
+        let have = self.reserved.load();
+        if pid < have {
+            return Ok(());
+        }
+        let ps = self.page_size as u64;
+        let step = (pid + 1).max(have + (have / 8).max(RESERVE_AT_LEAST / ps));
+        // A whole step if the disk has it, else just what is asked for.
+        match self.reserve_up_to(have, step) {
+            Err(Error::DiskFull(_)) if step > pid + 1 => self.reserve_up_to(have, pid + 1),
+            r => r,
+        }
+    }
+
+    /// Reserves pages `have..want`; the caller holds `reserving`.
+    fn reserve_up_to(&self, have: u64, want: u64) -> Result<()> {
+        let ps = self.page_size as u64;
+        let fallocate = || {
+            // SAFETY: fallocate on a descriptor this DataFile owns, with
+            // plain integer arguments; it touches no memory of ours.
+            let r = unsafe {
+                libc::fallocate(
+                    self.file.as_raw_fd(),
+                    libc::FALLOC_FL_KEEP_SIZE,
+                    (have * ps) as libc::off_t,
+                    ((want - have) * ps) as libc::off_t,
+                )
+            };
+            if r == 0 {
+                return Ok(());
+            }
+            let e = std::io::Error::last_os_error();
+            match e.raw_os_error() {
+                // File systems that cannot reserve: writes find out later.
+                Some(libc::EOPNOTSUPP) | Some(libc::ENOSYS) => Ok(()),
+                _ => Err(e),
+            }
+        };
+        let r = match self.faults.get() {
+            Some(f) => f.reserve(fallocate),
+            None => fallocate(),
+        };
+        match r {
+            Ok(()) => {
+                self.reserved.store(want);
+                Ok(())
+            }
+            Err(e) if e.raw_os_error() == Some(libc::ENOSPC) => Err(Error::DiskFull(format!(
+                "extending the data file to {} bytes: {e}",
+                want * ps
+            ))),
+            Err(e) => Err(e.into()),
+        }
+    }
+
     pub(crate) fn create(path: &Path, page_size: usize) -> Result<DataFile> {
         let file = OpenOptions::new()
             .read(true)
@@ -99,11 +201,7 @@ impl DataFile {
             .create_new(true)
             .open(path)?;
         lock(&file, path)?;
-        Ok(DataFile {
-            file,
-            direct: open_direct(path, page_size),
-            page_size,
-        })
+        Ok(DataFile::new(file, open_direct(path, page_size), page_size))
     }
 
     /// Opens an existing file and reads its header.
@@ -126,11 +224,7 @@ impl DataFile {
         if !valid_page_size(page_size) {
             return Err(Error::BadFile(format!("page size {page_size}")));
         }
-        let df = DataFile {
-            direct: open_direct(path, page_size),
-            file,
-            page_size,
-        };
+        let df = DataFile::new(file, open_direct(path, page_size), page_size);
         let mut page = vec![0u8; page_size];
         df.read_into(0, &mut page)?;
         verify(0, &page)?;
@@ -261,13 +355,33 @@ impl DataFile {
     pub(crate) fn write_sealed(&self, pid: PageId, page: &mut [u8]) -> Result<()> {
         seal(page);
         use std::os::unix::fs::FileExt;
-        self.file.write_all_at(page, pid * self.page_size as u64)?;
+        let at = pid * self.page_size as u64;
+        match self.faults.get() {
+            Some(f) => f.write(page, |b| self.file.write_all_at(b, at))?,
+            None => self.file.write_all_at(page, at)?,
+        }
         Ok(())
     }
 
+    /// Syncs the file. After a failed sync every later one fails too: the
+    /// kernel may have dropped the pages that sync was about and marked
+    /// them clean, so a later sync could succeed without them. No
+    /// checkpoint completes after that; the log keeps what those pages
+    /// need, and the next open recovers from it.
     pub(crate) fn sync(&self) -> Result<()> {
-        self.file.sync_all()?;
-        Ok(())
+        if self.sync_failed.get() {
+            return Err(Error::Io(std::io::Error::other(
+                "an earlier sync of the data file failed; restart to recover from the log",
+            )));
+        }
+        let r = match self.faults.get() {
+            Some(f) => f.sync(|| self.file.sync_all()),
+            None => self.file.sync_all(),
+        };
+        if r.is_err() {
+            self.sync_failed.set(true);
+        }
+        Ok(r?)
     }
 }
 

@@ -8,18 +8,22 @@
 //! nothing shared (a mark bit is cleared only when set).
 mod arena;
 mod error;
+mod fault;
 mod file;
 mod guard;
 mod log;
 mod page_entry;
 mod pool;
+mod spare;
 pub mod waits;
 
 pub use error::{Error, Interrupt, Result};
+pub use fault::FaultPlan;
 pub use file::{PAGE_HEADER_SIZE, PAGE_LSN_OFFSET};
 pub use guard::{ExclusiveGuard, OptimisticGuard};
 pub use log::{Lsn, PageLog};
 pub use pool::{BufferPool, PoolConfig, PoolStats};
+pub use spare::with_spare_pages;
 
 /// Identifies a page: its index in the data file.
 pub type PageId = u64;

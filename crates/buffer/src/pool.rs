@@ -23,8 +23,9 @@ use crate::file::{self, DataFile, FileHeader};
 use crate::guard::{ExclusiveGuard, OptimisticGuard};
 use crate::log::{Lsn, PageLog};
 use crate::page_entry::{PageEntry, FRAME_DIRTY, FRAME_FREED, FRAME_INDEX};
+use crate::spare::{using_spare_pages, SPARE_PAGES};
 use crate::waits;
-use crate::{Error, Interrupt, PageId, Result, HEADER_PAGE, PAGE_LSN_OFFSET};
+use crate::{Error, FaultPlan, Interrupt, PageId, Result, HEADER_PAGE, PAGE_LSN_OFFSET};
 use lineardb_sync::thread_slot::{count, Counter};
 use lineardb_sync::wait::WaitTimer;
 use lineardb_sync::{
@@ -191,6 +192,12 @@ impl BufferPool {
         self.checkpoint.store(lsn);
         self.file.write_header(&self.header(0))?;
         self.sync()
+    }
+
+    /// Injects the faults of `plan` into the data file's later writes,
+    /// syncs and space reservations (fault-injection tests).
+    pub fn inject_faults(&self, plan: Arc<FaultPlan>) {
+        self.file.inject_faults(plan);
     }
 
     /// Syncs the data file.
@@ -539,7 +546,9 @@ impl BufferPool {
         Ok(())
     }
 
-    /// Allocates a page (reusing a freed one first), zeroed and held exclusively.
+    /// Allocates a page (reusing a freed one first), zeroed and held
+    /// exclusively. Its disk space is reserved first: a full disk fails
+    /// the allocation (`DiskFull`), before the caller changes anything.
     pub fn allocate(&self) -> Result<ExclusiveGuard<'_>> {
         let _timer = WaitTimer::start(WaitSite::class(waits::PAGE_ALLOC));
         let pid = match self.free_pages.lock().pop() {
@@ -552,6 +561,13 @@ impl BufferPool {
                 pid
             }
         };
+        // Pages for new work leave SPARE_PAGES reserved past them, for
+        // the rollbacks of work already begun (see `with_spare_pages`).
+        let spare = if using_spare_pages() { 0 } else { SPARE_PAGES };
+        if let Err(e) = self.file.reserve(pid + spare) {
+            self.free_pages.lock().push(pid);
+            return Err(e);
+        }
         let entry = self.entry(pid)?;
         // A stale loader may hold the absent latch for a moment: wait it out.
         while entry.latch.try_lock_absent().is_none() {

@@ -425,6 +425,13 @@ impl Engine {
         self.txns.set_lock_wait_timeout(t)
     }
 
+    /// Injects the faults of `plan` into the data file's later writes,
+    /// syncs and space reservations (fault-injection tests; the log's file
+    /// fails through [`open_with_log`](Self::open_with_log)).
+    pub fn inject_data_file_faults(&self, plan: Arc<lineardb_buffer::FaultPlan>) {
+        self.store.pool().inject_faults(plan);
+    }
+
     /// Takes a checkpoint now (the log is cut to what recovery needs).
     pub fn checkpoint(&self) -> Result<()> {
         Ok(self.txns.wal().checkpoint()?)

@@ -84,6 +84,7 @@ impl Txn {
         value: &[u8],
         accept: impl Fn(Option<&[u8]>) -> bool,
     ) -> Result<bool> {
+        self.txns.wal().reserve_room()?;
         let id = self.id();
         let versions = &self.started.as_ref().expect("started").versions;
         let root = tree.root();
@@ -142,6 +143,7 @@ impl Txn {
     /// Removes `key` from `tree` (an unstamped tree: the catalog); true
     /// if it was there.
     pub fn remove(&mut self, tree: &BTree, key: &[u8]) -> Result<bool> {
+        self.txns.wal().reserve_room()?;
         let old = tree.remove_tx(key, self.id())?;
         let found = old.is_some();
         if found {
@@ -200,11 +202,20 @@ impl Txn {
     }
 
     fn commit_in_memory(&mut self) -> Result<Option<Lsn>> {
-        let Some(s) = self.started.take() else {
+        let Some(s) = self.started.as_ref() else {
             return Ok(None);
         };
+        let lsn = match self.txns.wal().txn_ended(s.id, true) {
+            Ok(lsn) => lsn,
+            Err(e) => {
+                // No COMMIT record, no commit: undone in memory too, so no
+                // reader sees what recovery will roll back.
+                let _ = self.finish_rollback();
+                return Err(e.into());
+            }
+        };
+        let s = self.started.take().expect("started");
         self.undo.clear();
-        let lsn = self.txns.wal().txn_ended(s.id, true);
         // Views taken from now on see the transaction committed; its
         // versions and delete marks wait for purge.
         let marks = std::mem::take(&mut self.marks);
@@ -213,7 +224,6 @@ impl Txn {
             .mvcc
             .end(s.id, s.slot, marks.into_iter().map(|(_, m)| m).collect());
         self.txns.locks.release(&std::mem::take(&mut self.locks));
-        let lsn = lsn?;
         self.txns.purge_if_due(backlog);
         Ok(Some(lsn))
     }

@@ -1,6 +1,6 @@
 //! The log's file, behind a trait so that tests can make it fail: a sync
 //! that fails, a write that stops half way, a full disk.
-use lineardb_sync::{LocalCounter, SharedFlag, SharedWord};
+pub use lineardb_buffer::FaultPlan;
 use std::fs::File;
 use std::io;
 use std::os::unix::fs::FileExt;
@@ -81,22 +81,6 @@ impl LogFile for OsFile {
     }
 }
 
-/// Which faults a [`FaultyFile`] injects, switched on and off while it runs;
-/// and how many syncs it did (to see group commit at work).
-#[derive(Default)]
-pub struct FaultPlan {
-    /// Every sync fails (EIO).
-    pub fail_sync: SharedFlag,
-    /// Every write stores only its first half, then fails (EIO).
-    pub short_write: SharedFlag,
-    /// Every write fails with ENOSPC, storing nothing.
-    pub disk_full: SharedFlag,
-    /// Each sync first sleeps this many microseconds (a slow disk).
-    pub sync_delay_us: SharedWord,
-    /// Successful syncs so far (written by the flushing thread only).
-    pub syncs: LocalCounter,
-}
-
 /// A file that fails on demand (see [`FaultPlan`]).
 pub struct FaultyFile<F> {
     pub inner: F,
@@ -118,26 +102,10 @@ impl<F: LogFile> LogFile for FaultyFile<F> {
         self.inner.read_at(buf, offset)
     }
     fn write_all_at(&self, buf: &[u8], offset: u64) -> io::Result<()> {
-        if self.plan.disk_full.get() {
-            return Err(io::Error::from_raw_os_error(28)); // ENOSPC
-        }
-        if self.plan.short_write.get() {
-            self.inner.write_all_at(&buf[..buf.len() / 2], offset)?;
-            return Err(io::Error::from_raw_os_error(5)); // EIO
-        }
-        self.inner.write_all_at(buf, offset)
+        self.plan.write(buf, |b| self.inner.write_all_at(b, offset))
     }
     fn sync(&self) -> io::Result<()> {
-        let delay = self.plan.sync_delay_us.load();
-        if delay > 0 {
-            std::thread::sleep(std::time::Duration::from_micros(delay));
-        }
-        if self.plan.fail_sync.get() {
-            return Err(io::Error::from_raw_os_error(5));
-        }
-        self.inner.sync()?;
-        self.plan.syncs.add(1);
-        Ok(())
+        self.plan.sync(|| self.inner.sync())
     }
     fn len(&self) -> io::Result<u64> {
         self.inner.len()

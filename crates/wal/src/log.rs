@@ -27,6 +27,12 @@ const READ_CHUNK: usize = 1 << 20;
 /// system's journal — most of a commit's cost, measured under sysbench
 /// oltp_insert).
 const PREALLOCATE: u64 = 16 << 20;
+/// Preallocated bytes kept for what must be logged once begun (the rest of
+/// a page split, rollbacks, COMMIT/ABORT and checkpoint records): a new
+/// change starts only with this much room ahead (see [`Log::has_room`]).
+const ROOM_RESERVE: u64 = PREALLOCATE / 4;
+/// The smallest extension tried when a whole [`PREALLOCATE`] step does not fit.
+const SMALLEST_EXTENSION: u64 = 1 << 20;
 
 /// When a commit's records reach the disk (MySQL's
 /// `innodb_flush_log_at_trx_commit`).
@@ -105,6 +111,9 @@ pub struct Log {
     /// File length reached by preallocation (zeros past the records).
     /// Written under the flusher lock.
     allocated: SharedWord,
+    /// The LSN past the last appended record (`pending.next`, readable
+    /// without the lock). Written under the pending lock.
+    appended: SharedWord,
     poisoned: SharedFlag,
     why: Mutex<String>,
     /// The first record kept (the header's field).
@@ -166,19 +175,22 @@ impl Log {
             synced: SharedWord::new(FILE_HEADER),
             syncs: LocalCounter::default(),
             allocated: SharedWord::new(0),
+            appended: SharedWord::new(FILE_HEADER),
             poisoned: SharedFlag::new(false),
             why: Mutex::new(String::new()),
             first: SharedWord::new(first),
         };
-        // Find the end of the valid prefix; cut what follows.
+        // Find the end of the valid prefix; zero what follows (a torn
+        // tail, then preallocated zeros) in place: no stale record may
+        // follow the next ones written there, and the space is kept (a
+        // full disk may have none to give back).
         let mut end = first;
         for r in log.scan(first, u64::MAX) {
             end = r?.lsn;
         }
-        if log.file.len()? > end {
-            log.file.set_len(end)?;
-            log.file.sync()?;
-        }
+        let len = log.file.len()?.max(end);
+        log.allocated.store(end);
+        log.preallocate(len)?;
         {
             let mut p = log.pending.lock();
             p.base = end;
@@ -186,8 +198,18 @@ impl Log {
         }
         log.written.store(end);
         log.synced.store(end);
-        log.allocated.store(end);
-        log.preallocate(end)?;
+        log.appended.store(end);
+        // Room ahead if the disk has it; if not, writers get a full-disk
+        // error until it has (see `make_room`).
+        let step = end.div_ceil(PREALLOCATE) * PREALLOCATE + PREALLOCATE;
+        if len < step {
+            let one = log.flusher.lock();
+            if log.preallocate(step).is_err() {
+                let need = end + ROOM_RESERVE;
+                let _ = log.preallocate(need.div_ceil(SMALLEST_EXTENSION) * SMALLEST_EXTENSION);
+            }
+            log.release_flusher(one);
+        }
         Ok(log)
     }
 
@@ -217,6 +239,7 @@ impl Log {
         }
         let start = p.next;
         p.next = encode(start, kind, payload, &mut p.bytes);
+        self.appended.store(p.next);
         Ok(Some(p.next))
     }
 
@@ -336,7 +359,10 @@ impl Log {
         if !spare.is_empty() {
             let end = base + spare.len() as Lsn;
             if end > self.allocated.load() {
-                if let Err(e) = self.preallocate(end) {
+                // Past the reserve [`has_room`](Self::has_room) keeps: the
+                // last resort, for records that had to be logged.
+                let to = end.div_ceil(PREALLOCATE) * PREALLOCATE + PREALLOCATE;
+                if let Err(e) = self.preallocate(to) {
                     return Err(self.poison(format!("extending the log to {end}: {e}")));
                 }
             }
@@ -366,13 +392,45 @@ impl Log {
         Ok(())
     }
 
-    /// Writes zeros from the allocated end to past `end` and syncs them
-    /// (file size included). Zeros never decode as a record, so a scan of
-    /// the log still stops at the last record written.
-    fn preallocate(&self, end: Lsn) -> std::io::Result<()> {
+    /// Whether a new change may be logged: the preallocated file has
+    /// [`ROOM_RESERVE`] bytes past the records appended so far. Writers
+    /// ask before they change anything ([`make_room`](Self::make_room)
+    /// when not), so a full disk fails a statement before it starts
+    /// instead of the log under changes already made.
+    pub fn has_room(&self) -> bool {
+        self.appended.load() + ROOM_RESERVE <= self.allocated.load()
+    }
+
+    /// Extends the preallocated file until [`has_room`](Self::has_room)
+    /// holds: a whole step ahead if the disk has it, else the least that
+    /// does. A full disk is an error here, not a poisoned log: nothing
+    /// depends on the space yet.
+    pub fn make_room(&self) -> Result<()> {
+        self.check()?;
+        let one = self.flusher.lock();
+        let r = (|| {
+            if self.has_room() {
+                return Ok(());
+            }
+            let need = self.appended.load() + ROOM_RESERVE;
+            let step = need.div_ceil(PREALLOCATE) * PREALLOCATE + PREALLOCATE;
+            if self.preallocate(step).is_ok() {
+                return Ok(());
+            }
+            self.preallocate(need.div_ceil(SMALLEST_EXTENSION) * SMALLEST_EXTENSION)?;
+            Ok(())
+        })();
+        self.release_flusher(one);
+        r
+    }
+
+    /// Writes zeros from the allocated end to `to` and syncs them (file
+    /// size included). Zeros never decode as a record, so a scan of the
+    /// log still stops at the last record written. The caller holds the
+    /// flusher lock (or is opening the log).
+    fn preallocate(&self, to: Lsn) -> std::io::Result<()> {
         let _io = WaitTimer::start(WaitSite::class(waits::IO_LOG_WRITE));
         let from = self.allocated.load();
-        let to = end.div_ceil(PREALLOCATE) * PREALLOCATE + PREALLOCATE;
         let zeros = vec![0u8; 1 << 20];
         let mut at = from;
         while at < to {

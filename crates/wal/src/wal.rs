@@ -70,6 +70,8 @@ pub struct Wal {
     /// Written when a transaction first writes and when it ends.
     running: Mutex<Running>,
     checkpointing: Mutex<()>,
+    /// One writer at a time extends the log when it runs short of room.
+    making_room: Mutex<()>,
     stop: SharedFlag,
     background: Mutex<Option<std::thread::JoinHandle<()>>>,
 }
@@ -120,6 +122,7 @@ impl Wal {
                 },
             ),
             checkpointing: Mutex::new(()),
+            making_room: Mutex::new(()),
             stop: SharedFlag::new(false),
             background: Mutex::new(None),
         });
@@ -162,6 +165,24 @@ impl Wal {
         let lsn = self.log.append(kind, &id.to_le_bytes()).map_err(log_error);
         self.running.lock().first_lsn.remove(&id);
         lsn
+    }
+
+    /// Makes sure the log has room for a new change before it is made
+    /// (see [`Log::has_room`]); a full disk is error `DiskFull` for that
+    /// change and the log stays usable. When the disk has no room left to
+    /// extend the log, a checkpoint gives back the space of the records
+    /// before it, then the log tries again. (New pages have their own
+    /// check: `BufferPool::allocate` reserves their space.)
+    pub fn reserve_room(&self) -> lineardb_buffer::Result<()> {
+        if self.log.has_room() {
+            return Ok(());
+        }
+        let _one = self.making_room.lock();
+        if self.log.has_room() || self.log.make_room().is_ok() {
+            return Ok(());
+        }
+        self.checkpoint()?;
+        self.log.make_room().map_err(log_error)
     }
 
     pub fn log(&self) -> &Log {
