@@ -320,6 +320,29 @@ fn figures(mariadb: &[(bool, Outcome)], lineardb: &[(bool, Outcome)]) -> Figures
     f
 }
 
+impl Figures {
+    fn add(&mut self, f: &Figures) {
+        self.records += f.records;
+        self.mariadb_pass += f.mariadb_pass;
+        self.lineardb_pass += f.lineardb_pass;
+        self.lineardb_wrong += f.lineardb_wrong;
+        self.wrong_after_failed_statement += f.wrong_after_failed_statement;
+    }
+}
+
+/// One row of the report's table.
+fn report_line(name: &str, f: &Figures) -> String {
+    format!(
+        "| {name} | {} | {} | {} | {:.1}% | {} | {} |\n",
+        f.records,
+        f.mariadb_pass,
+        f.lineardb_pass,
+        percent(f.lineardb_pass, f.mariadb_pass),
+        f.lineardb_wrong,
+        f.wrong_after_failed_statement
+    )
+}
+
 fn read_baseline(path: &Path) -> BTreeMap<String, Figures> {
     let Ok(text) = std::fs::read_to_string(path) else {
         return BTreeMap::new();
@@ -385,30 +408,10 @@ fn sqllogictest_corpus_against_mariadb() {
     );
     let mut total = Figures::default();
     for (name, f) in &results {
-        report += &format!(
-            "| {name} | {} | {} | {} | {:.1}% | {} | {} |\n",
-            f.records,
-            f.mariadb_pass,
-            f.lineardb_pass,
-            percent(f.lineardb_pass, f.mariadb_pass),
-            f.lineardb_wrong,
-            f.wrong_after_failed_statement
-        );
-        total.records += f.records;
-        total.mariadb_pass += f.mariadb_pass;
-        total.lineardb_pass += f.lineardb_pass;
-        total.lineardb_wrong += f.lineardb_wrong;
-        total.wrong_after_failed_statement += f.wrong_after_failed_statement;
+        report += &report_line(name, f);
+        total.add(f);
     }
-    report += &format!(
-        "| all | {} | {} | {} | {:.1}% | {} | {} |\n",
-        total.records,
-        total.mariadb_pass,
-        total.lineardb_pass,
-        percent(total.lineardb_pass, total.mariadb_pass),
-        total.lineardb_wrong,
-        total.wrong_after_failed_statement
-    );
+    report += &report_line("all", &total);
     eprintln!("{report}");
     let _ = std::fs::write(common::repo_path("target/slt-report.md"), &report);
     // Against the baseline.

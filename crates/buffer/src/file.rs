@@ -130,13 +130,8 @@ impl DataFile {
     /// (nothing changed yet), never of the eviction or checkpoint that
     /// writes it later. Space is reserved ahead, an eighth of the file (at
     /// least 4 MiB) at a time, without changing the file's size.
-    /// Whether page `pid` has its disk space.
-    pub(crate) fn is_reserved(&self, pid: PageId) -> bool {
-        pid < self.reserved.load()
-    }
-
     pub(crate) fn reserve(&self, pid: PageId) -> Result<()> {
-        if self.is_reserved(pid) {
+        if pid < self.reserved.load() {
             return Ok(());
         }
         let _one = self.reserving.lock();

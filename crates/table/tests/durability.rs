@@ -58,6 +58,16 @@ fn ids(engine: &Engine) -> Vec<i64> {
     out
 }
 
+/// Switches the fault named `fault` of `plan` on or off.
+fn set_fault(plan: &FaultPlan, fault: &str, on: bool) {
+    match fault {
+        "fail_sync" => plan.fail_sync.set(on),
+        "short_write" => plan.short_write.set(on),
+        "disk_full" => plan.disk_full.set(on),
+        other => panic!("no fault {other}"),
+    }
+}
+
 #[test]
 fn log_faults_fail_commits_and_lose_nothing_committed() {
     for fault in ["fail_sync", "short_write", "disk_full"] {
@@ -72,11 +82,7 @@ fn log_faults_fail_commits_and_lose_nothing_committed() {
                 t.insert(&mut txn, row(id)).unwrap();
             }
             txn.commit().unwrap();
-            match fault {
-                "fail_sync" => plan.fail_sync.set(true),
-                "short_write" => plan.short_write.set(true),
-                _ => plan.disk_full.set(true),
-            }
+            set_fault(&plan, fault, true);
             let mut txn = engine.begin();
             t.insert(&mut txn, row(1000)).unwrap();
             let e = lineardb_table::Error::from(txn.commit().unwrap_err());
@@ -90,9 +96,7 @@ fn log_faults_fail_commits_and_lose_nothing_committed() {
             assert!(e.to_string().contains(says), "{fault}: {e}");
             // The fault is gone, but the log stays closed for changes until
             // the database is reopened (a failed fsync may have lost data).
-            plan.fail_sync.set(false);
-            plan.short_write.set(false);
-            plan.disk_full.set(false);
+            set_fault(&plan, fault, false);
             let mut txn = engine.begin();
             let later = t
                 .insert(&mut txn, row(1001))
@@ -216,11 +220,7 @@ fn data_file_faults_fail_checkpoints_and_index_builds_and_lose_nothing() {
             engine.checkpoint().unwrap();
             commit_rows(&engine, 500..1000).unwrap();
             committed.extend(500..1000);
-            match fault {
-                "short_write" => data_plan.short_write.set(true),
-                "fail_sync" => data_plan.fail_sync.set(true),
-                _ => data_plan.disk_full.set(true),
-            }
+            set_fault(&data_plan, fault, true);
             let code = if fault == "disk_full" { 1021 } else { 1030 };
             let e = engine.checkpoint().unwrap_err();
             assert_eq!(e.mysql_code(), code, "{fault}: checkpoint: {e}");
@@ -236,9 +236,7 @@ fn data_file_faults_fail_checkpoints_and_index_builds_and_lose_nothing() {
             assert_eq!(e.mysql_code(), code, "{fault}: index build: {e}");
             assert_eq!(index_names(&engine), ["v"], "{fault}");
             assert_rows(&engine, &committed, fault);
-            data_plan.short_write.set(false);
-            data_plan.fail_sync.set(false);
-            data_plan.disk_full.set(false);
+            set_fault(&data_plan, fault, false);
             if fault == "fail_sync" {
                 assert!(
                     engine.checkpoint().is_err(),

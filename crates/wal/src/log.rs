@@ -203,12 +203,7 @@ impl Log {
         // error until it has (see `make_room`).
         let step = end.div_ceil(PREALLOCATE) * PREALLOCATE + PREALLOCATE;
         if len < step {
-            let one = log.flusher.lock();
-            if log.preallocate(step).is_err() {
-                let need = end + ROOM_RESERVE;
-                let _ = log.preallocate(need.div_ceil(SMALLEST_EXTENSION) * SMALLEST_EXTENSION);
-            }
-            log.release_flusher(one);
+            let _ = log.extend(step, end + ROOM_RESERVE);
         }
         Ok(log)
     }
@@ -408,20 +403,25 @@ impl Log {
     pub fn make_room(&self) -> Result<()> {
         self.check()?;
         let one = self.flusher.lock();
-        let r = (|| {
-            if self.has_room() {
-                return Ok(());
-            }
+        let r = if self.has_room() {
+            Ok(())
+        } else {
             let need = self.appended.load() + ROOM_RESERVE;
             let step = need.div_ceil(PREALLOCATE) * PREALLOCATE + PREALLOCATE;
-            if self.preallocate(step).is_ok() {
-                return Ok(());
-            }
-            self.preallocate(need.div_ceil(SMALLEST_EXTENSION) * SMALLEST_EXTENSION)?;
-            Ok(())
-        })();
+            self.extend(step, need).map_err(Error::from)
+        };
         self.release_flusher(one);
         r
+    }
+
+    /// Preallocates up to `step` if the disk has it, else up to `need`
+    /// rounded to [`SMALLEST_EXTENSION`]. The caller holds the flusher
+    /// lock (or is opening the log).
+    fn extend(&self, step: Lsn, need: Lsn) -> std::io::Result<()> {
+        if self.preallocate(step).is_ok() {
+            return Ok(());
+        }
+        self.preallocate(need.div_ceil(SMALLEST_EXTENSION) * SMALLEST_EXTENSION)
     }
 
     /// Writes zeros from the allocated end to `to` and syncs them (file

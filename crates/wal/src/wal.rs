@@ -178,7 +178,7 @@ impl Wal {
             return Ok(());
         }
         let _one = self.making_room.lock();
-        if self.log.has_room() || self.log.make_room().is_ok() {
+        if self.log.make_room().is_ok() {
             return Ok(());
         }
         self.checkpoint()?;
