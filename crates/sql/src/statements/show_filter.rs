@@ -4,6 +4,7 @@
 //! MariaDB's (utf8mb3_general_ci) are for these rows. A condition outside
 //! what is evaluated here is refused with 1235, never dropped.
 use crate::error::{Result, SqlError};
+use crate::expr::truth_of;
 use lineardb_table::Value;
 use sqlparser::ast;
 
@@ -37,7 +38,7 @@ pub(crate) fn filter_rows(
             ast::ShowStatementFilter::Like(pattern) => {
                 row.first().is_some_and(|v| like_ci(&text(v), pattern))
             }
-            ast::ShowStatementFilter::Where(e) => truth(&eval(e, columns, &row)?) == Some(true),
+            ast::ShowStatementFilter::Where(e) => truth_of(&eval(e, columns, &row)?) == Some(true),
             other => return Err(SqlError::unsupported(format!("SHOW ... {other}"))),
         };
         if keep {
@@ -57,15 +58,6 @@ pub(crate) fn like_ci(name: &str, pattern: &str) -> bool {
 
 fn text(v: &Value) -> String {
     v.to_text().unwrap_or_default()
-}
-
-/// SQL truth of a value: NULL is unknown, numbers are true unless 0,
-/// strings by their numeric prefix (as MariaDB).
-fn truth(v: &Value) -> Option<bool> {
-    match v {
-        Value::Null => None,
-        other => Some(number(&text(other)).is_some_and(|n| n != 0.0)),
-    }
 }
 
 fn number(s: &str) -> Option<f64> {
@@ -117,7 +109,7 @@ fn eval(e: &ast::Expr, columns: &[&str], row: &[Value]) -> Result<Value> {
         E::UnaryOp {
             op: ast::UnaryOperator::Not,
             expr,
-        } => boolean(truth(&eval(expr, columns, row)?).map(|b| !b)),
+        } => boolean(truth_of(&eval(expr, columns, row)?).map(|b| !b)),
         E::IsNull(inner) => Value::Int(matches!(eval(inner, columns, row)?, Value::Null) as i64),
         E::IsNotNull(inner) => {
             Value::Int(!matches!(eval(inner, columns, row)?, Value::Null) as i64)
@@ -127,12 +119,12 @@ fn eval(e: &ast::Expr, columns: &[&str], row: &[Value]) -> Result<Value> {
             let r = eval(right, columns, row)?;
             use std::cmp::Ordering::*;
             match op {
-                B::And => boolean(match (truth(&l), truth(&r)) {
+                B::And => boolean(match (truth_of(&l), truth_of(&r)) {
                     (Some(false), _) | (_, Some(false)) => Some(false),
                     (Some(true), Some(true)) => Some(true),
                     _ => None,
                 }),
-                B::Or => boolean(match (truth(&l), truth(&r)) {
+                B::Or => boolean(match (truth_of(&l), truth_of(&r)) {
                     (Some(true), _) | (_, Some(true)) => Some(true),
                     (Some(false), Some(false)) => Some(false),
                     _ => None,
@@ -219,6 +211,17 @@ mod tests {
             ["x"]
         );
         assert_eq!(kept("SHOW TABLES").unwrap().len(), 3);
+    }
+
+    #[test]
+    fn a_string_condition_is_true_by_its_numeric_prefix() {
+        // As MariaDB: '1abc' and ' 2x' are true, 'abc' false.
+        assert_eq!(kept("SHOW TABLES WHERE '1abc'").unwrap().len(), 3);
+        assert_eq!(
+            kept("SHOW TABLES WHERE ' 2x' AND Tables_in_d = 'x'").unwrap(),
+            ["x"]
+        );
+        assert!(kept("SHOW TABLES WHERE 'abc'").unwrap().is_empty());
     }
 
     #[test]
