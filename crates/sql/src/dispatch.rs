@@ -167,7 +167,7 @@ impl Session {
         };
         if let ast::Statement::Query(q) = &p.statement {
             let plan = self.plan_select(q, &p.params)?;
-            p.columns = plan.columns.clone();
+            p.columns = plan.columns().to_vec();
             p.plan = Some((plan, self.plan_version()));
         }
         Ok(p)

@@ -15,6 +15,7 @@ pub(crate) fn scope_of(table: &Table, alias: &str) -> Vec<ScopeColumn> {
             name: c.name.clone(),
             table: alias.to_string(),
             kind: ColumnKind::of(c.data_type),
+            hidden: false,
         })
         .collect()
 }

@@ -6,7 +6,7 @@ use crate::catalog::registry::{Registry, SessionSlot};
 use crate::error::{Result, SqlError};
 use crate::expr::{Params, SessionFacts};
 use crate::names::qualify;
-use crate::planner::plan::SelectPlan;
+use crate::planner::plan::QueryPlan;
 use crate::privileges::grants::Grants;
 use crate::result::Column;
 use crate::SERVER_VERSION;
@@ -29,7 +29,7 @@ pub struct Prepared {
     pub(crate) params: Params,
     /// Compiled SELECT, if it is one, and the [`Session::plan_version`] it
     /// was planned at (re-planned when that moves).
-    pub(crate) plan: Option<(SelectPlan, (u64, u64))>,
+    pub(crate) plan: Option<(QueryPlan, (u64, u64))>,
     pub columns: Vec<Column>,
     /// The statement's digest text, made once at prepare, and its key for
     /// the schema it last ran in.

@@ -38,7 +38,7 @@ pub(crate) fn access_for_run(
     full_filter: Option<&Expr>,
     params: &[Value],
 ) -> Result<TableRun> {
-    let env = Env { params, aggs: &[] };
+    let env = Env::new(params);
     let t = &ts.table;
     // Rows an access path reads, weighted by what a row costs it.
     let cost = |access: Access, ranges: &[KeyRange]| {

@@ -1,18 +1,23 @@
 //! SELECT execution: a [`SelectPlan`] run with parameters (scan, filter,
 //! aggregate, sort, limit), streaming rows to a [`RowSink`].
 pub(crate) mod access;
+mod join;
 mod output;
+mod row_key;
+mod set_ops;
+pub(crate) mod subqueries;
 use crate::error::{Result, SqlError};
 use crate::execution::access::{access_for_run, estimate, TableRun};
 use crate::execution::output::value_bytes;
 use crate::execution::output::Output;
 use crate::expr::{truth_of, Acc, AggFunc, Env, Expr, Row};
-use crate::planner::plan::{Access, SelectPlan, Source, TableSource};
+use crate::planner::plan::{Access, QueryPlan, SelectPlan, Source, TableSource};
 use crate::planner::row_filter::RowFilter;
 use crate::result::RowSink;
 use lineardb_sync::{LocalCounter, SharedFlag};
 use lineardb_table::{KeyRange, Value};
 use lineardb_txn::ReadView;
+use subqueries::SubqueryCache;
 
 /// One source row handed to the pipeline.
 enum SourceRow<'r> {
@@ -115,8 +120,16 @@ impl SelectPlan {
     /// Runs the plan, sending columns and rows to `sink`.
     /// Stops with error 1317 when `cx.stop` is set (KILL QUERY).
     pub fn run(&self, params: &[Value], cx: &RunContext<'_>, sink: &mut dyn RowSink) -> Result<()> {
+        if cx.subqueries.is_none() {
+            let cache = SubqueryCache::default();
+            let cx = RunContext {
+                subqueries: Some(&cache),
+                ..*cx
+            };
+            return self.run(params, &cx, sink);
+        }
         sink.columns(&self.columns)?;
-        let env = Env { params, aggs: &[] };
+        let env = cx.env(params);
         let int_of = |e: &Option<Expr>| -> Result<Option<u64>> {
             e.as_ref()
                 .map(|e| match e.eval(&[][..], env)? {
@@ -175,10 +188,7 @@ impl SelectPlan {
             }
             for g in &groups.list {
                 let aggs: Vec<Value> = g.accs.iter().map(Acc::finish).collect();
-                let genv = Env {
-                    params,
-                    aggs: &aggs,
-                };
+                let genv = Env { aggs: &aggs, ..env };
                 if let Some(h) = &self.having {
                     if truth_of(&h.eval(&g.first_row[..], genv)?) != Some(true) {
                         continue;
@@ -216,7 +226,7 @@ impl SelectPlan {
         {
             return Ok(None);
         }
-        let env = Env { params, aggs: &[] };
+        let env = cx.env(params);
         let (ranges, access, filter) = (&run.ranges, run.access, run.filter.as_ref());
         if matches!(access, Access::NonCovering(_))
             || estimate(&ts.table, access, ranges) < cx.min_rows
@@ -344,7 +354,8 @@ impl SelectPlan {
         match &self.source {
             Source::Nothing => 0,
             Source::Table(t) => t.table.def().columns.len(),
-            Source::Derived(p) => p.columns.len(),
+            Source::Derived(p) => p.columns().len(),
+            Source::Join(j) => j.width,
             Source::System(t, ..) => t.columns().len(),
         }
     }
@@ -378,87 +389,162 @@ impl SelectPlan {
         table_run: Option<&TableRun>,
         f: &mut dyn FnMut(&SourceRow<'_>) -> bool,
     ) -> Result<()> {
-        let stop = cx.stop;
-        let env = Env { params, aggs: &[] };
-        // From a table, only the conjuncts the key ranges do not guarantee
-        // are evaluated per row.
-        let filter = match table_run {
-            Some(run) => run.filter.as_ref().map(Filter::Table),
-            None => self.filter.as_ref().map(Filter::Expr),
-        };
-        let mut err: Option<SqlError> = None;
-        let mut seen = 0u32;
-        let mut pass = |row: &SourceRow<'_>| -> bool {
-            seen = seen.wrapping_add(1);
-            if seen.is_multiple_of(1024) && stop.get() {
-                err = Some(SqlError::interrupted());
-                return false;
-            }
-            if let Some(filter) = filter {
-                match row.passes(filter, env) {
-                    Ok(true) => {}
-                    Ok(false) => return true,
-                    Err(e) => {
-                        err = Some(e);
-                        return false;
-                    }
-                }
-            }
-            f(row)
-        };
-        match &self.source {
-            Source::Nothing => {
-                pass(&SourceRow::Values(&[]));
-            }
-            Source::System(t, engine, registry) => {
-                for r in &t.rows(engine, registry) {
-                    if !pass(&SourceRow::Values(r)) {
-                        break;
-                    }
-                }
-            }
-            Source::Derived(inner) => {
-                let mut rows = crate::result::CollectSink::default();
-                inner.run(
-                    params,
-                    &RunContext {
-                        stop,
-                        view: cx.view,
-                        threads: 1,
-                        min_rows: u64::MAX,
-                        parallel_scans: None,
-                        memory: cx.memory,
-                    },
-                    &mut rows,
-                )?;
-                for r in &rows.rows {
-                    if !pass(&SourceRow::Values(r)) {
-                        break;
-                    }
-                }
-            }
-            Source::Table(ts) => {
-                let run = table_run.expect("built by run");
+        match (&self.source, table_run) {
+            (Source::Table(ts), Some(run)) => {
                 // Rows may come in primary-key order when nothing depends on order.
                 let unordered = self.aggregate && self.group_by.is_empty();
-                for r in &run.ranges {
-                    let go = if run.points {
-                        point_lookup(cx.view, ts, run.access, r, &mut pass)?
-                    } else {
-                        scan_range(cx.view, ts, run.access, unordered, r, &mut pass)?
-                    };
-                    if !go {
-                        break;
-                    }
+                scan_table(ts, run, params, cx, unordered, f)
+            }
+            (source, _) => scan_other(source, self.filter.as_ref(), params, cx, f),
+        }
+    }
+}
+
+/// Feeds the rows of `source` that pass `filter` to `f` until it says stop.
+fn scan_source(
+    source: &Source,
+    filter: Option<&Expr>,
+    params: &[Value],
+    cx: &RunContext<'_>,
+    unordered: bool,
+    f: &mut dyn FnMut(&SourceRow<'_>) -> bool,
+) -> Result<()> {
+    match source {
+        Source::Table(ts) => {
+            let run = access_for_run(ts, filter, params)?;
+            scan_table(ts, &run, params, cx, unordered, f)
+        }
+        other => scan_other(other, filter, params, cx, f),
+    }
+}
+
+/// Wraps a row handler with the stop flag's check and a filter; an error
+/// stops the scan and is kept.
+struct Filtered<'f, 'e> {
+    filter: Option<Filter<'f>>,
+    env: Env<'e>,
+    stop: &'f SharedFlag,
+    seen: u32,
+    err: Option<SqlError>,
+}
+
+impl Filtered<'_, '_> {
+    #[inline(always)]
+    fn pass(&mut self, row: &SourceRow<'_>, f: &mut dyn FnMut(&SourceRow<'_>) -> bool) -> bool {
+        self.seen = self.seen.wrapping_add(1);
+        if self.seen.is_multiple_of(1024) && self.stop.get() {
+            self.err = Some(SqlError::interrupted());
+            return false;
+        }
+        if let Some(filter) = self.filter {
+            match row.passes(filter, self.env) {
+                Ok(true) => {}
+                Ok(false) => return true,
+                Err(e) => {
+                    self.err = Some(e);
+                    return false;
                 }
             }
         }
-        match err {
+        f(row)
+    }
+
+    fn finish(self) -> Result<()> {
+        match self.err {
             Some(e) => Err(e),
-            None if stop.get() => Err(SqlError::interrupted()),
+            None if self.stop.get() => Err(SqlError::interrupted()),
             None => Ok(()),
         }
     }
+}
+
+/// A stored table's rows through `run` (its ranges, access path and
+/// per-row filter for this execution).
+fn scan_table(
+    ts: &TableSource,
+    run: &TableRun,
+    params: &[Value],
+    cx: &RunContext<'_>,
+    unordered: bool,
+    f: &mut dyn FnMut(&SourceRow<'_>) -> bool,
+) -> Result<()> {
+    // Only the conjuncts the key ranges do not guarantee are evaluated per row.
+    let mut w = Filtered {
+        filter: run.filter.as_ref().map(Filter::Table),
+        env: cx.env(params),
+        stop: cx.stop,
+        seen: 0,
+        err: None,
+    };
+    let mut pass = |row: &SourceRow<'_>| w.pass(row, f);
+    for r in &run.ranges {
+        let go = if run.points {
+            point_lookup(cx.view, ts, run.access, r, &mut pass)?
+        } else {
+            scan_range(cx.view, ts, run.access, unordered, r, &mut pass)?
+        };
+        if !go {
+            break;
+        }
+    }
+    w.finish()
+}
+
+/// Rows of a source other than a stored table, through `filter`.
+fn scan_other(
+    source: &Source,
+    filter: Option<&Expr>,
+    params: &[Value],
+    cx: &RunContext<'_>,
+    f: &mut dyn FnMut(&SourceRow<'_>) -> bool,
+) -> Result<()> {
+    let mut w = Filtered {
+        filter: filter.map(Filter::Expr),
+        env: cx.env(params),
+        stop: cx.stop,
+        seen: 0,
+        err: None,
+    };
+    match source {
+        Source::Nothing => {
+            w.pass(&SourceRow::Values(&[]), f);
+        }
+        Source::System(t, engine, registry) => {
+            for r in &t.rows(engine, registry) {
+                if !w.pass(&SourceRow::Values(r), f) {
+                    break;
+                }
+            }
+        }
+        Source::Derived(inner) => {
+            let mut rows = crate::result::CollectSink::default();
+            inner.run(
+                params,
+                &RunContext {
+                    threads: 1,
+                    min_rows: u64::MAX,
+                    parallel_scans: None,
+                    ..*cx
+                },
+                &mut rows,
+            )?;
+            for r in &rows.rows {
+                if !w.pass(&SourceRow::Values(r), f) {
+                    break;
+                }
+            }
+        }
+        Source::Join(plan) => {
+            join::run_join(plan, params, cx, &mut |row| {
+                Ok(w.pass(&SourceRow::Values(row), f))
+            })?;
+        }
+        Source::Table(ts) => {
+            let run = access_for_run(ts, filter, params)?;
+            return scan_table(ts, &run, params, cx, false, f);
+        }
+    }
+    w.finish()
 }
 
 /// How a plan runs: the KILL QUERY flag it watches and the threads a big
@@ -476,6 +562,39 @@ pub(crate) struct RunContext<'a> {
     /// groups (per thread) — `lineardb_query_memory`; beyond it the query
     /// fails cleanly rather than take the server's memory.
     pub memory: usize,
+    /// Subquery results kept for this execution (set by the outermost
+    /// run).
+    pub subqueries: Option<&'a SubqueryCache>,
+}
+
+impl RunContext<'_> {
+    /// The evaluation environment for `params`, with this context running
+    /// subqueries.
+    pub(crate) fn env<'e>(&'e self, params: &'e [Value]) -> Env<'e> {
+        Env {
+            params,
+            aggs: &[],
+            subqueries: Some(self),
+        }
+    }
+}
+
+impl QueryPlan {
+    /// Runs the query, sending columns and rows to `sink`.
+    pub fn run(&self, params: &[Value], cx: &RunContext<'_>, sink: &mut dyn RowSink) -> Result<()> {
+        if cx.subqueries.is_none() {
+            let cache = SubqueryCache::default();
+            let cx = RunContext {
+                subqueries: Some(&cache),
+                ..*cx
+            };
+            return self.run(params, &cx, sink);
+        }
+        match self {
+            QueryPlan::Select(s) => s.run(params, cx, sink),
+            QueryPlan::SetOp(s) => s.run(params, cx, sink),
+        }
+    }
 }
 
 /// Reads the one row of a point range (a whole key of the primary key or

@@ -188,9 +188,6 @@ impl Visitor for Ignored {
     type Break = ();
 
     fn pre_visit_query(&mut self, q: &ast::Query) -> ControlFlow<()> {
-        if q.with.is_some() {
-            return self.refuse("WITH (common table expressions)");
-        }
         if q.fetch.is_some() {
             return self.refuse("FETCH FIRST / NEXT");
         }

@@ -1,22 +1,24 @@
-//! SELECT planning: from the syntax tree to a [`SelectPlan`] (row source,
-//! access path from the WHERE clause and index hints, output stages).
+//! Query planning: from the syntax tree to a [`QueryPlan`]: query blocks
+//! (FROM items and joins, access paths from the WHERE clause and index
+//! hints, output stages), set operations, subqueries.
 pub(crate) mod access;
+mod from;
+mod join;
 pub(crate) mod key_ranges;
 pub(crate) mod plan;
 pub(crate) mod row_filter;
-use crate::catalog::perf_schema::SystemTable;
+mod select;
+mod set_ops;
 use crate::catalog::registry::Registry;
 use crate::error::{Result, SqlError};
-use crate::expr::{object_name, AggFunc, Compiler, Expr, Params, ScopeColumn, SessionFacts};
-use crate::names::scope_of;
-use crate::planner::access::choose_access;
-use crate::planner::plan::{Path, SelectPlan, Source, TableSource};
-use crate::result::Column;
+use crate::expr::subquery::{PlannedSubquery, SubqueryPlanner};
+use crate::expr::{Compiler, Params, ScopeColumn, SessionFacts};
+use crate::planner::plan::QueryPlan;
 use lineardb_table::{Engine, Table, Value};
 use sqlparser::ast;
 use std::sync::Arc;
 
-/// Context for planning a SELECT.
+/// Context for planning a query.
 pub(crate) struct Planner<'a> {
     pub params: &'a Params,
     pub facts: &'a SessionFacts,
@@ -28,305 +30,167 @@ pub(crate) struct Planner<'a> {
     /// For `performance_schema` tables.
     pub engine: &'a Arc<Engine>,
     pub registry: &'a Arc<Registry>,
+    /// Parameters the block being planned runs with.
+    pub base: usize,
+    /// The blocks around the one being planned, innermost last.
+    pub outer: Vec<OuterBlock>,
+    /// The lowest parameter an outer column resolved to since the last
+    /// subquery began (what decides whether it is correlated).
+    pub outer_used: Option<usize>,
+    /// Subqueries planned so far (their ids).
+    pub subqueries: usize,
+    /// Common table expressions in scope (WITH), innermost last.
+    pub ctes: Vec<(String, ast::Query)>,
 }
 
-impl Planner<'_> {
-    /// The source and scope of a stored table named `parts`.
-    fn table_factor(
-        &mut self,
-        parts: &[String],
-        alias: &Option<ast::TableAlias>,
-        index_hints: &[ast::TableIndexHints],
-    ) -> Result<(Source, Vec<ScopeColumn>, Vec<ast::TableIndexHints>)> {
-        let table = (self.resolve)(parts)?;
-        let alias = alias
-            .as_ref()
-            .map(|a| a.name.value.clone())
-            .unwrap_or_else(|| parts.last().cloned().unwrap_or_default());
-        let scope = scope_of(&table, &alias);
-        Ok((
-            Source::Table(TableSource {
-                table,
-                path: Path::table_scan(None),
-                others: Vec::new(),
-                fetch: Vec::new(),
-                forced: false,
-            }),
-            scope,
-            index_hints.to_vec(),
-        ))
+/// A query block's row, seen from its subqueries.
+pub(crate) struct OuterBlock {
+    pub scope: Vec<ScopeColumn>,
+    /// Its row's first column is this parameter of the subquery.
+    pub base: usize,
+}
+
+impl<'a> Planner<'a> {
+    /// A planner for a statement's top block.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        params: &'a Params,
+        facts: &'a SessionFacts,
+        variable: &'a dyn Fn(&str) -> Option<Value>,
+        resolve: &'a mut dyn FnMut(&[String]) -> Result<Arc<Table>>,
+        may_read_system: &'a dyn Fn(&str, &str) -> Result<()>,
+        engine: &'a Arc<Engine>,
+        registry: &'a Arc<Registry>,
+    ) -> Planner<'a> {
+        Planner {
+            params,
+            facts,
+            variable,
+            resolve,
+            may_read_system,
+            engine,
+            registry,
+            base: params.count(),
+            outer: Vec::new(),
+            outer_used: None,
+            subqueries: 0,
+            ctes: Vec::new(),
+        }
     }
 
-    pub fn plan_query(&mut self, q: &ast::Query) -> Result<SelectPlan> {
-        let ast::SetExpr::Select(select) = q.body.as_ref() else {
-            return match q.body.as_ref() {
-                ast::SetExpr::Query(inner) => self.plan_query(inner),
-                _ => Err(SqlError::unsupported("UNION / VALUES as a query")),
-            };
-        };
-        let (source, scope, hints): (Source, Vec<ScopeColumn>, Vec<ast::TableIndexHints>) =
-            match select.from.as_slice() {
-                [] => (Source::Nothing, Vec::new(), Vec::new()),
-                [twj] if twj.joins.is_empty() => match &twj.relation {
-                    ast::TableFactor::Table {
-                        name,
-                        alias,
-                        index_hints,
-                        ..
-                    } => {
-                        let parts = object_name(name);
-                        if let [db, name] = &parts[..] {
-                            if db.eq_ignore_ascii_case(crate::catalog::perf_schema::SCHEMA) {
-                                (self.may_read_system)(crate::catalog::perf_schema::SCHEMA, name)?;
-                                let t = SystemTable::find(name).ok_or_else(|| {
-                                    SqlError::unknown_table(
-                                        crate::catalog::perf_schema::SCHEMA,
-                                        name,
-                                    )
-                                })?;
-                                let alias = alias
-                                    .as_ref()
-                                    .map(|a| a.name.value.clone())
-                                    .unwrap_or_else(|| name.clone());
-                                let scope = t
-                                    .columns()
-                                    .iter()
-                                    .map(|(c, kind)| ScopeColumn {
-                                        name: c.to_string(),
-                                        table: alias.clone(),
-                                        kind: *kind,
-                                    })
-                                    .collect();
-                                (
-                                    Source::System(t, self.engine.clone(), self.registry.clone()),
-                                    scope,
-                                    Vec::new(),
-                                )
-                            } else {
-                                self.table_factor(&parts, alias, index_hints)?
-                            }
-                        } else {
-                            self.table_factor(&parts, alias, index_hints)?
-                        }
-                    }
-                    ast::TableFactor::Derived {
-                        subquery, alias, ..
-                    } => {
-                        let inner = self.plan_query(subquery)?;
-                        let alias = alias
-                            .as_ref()
-                            .map(|a| a.name.value.clone())
-                            .unwrap_or_default();
-                        let scope = inner
-                            .columns
-                            .iter()
-                            .map(|c| ScopeColumn {
-                                name: c.name.clone(),
-                                table: alias.clone(),
-                                kind: c.kind,
-                            })
-                            .collect();
-                        (Source::Derived(Box::new(inner)), scope, Vec::new())
-                    }
-                    other => return Err(SqlError::unsupported(format!("FROM {other}"))),
-                },
-                _ => return Err(SqlError::unsupported("joins")),
-            };
-        let mut c = Compiler {
-            scope: &scope,
+    /// A compiler over `scope` for the block being planned.
+    pub(crate) fn compiler<'c>(&'c mut self, scope: &'c [ScopeColumn]) -> Compiler<'c> {
+        Compiler {
+            scope,
             params: self.params,
             facts: self.facts,
             aggs: None,
             variable: self.variable,
-        };
-        let filter = select
-            .selection
-            .as_ref()
-            .map(|e| c.compile(e))
-            .transpose()?;
-        let group_by = match &select.group_by {
-            ast::GroupByExpr::Expressions(list, _) => list
-                .iter()
-                .map(|e| c.compile(e))
-                .collect::<Result<Vec<_>>>()?,
-            ast::GroupByExpr::All(_) => return Err(SqlError::unsupported("GROUP BY ALL")),
-        };
-        c.aggs = Some(Vec::new());
-        let mut projection = Vec::new();
-        let mut names = Vec::new();
-        let mut origins: Vec<Option<usize>> = Vec::new();
-        for item in &select.projection {
-            match item {
-                ast::SelectItem::UnnamedExpr(e) => {
-                    let x = c.compile(e)?;
-                    origins.push(match x {
-                        Expr::Col(i) => Some(i),
-                        _ => None,
-                    });
-                    names.push(match e {
-                        ast::Expr::Identifier(i) => i.value.clone(),
-                        ast::Expr::CompoundIdentifier(p) => {
-                            p.last().map(|i| i.value.clone()).unwrap_or_default()
-                        }
-                        other => other.to_string(),
-                    });
-                    projection.push(x);
-                }
-                ast::SelectItem::ExprWithAlias { expr, alias } => {
-                    let x = c.compile(expr)?;
-                    origins.push(match x {
-                        Expr::Col(i) => Some(i),
-                        _ => None,
-                    });
-                    names.push(alias.value.clone());
-                    projection.push(x);
-                }
-                ast::SelectItem::ExprWithAliases { .. } => {
-                    return Err(SqlError::unsupported("several aliases for one expression"))
-                }
-                ast::SelectItem::Wildcard(_) | ast::SelectItem::QualifiedWildcard(..) => {
-                    for (i, s) in scope.iter().enumerate() {
-                        projection.push(Expr::Col(i));
-                        names.push(s.name.clone());
-                        origins.push(Some(i));
-                    }
-                }
-            }
+            base: self.base,
+            planner: Some(self),
         }
-        // HAVING may name a select-list alias (one that is not a column).
-        let having = select.having.as_ref().map(|e| {
-            let mut e = e.clone();
-            let _ = ast::visit_expressions_mut(&mut e, |x| {
-                if let ast::Expr::Identifier(i) = x {
-                    let is_column = scope.iter().any(|s| s.name.eq_ignore_ascii_case(&i.value));
-                    let aliased = select.projection.iter().find_map(|p| match p {
-                        ast::SelectItem::ExprWithAlias { expr, alias }
-                            if alias.value.eq_ignore_ascii_case(&i.value) =>
-                        {
-                            Some(expr.clone())
-                        }
-                        _ => None,
-                    });
-                    if let (false, Some(expr)) = (is_column, aliased) {
-                        *x = ast::Expr::Nested(Box::new(expr));
-                    }
+    }
+
+    pub fn plan_query(&mut self, q: &ast::Query) -> Result<QueryPlan> {
+        let pushed = match &q.with {
+            Some(with) => {
+                if with.recursive {
+                    return Err(SqlError::unsupported("WITH RECURSIVE"));
                 }
-                std::ops::ControlFlow::<()>::Continue(())
-            });
-            e
+                for cte in &with.cte_tables {
+                    if !cte.alias.columns.is_empty() {
+                        return Err(SqlError::unsupported("WITH name (columns)"));
+                    }
+                    self.ctes
+                        .push((cte.alias.name.value.clone(), (*cte.query).clone()));
+                }
+                with.cte_tables.len()
+            }
+            None => 0,
+        };
+        let r = self.plan_body(q);
+        self.ctes.truncate(self.ctes.len() - pushed);
+        r
+    }
+
+    fn plan_body(&mut self, q: &ast::Query) -> Result<QueryPlan> {
+        if q.fetch.is_some()
+            || !q.locks.is_empty() && !matches!(q.body.as_ref(), ast::SetExpr::Select(_))
+        {
+            return Err(SqlError::unsupported("FETCH / locking clause here"));
+        }
+        match q.body.as_ref() {
+            ast::SetExpr::Select(select) => Ok(QueryPlan::Select(self.plan_select(
+                select,
+                q.order_by.as_ref(),
+                q.limit_clause.as_ref(),
+            )?)),
+            ast::SetExpr::Query(inner) if q.order_by.is_none() && q.limit_clause.is_none() => {
+                self.plan_query(inner)
+            }
+            ast::SetExpr::SetOperation { .. } | ast::SetExpr::Query(_) => self.plan_set_query(q),
+            other => Err(SqlError::unsupported(format!("{other} as a query"))),
+        }
+    }
+}
+
+impl SubqueryPlanner for Planner<'_> {
+    fn plan_subquery(
+        &mut self,
+        q: &ast::Query,
+        scope: &[ScopeColumn],
+        base: usize,
+    ) -> Result<PlannedSubquery> {
+        let saved_base = self.base;
+        let saved_used = self.outer_used.take();
+        self.outer.push(OuterBlock {
+            scope: scope.to_vec(),
+            base,
         });
-        let having = having.as_ref().map(|e| c.compile(e)).transpose()?;
-        let mut order_by = Vec::new();
-        if let Some(ob) = &q.order_by {
-            if let ast::OrderByKind::Expressions(list) = &ob.kind {
-                for o in list {
-                    let desc = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
-                    // ORDER BY alias, or position.
-                    let x = match &o.expr {
-                        ast::Expr::Identifier(i)
-                            if names.iter().any(|n| n.eq_ignore_ascii_case(&i.value))
-                                && c.column(None, &i.value).is_err() =>
-                        {
-                            let p = names
-                                .iter()
-                                .position(|n| n.eq_ignore_ascii_case(&i.value))
-                                .unwrap();
-                            projection[p].clone()
-                        }
-                        ast::Expr::Value(v) if matches!(v.value, ast::Value::Number(..)) => {
-                            let n: usize = v.value.to_string().parse().unwrap_or(0);
-                            if n == 0 || n > projection.len() {
-                                return Err(SqlError::new(
-                                    1054,
-                                    "42S22",
-                                    format!("Unknown column '{n}' in 'order clause'"),
-                                ));
-                            }
-                            projection[n - 1].clone()
-                        }
-                        e => c.compile(e)?,
-                    };
-                    order_by.push((x, desc));
-                }
-            }
-        }
-        let mut aggs = c.aggs.take().unwrap_or_default();
-        if let Source::Table(ts) = &source {
-            // COUNT(c) of a NOT NULL column counts rows: it reads nothing.
-            for a in &mut aggs {
-                if let (AggFunc::Count, false, Some(Expr::Col(c))) = (&a.func, a.distinct, &a.arg) {
-                    if ts.table.def().columns.get(*c).is_some_and(|d| !d.nullable) {
-                        a.func = AggFunc::CountStar;
-                        a.arg = None;
+        self.base = base + scope.len();
+        let plan = self.plan_query(q);
+        self.outer.pop();
+        self.base = saved_base;
+        let used = self.outer_used.take();
+        // References to blocks beyond the enclosing one make it correlated too.
+        self.outer_used = match (saved_used, used.filter(|&u| u < base)) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let plan = plan?;
+        self.subqueries += 1;
+        Ok(PlannedSubquery {
+            columns: plan.columns().iter().map(|c| c.kind).collect(),
+            plan: Arc::new(plan),
+            id: self.subqueries,
+            correlated: used.is_some_and(|u| u < base + scope.len()),
+        })
+    }
+
+    fn outer_column(&mut self, table: Option<&str>, name: &str) -> Option<Result<usize>> {
+        for block in self.outer.iter().rev() {
+            let mut found = None;
+            for (i, c) in block.scope.iter().enumerate() {
+                if c.name.eq_ignore_ascii_case(name)
+                    && !(c.hidden && table.is_none())
+                    && table.is_none_or(|t| c.table.eq_ignore_ascii_case(t))
+                {
+                    if found.is_some() {
+                        return Some(Err(SqlError::new(
+                            1052,
+                            "23000",
+                            format!("Column '{name}' in where clause is ambiguous"),
+                        )));
                     }
+                    found = Some(block.base + i);
                 }
             }
-        }
-        let aggregate = !aggs.is_empty() || !group_by.is_empty();
-        let (limit, offset) = match &q.limit_clause {
-            None => (None, None),
-            Some(ast::LimitClause::LimitOffset { limit, offset, .. }) => (
-                limit.as_ref().map(|e| c.compile(e)).transpose()?,
-                offset.as_ref().map(|o| c.compile(&o.value)).transpose()?,
-            ),
-            Some(ast::LimitClause::OffsetCommaLimit { offset, limit }) => {
-                (Some(c.compile(limit)?), Some(c.compile(offset)?))
+            if let Some(p) = found {
+                self.outer_used = Some(self.outer_used.map_or(p, |u| u.min(p)));
+                return Some(Ok(p));
             }
-        };
-        let columns = projection
-            .iter()
-            .zip(&names)
-            .zip(&origins)
-            .map(|((x, n), o)| {
-                let mut col = Column::expr(n, x.kind(&scope, &aggs));
-                if let (Some(i), Source::Table(ts)) = (o, &source) {
-                    let def = &ts.table.def().columns[*i];
-                    col.org_name = def.name.clone();
-                    col.table = scope[*i].table.clone();
-                    col.schema = ts.table.def().database.clone();
-                    col.nullable = def.nullable;
-                    col.length = match def.data_type {
-                        lineardb_table::DataType::Char(n)
-                        | lineardb_table::DataType::VarChar(n) => n,
-                        _ => col.length,
-                    };
-                }
-                col
-            })
-            .collect();
-        let mut plan = SelectPlan {
-            source,
-            filter,
-            group_by,
-            aggs,
-            having,
-            projection,
-            columns,
-            order_by,
-            distinct: matches!(select.distinct, Some(ast::Distinct::Distinct)),
-            limit,
-            offset,
-            aggregate,
-            parallel_hint: parallel_hints(&select.optimizer_hints),
-        };
-        if let Source::Table(ts) = &mut plan.source {
-            let mut needed = vec![false; ts.table.def().columns.len()];
-            let mut mark = |c: usize| {
-                if c < needed.len() {
-                    needed[c] = true
-                }
-            };
-            plan.filter.iter().for_each(|e| e.columns(&mut mark));
-            plan.group_by.iter().for_each(|e| e.columns(&mut mark));
-            plan.projection.iter().for_each(|e| e.columns(&mut mark));
-            plan.order_by.iter().for_each(|(e, _)| e.columns(&mut mark));
-            plan.aggs
-                .iter()
-                .for_each(|a| a.arg.iter().for_each(|e| e.columns(&mut mark)));
-            plan.having.iter().for_each(|e| e.columns(&mut mark));
-            choose_access(ts, plan.filter.as_ref(), &needed, &hints)?;
         }
-        Ok(plan)
+        None
     }
 }
 

@@ -12,7 +12,9 @@ pub(crate) enum Source {
     /// No FROM: one empty row.
     Nothing,
     Table(TableSource),
-    Derived(Box<SelectPlan>),
+    Derived(Box<QueryPlan>),
+    /// Several FROM items joined: rows of all their columns side by side.
+    Join(Box<JoinPlan>),
     /// A `performance_schema` table: rows made when the query runs.
     System(SystemTable, Arc<Engine>, Arc<Registry>),
 }
@@ -109,4 +111,104 @@ pub(crate) struct SelectPlan {
     /// Optimizer hints that override the session's parallel-scan settings
     /// for this statement: (threads, fewest rows).
     pub parallel_hint: (Option<usize>, Option<u64>),
+}
+
+/// A whole query: one SELECT block, or set operations over blocks.
+// Nearly every query is one block: it stays inline, the rare set
+// operation is boxed.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum QueryPlan {
+    Select(SelectPlan),
+    SetOp(Box<SetOpPlan>),
+}
+
+impl QueryPlan {
+    pub(crate) fn columns(&self) -> &[Column] {
+        match self {
+            QueryPlan::Select(s) => &s.columns,
+            QueryPlan::SetOp(s) => &s.columns,
+        }
+    }
+}
+
+impl crate::expr::subquery::SubqueryPlan for QueryPlan {
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SetOperator {
+    Union,
+    Except,
+    Intersect,
+}
+
+/// `left op [ALL|DISTINCT] right` (an ORDER BY / LIMIT over the result is
+/// a SELECT block over it).
+pub(crate) struct SetOpPlan {
+    pub op: SetOperator,
+    /// ALL: duplicates kept (UNION ALL) or counted (EXCEPT/INTERSECT ALL).
+    pub all: bool,
+    pub left: Box<QueryPlan>,
+    pub right: Box<QueryPlan>,
+    pub columns: Vec<Column>,
+}
+
+/// FROM items joined as a pipeline of steps: each step reads one item for
+/// each row the steps before it produced, writing the item's columns at
+/// their place in the joined row (FROM order, whatever the step order).
+pub(crate) struct JoinPlan {
+    /// Columns of the joined row.
+    pub width: usize,
+    /// In execution order. A step's table filter reads the joined row as
+    /// parameters after the block's own.
+    pub steps: Vec<JoinStep>,
+}
+
+pub(crate) struct JoinStep {
+    pub input: StepInput,
+    /// Where its columns go in the joined row.
+    pub offset: usize,
+    pub width: usize,
+    /// LEFT JOIN's inner side: a row of NULLs when nothing matches.
+    pub outer: bool,
+    /// What a candidate row must meet to match (over the joined row).
+    pub on: Vec<Expr>,
+    /// Checked after matching or NULL-extension (WHERE conjuncts).
+    pub after: Vec<Expr>,
+    /// Equalities that find matches in a hash table of the item's rows:
+    /// (over the steps before, over this item's columns in the joined row).
+    pub hash_keys: Vec<(Expr, Expr)>,
+    /// Why this step reads as it does (EXPLAIN).
+    pub strategy: JoinStrategy,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum JoinStrategy {
+    /// The first step: a scan.
+    Scan,
+    /// An index (or primary key) lookup per row of the steps before.
+    Lookup,
+    /// A hash table of the item's rows, built once.
+    Hash,
+    /// Every row of the item (read once) against every row before.
+    NestedLoop,
+}
+
+pub(crate) enum StepInput {
+    /// A stored table: its filter is over its own columns, with the joined
+    /// row as parameters from `JoinPlan::base` (a lookup join when it reads
+    /// them).
+    Table {
+        source: TableSource,
+        filter: Option<Expr>,
+        correlated: bool,
+    },
+    /// Rows made once: a derived table, a system table, a nested join;
+    /// `filter` over its own columns.
+    Rows {
+        source: Source,
+        filter: Option<Expr>,
+    },
 }

@@ -384,10 +384,7 @@ mod tests {
     fn checks_agree_with_the_expression() {
         let mut rng = SmallRng::seed_from_u64(7);
         let layout = RowLayout::new(types());
-        let env = Env {
-            params: &[],
-            aggs: &[],
-        };
+        let env = Env::new(&[]);
         let (mut checked, mut passed) = (0, 0);
         for _ in 0..10_000 {
             let mut filter = random_conjunct(&mut rng);

@@ -47,40 +47,56 @@ impl Session {
         let Some(src) = &ins.source else {
             return Err(SqlError::unsupported("INSERT ... SET"));
         };
-        let ast::SetExpr::Values(values) = src.body.as_ref() else {
-            return Err(SqlError::unsupported("INSERT ... SELECT"));
+        let width = t.def().columns.len();
+        let env = Env::new(args);
+        // The rows to insert: VALUES evaluated one by one, or a SELECT's
+        // rows read in full first (a SELECT from the same table must not
+        // see the rows this statement adds).
+        let rows: Vec<Vec<Option<Value>>> = match src.body.as_ref() {
+            ast::SetExpr::Values(values) => {
+                let mut rows = Vec::with_capacity(values.rows.len());
+                for (n, row) in values.rows.iter().enumerate() {
+                    let exprs = &row.content;
+                    if exprs.len() != positions.len() {
+                        return Err(column_count_mismatch(n as u64 + 1));
+                    }
+                    let mut given: Vec<Option<Value>> = vec![None; width];
+                    for (e, &p) in exprs.iter().zip(&positions) {
+                        if matches!(e, ast::Expr::Identifier(i) if i.value.eq_ignore_ascii_case("DEFAULT"))
+                        {
+                            continue;
+                        }
+                        let x = self.compile_constant(e, params)?;
+                        given[p] = Some(crate::expr::eval_written(&x, &[][..], env)?);
+                    }
+                    rows.push(given);
+                }
+                rows
+            }
+            _ => {
+                let selected = self.select_for_write(txn, src, params, args)?;
+                let mut rows = Vec::with_capacity(selected.len());
+                for (n, row) in selected.into_iter().enumerate() {
+                    if row.len() != positions.len() {
+                        return Err(column_count_mismatch(n as u64 + 1));
+                    }
+                    let mut given: Vec<Option<Value>> = vec![None; width];
+                    for (v, &p) in row.into_iter().zip(&positions) {
+                        given[p] = Some(v);
+                    }
+                    rows.push(given);
+                }
+                rows
+            }
         };
+        let row_count = rows.len();
         let replace = ins.replace_into;
         let mut affected = 0u64;
         // Rows written, for Innodb_rows_inserted / _deleted (REPLACE
         // deletes the row it replaces).
         let (mut inserted, mut replaced) = (0u64, 0u64);
         let mut first_id = 0u64;
-        let env = Env {
-            params: args,
-            aggs: &[],
-        };
-        for row in &values.rows {
-            let exprs = &row.content;
-            if exprs.len() != positions.len() {
-                return Err(SqlError::new(
-                    1136,
-                    "21S01",
-                    format!(
-                        "Column count doesn't match value count at row {}",
-                        affected + 1
-                    ),
-                ));
-            }
-            let mut given: Vec<Option<Value>> = vec![None; t.def().columns.len()];
-            for (e, &p) in exprs.iter().zip(&positions) {
-                if matches!(e, ast::Expr::Identifier(i) if i.value.eq_ignore_ascii_case("DEFAULT"))
-                {
-                    continue;
-                }
-                let x = self.compile_constant(e, params)?;
-                given[p] = Some(crate::expr::eval_written(&x, &[][..], env)?);
-            }
+        for given in rows {
             let (full, generated) = t.prepare_row(given)?;
             match t.insert_prepared(txn, &full) {
                 Ok(()) => {
@@ -121,10 +137,11 @@ impl Session {
         Ok(Outcome::Done {
             affected,
             last_insert_id: first_id,
-            info: if values.rows.len() > 1 {
+            info: if row_count > 1 || !matches!(src.body.as_ref(), ast::SetExpr::Values(_)) {
                 format!(
-                    "Records: {}  Duplicates: 0  Warnings: {}",
-                    values.rows.len(),
+                    "Records: {}  Duplicates: {}  Warnings: {}",
+                    row_count,
+                    replaced,
                     self.warnings.len()
                 )
             } else {
@@ -169,10 +186,7 @@ impl Session {
             }
         }
         split(sel, &mut conjuncts);
-        let env = Env {
-            params: args,
-            aggs: &[],
-        };
+        let env = Env::new(args);
         let mut key: Vec<Option<Value>> = vec![None; table.def().primary_key.len()];
         for c in conjuncts {
             let ast::Expr::BinaryOp {
@@ -238,10 +252,7 @@ impl Session {
         let Some(e) = limit else {
             return Ok(u64::MAX);
         };
-        let env = Env {
-            params: args,
-            aggs: &[],
-        };
+        let env = Env::new(args);
         let empty: &[Value] = &[];
         match self.compile_constant(e, params)?.eval(empty, env)? {
             Value::Int(i) if i >= 0 => Ok(i as u64),
@@ -332,10 +343,7 @@ impl Session {
                 .collect();
         }
         let filter = self.row_filter(table, selection, params)?;
-        let env = Env {
-            params: args,
-            aggs: &[],
-        };
+        let env = Env::new(args);
         let mut keys = Vec::new();
         let mut err = None;
         table.scan_primary(
@@ -408,10 +416,7 @@ impl Session {
         })?;
         let limit = self.row_limit(u.limit.as_ref(), params, args)?;
         let targets = self.targets(txn, &t, u.selection.as_ref(), &u.order_by, params, args)?;
-        let env = Env {
-            params: args,
-            aggs: &[],
-        };
+        let env = Env::new(args);
         let mut changed = 0;
         let mut matched = 0;
         for pk in &targets.keys {
@@ -467,10 +472,7 @@ impl Session {
         let t = self.table(&object_name(name), DELETE)?;
         let limit = self.row_limit(d.limit.as_ref(), params, args)?;
         let targets = self.targets(txn, &t, d.selection.as_ref(), &d.order_by, params, args)?;
-        let env = Env {
-            params: args,
-            aggs: &[],
-        };
+        let env = Env::new(args);
         let mut n = 0;
         for pk in &targets.keys {
             if n >= limit {
@@ -539,4 +541,40 @@ fn count_rows(t: &Table, op: IndexOp, n: u64) {
         _ => t.def().primary_root,
     };
     lineardb_sync::thread_slot::count_rows(id, op, n);
+}
+
+/// Error 1136 for row `n` (from 1) of an INSERT.
+fn column_count_mismatch(n: u64) -> SqlError {
+    SqlError::new(
+        1136,
+        "21S01",
+        format!("Column count doesn't match value count at row {n}"),
+    )
+}
+
+impl Session {
+    /// The rows of the SELECT of an INSERT ... SELECT, read in full through
+    /// a snapshot that sees the transaction's own changes.
+    fn select_for_write(
+        &mut self,
+        txn: &Txn,
+        q: &ast::Query,
+        params: &Params,
+        args: &[Value],
+    ) -> Result<Vec<Vec<Value>>> {
+        let plan = self.plan_select(q, params)?;
+        let mut sink = crate::result::CollectSink::default();
+        let own = txn.id_if_started();
+        if self.view.is_some() && self.view_spans_transaction() {
+            if let Some(v) = self.view.as_mut() {
+                v.set_own(own);
+            }
+            plan.run(args, &self.run_context(self.view()), &mut sink)?;
+        } else {
+            let reader = self.engine.reader()?;
+            let view = reader.view(own);
+            plan.run(args, &self.run_context(&view), &mut sink)?;
+        }
+        Ok(sink.rows)
+    }
 }

@@ -51,6 +51,8 @@ impl Session {
             facts: &self.facts,
             aggs: None,
             variable: &vars,
+            planner: None,
+            base: params.count(),
         })
     }
 

@@ -4,7 +4,7 @@ use crate::error::Result;
 use crate::execution::RunContext;
 use crate::expr::Params;
 use crate::names::qualify;
-use crate::planner::plan::SelectPlan;
+use crate::planner::plan::QueryPlan;
 use crate::planner::Planner;
 use crate::privileges::bits::SELECT;
 use crate::privileges::columns::columns_read;
@@ -30,7 +30,7 @@ impl Session {
         Ok(Outcome::Rows)
     }
 
-    pub(crate) fn plan_select(&mut self, q: &ast::Query, params: &Params) -> Result<SelectPlan> {
+    pub(crate) fn plan_select(&mut self, q: &ast::Query, params: &Params) -> Result<QueryPlan> {
         // Table resolution fills the session's cache while the planner
         // reads variables: the cache is moved out for the duration.
         let mut cache = std::mem::take(&mut self.tables);
@@ -57,15 +57,15 @@ impl Session {
         };
         let may_read_system = |db: &str, name: &str| access.require_table(db, name, SELECT);
         let vars = |n: &str| self.variable(n);
-        let plan = Planner {
+        let plan = Planner::new(
             params,
-            facts: &self.facts,
-            variable: &vars,
-            resolve: &mut resolve,
-            may_read_system: &may_read_system,
-            engine: &engine,
-            registry: &self.registry,
-        }
+            &self.facts,
+            &vars,
+            &mut resolve,
+            &may_read_system,
+            &engine,
+            &self.registry,
+        )
         .plan_query(q);
         self.tables = cache;
         plan
@@ -80,6 +80,7 @@ impl Session {
             min_rows: self.parallel_min_rows,
             parallel_scans: Some(&self.slot.counters.parallel_scans),
             memory: self.query_memory,
+            subqueries: None,
         }
     }
 }

@@ -264,7 +264,10 @@ impl Session {
                 let ast::Statement::Query(q) = statement.as_ref() else {
                     return Err(SqlError::unsupported("EXPLAIN of a non-SELECT"));
                 };
-                let plan = self.plan_select(q, params)?;
+                let plan = match self.plan_select(q, params)? {
+                    crate::planner::plan::QueryPlan::Select(s) => s,
+                    _ => return Err(SqlError::unsupported("EXPLAIN of a set operation")),
+                };
                 let (kind, key, covering) = crate::explain::explain(&plan, &[]);
                 let table = match &plan.source {
                     crate::planner::plan::Source::Table(ts) => ts.table.def().name.clone(),

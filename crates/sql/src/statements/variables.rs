@@ -88,13 +88,7 @@ impl Session {
                 ast::Expr::Identifier(i) => Value::str(&i.value),
                 e => {
                     let x = self.compile_constant(e, params)?;
-                    x.eval(
-                        &[][..],
-                        Env {
-                            params: args,
-                            aggs: &[],
-                        },
-                    )?
+                    x.eval(&[][..], Env::new(args))?
                 }
             };
             if name == "autocommit" {

@@ -2,12 +2,15 @@
 //! tree over column positions, parameter slots and aggregate slots, then
 //! evaluated per row with MySQL's rules (NULL propagation, three-valued
 //! logic, string-to-number conversion in numeric context).
+pub(crate) mod subquery;
+mod walk;
 use crate::error::{Result, SqlError};
 use crate::result::ColumnKind;
 use lineardb_table::types::{civil_from_days, days_from_civil, parse_date, MICROS_PER_DAY};
 use lineardb_table::{Dec, RowRef, Value};
 use sqlparser::ast;
 use std::cmp::Ordering;
+use subquery::{eval_subquery, Subquery, SubqueryPlanner, SubqueryRunner, SubqueryTest};
 
 /// A row that expressions read columns from.
 pub(crate) trait Row {
@@ -33,6 +36,19 @@ impl Row for [Value] {
 pub(crate) struct Env<'a> {
     pub params: &'a [Value],
     pub aggs: &'a [Value],
+    /// Runs the subqueries of expressions (none where they cannot occur).
+    pub subqueries: Option<&'a dyn SubqueryRunner>,
+}
+
+impl<'a> Env<'a> {
+    /// Parameters only: no aggregates, no subqueries.
+    pub(crate) fn new(params: &'a [Value]) -> Env<'a> {
+        Env {
+            params,
+            aggs: &[],
+            subqueries: None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,6 +87,7 @@ pub(crate) enum Func {
     Ceil,
     Coalesce,
     If,
+    NullIf,
     DateAdd,
     DateSub,
     Year,
@@ -116,6 +133,22 @@ pub(crate) enum Expr {
     /// Interval in days or microseconds for DATE_ADD (unit, amount).
     Interval(IntervalUnit, Box<Expr>),
     Agg(usize),
+    /// CASE [operand] WHEN … THEN … [ELSE …] END.
+    Case(Option<Box<Expr>>, Vec<(Expr, Expr)>, Option<Box<Expr>>),
+    Cast(Box<Expr>, CastType),
+    Subquery(Box<Subquery>, SubqueryTest),
+}
+
+/// The target of CAST / CONVERT.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CastType {
+    Signed,
+    Unsigned,
+    Decimal(u8, u8),
+    Double,
+    Char,
+    Date,
+    DateTime,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -136,6 +169,8 @@ pub(crate) struct ScopeColumn {
     pub name: String,
     pub table: String,
     pub kind: ColumnKind,
+    /// Found only by a qualified name (the second column of a USING pair).
+    pub hidden: bool,
 }
 
 /// Session facts some functions return.
@@ -191,6 +226,11 @@ pub(crate) struct Compiler<'a> {
     pub aggs: Option<Vec<AggSpec>>,
     /// Session/system variables for `@@name`.
     pub variable: &'a dyn Fn(&str) -> Option<Value>,
+    /// Plans subqueries and resolves outer blocks' columns; `None` where
+    /// subqueries are not supported.
+    pub planner: Option<&'a mut dyn SubqueryPlanner>,
+    /// Parameters the block runs with (its subqueries get its row after).
+    pub base: usize,
 }
 
 fn ident_name(id: &ast::Ident) -> &str {
@@ -211,6 +251,7 @@ impl Compiler<'_> {
         let mut found = None;
         for (i, c) in self.scope.iter().enumerate() {
             if c.name.eq_ignore_ascii_case(name)
+                && !(c.hidden && table.is_none())
                 && table.is_none_or(|t| c.table.eq_ignore_ascii_case(t))
             {
                 if found.is_some() {
@@ -238,7 +279,7 @@ impl Compiler<'_> {
                 if let Some(v) = id.value.strip_prefix("@@") {
                     return self.var(v);
                 }
-                Expr::Col(self.column(None, ident_name(id))?)
+                self.resolve(None, ident_name(id))?
             }
             E::CompoundIdentifier(parts) => {
                 let n = parts.len();
@@ -250,7 +291,7 @@ impl Compiler<'_> {
                         .join(".");
                     return self.var(&name);
                 }
-                Expr::Col(self.column(Some(&parts[n - 2].value), &parts[n - 1].value)?)
+                self.resolve(Some(&parts[n - 2].value), &parts[n - 1].value)?
             }
             E::Value(v) => match &v.value {
                 ast::Value::Placeholder(_) => Expr::Param(
@@ -407,8 +448,133 @@ impl Compiler<'_> {
                 }
             }
             E::Function(f) => self.function(f)?,
+            E::Case {
+                operand,
+                conditions,
+                else_result,
+                ..
+            } => Expr::Case(
+                operand
+                    .as_ref()
+                    .map(|o| self.compile(o).map(Box::new))
+                    .transpose()?,
+                conditions
+                    .iter()
+                    .map(|w| Ok((self.compile(&w.condition)?, self.compile(&w.result)?)))
+                    .collect::<Result<_>>()?,
+                else_result
+                    .as_ref()
+                    .map(|e| self.compile(e).map(Box::new))
+                    .transpose()?,
+            ),
+            E::Cast {
+                expr,
+                data_type,
+                format: None,
+                kind: ast::CastKind::Cast,
+            } => Expr::Cast(Box::new(self.compile(expr)?), cast_type(data_type)?),
+            E::Convert {
+                expr,
+                data_type: Some(data_type),
+                charset: None,
+                is_try: false,
+                ..
+            } => Expr::Cast(Box::new(self.compile(expr)?), cast_type(data_type)?),
+            E::Subquery(q) => self.subquery(q, SubqueryTest::Scalar, false)?,
+            E::Exists { subquery, negated } => {
+                let x = self.subquery(subquery, SubqueryTest::Exists, true)?;
+                if *negated {
+                    Expr::Not(Box::new(x))
+                } else {
+                    x
+                }
+            }
+            E::InSubquery {
+                expr,
+                subquery,
+                negated,
+            } => {
+                let lhs = Box::new(self.compile(expr)?);
+                let x = self.subquery(subquery, SubqueryTest::In(lhs), false)?;
+                if *negated {
+                    Expr::Not(Box::new(x))
+                } else {
+                    x
+                }
+            }
+            E::AnyOp {
+                left,
+                compare_op,
+                right,
+                ..
+            }
+            | E::AllOp {
+                left,
+                compare_op,
+                right,
+            } => {
+                let all = matches!(e, E::AllOp { .. });
+                let E::Subquery(q) = right.as_ref() else {
+                    return Err(SqlError::unsupported(format!("{e}")));
+                };
+                let op = cmp_op(compare_op)
+                    .ok_or_else(|| SqlError::unsupported(format!("{compare_op} ANY/ALL")))?;
+                let lhs = Box::new(self.compile(left)?);
+                self.subquery(q, SubqueryTest::Quantified(op, all, lhs), false)?
+            }
             other => return Err(SqlError::unsupported(other.to_string())),
         })
+    }
+
+    /// A column of this block, else of a block around it (a parameter).
+    fn resolve(&mut self, table: Option<&str>, name: &str) -> Result<Expr> {
+        match self.column(table, name) {
+            Ok(i) => Ok(Expr::Col(i)),
+            Err(e) if e.code == 1054 => match self
+                .planner
+                .as_mut()
+                .and_then(|p| p.outer_column(table, name))
+            {
+                Some(p) => Ok(Expr::Param(p?)),
+                None => Err(e),
+            },
+            Err(e) => Err(e),
+        }
+    }
+
+    /// A subquery planned against this block; `first_row_only` when one
+    /// row answers the test.
+    fn subquery(
+        &mut self,
+        q: &ast::Query,
+        test: SubqueryTest,
+        first_row_only: bool,
+    ) -> Result<Expr> {
+        let (scope, base) = (self.scope, self.base);
+        let planner = self
+            .planner
+            .as_mut()
+            .ok_or_else(|| SqlError::unsupported("a subquery in this statement"))?;
+        let p = planner.plan_subquery(q, scope, base)?;
+        if !matches!(test, SubqueryTest::Exists) && p.columns.len() != 1 {
+            return Err(SqlError::new(
+                1241,
+                "21000",
+                "Operand should contain 1 column(s)",
+            ));
+        }
+        Ok(Expr::Subquery(
+            Box::new(Subquery {
+                id: p.id,
+                plan: p.plan,
+                base,
+                width: scope.len(),
+                correlated: p.correlated,
+                kind: p.columns.first().copied().unwrap_or(ColumnKind::Text),
+                first_row_only,
+            }),
+            test,
+        ))
     }
 
     fn var(&self, name: &str) -> Result<Expr> {
@@ -526,6 +692,7 @@ impl Compiler<'_> {
             "CEIL" | "CEILING" => (Func::Ceil, 1..=1),
             "COALESCE" | "IFNULL" => (Func::Coalesce, 1..=usize::MAX),
             "IF" => (Func::If, 3..=3),
+            "NULLIF" => (Func::NullIf, 2..=2),
             "DATE_ADD" | "ADDDATE" => (Func::DateAdd, 2..=2),
             "DATE_SUB" | "SUBDATE" => (Func::DateSub, 2..=2),
             "YEAR" => (Func::Year, 1..=1),
@@ -543,6 +710,46 @@ impl Compiler<'_> {
         want(func.1)?;
         Ok(Expr::Func(func.0, a))
     }
+}
+
+/// The comparison a binary operator is, if it is one.
+fn cmp_op(op: &ast::BinaryOperator) -> Option<CmpOp> {
+    use ast::BinaryOperator as B;
+    Some(match op {
+        B::Eq => CmpOp::Eq,
+        B::NotEq => CmpOp::Ne,
+        B::Lt => CmpOp::Lt,
+        B::LtEq => CmpOp::Le,
+        B::Gt => CmpOp::Gt,
+        B::GtEq => CmpOp::Ge,
+        B::Spaceship => CmpOp::NullSafeEq,
+        _ => return None,
+    })
+}
+
+/// The target type of CAST / CONVERT.
+fn cast_type(t: &ast::DataType) -> Result<CastType> {
+    use ast::DataType as D;
+    Ok(match t {
+        D::Signed | D::SignedInteger | D::Int(_) | D::Integer(_) | D::BigInt(_) => CastType::Signed,
+        D::Unsigned | D::UnsignedInteger => CastType::Unsigned,
+        D::Decimal(info) | D::Dec(info) | D::Numeric(info) => {
+            let (p, s) = match info {
+                ast::ExactNumberInfo::None => (10, 0),
+                ast::ExactNumberInfo::Precision(p) => (*p, 0),
+                ast::ExactNumberInfo::PrecisionAndScale(p, s) => (*p, *s as u64),
+            };
+            if p > 65 || s > 38 || s > p {
+                return Err(SqlError::unsupported(format!("CAST AS {t}")));
+            }
+            CastType::Decimal(p as u8, s as u8)
+        }
+        D::Double(_) | D::DoublePrecision | D::Float(_) | D::Real => CastType::Double,
+        D::Char(_) | D::Character(_) | D::Varchar(_) | D::Text | D::Binary(_) => CastType::Char,
+        D::Date => CastType::Date,
+        D::Datetime(_) | D::Timestamp(..) => CastType::DateTime,
+        other => return Err(SqlError::unsupported(format!("CAST AS {other}"))),
+    })
 }
 
 fn truth(e: Expr) -> Expr {
@@ -648,6 +855,25 @@ impl Expr {
                 Expr::Func(*f, args.iter().map(|e| e.bind(params, kind_of)).collect())
             }
             Expr::Interval(u, x) => Expr::Interval(*u, b(x)),
+            Expr::Case(o, whens, otherwise) => Expr::Case(
+                o.as_ref().map(|x| b(x)),
+                whens
+                    .iter()
+                    .map(|(w, t)| (w.bind(params, kind_of), t.bind(params, kind_of)))
+                    .collect(),
+                otherwise.as_ref().map(|x| b(x)),
+            ),
+            Expr::Cast(x, t) => Expr::Cast(b(x), *t),
+            Expr::Subquery(sub, test) => Expr::Subquery(
+                sub.clone(),
+                match test {
+                    SubqueryTest::In(x) => SubqueryTest::In(b(x)),
+                    SubqueryTest::Quantified(op, all, x) => {
+                        SubqueryTest::Quantified(*op, *all, b(x))
+                    }
+                    other => other.clone(),
+                },
+            ),
             Expr::Col(_) | Expr::Lit(_) | Expr::Agg(_) => self.clone(),
         }
     }
@@ -1161,6 +1387,28 @@ impl Expr {
             }
             Expr::Interval(_, n) => n.eval(row, env)?,
             Expr::Func(f, args) => self.eval_func(*f, args, row, env)?,
+            Expr::Case(operand, whens, otherwise) => {
+                let operand = match operand {
+                    Some(o) => Some(o.eval(row, env)?),
+                    None => None,
+                };
+                for (when, then) in whens {
+                    let w = when.eval(row, env)?;
+                    let hit = match &operand {
+                        Some(o) => compare(o, &w) == Some(Ordering::Equal),
+                        None => truth_of(&w) == Some(true),
+                    };
+                    if hit {
+                        return then.eval(row, env);
+                    }
+                }
+                match otherwise {
+                    Some(e) => e.eval(row, env)?,
+                    None => Value::Null,
+                }
+            }
+            Expr::Cast(x, t) => cast_value(x.eval(row, env)?, *t),
+            Expr::Subquery(sub, test) => eval_subquery(sub, test, row, env)?,
         })
     }
 
@@ -1327,6 +1575,14 @@ impl Expr {
                 }
                 Value::Null
             }
+            Func::NullIf => {
+                let (a, b) = (v0()?, args[1].eval(row, env)?);
+                if compare(&a, &b) == Some(Ordering::Equal) {
+                    Value::Null
+                } else {
+                    a
+                }
+            }
             Func::If => {
                 if truth_of(&v0()?) == Some(true) {
                     args[1].eval(row, env)?
@@ -1420,12 +1676,32 @@ impl Expr {
                     k => k,
                 },
                 Func::Coalesce => args[0].kind(scope, aggs),
-                Func::If => args[1].kind(scope, aggs),
+                Func::If => common_kind(args[1].kind(scope, aggs), args[2].kind(scope, aggs)),
+                Func::NullIf => args[0].kind(scope, aggs),
                 Func::DateAdd | Func::DateSub => match args[0].kind(scope, aggs) {
                     ColumnKind::Date => ColumnKind::Date,
                     _ => ColumnKind::DateTime,
                 },
             },
+            Expr::Case(_, whens, otherwise) => whens
+                .iter()
+                .map(|(_, t)| t)
+                .chain(otherwise.as_deref())
+                .filter(|e| !matches!(e, Expr::Lit(Value::Null)))
+                .map(|e| e.kind(scope, aggs))
+                .reduce(common_kind)
+                .unwrap_or(ColumnKind::Text),
+            Expr::Cast(_, t) => match t {
+                CastType::Signed => ColumnKind::Int,
+                CastType::Unsigned => ColumnKind::UInt,
+                CastType::Decimal(_, s) => ColumnKind::Decimal { scale: *s },
+                CastType::Double => ColumnKind::Double,
+                CastType::Char => ColumnKind::Text,
+                CastType::Date => ColumnKind::Date,
+                CastType::DateTime => ColumnKind::DateTime,
+            },
+            Expr::Subquery(sub, SubqueryTest::Scalar) => sub.kind,
+            Expr::Subquery(..) => ColumnKind::Int,
             Expr::Agg(i) => {
                 let spec = &aggs[*i];
                 let arg = spec.arg.as_ref().map(|a| a.kind(scope, aggs));
@@ -1475,6 +1751,21 @@ impl Expr {
                 l.iter().for_each(|x| x.columns(f));
             }
             Expr::Func(_, l) => l.iter().for_each(|x| x.columns(f)),
+            Expr::Case(o, whens, otherwise) => {
+                o.iter().for_each(|x| x.columns(f));
+                for (w, t) in whens {
+                    w.columns(f);
+                    t.columns(f);
+                }
+                otherwise.iter().for_each(|x| x.columns(f));
+            }
+            Expr::Cast(x, _) => x.columns(f),
+            Expr::Subquery(sub, test) => {
+                if sub.correlated {
+                    (0..sub.width).for_each(&mut *f);
+                }
+                test.operand().iter().for_each(|x| x.columns(f));
+            }
         }
     }
 
@@ -1486,7 +1777,104 @@ impl Expr {
             Expr::Neg(a) => a.is_constant(),
             Expr::Func(_, l) => l.iter().all(|x| x.is_constant()),
             Expr::Interval(_, a) => a.is_constant(),
+            Expr::Cast(a, _) => a.is_constant(),
+            Expr::Case(o, whens, otherwise) => {
+                o.as_ref().is_none_or(|x| x.is_constant())
+                    && whens
+                        .iter()
+                        .all(|(w, t)| w.is_constant() && t.is_constant())
+                    && otherwise.as_ref().is_none_or(|x| x.is_constant())
+            }
+            // Constant for an execution when uncorrelated, but evaluated
+            // only where the executor's subquery runner is at hand.
+            Expr::Subquery(..) => false,
             _ => false,
+        }
+    }
+}
+
+/// The kind of a result that is one of two kinds (CASE, IF, UNION).
+pub(crate) fn common_kind(a: ColumnKind, b: ColumnKind) -> ColumnKind {
+    use ColumnKind as K;
+    match (a, b) {
+        _ if a == b => a,
+        (K::Text, _) | (_, K::Text) => K::Text,
+        (K::Date, K::DateTime) | (K::DateTime, K::Date) => K::DateTime,
+        (K::Date | K::DateTime, _) | (_, K::Date | K::DateTime) => K::Text,
+        (K::Double, _) | (_, K::Double) => K::Double,
+        (K::Decimal { scale: s }, K::Decimal { scale: t }) => K::Decimal { scale: s.max(t) },
+        (K::Decimal { scale }, _) | (_, K::Decimal { scale }) => K::Decimal { scale },
+        (K::Int, K::UInt) | (K::UInt, K::Int) => K::Decimal { scale: 0 },
+        _ => a,
+    }
+}
+
+/// CAST(v AS t) as MariaDB computes it.
+fn cast_value(v: Value, t: CastType) -> Value {
+    if v.is_null() {
+        return Value::Null;
+    }
+    match t {
+        CastType::Signed | CastType::Unsigned => {
+            // Strings: their integer prefix; numbers: rounded.
+            let n = match &v {
+                Value::Bytes(_) => match numeric(&v) {
+                    Value::Double(f) => Value::Double(f.trunc()),
+                    other => other,
+                },
+                _ => numeric(&v),
+            };
+            let wide: i128 = match n {
+                Value::Int(i) => i as i128,
+                Value::UInt(u) => u as i128,
+                Value::Decimal(d) => d.rescale(0).unscaled,
+                Value::Double(f) => f.round().clamp(i64::MIN as f64, u64::MAX as f64) as i128,
+                _ => 0,
+            };
+            if t == CastType::Signed {
+                Value::Int(wide as i64)
+            } else {
+                Value::UInt(wide as u64)
+            }
+        }
+        CastType::Decimal(p, s) => {
+            let d = match numeric(&v) {
+                Value::Int(i) => Dec::new(i as i128, 0),
+                Value::UInt(u) => Dec::new(u as i128, 0),
+                Value::Decimal(d) => d,
+                Value::Double(f) => Dec::parse(&format!("{f}")).unwrap_or(Dec::new(0, 0)),
+                _ => Dec::new(0, 0),
+            };
+            let d = d.rescale(s);
+            let max = lineardb_table::types::pow10(p) - 1;
+            Value::Decimal(Dec::new(d.unscaled.clamp(-max, max), s))
+        }
+        CastType::Double => match numeric(&v) {
+            Value::Int(i) => Value::Double(i as f64),
+            Value::UInt(u) => Value::Double(u as f64),
+            Value::Decimal(d) => Value::Double(d.to_f64()),
+            Value::Double(f) => Value::Double(f),
+            _ => Value::Double(0.0),
+        },
+        CastType::Char => match v.to_text() {
+            Some(t) => Value::Bytes(t.into_bytes()),
+            None => Value::Null,
+        },
+        CastType::Date | CastType::DateTime => {
+            let as_time = match &v {
+                Value::Date(d) => Some(*d as i64 * MICROS_PER_DAY),
+                Value::DateTime(t) => Some(*t),
+                other => {
+                    let text = other.to_text().unwrap_or_default();
+                    lineardb_table::types::parse_datetime(&text)
+                        .or_else(|| parse_date(&text).map(|d| d as i64 * MICROS_PER_DAY))
+                }
+            };
+            match (as_time, t) {
+                (None, _) => Value::Null,
+                (Some(m), CastType::Date) => Value::Date(m.div_euclid(MICROS_PER_DAY) as i32),
+                (Some(m), _) => Value::DateTime(m),
+            }
         }
     }
 }

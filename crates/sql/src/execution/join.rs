@@ -1,0 +1,328 @@
+//! Running a join pipeline: step by step over one joined-row buffer, each
+//! step finding the matches of its item for the row the steps before made
+//! (by index lookup, hash table or nested loop), NULL-extending an outer
+//! step that found none, and handing complete rows on.
+use super::access::access_for_run;
+use super::output::{over_budget, value_bytes};
+use super::row_key::encode_value;
+use super::{scan_source, RunContext, SourceRow};
+use crate::error::{Result, SqlError};
+use crate::expr::{compare, truth_of, Env, Row};
+use crate::planner::plan::{JoinPlan, JoinStep, JoinStrategy, StepInput};
+use lineardb_table::Value;
+use std::cmp::Ordering;
+use std::collections::HashMap;
+
+/// What a step read once and keeps for every row before it.
+enum Kept {
+    /// Not read yet.
+    Nothing,
+    Rows(Vec<Vec<Value>>),
+    /// Rows by the encoding of their hash-key values.
+    Hashed(HashMap<Vec<u8>, Vec<Vec<Value>>>),
+}
+
+/// A row of one item read as the joined row it will be part of.
+struct Placed<'r> {
+    row: &'r [Value],
+    offset: usize,
+}
+
+impl Row for Placed<'_> {
+    fn get(&self, col: usize) -> Value {
+        col.checked_sub(self.offset)
+            .and_then(|c| self.row.get(c))
+            .cloned()
+            .unwrap_or(Value::Null)
+    }
+}
+
+/// Runs `plan`, handing each joined row to `f` until it says stop.
+pub(crate) fn run_join(
+    plan: &JoinPlan,
+    params: &[Value],
+    cx: &RunContext<'_>,
+    f: &mut dyn FnMut(&[Value]) -> Result<bool>,
+) -> Result<()> {
+    let mut kept: Vec<Kept> = plan.steps.iter().map(|_| Kept::Nothing).collect();
+    let mut buf = vec![Value::Null; plan.width];
+    let mut run = JoinRun {
+        plan,
+        params,
+        cx,
+        memory: 0,
+    };
+    run.step(0, &mut buf, &mut kept, f)?;
+    Ok(())
+}
+
+struct JoinRun<'a> {
+    plan: &'a JoinPlan,
+    params: &'a [Value],
+    cx: &'a RunContext<'a>,
+    /// Bytes the steps keep, against the query's budget.
+    memory: usize,
+}
+
+impl<'a> JoinRun<'a> {
+    fn env(&self) -> Env<'a> {
+        Env {
+            params: self.params,
+            aggs: &[],
+            subqueries: Some(self.cx),
+        }
+    }
+
+    /// Runs step `k` and those after it for the row in `buf` (`kept`
+    /// holds the states of steps `k..`); false when no more rows are
+    /// wanted.
+    fn step(
+        &mut self,
+        k: usize,
+        buf: &mut Vec<Value>,
+        kept: &mut [Kept],
+        f: &mut dyn FnMut(&[Value]) -> Result<bool>,
+    ) -> Result<bool> {
+        let plan = self.plan;
+        let Some(step) = plan.steps.get(k) else {
+            return f(buf);
+        };
+        let (mine, later) = kept.split_first_mut().expect("a state per step");
+        let mut matched = false;
+        // One candidate, its columns in `buf`: checked, then the steps after.
+        let mut go_on = true;
+        let mut candidate = |this: &mut Self, buf: &mut Vec<Value>| -> Result<bool> {
+            let env = this.env();
+            for e in &step.on {
+                if truth_of(&e.eval(&buf[..], env)?) != Some(true) {
+                    return Ok(true);
+                }
+            }
+            matched = true;
+            this.after(k, step, buf, later, f)
+        };
+        match step.strategy {
+            JoinStrategy::Scan | JoinStrategy::Lookup => {
+                // Read the item now, for this row (a lookup's filter reads
+                // the joined row as parameters).
+                let params: Vec<Value>;
+                let run_params: &[Value] = match &step.input {
+                    StepInput::Table {
+                        correlated: true, ..
+                    } => {
+                        params = self.params.iter().chain(buf.iter()).cloned().collect();
+                        &params
+                    }
+                    _ => self.params,
+                };
+                let rows =
+                    self.read(step, run_params, buf, &mut |this, buf| candidate(this, buf))?;
+                go_on = rows;
+            }
+            JoinStrategy::Hash => {
+                if matches!(mine, Kept::Nothing) {
+                    *mine = Kept::Hashed(self.build_hash(step)?);
+                }
+                let Kept::Hashed(table) = mine else {
+                    unreachable!("built above")
+                };
+                let env = self.env();
+                let mut key = Vec::new();
+                let mut probe = Vec::with_capacity(step.hash_keys.len());
+                let mut null = false;
+                for (p, _) in &step.hash_keys {
+                    let v = p.eval(&buf[..], env)?;
+                    null |= !encode_value(&v, &mut key);
+                    probe.push(v);
+                }
+                if !null {
+                    if let Some(rows) = table.get(&key) {
+                        for row in rows {
+                            buf[step.offset..step.offset + step.width].clone_from_slice(row);
+                            // Equal keys, equal values: checked again.
+                            let mut equal = true;
+                            for ((_, b), p) in step.hash_keys.iter().zip(&probe) {
+                                let v = b.eval(&buf[..], env)?;
+                                equal &= compare(p, &v) == Some(Ordering::Equal);
+                            }
+                            if equal && !candidate(self, buf)? {
+                                go_on = false;
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+            JoinStrategy::NestedLoop => {
+                if matches!(mine, Kept::Nothing) {
+                    let mut rows = Vec::new();
+                    self.read_all(step, &mut |row| {
+                        rows.push(row);
+                        Ok(())
+                    })?;
+                    *mine = Kept::Rows(rows);
+                }
+                let Kept::Rows(rows) = mine else {
+                    unreachable!("read above")
+                };
+                for row in rows.iter() {
+                    buf[step.offset..step.offset + step.width].clone_from_slice(row);
+                    if !candidate(self, buf)? {
+                        go_on = false;
+                        break;
+                    }
+                }
+            }
+        }
+        if !go_on {
+            return Ok(false);
+        }
+        if step.outer && !matched {
+            for v in &mut buf[step.offset..step.offset + step.width] {
+                *v = Value::Null;
+            }
+            return self.after(k, step, buf, later, f);
+        }
+        Ok(true)
+    }
+
+    /// A matched (or NULL-extended) row of step `k`: its WHERE conjuncts,
+    /// then the steps after.
+    fn after(
+        &mut self,
+        k: usize,
+        step: &JoinStep,
+        buf: &mut Vec<Value>,
+        later: &mut [Kept],
+        f: &mut dyn FnMut(&[Value]) -> Result<bool>,
+    ) -> Result<bool> {
+        let env = self.env();
+        for e in &step.after {
+            if truth_of(&e.eval(&buf[..], env)?) != Some(true) {
+                return Ok(true);
+            }
+        }
+        self.step(k + 1, buf, later, f)
+    }
+
+    /// Reads step's item for the current row, putting each row's columns
+    /// in `buf` and calling `each`; false when `each` said stop.
+    fn read(
+        &mut self,
+        step: &JoinStep,
+        params: &[Value],
+        buf: &mut Vec<Value>,
+        each: &mut dyn FnMut(&mut Self, &mut Vec<Value>) -> Result<bool>,
+    ) -> Result<bool> {
+        let cx = self.cx;
+        let (offset, width) = (step.offset, step.width);
+        let mut go = true;
+        let mut err = None;
+        match &step.input {
+            StepInput::Table { source, filter, .. } => {
+                let run = access_for_run(source, filter.as_ref(), params)?;
+                let fetch = &source.fetch;
+                super::scan_table(source, &run, params, cx, false, &mut |row: &SourceRow<
+                    '_,
+                >| {
+                    for &c in fetch {
+                        buf[offset + c] = row.get(c);
+                    }
+                    match each(self, buf) {
+                        Ok(true) => true,
+                        Ok(false) => {
+                            go = false;
+                            false
+                        }
+                        Err(e) => {
+                            err = Some(e);
+                            false
+                        }
+                    }
+                })?;
+            }
+            StepInput::Rows { source, filter } => {
+                scan_source(
+                    source,
+                    filter.as_ref(),
+                    params,
+                    cx,
+                    false,
+                    &mut |row: &SourceRow<'_>| {
+                        for c in 0..width {
+                            buf[offset + c] = row.get(c);
+                        }
+                        match each(self, buf) {
+                            Ok(true) => true,
+                            Ok(false) => {
+                                go = false;
+                                false
+                            }
+                            Err(e) => {
+                                err = Some(e);
+                                false
+                            }
+                        }
+                    },
+                )?;
+            }
+        }
+        match err {
+            Some(e) => Err(e),
+            None => Ok(go),
+        }
+    }
+
+    /// Every row of step's item (its own filter applied), once.
+    fn read_all(
+        &mut self,
+        step: &JoinStep,
+        keep: &mut dyn FnMut(Vec<Value>) -> Result<()>,
+    ) -> Result<()> {
+        let mut buf = vec![Value::Null; self.plan.width];
+        let (offset, width) = (step.offset, step.width);
+        let budget = self.cx.memory;
+        let params = self.params;
+        self.read(step, params, &mut buf, &mut |this, buf| {
+            let row = buf[offset..offset + width].to_vec();
+            this.memory += row.iter().map(value_bytes).sum::<usize>() + 24;
+            if this.memory > budget {
+                return Err(over_budget("a join", budget));
+            }
+            keep(row)?;
+            Ok(true)
+        })?;
+        Ok(())
+    }
+
+    /// The hash table of step's item: rows by their key values (rows with
+    /// a NULL key are left out: they match nothing).
+    fn build_hash(&mut self, step: &JoinStep) -> Result<HashMap<Vec<u8>, Vec<Vec<Value>>>> {
+        let mut table: HashMap<Vec<u8>, Vec<Vec<Value>>> = HashMap::new();
+        let env = Env::new(self.params);
+        let offset = step.offset;
+        let mut err: Option<SqlError> = None;
+        self.read_all(step, &mut |row| {
+            let placed = Placed { row: &row, offset };
+            let mut key = Vec::new();
+            for (_, b) in &step.hash_keys {
+                let v = match b.eval(&placed, env) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        err = Some(e);
+                        return Ok(());
+                    }
+                };
+                if !encode_value(&v, &mut key) {
+                    return Ok(());
+                }
+            }
+            table.entry(key).or_default().push(row);
+            Ok(())
+        })?;
+        match err {
+            Some(e) => Err(e),
+            None => Ok(table),
+        }
+    }
+}

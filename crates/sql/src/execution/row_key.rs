@@ -1,0 +1,91 @@
+//! Values encoded as hash keys: equal values (by SQL comparison between
+//! numbers, between dates, between strings) give equal bytes, whatever
+//! their representation (1 = 1.0 = 1e0; a DATE and the DATETIME at its
+//! midnight). Unequal values may share bytes only for numbers no double
+//! tells apart, so users compare the values again after a match.
+use lineardb_table::types::MICROS_PER_DAY;
+use lineardb_table::Value;
+
+/// Appends `v`'s key to `out`; false for NULL (which equals nothing).
+pub(crate) fn encode_value(v: &Value, out: &mut Vec<u8>) -> bool {
+    match v {
+        Value::Null => return false,
+        Value::Int(i) => integer(*i as i128, out),
+        Value::UInt(u) => integer(*u as i128, out),
+        Value::Decimal(d) => {
+            let whole = d.rescale(0);
+            if whole.rescale(d.scale).unscaled == d.unscaled {
+                integer(whole.unscaled, out)
+            } else {
+                double(d.to_f64(), out)
+            }
+        }
+        Value::Double(f) => {
+            if f.fract() == 0.0 && f.abs() < 1e30 {
+                integer(*f as i128, out)
+            } else {
+                double(*f, out)
+            }
+        }
+        Value::Date(d) => {
+            out.push(3);
+            out.extend_from_slice(&(*d as i64 * MICROS_PER_DAY).to_le_bytes());
+        }
+        Value::DateTime(t) => {
+            out.push(3);
+            out.extend_from_slice(&t.to_le_bytes());
+        }
+        Value::Bytes(b) => {
+            out.push(4);
+            out.extend_from_slice(&(b.len() as u32).to_le_bytes());
+            out.extend_from_slice(b);
+        }
+    }
+    true
+}
+
+fn integer(i: i128, out: &mut Vec<u8>) {
+    out.push(1);
+    out.extend_from_slice(&i.to_le_bytes());
+}
+
+fn double(f: f64, out: &mut Vec<u8>) {
+    out.push(2);
+    out.extend_from_slice(&f.to_bits().to_le_bytes());
+}
+
+/// A whole row's key where NULLs are equal to each other (DISTINCT, UNION).
+pub(crate) fn row_key(row: &[Value]) -> Vec<u8> {
+    let mut k = Vec::with_capacity(row.len() * 9);
+    for v in row {
+        if !encode_value(v, &mut k) {
+            k.push(0);
+        }
+    }
+    k
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lineardb_table::Dec;
+
+    #[test]
+    fn equal_numbers_and_dates_share_keys() {
+        let key = |v: Value| row_key(&[v]);
+        assert_eq!(key(Value::Int(1)), key(Value::Decimal(Dec::new(100, 2))));
+        assert_eq!(key(Value::Int(1)), key(Value::Double(1.0)));
+        assert_eq!(key(Value::UInt(7)), key(Value::Int(7)));
+        assert_eq!(
+            key(Value::Decimal(Dec::new(15, 1))),
+            key(Value::Double(1.5))
+        );
+        assert_ne!(key(Value::Int(1)), key(Value::Int(2)));
+        assert_eq!(
+            key(Value::Date(3)),
+            key(Value::DateTime(3 * MICROS_PER_DAY))
+        );
+        assert_ne!(key(Value::Null), key(Value::Int(0)));
+        assert_ne!(key(Value::str("1")), key(Value::Int(1)));
+    }
+}

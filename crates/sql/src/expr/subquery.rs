@@ -1,0 +1,188 @@
+//! Subqueries inside expressions: what the compiler makes of `(SELECT …)`,
+//! `EXISTS`, `IN (SELECT …)` and `op ANY/ALL (SELECT …)`, and how their
+//! evaluation asks the statement's executor for rows.
+//!
+//! Expressions do not know the planner's types: a subquery's plan is a
+//! [`SubqueryPlan`] and the executor that runs it a [`SubqueryRunner`].
+//!
+//! Correlation: a query block runs with `base` parameters (the statement's
+//! own, then the rows of the blocks around it); a subquery of the block
+//! runs with those and the block's current row after them, so an outer
+//! column is simply a parameter of the inner block.
+use super::{compare, truth_of, CmpOp, Env, Expr, Row};
+use crate::error::{Result, SqlError};
+use crate::result::ColumnKind;
+use lineardb_table::Value;
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+/// A planned query an expression runs.
+pub(crate) trait SubqueryPlan: Send + Sync {
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+/// Runs subqueries for expression evaluation (the statement's executor).
+pub(crate) trait SubqueryRunner: Sync {
+    /// The rows of `sub` run with `params`; a correlated subquery's rows
+    /// are cached per distinct parameters, an uncorrelated one's once.
+    fn rows(&self, sub: &Subquery, params: &[Value]) -> Result<Arc<Vec<Vec<Value>>>>;
+}
+
+/// Plans subqueries met while compiling an expression, and resolves the
+/// names of the query blocks around it (the planner).
+pub(crate) trait SubqueryPlanner {
+    /// Plans `q` as a subquery of a block whose row is `scope` and whose
+    /// own parameters number `base`.
+    fn plan_subquery(
+        &mut self,
+        q: &sqlparser::ast::Query,
+        scope: &[super::ScopeColumn],
+        base: usize,
+    ) -> Result<PlannedSubquery>;
+    /// An outer block's column `table.name` as the parameter it is to
+    /// this block; `None` if no outer block has it.
+    fn outer_column(&mut self, table: Option<&str>, name: &str) -> Option<Result<usize>>;
+}
+
+/// What [`SubqueryPlanner::plan_subquery`] returns.
+pub(crate) struct PlannedSubquery {
+    pub plan: Arc<dyn SubqueryPlan>,
+    pub id: usize,
+    pub columns: Vec<ColumnKind>,
+    pub correlated: bool,
+}
+
+/// A subquery within an expression.
+#[derive(Clone)]
+pub(crate) struct Subquery {
+    /// Unique within the statement (the per-execution cache's key).
+    pub id: usize,
+    pub plan: Arc<dyn SubqueryPlan>,
+    /// Parameters of the enclosing block; a correlated subquery gets the
+    /// block's row (its first `width` columns) after them.
+    pub base: usize,
+    pub width: usize,
+    /// Reads the enclosing row (else it runs once per execution).
+    pub correlated: bool,
+    /// The kind of its first column.
+    pub kind: ColumnKind,
+    /// One row tells the answer (EXISTS).
+    pub first_row_only: bool,
+}
+
+impl std::fmt::Debug for Subquery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Subquery#{}", self.id)
+    }
+}
+
+impl PartialEq for Subquery {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}
+
+/// What an expression asks of a subquery's rows.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum SubqueryTest {
+    /// Its single value (NULL for no row; error 1242 for several).
+    Scalar,
+    /// Whether it has a row.
+    Exists,
+    /// `lhs IN (…)`, with SQL's NULL rules.
+    In(Box<Expr>),
+    /// `lhs op ANY (…)` (`all` false) or `lhs op ALL (…)`.
+    Quantified(CmpOp, bool, Box<Expr>),
+}
+
+impl SubqueryTest {
+    pub(crate) fn operand(&self) -> Option<&Expr> {
+        match self {
+            SubqueryTest::In(x) | SubqueryTest::Quantified(_, _, x) => Some(x),
+            _ => None,
+        }
+    }
+}
+
+/// Evaluates `test` of `sub` for `row`.
+pub(crate) fn eval_subquery<R: Row + ?Sized>(
+    sub: &Subquery,
+    test: &SubqueryTest,
+    row: &R,
+    env: Env<'_>,
+) -> Result<Value> {
+    let runner = env
+        .subqueries
+        .ok_or_else(|| SqlError::unsupported("a subquery here"))?;
+    let operand = match test.operand() {
+        Some(x) => Some(x.eval(row, env)?),
+        None => None,
+    };
+    let rows = if sub.correlated {
+        let mut params: Vec<Value> = Vec::with_capacity(sub.base + sub.width);
+        params.extend(env.params.iter().take(sub.base).cloned());
+        params.resize(sub.base, Value::Null);
+        params.extend((0..sub.width).map(|c| row.get(c)));
+        runner.rows(sub, &params)?
+    } else {
+        runner.rows(sub, env.params)?
+    };
+    Ok(match test {
+        SubqueryTest::Scalar => match rows.as_slice() {
+            [] => Value::Null,
+            [one] => one.first().cloned().unwrap_or(Value::Null),
+            _ => {
+                return Err(SqlError::new(
+                    1242,
+                    "21000",
+                    "Subquery returns more than 1 row",
+                ))
+            }
+        },
+        SubqueryTest::Exists => Value::Int(!rows.is_empty() as i64),
+        SubqueryTest::In(_) => {
+            let v = operand.unwrap_or(Value::Null);
+            if rows.is_empty() {
+                return Ok(Value::Int(0));
+            }
+            if v.is_null() {
+                return Ok(Value::Null);
+            }
+            let mut unknown = false;
+            for r in rows.iter() {
+                match compare(&v, r.first().unwrap_or(&Value::Null)) {
+                    Some(Ordering::Equal) => return Ok(Value::Int(1)),
+                    None => unknown = true,
+                    Some(_) => {}
+                }
+            }
+            if unknown {
+                Value::Null
+            } else {
+                Value::Int(0)
+            }
+        }
+        SubqueryTest::Quantified(op, all, _) => {
+            let v = operand.unwrap_or(Value::Null);
+            let mut unknown = false;
+            for r in rows.iter() {
+                let c = Expr::Cmp(
+                    *op,
+                    Box::new(Expr::Lit(v.clone())),
+                    Box::new(Expr::Lit(r.first().cloned().unwrap_or(Value::Null))),
+                );
+                match truth_of(&c.eval(&[][..], Env::new(&[]))?) {
+                    Some(true) if !*all => return Ok(Value::Int(1)),
+                    Some(false) if *all => return Ok(Value::Int(0)),
+                    None => unknown = true,
+                    Some(_) => {}
+                }
+            }
+            if unknown {
+                Value::Null
+            } else {
+                Value::Int(*all as i64)
+            }
+        }
+    })
+}

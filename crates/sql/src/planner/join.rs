@@ -1,0 +1,672 @@
+//! Joins: the FROM tree flattened into units (inner-joined items, and
+//! outer-joined sides as single units), its conditions compiled over the
+//! joined row, then a pipeline of steps: an order by estimated size, each
+//! condition placed at the first step that can check it, and for each
+//! step the cheapest way to find its matches (index lookup, hash table,
+//! nested loop).
+use super::from::{FromTree, JoinCondition, JoinOp};
+use super::Planner;
+use crate::error::{Result, SqlError};
+use crate::expr::{conjuncts, CmpOp, Expr, ScopeColumn};
+use crate::planner::access::choose_access;
+use crate::planner::plan::{JoinPlan, JoinStep, JoinStrategy, Path, Source, StepInput};
+use crate::result::ColumnKind;
+use lineardb_table::KeyRange;
+use sqlparser::ast;
+
+/// One unit of the pipeline: an item (or a nested join) whose columns sit
+/// at `offset..offset + width` of the joined row.
+pub(super) struct Unit {
+    source: Source,
+    hints: Vec<ast::TableIndexHints>,
+    offset: usize,
+    width: usize,
+    /// The inner side of an outer join.
+    outer: bool,
+    /// Its ON conditions (outer units only), over the joined row.
+    on: Vec<Expr>,
+}
+
+/// A join condition before compilation.
+enum Condition {
+    Written(Box<ast::Expr>),
+    Made(Expr),
+}
+
+/// The joined FROM clause, its conditions compiled.
+pub(super) struct PreparedJoin {
+    units: Vec<Unit>,
+    /// Conditions of inner joins (ON, USING), over the joined row.
+    conditions: Vec<Expr>,
+    /// STRAIGHT_JOIN: units keep their written order.
+    straight: bool,
+}
+
+impl Planner<'_> {
+    /// Flattens a FROM tree of several items and compiles its join
+    /// conditions; returns the joined row's scope.
+    pub(super) fn prepare_join(
+        &mut self,
+        tree: FromTree,
+    ) -> Result<(PreparedJoin, Vec<ScopeColumn>)> {
+        let mut scope = Vec::new();
+        tree.scope(&mut scope);
+        let mut units = Vec::new();
+        let mut conditions = Vec::new();
+        let mut unit_conditions: Vec<(usize, Vec<Condition>)> = Vec::new();
+        let mut straight = false;
+        self.flatten(
+            tree,
+            0,
+            &mut scope,
+            &mut units,
+            &mut conditions,
+            &mut unit_conditions,
+            &mut straight,
+        )?;
+        let mut compiled = Vec::new();
+        let compile = |planner: &mut Self, c: Condition| -> Result<Expr> {
+            match c {
+                Condition::Made(e) => Ok(e),
+                Condition::Written(e) => planner.compiler(&scope).compile(&e),
+            }
+        };
+        for c in conditions {
+            compiled.push(compile(self, c)?);
+        }
+        for (u, conds) in unit_conditions {
+            for c in conds {
+                let e = compile(self, c)?;
+                units[u].on.push(e);
+            }
+        }
+        Ok((
+            PreparedJoin {
+                units,
+                conditions: compiled,
+                straight,
+            },
+            scope,
+        ))
+    }
+
+    /// Adds the units of `tree` (its columns from `offset`) in the order
+    /// they may run: an outer join's preserved side first.
+    #[allow(clippy::too_many_arguments)]
+    fn flatten(
+        &mut self,
+        tree: FromTree,
+        offset: usize,
+        scope: &mut [ScopeColumn],
+        units: &mut Vec<Unit>,
+        conditions: &mut Vec<Condition>,
+        unit_conditions: &mut Vec<(usize, Vec<Condition>)>,
+        straight: &mut bool,
+    ) -> Result<()> {
+        match tree {
+            FromTree::Item(item) => {
+                units.push(Unit {
+                    width: item.scope.len(),
+                    source: item.source,
+                    hints: item.hints,
+                    offset,
+                    outer: false,
+                    on: Vec::new(),
+                });
+                Ok(())
+            }
+            FromTree::Join {
+                left,
+                right,
+                op,
+                condition,
+            } => {
+                let (lw, rw) = (left.width(), right.width());
+                let (lo, ro) = (offset, offset + lw);
+                // Positions fixed, the USING pairs can be resolved now;
+                // nested joins' pairs were marked when they were flattened
+                // (inner) or are marked below (groups).
+                match op {
+                    JoinOp::Inner | JoinOp::Straight => {
+                        *straight |= op == JoinOp::Straight;
+                        self.flatten(
+                            *left,
+                            lo,
+                            scope,
+                            units,
+                            conditions,
+                            unit_conditions,
+                            straight,
+                        )?;
+                        self.flatten(
+                            *right,
+                            ro,
+                            scope,
+                            units,
+                            conditions,
+                            unit_conditions,
+                            straight,
+                        )?;
+                        conditions
+                            .extend(join_conditions(condition, scope, lo, lw, ro, rw, false)?);
+                    }
+                    JoinOp::Left => {
+                        self.flatten(
+                            *left,
+                            lo,
+                            scope,
+                            units,
+                            conditions,
+                            unit_conditions,
+                            straight,
+                        )?;
+                        self.group_unit(*right, ro, scope, units)?;
+                        let conds = join_conditions(condition, scope, lo, lw, ro, rw, false)?;
+                        unit_conditions.push((units.len() - 1, conds));
+                    }
+                    JoinOp::Right => {
+                        self.flatten(
+                            *right,
+                            ro,
+                            scope,
+                            units,
+                            conditions,
+                            unit_conditions,
+                            straight,
+                        )?;
+                        self.group_unit(*left, lo, scope, units)?;
+                        let conds = join_conditions(condition, scope, lo, lw, ro, rw, true)?;
+                        unit_conditions.push((units.len() - 1, conds));
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The inner side of an outer join as one unit: an item, or a nested
+    /// join planned on its own.
+    fn group_unit(
+        &mut self,
+        tree: FromTree,
+        offset: usize,
+        scope: &mut [ScopeColumn],
+        units: &mut Vec<Unit>,
+    ) -> Result<()> {
+        let (source, hints, width) = match tree {
+            FromTree::Item(item) => (item.source, item.hints, item.scope.len()),
+            tree => {
+                let (prepared, local) = self.prepare_join(tree)?;
+                let all = vec![true; local.len()];
+                let plan = build_join(prepared, Vec::new(), &all, &local, self.base)?;
+                scope[offset..offset + local.len()].clone_from_slice(&local);
+                (Source::Join(Box::new(plan)), Vec::new(), local.len())
+            }
+        };
+        units.push(Unit {
+            source,
+            hints,
+            offset,
+            width,
+            outer: true,
+            on: Vec::new(),
+        });
+        Ok(())
+    }
+}
+
+/// The conditions of one join: ON as written, or the equalities of USING /
+/// NATURAL (marking the column that is not shown: the right one, or the
+/// left one of a RIGHT JOIN).
+fn join_conditions(
+    condition: JoinCondition,
+    scope: &mut [ScopeColumn],
+    lo: usize,
+    lw: usize,
+    ro: usize,
+    rw: usize,
+    right_join: bool,
+) -> Result<Vec<Condition>> {
+    let names: Vec<String> = match condition {
+        JoinCondition::None => return Ok(Vec::new()),
+        JoinCondition::On(e) => return Ok(vec![Condition::Written(e)]),
+        JoinCondition::Using(names) => names,
+        JoinCondition::Natural => {
+            let mut common = Vec::new();
+            for c in scope[lo..lo + lw].iter().filter(|c| !c.hidden) {
+                if scope[ro..ro + rw]
+                    .iter()
+                    .any(|r| !r.hidden && r.name.eq_ignore_ascii_case(&c.name))
+                    && !common
+                        .iter()
+                        .any(|n: &String| n.eq_ignore_ascii_case(&c.name))
+                {
+                    common.push(c.name.clone());
+                }
+            }
+            common
+        }
+    };
+    let find = |scope: &[ScopeColumn], from: usize, width: usize, name: &str| -> Result<usize> {
+        let mut found = None;
+        for (i, c) in scope[from..from + width].iter().enumerate() {
+            if !c.hidden && c.name.eq_ignore_ascii_case(name) {
+                if found.is_some() {
+                    return Err(SqlError::new(
+                        1052,
+                        "23000",
+                        format!("Column '{name}' in from clause is ambiguous"),
+                    ));
+                }
+                found = Some(from + i);
+            }
+        }
+        found.ok_or_else(|| {
+            SqlError::new(
+                1054,
+                "42S22",
+                format!("Unknown column '{name}' in 'from clause'"),
+            )
+        })
+    };
+    let mut out = Vec::new();
+    for n in names {
+        let (l, r) = (find(scope, lo, lw, &n)?, find(scope, ro, rw, &n)?);
+        if right_join {
+            scope[l].hidden = true;
+        } else {
+            scope[r].hidden = true;
+        }
+        out.push(Condition::Made(Expr::Cmp(
+            CmpOp::Eq,
+            Box::new(Expr::Col(l)),
+            Box::new(Expr::Col(r)),
+        )));
+    }
+    Ok(out)
+}
+
+/// Rows a unit is guessed to give after its own conditions.
+fn estimated_rows(u: &Unit, local: usize) -> f64 {
+    let rows = match &u.source {
+        Source::Table(ts) => ts.table.estimate_entries(None, &[KeyRange::all()]) as f64,
+        Source::Join(j) => 1000.0 * j.steps.len() as f64,
+        _ => 1000.0,
+    };
+    // Each condition on the unit alone is guessed to keep a tenth.
+    (rows * 0.1f64.powi(local.min(3) as i32)).max(1.0)
+}
+
+/// The units of the joined row's columns.
+fn unit_of(units: &[Unit], col: usize) -> usize {
+    units
+        .iter()
+        .position(|u| (u.offset..u.offset + u.width).contains(&col))
+        .unwrap_or(0)
+}
+
+/// An equality between an expression over `this` unit's columns and one
+/// over columns of units in `before` (which hash keys can find).
+fn equi_sides(e: &Expr, units: &[Unit], this: usize, before: &[bool]) -> Option<(Expr, Expr)> {
+    let Expr::Cmp(CmpOp::Eq, a, b) = e else {
+        return None;
+    };
+    if e.any(&|x| matches!(x, Expr::Subquery(..))) {
+        return None;
+    }
+    let side = |x: &Expr| -> Option<bool> {
+        let cols = x.column_list();
+        if cols.is_empty() {
+            return None;
+        }
+        if cols.iter().all(|&c| unit_of(units, c) == this) {
+            Some(true)
+        } else if cols.iter().all(|&c| before[unit_of(units, c)]) {
+            Some(false)
+        } else {
+            None
+        }
+    };
+    match (side(a)?, side(b)?) {
+        (false, true) => Some(((**a).clone(), (**b).clone())),
+        (true, false) => Some(((**b).clone(), (**a).clone())),
+        _ => None,
+    }
+}
+
+/// Builds the step pipeline of a prepared join with the WHERE clause's
+/// conjuncts; `needed` marks the joined row's columns the query reads.
+pub(super) fn build_join(
+    prepared: PreparedJoin,
+    where_conjuncts: Vec<Expr>,
+    needed: &[bool],
+    scope: &[ScopeColumn],
+    base: usize,
+) -> Result<JoinPlan> {
+    let PreparedJoin {
+        mut units,
+        conditions,
+        straight,
+    } = prepared;
+    let width: usize = units.iter().map(|u| u.offset + u.width).max().unwrap_or(0);
+    // Inner conditions and WHERE conjuncts alike.
+    let mut inner: Vec<Expr> = Vec::new();
+    for c in conditions.iter().chain(&where_conjuncts) {
+        let mut parts = Vec::new();
+        conjuncts(c, &mut parts);
+        inner.extend(parts.into_iter().cloned());
+    }
+    // Conditions checked on the joined row read its columns too.
+    let mut needed = needed.to_vec();
+    for e in inner.iter().chain(units.iter().flat_map(|u| &u.on)) {
+        e.columns(&mut |c| {
+            if c < needed.len() {
+                needed[c] = true
+            }
+        });
+    }
+    let needed = &needed[..];
+    // Which units each inner conjunct reads.
+    let reads = |e: &Expr, units: &[Unit]| -> Vec<usize> {
+        let mut us: Vec<usize> = e.column_list().iter().map(|&c| unit_of(units, c)).collect();
+        us.sort_unstable();
+        us.dedup();
+        us
+    };
+    // The order: the leading inner units by estimated size, greedily
+    // joining next a unit connected to those before (cheapest first);
+    // outer units and what follows them as written.
+    let reorderable = if straight {
+        0
+    } else {
+        units.iter().position(|u| u.outer).unwrap_or(units.len())
+    };
+    let local_conditions = |i: usize, units: &[Unit]| {
+        inner
+            .iter()
+            .filter(|e| {
+                let r = reads(e, units);
+                r.len() == 1 && r[0] == i
+            })
+            .count()
+    };
+    let mut order: Vec<usize> = Vec::new();
+    let mut placed = vec![false; units.len()];
+    while order.len() < reorderable {
+        let candidates: Vec<usize> = (0..reorderable).filter(|&i| !placed[i]).collect();
+        let connected = |i: usize| {
+            inner
+                .iter()
+                .any(|e| equi_sides(e, &units, i, &placed).is_some())
+        };
+        let lookup_able = |i: usize| -> bool {
+            // An equality with the units before on the leading column of
+            // the primary key or an index.
+            let Source::Table(ts) = &units[i].source else {
+                return false;
+            };
+            let def = ts.table.def();
+            inner
+                .iter()
+                .any(|e| match equi_sides(e, &units, i, &placed) {
+                    Some((_, Expr::Col(c))) => {
+                        let local = c - units[i].offset;
+                        def.primary_key.first() == Some(&local)
+                            || def
+                                .indexes
+                                .iter()
+                                .any(|ix| ix.columns.first() == Some(&local))
+                    }
+                    _ => false,
+                })
+        };
+        let cost = |i: usize| -> f64 {
+            let rows = estimated_rows(&units[i], local_conditions(i, &units));
+            if order.is_empty() {
+                rows
+            } else if lookup_able(i) {
+                rows.sqrt().min(rows) * 0.01
+            } else if connected(i) {
+                rows * 0.1
+            } else {
+                rows * 100.0
+            }
+        };
+        let next = candidates
+            .iter()
+            .copied()
+            .min_by(|&a, &b| cost(a).total_cmp(&cost(b)).then(a.cmp(&b)))
+            .expect("a candidate");
+        placed[next] = true;
+        order.push(next);
+    }
+    order.extend(reorderable..units.len());
+    // Each unit's position in the order.
+    let mut rank = vec![0; units.len()];
+    for (r, &u) in order.iter().enumerate() {
+        rank[u] = r;
+    }
+    // Inner conjuncts: at the step of the last unit they read (a
+    // correlated subquery at the last step); outer units' ON conditions
+    // at their own step.
+    let last = order.len() - 1;
+    let mut step_on: Vec<Vec<Expr>> = vec![Vec::new(); units.len()];
+    let mut step_after: Vec<Vec<Expr>> = vec![Vec::new(); units.len()];
+    for e in inner {
+        let r = if e.has_correlated_subquery() {
+            last
+        } else {
+            reads(&e, &units)
+                .iter()
+                .map(|&u| rank[u])
+                .max()
+                .unwrap_or(0)
+        };
+        let u = order[r];
+        if units[u].outer {
+            step_after[r].push(e);
+        } else {
+            step_on[r].push(e);
+        }
+    }
+    for (r, &u) in order.iter().enumerate() {
+        step_on[r].append(&mut units[u].on);
+    }
+    let mut steps = Vec::with_capacity(units.len());
+    let mut before = vec![false; units.len()];
+    let mut taken: Vec<Option<Unit>> = units.into_iter().map(Some).collect();
+    // Units by index for the helpers, while sources move into steps.
+    let shapes: Vec<Unit> = taken
+        .iter()
+        .map(|u| {
+            let u = u.as_ref().expect("all");
+            Unit {
+                source: Source::Nothing,
+                hints: Vec::new(),
+                offset: u.offset,
+                width: u.width,
+                outer: u.outer,
+                on: Vec::new(),
+            }
+        })
+        .collect();
+    for (r, &ui) in order.iter().enumerate() {
+        let unit = taken[ui].take().expect("each unit once");
+        let on = std::mem::take(&mut step_on[r]);
+        let after = std::mem::take(&mut step_after[r]);
+        steps.push(plan_step(
+            unit,
+            ui,
+            Conditions { on, after },
+            &shapes,
+            &before,
+            needed,
+            scope,
+            base,
+            r == 0,
+        )?);
+        before[ui] = true;
+    }
+    Ok(JoinPlan { width, steps })
+}
+
+/// A step's conditions: to match, and after matching.
+struct Conditions {
+    on: Vec<Expr>,
+    after: Vec<Expr>,
+}
+
+/// One step: the unit's conditions split into what its own read can
+/// apply (a table's filter, with the joined row as parameters), hash keys,
+/// and what is checked on the joined row.
+#[allow(clippy::too_many_arguments)]
+fn plan_step(
+    unit: Unit,
+    index: usize,
+    Conditions { on, after }: Conditions,
+    shapes: &[Unit],
+    before: &[bool],
+    needed: &[bool],
+    scope: &[ScopeColumn],
+    base: usize,
+    first: bool,
+) -> Result<JoinStep> {
+    let (offset, width) = (unit.offset, unit.width);
+    let own = |e: &Expr| {
+        e.column_list()
+            .iter()
+            .all(|&c| (offset..offset + width).contains(&c))
+    };
+    // Over the unit's own columns; other columns become parameters.
+    let to_local = |e: &Expr| -> Expr {
+        e.rewrite(&|x| match x {
+            Expr::Col(c) if (offset..offset + width).contains(c) => Some(Expr::Col(c - offset)),
+            Expr::Col(c) => Some(Expr::Param(base + c)),
+            _ => None,
+        })
+    };
+    let and_all = |list: Vec<Expr>| {
+        list.into_iter()
+            .reduce(|a, b| Expr::And(Box::new(a), Box::new(b)))
+    };
+    let pushable = |e: &Expr| !e.has_correlated_subquery();
+    let local_needed: Vec<bool> = needed[offset..offset + width].to_vec();
+    match unit.source {
+        Source::Table(mut ts) => {
+            // First try a lookup: every pushable condition in the table's
+            // filter, the joined row's columns as parameters.
+            let (push, keep): (Vec<Expr>, Vec<Expr>) = on.into_iter().partition(|e| pushable(e));
+            if !first {
+                let filter = and_all(push.iter().map(to_local).collect());
+                choose_access(&mut ts, filter.as_ref(), &local_needed, &unit.hints)?;
+                let reads_row = |p: &Path| {
+                    p.key
+                        .eq
+                        .iter()
+                        .any(|e| e.any(&|x| matches!(x, Expr::Param(i) if *i >= base)))
+                };
+                if reads_row(&ts.path) {
+                    ts.others.clear();
+                    return Ok(JoinStep {
+                        input: StepInput::Table {
+                            source: ts,
+                            filter,
+                            correlated: true,
+                        },
+                        offset,
+                        width,
+                        outer: unit.outer,
+                        on: keep,
+                        after,
+                        hash_keys: Vec::new(),
+                        strategy: JoinStrategy::Lookup,
+                    });
+                }
+            }
+            // Else its own conditions filter a read made once; equalities
+            // with the steps before become hash keys.
+            let (local, cross): (Vec<Expr>, Vec<Expr>) = push.into_iter().partition(|e| own(e));
+            let filter = and_all(local.iter().map(to_local).collect());
+            choose_access(&mut ts, filter.as_ref(), &local_needed, &unit.hints)?;
+            let (hash_keys, rest) = hash_keys(cross, shapes, index, before, scope);
+            let mut on = rest;
+            on.extend(keep);
+            Ok(JoinStep {
+                input: StepInput::Table {
+                    source: ts,
+                    filter,
+                    correlated: false,
+                },
+                offset,
+                width,
+                outer: unit.outer,
+                on,
+                after,
+                strategy: if first {
+                    JoinStrategy::Scan
+                } else if hash_keys.is_empty() {
+                    JoinStrategy::NestedLoop
+                } else {
+                    JoinStrategy::Hash
+                },
+                hash_keys,
+            })
+        }
+        source => {
+            let (local, cross): (Vec<Expr>, Vec<Expr>) =
+                on.into_iter().partition(|e| pushable(e) && own(e));
+            let filter = and_all(local.iter().map(to_local).collect());
+            let (hash_keys, on) = hash_keys(cross, shapes, index, before, scope);
+            Ok(JoinStep {
+                input: StepInput::Rows { source, filter },
+                offset,
+                width,
+                outer: unit.outer,
+                on,
+                after,
+                strategy: if first {
+                    JoinStrategy::Scan
+                } else if hash_keys.is_empty() {
+                    JoinStrategy::NestedLoop
+                } else {
+                    JoinStrategy::Hash
+                },
+                hash_keys,
+            })
+        }
+    }
+}
+
+/// Splits conditions into hash keys (equalities between the steps before
+/// and this unit, of kinds that compare as their encodings do) and the
+/// rest.
+fn hash_keys(
+    conditions: Vec<Expr>,
+    shapes: &[Unit],
+    index: usize,
+    before: &[bool],
+    scope: &[ScopeColumn],
+) -> (Vec<(Expr, Expr)>, Vec<Expr>) {
+    let mut keys = Vec::new();
+    let mut rest = Vec::new();
+    for e in conditions {
+        match equi_sides(&e, shapes, index, before) {
+            Some((probe, build))
+                if hashable_together(probe.kind(scope, &[]), build.kind(scope, &[])) =>
+            {
+                keys.push((probe, build))
+            }
+            _ => rest.push(e),
+        }
+    }
+    (keys, rest)
+}
+
+/// Kinds whose values a hash key may hold on both sides: equal keys for
+/// equal values (numbers with numbers, dates with dates, text with text).
+fn hashable_together(a: ColumnKind, b: ColumnKind) -> bool {
+    use ColumnKind as K;
+    let numeric = |k| matches!(k, K::Int | K::UInt | K::Decimal { .. } | K::Double);
+    let date = |k| matches!(k, K::Date | K::DateTime);
+    (numeric(a) && numeric(b)) || (date(a) && date(b)) || (a == K::Text && b == K::Text)
+}

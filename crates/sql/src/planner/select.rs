@@ -1,0 +1,318 @@
+//! One SELECT block: its FROM items (one, or joined), WHERE, grouping,
+//! select list, HAVING, ORDER BY and LIMIT.
+use super::join::build_join;
+use super::{parallel_hints, Planner};
+use crate::error::{Result, SqlError};
+use crate::expr::{conjuncts, AggFunc, Expr, ScopeColumn};
+use crate::planner::access::choose_access;
+use crate::planner::from::{FromTree, Item};
+use crate::planner::plan::{SelectPlan, Source};
+use crate::result::Column;
+use sqlparser::ast;
+
+impl Planner<'_> {
+    pub(super) fn plan_select(
+        &mut self,
+        select: &ast::Select,
+        order: Option<&ast::OrderBy>,
+        limit_clause: Option<&ast::LimitClause>,
+    ) -> Result<SelectPlan> {
+        let tree = self.plan_from(&select.from)?;
+        // One item: its source and scope as they are; several: the joined
+        // row's scope, the join planned once the query's columns are known.
+        let (mut source, scope, hints, prepared) = match tree {
+            None => (Source::Nothing, Vec::new(), Vec::new(), None),
+            Some(FromTree::Item(Item {
+                source,
+                scope,
+                hints,
+            })) => (source, scope, hints, None),
+            Some(tree) => {
+                let (prepared, scope) = self.prepare_join(tree)?;
+                (Source::Nothing, scope, Vec::new(), Some(prepared))
+            }
+        };
+        let scope: &[ScopeColumn] = &scope;
+        let mut c = self.compiler(scope);
+        let filter = select
+            .selection
+            .as_ref()
+            .map(|e| c.compile(e))
+            .transpose()?;
+        c.aggs = Some(Vec::new());
+        let mut projection = Vec::new();
+        let mut names = Vec::new();
+        let mut origins: Vec<Option<usize>> = Vec::new();
+        for item in &select.projection {
+            match item {
+                ast::SelectItem::UnnamedExpr(e) => {
+                    let x = c.compile(e)?;
+                    origins.push(match x {
+                        Expr::Col(i) => Some(i),
+                        _ => None,
+                    });
+                    names.push(match e {
+                        ast::Expr::Identifier(i) => i.value.clone(),
+                        ast::Expr::CompoundIdentifier(p) => {
+                            p.last().map(|i| i.value.clone()).unwrap_or_default()
+                        }
+                        other => other.to_string(),
+                    });
+                    projection.push(x);
+                }
+                ast::SelectItem::ExprWithAlias { expr, alias } => {
+                    let x = c.compile(expr)?;
+                    origins.push(match x {
+                        Expr::Col(i) => Some(i),
+                        _ => None,
+                    });
+                    names.push(alias.value.clone());
+                    projection.push(x);
+                }
+                ast::SelectItem::ExprWithAliases { .. } => {
+                    return Err(SqlError::unsupported("several aliases for one expression"))
+                }
+                ast::SelectItem::Wildcard(_) => {
+                    if scope.is_empty() {
+                        return Err(SqlError::new(1096, "HY000", "No tables used"));
+                    }
+                    for (i, s) in scope.iter().enumerate().filter(|(_, s)| !s.hidden) {
+                        projection.push(Expr::Col(i));
+                        names.push(s.name.clone());
+                        origins.push(Some(i));
+                    }
+                }
+                ast::SelectItem::QualifiedWildcard(kind, _) => {
+                    let table = match kind {
+                        ast::SelectItemQualifiedWildcardKind::ObjectName(n) => {
+                            crate::expr::object_name(n)
+                                .last()
+                                .cloned()
+                                .unwrap_or_default()
+                        }
+                        other => return Err(SqlError::unsupported(format!("{other}.*"))),
+                    };
+                    let mut any = false;
+                    for (i, s) in scope.iter().enumerate() {
+                        if s.table.eq_ignore_ascii_case(&table) {
+                            any = true;
+                            projection.push(Expr::Col(i));
+                            names.push(s.name.clone());
+                            origins.push(Some(i));
+                        }
+                    }
+                    if !any {
+                        return Err(SqlError::new(
+                            1051,
+                            "42S02",
+                            format!("Unknown table '{table}'"),
+                        ));
+                    }
+                }
+            }
+        }
+        // GROUP BY: a column, else a select-list alias, or a position.
+        let saved_aggs = c.aggs.take();
+        let mut group_by = Vec::new();
+        match &select.group_by {
+            ast::GroupByExpr::Expressions(list, _) => {
+                for e in list {
+                    let x = match e {
+                        ast::Expr::Identifier(i)
+                            if c.column(None, &i.value).is_err()
+                                && names.iter().any(|n| n.eq_ignore_ascii_case(&i.value)) =>
+                        {
+                            let p = names
+                                .iter()
+                                .position(|n| n.eq_ignore_ascii_case(&i.value))
+                                .expect("found");
+                            projection[p].clone()
+                        }
+                        ast::Expr::Value(v) if matches!(v.value, ast::Value::Number(..)) => {
+                            let n: usize = v.value.to_string().parse().unwrap_or(0);
+                            if n == 0 || n > projection.len() {
+                                return Err(SqlError::new(
+                                    1054,
+                                    "42S22",
+                                    format!("Unknown column '{n}' in 'group statement'"),
+                                ));
+                            }
+                            projection[n - 1].clone()
+                        }
+                        e => c.compile(e)?,
+                    };
+                    if x.any(&|e| matches!(e, Expr::Agg(_))) {
+                        return Err(SqlError::new(
+                            1056,
+                            "42000",
+                            format!("Can't group on '{e}'"),
+                        ));
+                    }
+                    group_by.push(x);
+                }
+            }
+            ast::GroupByExpr::All(_) => return Err(SqlError::unsupported("GROUP BY ALL")),
+        }
+        c.aggs = saved_aggs;
+        // HAVING may name a select-list alias (one that is not a column).
+        let having = select.having.as_ref().map(|e| {
+            let mut e = e.clone();
+            let _ = ast::visit_expressions_mut(&mut e, |x| {
+                if let ast::Expr::Identifier(i) = x {
+                    let is_column = scope.iter().any(|s| s.name.eq_ignore_ascii_case(&i.value));
+                    let aliased = select.projection.iter().find_map(|p| match p {
+                        ast::SelectItem::ExprWithAlias { expr, alias }
+                            if alias.value.eq_ignore_ascii_case(&i.value) =>
+                        {
+                            Some(expr.clone())
+                        }
+                        _ => None,
+                    });
+                    if let (false, Some(expr)) = (is_column, aliased) {
+                        *x = ast::Expr::Nested(Box::new(expr));
+                    }
+                }
+                std::ops::ControlFlow::<()>::Continue(())
+            });
+            e
+        });
+        let having = having.as_ref().map(|e| c.compile(e)).transpose()?;
+        let mut order_by = Vec::new();
+        if let Some(ob) = order {
+            if let ast::OrderByKind::Expressions(list) = &ob.kind {
+                for o in list {
+                    let desc = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
+                    // ORDER BY alias, or position.
+                    let x = match &o.expr {
+                        ast::Expr::Identifier(i)
+                            if names.iter().any(|n| n.eq_ignore_ascii_case(&i.value)) =>
+                        {
+                            let p = names
+                                .iter()
+                                .position(|n| n.eq_ignore_ascii_case(&i.value))
+                                .unwrap();
+                            projection[p].clone()
+                        }
+                        ast::Expr::Value(v) if matches!(v.value, ast::Value::Number(..)) => {
+                            let n: usize = v.value.to_string().parse().unwrap_or(0);
+                            if n == 0 || n > projection.len() {
+                                return Err(SqlError::new(
+                                    1054,
+                                    "42S22",
+                                    format!("Unknown column '{n}' in 'order clause'"),
+                                ));
+                            }
+                            projection[n - 1].clone()
+                        }
+                        e => c.compile(e)?,
+                    };
+                    order_by.push((x, desc));
+                }
+            }
+        }
+        let mut aggs = c.aggs.take().unwrap_or_default();
+        if let Source::Table(ts) = &source {
+            // COUNT(c) of a NOT NULL column counts rows: it reads nothing.
+            for a in &mut aggs {
+                if let (AggFunc::Count, false, Some(Expr::Col(c))) = (&a.func, a.distinct, &a.arg) {
+                    if ts.table.def().columns.get(*c).is_some_and(|d| !d.nullable) {
+                        a.func = AggFunc::CountStar;
+                        a.arg = None;
+                    }
+                }
+            }
+        }
+        let aggregate = !aggs.is_empty() || !group_by.is_empty();
+        let (limit, offset) = match limit_clause {
+            None => (None, None),
+            Some(ast::LimitClause::LimitOffset { limit, offset, .. }) => (
+                limit.as_ref().map(|e| c.compile(e)).transpose()?,
+                offset.as_ref().map(|o| c.compile(&o.value)).transpose()?,
+            ),
+            Some(ast::LimitClause::OffsetCommaLimit { offset, limit }) => {
+                (Some(c.compile(limit)?), Some(c.compile(offset)?))
+            }
+        };
+        drop(c);
+        let columns = projection
+            .iter()
+            .zip(&names)
+            .zip(&origins)
+            .map(|((x, n), o)| {
+                let mut col = Column::expr(n, x.kind(scope, &aggs));
+                if let (Some(i), Source::Table(ts)) = (o, &source) {
+                    let def = &ts.table.def().columns[*i];
+                    col.org_name = def.name.clone();
+                    col.table = scope[*i].table.clone();
+                    col.schema = ts.table.def().database.clone();
+                    col.nullable = def.nullable;
+                    col.length = match def.data_type {
+                        lineardb_table::DataType::Char(n)
+                        | lineardb_table::DataType::VarChar(n) => n,
+                        _ => col.length,
+                    };
+                }
+                col
+            })
+            .collect();
+        let mut plan = SelectPlan {
+            source: std::mem::replace(&mut source, Source::Nothing),
+            filter,
+            group_by,
+            aggs,
+            having,
+            projection,
+            columns,
+            order_by,
+            distinct: matches!(select.distinct, Some(ast::Distinct::Distinct)),
+            limit,
+            offset,
+            aggregate,
+            parallel_hint: parallel_hints(&select.optimizer_hints),
+        };
+        if let Some(prepared) = prepared {
+            // The joined row's columns the query reads decide covering
+            // reads; WHERE conjuncts go to the steps that can check them.
+            let mut needed = vec![false; scope.len()];
+            let mut mark = |c: usize| {
+                if c < needed.len() {
+                    needed[c] = true
+                }
+            };
+            plan.group_by.iter().for_each(|e| e.columns(&mut mark));
+            plan.projection.iter().for_each(|e| e.columns(&mut mark));
+            plan.order_by.iter().for_each(|(e, _)| e.columns(&mut mark));
+            plan.aggs
+                .iter()
+                .for_each(|a| a.arg.iter().for_each(|e| e.columns(&mut mark)));
+            plan.having.iter().for_each(|e| e.columns(&mut mark));
+            let mut parts = Vec::new();
+            if let Some(f) = &plan.filter {
+                conjuncts(f, &mut parts);
+            }
+            let where_conjuncts: Vec<Expr> = parts.into_iter().cloned().collect();
+            where_conjuncts.iter().for_each(|e| e.columns(&mut mark));
+            let join = build_join(prepared, where_conjuncts, &needed, scope, self.base)?;
+            plan.source = Source::Join(Box::new(join));
+            plan.filter = None;
+        }
+        if let Source::Table(ts) = &mut plan.source {
+            let mut needed = vec![false; ts.table.def().columns.len()];
+            let mut mark = |c: usize| {
+                if c < needed.len() {
+                    needed[c] = true
+                }
+            };
+            plan.filter.iter().for_each(|e| e.columns(&mut mark));
+            plan.group_by.iter().for_each(|e| e.columns(&mut mark));
+            plan.projection.iter().for_each(|e| e.columns(&mut mark));
+            plan.order_by.iter().for_each(|(e, _)| e.columns(&mut mark));
+            plan.aggs
+                .iter()
+                .for_each(|a| a.arg.iter().for_each(|e| e.columns(&mut mark)));
+            plan.having.iter().for_each(|e| e.columns(&mut mark));
+            choose_access(ts, plan.filter.as_ref(), &needed, &hints)?;
+        }
+        Ok(plan)
+    }
+}
