@@ -250,9 +250,11 @@ impl Session {
             // CREATE and DROP TEMPORARY TABLE leave the transaction open.
             S::CreateTable(ct) => !ct.temporary,
             S::Drop { temporary, .. } => !temporary,
-            S::CreateDatabase { .. } | S::CreateIndex(_) | S::AlterTable(_) | S::Truncate(_) => {
-                true
-            }
+            S::CreateDatabase { .. }
+            | S::CreateIndex(_)
+            | S::AlterTable(_)
+            | S::Truncate(_)
+            | S::CreateView(_) => true,
             _ => false,
         };
         if ddl {
@@ -279,6 +281,15 @@ impl Session {
                 ..
             } => self.create_database(db_name, *if_not_exists),
             S::CreateTable(ct) => self.create_table(ct),
+            S::CreateView(cv) => self.create_view(cv),
+            S::Drop {
+                object_type: ast::ObjectType::View,
+                if_exists,
+                names,
+                cascade: false,
+                restrict: false,
+                ..
+            } => self.drop_views(*if_exists, names),
             S::CreateIndex(ci) => self.create_index(ci),
             S::AlterTable(at) => self.alter_table(at),
             S::Drop {

@@ -172,6 +172,12 @@ impl TableCache {
             // does not exist (1146), as in MariaDB.
             None => engine.table(&db, &name).map_err(|e| match e {
                 lineardb_table::Error::NoSuchTable(_)
+                    if engine.view(&db, &name).ok().flatten().is_some() =>
+                {
+                    // Only queries read views yet.
+                    SqlError::unsupported("this statement on a view")
+                }
+                lineardb_table::Error::NoSuchTable(_)
                 | lineardb_table::Error::NoSuchDatabase(_) => SqlError::unknown_table(&db, &name),
                 e => e.into(),
             })?,

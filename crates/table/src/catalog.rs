@@ -10,6 +10,7 @@
 //! DDL is serialised by one mutex. Looking a table up takes a mutex too:
 //! sessions are expected to cache the `Arc<Table>` they get (DDL-rate, not
 //! per-row work).
+mod views;
 use crate::error::{Error, Result};
 use crate::index_build::{build_indexes, BuildStats};
 use crate::key_range::KeyRange;
@@ -23,6 +24,7 @@ use lineardb_wal::{Durability, LogFile, RecoveryReport, Wal};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
+pub use views::ViewDef;
 
 const CATALOG_TREE: &str = "__catalog";
 
@@ -525,6 +527,7 @@ impl Engine {
             self.drop_table(name, &t, true)?;
         }
         let _ddl = self.ddl_lock();
+        self.drop_views_of(name)?;
         self.catalog_set(&db_key(name), None)?;
         Ok(())
     }
@@ -597,7 +600,9 @@ impl Engine {
                 id: self.temporary_ids.fetch_add(1) + 1,
             }),
         };
-        if self.catalog.get(&catalog_key(&def))?.is_some() {
+        if self.catalog.get(&catalog_key(&def))?.is_some()
+            || (def.temporary.is_none() && self.view(&def.database, &def.name)?.is_some())
+        {
             return Err(Error::TableExists(spec.name));
         }
         def.primary_key = spec

@@ -28,7 +28,7 @@ mod tree_scan;
 pub mod types;
 pub mod waits;
 
-pub use catalog::{Engine, EngineConfig, LogStats, PoolStats, TableSpec};
+pub use catalog::{Engine, EngineConfig, LogStats, PoolStats, TableSpec, ViewDef};
 pub use error::{Error, Result};
 pub use index_build::{build_indexes, BuildStats};
 pub use key::KeyColumn;

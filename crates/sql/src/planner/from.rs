@@ -1,12 +1,13 @@
 //! The FROM clause: each item (stored table, server table, derived table,
 //! common table expression) planned with its scope, and the tree of joins
 //! over them.
-use super::Planner;
+use super::{Planner, Resolved};
 use crate::catalog::perf_schema::{SystemTable, SCHEMA as PERF_SCHEMA};
 use crate::error::{Result, SqlError};
 use crate::expr::{object_name, ScopeColumn};
 use crate::names::scope_of;
 use crate::planner::plan::{Path, Source, TableSource};
+use lineardb_table::ViewDef;
 use sqlparser::ast;
 
 /// One FROM item, planned.
@@ -62,6 +63,19 @@ impl FromTree {
                 right.scope(out);
             }
         }
+    }
+}
+
+/// A stored view's query.
+fn parse_view(view: &ViewDef) -> Result<ast::Query> {
+    let mut stmts =
+        sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::MySqlDialect {}, &view.query)?;
+    match stmts.pop() {
+        Some(ast::Statement::Query(q)) if stmts.is_empty() => Ok(*q),
+        _ => Err(SqlError::internal(format!(
+            "view {}.{} does not hold a query",
+            view.database, view.name
+        ))),
     }
 }
 
@@ -169,7 +183,7 @@ impl Planner<'_> {
                         .map(|(_, q)| q.clone())
                     {
                         let alias = alias_name(alias).unwrap_or_else(|| one.clone());
-                        return self.derived(&q, alias);
+                        return self.derived(&q, alias, &[]);
                     }
                 }
                 if let [db, table] = &parts[..] {
@@ -195,7 +209,17 @@ impl Planner<'_> {
                         });
                     }
                 }
-                let table = (self.resolve)(&parts)?;
+                let table = match (self.resolve)(&parts, self.in_view == 0)? {
+                    Resolved::Table(t) => t,
+                    Resolved::View(view) => {
+                        let q = parse_view(&view)?;
+                        let alias = alias_name(alias).unwrap_or(view.name);
+                        self.in_view += 1;
+                        let item = self.derived(&q, alias, &view.columns);
+                        self.in_view -= 1;
+                        return item;
+                    }
+                };
                 let alias =
                     alias_name(alias).unwrap_or_else(|| parts.last().cloned().unwrap_or_default());
                 let scope = scope_of(&table, &alias);
@@ -217,14 +241,19 @@ impl Planner<'_> {
                 alias,
                 ..
             } => {
-                let Some(alias) = alias_name(alias) else {
+                let Some(name) = alias_name(alias) else {
                     return Err(SqlError::new(
                         1248,
                         "42000",
                         "Every derived table must have its own alias",
                     ));
                 };
-                self.derived(subquery, alias)
+                let columns: Vec<String> = alias
+                    .iter()
+                    .flat_map(|a| &a.columns)
+                    .map(|c| c.name.value.clone())
+                    .collect();
+                self.derived(subquery, name, &columns)
             }
             ast::TableFactor::NestedJoin { alias: None, .. } => Ok(Item {
                 source: Source::Nothing,
@@ -237,11 +266,21 @@ impl Planner<'_> {
 
     /// A derived table (or a common table expression) named `alias`: a
     /// query block of its own, which sees no outer columns.
-    fn derived(&mut self, q: &ast::Query, alias: String) -> Result<Item> {
+    fn derived(&mut self, q: &ast::Query, alias: String, names: &[String]) -> Result<Item> {
         let outer = std::mem::take(&mut self.outer);
         let inner = self.plan_query(q);
         self.outer = outer;
-        let inner = inner?;
+        let mut inner = inner?;
+        if !names.is_empty() {
+            if names.len() != inner.columns().len() {
+                return Err(SqlError::new(
+                    1353,
+                    "HY000",
+                    "View's SELECT and view's field list have different column counts",
+                ));
+            }
+            inner.rename_columns(names);
+        }
         let mut scope: Vec<ScopeColumn> = Vec::new();
         for c in inner.columns() {
             if scope.iter().any(|s| s.name.eq_ignore_ascii_case(&c.name)) {

@@ -14,7 +14,7 @@ use crate::error::{Result, SqlError};
 use crate::expr::subquery::{PlannedSubquery, SubqueryPlanner};
 use crate::expr::{Compiler, Params, ScopeColumn, SessionFacts};
 use crate::planner::plan::QueryPlan;
-use lineardb_table::{Engine, Table, Value};
+use lineardb_table::{Engine, Table, Value, ViewDef};
 use sqlparser::ast;
 use std::sync::Arc;
 
@@ -23,8 +23,12 @@ pub(crate) struct Planner<'a> {
     pub params: &'a Params,
     pub facts: &'a SessionFacts,
     pub variable: &'a dyn Fn(&str) -> Option<Value>,
-    /// A stored table the session may read, by name.
-    pub resolve: &'a mut dyn FnMut(&[String]) -> Result<Arc<Table>>,
+    /// A stored table or view by name: one the session may read, or with
+    /// `false`, any (what a view reads, with its definer's rights).
+    pub resolve: &'a mut dyn FnMut(&[String], bool) -> Result<Resolved>,
+    /// Views being planned around the current block (their tables are
+    /// read with the definer's rights).
+    pub in_view: usize,
     /// Whether the session may read a server table (schema, name).
     pub may_read_system: &'a dyn Fn(&str, &str) -> Result<()>,
     /// For `performance_schema` tables.
@@ -43,6 +47,12 @@ pub(crate) struct Planner<'a> {
     pub ctes: Vec<(String, ast::Query)>,
 }
 
+/// What a name in FROM is.
+pub(crate) enum Resolved {
+    Table(Arc<Table>),
+    View(ViewDef),
+}
+
 /// A query block's row, seen from its subqueries.
 pub(crate) struct OuterBlock {
     pub scope: Vec<ScopeColumn>,
@@ -57,7 +67,7 @@ impl<'a> Planner<'a> {
         params: &'a Params,
         facts: &'a SessionFacts,
         variable: &'a dyn Fn(&str) -> Option<Value>,
-        resolve: &'a mut dyn FnMut(&[String]) -> Result<Arc<Table>>,
+        resolve: &'a mut dyn FnMut(&[String], bool) -> Result<Resolved>,
         may_read_system: &'a dyn Fn(&str, &str) -> Result<()>,
         engine: &'a Arc<Engine>,
         registry: &'a Arc<Registry>,
@@ -67,6 +77,7 @@ impl<'a> Planner<'a> {
             facts,
             variable,
             resolve,
+            in_view: 0,
             may_read_system,
             engine,
             registry,

@@ -129,6 +129,18 @@ impl QueryPlan {
             QueryPlan::SetOp(s) => &s.columns,
         }
     }
+
+    /// Gives the result's columns these names (a view's or a derived
+    /// table's column list).
+    pub(crate) fn rename_columns(&mut self, names: &[String]) {
+        let columns = match self {
+            QueryPlan::Select(s) => &mut s.columns,
+            QueryPlan::SetOp(s) => &mut s.columns,
+        };
+        for (c, n) in columns.iter_mut().zip(names) {
+            c.name = n.clone();
+        }
+    }
 }
 
 impl crate::expr::subquery::SubqueryPlan for QueryPlan {

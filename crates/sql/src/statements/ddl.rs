@@ -272,6 +272,13 @@ impl Session {
                         SqlError::new(1051, "42S02", format!("Unknown table '{db}.{name}'"));
                     if !temporary {
                         self.require_table(&db, &name, DROP)?;
+                        if self.engine.view(&db, &name)?.is_some() {
+                            return Err(SqlError::new(
+                                1965,
+                                "42S02",
+                                format!("'{db}.{name}' is a view"),
+                            ));
+                        }
                     }
                     let exists = !temporary
                         && match self.engine.drop_table(&db, &name, false) {

@@ -9,6 +9,7 @@ mod show;
 mod show_filter;
 mod transaction;
 mod variables;
+mod views;
 
 use crate::error::Result;
 use crate::expr::{Compiler, Params, ScopeColumn};

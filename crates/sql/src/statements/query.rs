@@ -5,7 +5,7 @@ use crate::execution::RunContext;
 use crate::expr::Params;
 use crate::names::qualify;
 use crate::planner::plan::QueryPlan;
-use crate::planner::Planner;
+use crate::planner::{Planner, Resolved};
 use crate::privileges::bits::SELECT;
 use crate::privileges::columns::columns_read;
 use crate::result::{Outcome, RowSink};
@@ -37,11 +37,20 @@ impl Session {
         let engine = self.engine.clone();
         let db = self.facts.database.clone();
         let access = self.access();
-        let mut resolve = |parts: &[String]| {
+        let mut resolve = |parts: &[String], checked: bool| {
             let (db, name) = qualify(db.as_deref(), parts)?;
             if cache.is_temporary(&db, &name) {
                 // The session's own: no further checks, as in MariaDB.
-                return cache.get(&engine, (db, name));
+                return cache.get(&engine, (db, name)).map(Resolved::Table);
+            }
+            if let Some(view) = engine.view(&db, &name)? {
+                if checked {
+                    access.require_table(&db, &name, SELECT)?;
+                }
+                return Ok(Resolved::View(view));
+            }
+            if !checked {
+                return cache.get(&engine, (db, name)).map(Resolved::Table);
             }
             if access.grants.on_table(&db, &name) & SELECT == 0
                 && access.grants.has_column_grants(&db, &name, SELECT)
@@ -50,10 +59,10 @@ impl Session {
                 let table = cache.get(&engine, (db.clone(), name.clone()))?;
                 let read = columns_read(q, &table);
                 access.require_columns(&db, &name, SELECT, read.iter().map(String::as_str))?;
-                return Ok(table);
+                return Ok(Resolved::Table(table));
             }
             access.require_table(&db, &name, SELECT)?;
-            cache.get(&engine, (db, name))
+            cache.get(&engine, (db, name)).map(Resolved::Table)
         };
         let may_read_system = |db: &str, name: &str| access.require_table(db, name, SELECT);
         let vars = |n: &str| self.variable(n);

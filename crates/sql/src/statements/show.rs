@@ -62,13 +62,21 @@ impl Session {
                 } else {
                     self.engine.tables(&db)?
                 };
-                let rows = names
+                let mut listed: Vec<(String, &str)> =
+                    names.into_iter().map(|n| (n, "BASE TABLE")).collect();
+                if self.engine.database_exists(&db)? {
+                    for v in self.engine.views(&db)? {
+                        listed.push((v.name, "VIEW"));
+                    }
+                }
+                listed.sort_by_key(|(n, _)| n.to_ascii_lowercase());
+                let rows = listed
                     .into_iter()
-                    .filter(|t| self.grants.sees_table(&db, t))
-                    .map(|t| {
+                    .filter(|(t, _)| self.grants.sees_table(&db, t))
+                    .map(|(t, kind)| {
                         let mut row = vec![Value::str(&t)];
                         if *full {
-                            row.push(Value::str("BASE TABLE"));
+                            row.push(Value::str(kind));
                         }
                         row
                     })
@@ -200,10 +208,52 @@ impl Session {
                 self.show_words(&words, sink)
             }
             S::ShowCreate {
-                obj_type: ast::ShowCreateObject::Table,
+                obj_type: obj_type @ (ast::ShowCreateObject::Table | ast::ShowCreateObject::View),
                 obj_name,
             } => {
-                let t = self.table_to_show(&object_name(obj_name), false)?;
+                let parts = object_name(obj_name);
+                let (db, name) = self.qualified(&parts)?;
+                if !self.tables.is_temporary(&db, &name) {
+                    if let Some(v) = self.engine.view(&db, &name)? {
+                        if !self.grants.may_show_definition(&db, &name) {
+                            return Err(self.access().table_denied("SHOW VIEW", &db, &name));
+                        }
+                        let columns = if v.columns.is_empty() {
+                            String::new()
+                        } else {
+                            let quoted: Vec<String> =
+                                v.columns.iter().map(|c| format!("`{c}`")).collect();
+                            format!("({})", quoted.join(","))
+                        };
+                        let text = format!(
+                            "CREATE ALGORITHM=UNDEFINED DEFINER={} SQL SECURITY DEFINER VIEW `{}`{columns} AS {}",
+                            v.definer, v.name, v.query
+                        );
+                        return self.rows(
+                            sink,
+                            &[
+                                "View",
+                                "Create View",
+                                "character_set_client",
+                                "collation_connection",
+                            ],
+                            vec![vec![
+                                Value::str(&v.name),
+                                Value::str(&text),
+                                Value::str("utf8mb4"),
+                                Value::str("utf8mb4_general_ci"),
+                            ]],
+                        );
+                    }
+                }
+                if matches!(obj_type, ast::ShowCreateObject::View) {
+                    return Err(SqlError::new(
+                        1347,
+                        "HY000",
+                        format!("'{db}.{name}' is not of type 'VIEW'"),
+                    ));
+                }
+                let t = self.table_to_show(&parts, false)?;
                 let text = show_create_table(&t);
                 self.rows(
                     sink,
@@ -405,7 +455,7 @@ impl Session {
 }
 
 fn is_note(code: u16) -> bool {
-    matches!(code, 1050 | 1051 | 1007 | 1008 | 1973 | 1974)
+    matches!(code, 1050 | 1051 | 4092 | 1007 | 1008 | 1973 | 1974)
 }
 
 /// SHOW INDEX rows: the primary key, then each secondary index.
