@@ -59,6 +59,12 @@ impl RowSink for Rows {
 }
 
 impl SubqueryRunner for RunContext<'_> {
+    fn kept(&self, sub: &Subquery) -> Option<SharedRows> {
+        let cache = self.subqueries?;
+        let state = cache.results.lock();
+        state.rows.get(&(sub.id, Vec::new())).cloned()
+    }
+
     fn rows(&self, sub: &Subquery, params: &[Value]) -> Result<Arc<Vec<Vec<Value>>>> {
         let key = (
             sub.id,

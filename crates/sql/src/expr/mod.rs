@@ -11,6 +11,7 @@ use lineardb_table::{Dec, RowRef, Value};
 use sqlparser::ast;
 use std::cmp::Ordering;
 use subquery::{eval_subquery, Subquery, SubqueryPlanner, SubqueryRunner, SubqueryTest};
+pub(crate) use walk::factor_or;
 
 /// A row that expressions read columns from.
 pub(crate) trait Row {
@@ -481,6 +482,31 @@ impl Compiler<'_> {
                 ..
             } => Expr::Cast(Box::new(self.compile(expr)?), cast_type(data_type)?),
             E::Subquery(q) => self.subquery(q, SubqueryTest::Scalar, false)?,
+            E::Extract { field, expr, .. } => {
+                let f = match field {
+                    ast::DateTimeField::Year | ast::DateTimeField::Years => Func::Year,
+                    ast::DateTimeField::Month | ast::DateTimeField::Months => Func::Month,
+                    ast::DateTimeField::Day | ast::DateTimeField::Days => Func::Day,
+                    other => return Err(SqlError::unsupported(format!("EXTRACT({other} FROM …)"))),
+                };
+                Expr::Func(f, vec![self.compile(expr)?])
+            }
+            E::Substring {
+                expr,
+                substring_from,
+                substring_for,
+                ..
+            } => {
+                let mut args = vec![self.compile(expr)?];
+                args.push(match substring_from {
+                    Some(f) => self.compile(f)?,
+                    None => Expr::Lit(Value::Int(1)),
+                });
+                if let Some(n) = substring_for {
+                    args.push(self.compile(n)?);
+                }
+                Expr::Func(Func::Substring, args)
+            }
             E::Exists { subquery, negated } => {
                 let x = self.subquery(subquery, SubqueryTest::Exists, true)?;
                 if *negated {

@@ -26,6 +26,8 @@ pub(crate) trait SubqueryRunner: Sync {
     /// The rows of `sub` run with `params`; a correlated subquery's rows
     /// are cached per distinct parameters, an uncorrelated one's once.
     fn rows(&self, sub: &Subquery, params: &[Value]) -> Result<Arc<Vec<Vec<Value>>>>;
+    /// The kept rows of an uncorrelated subquery, if it ran already.
+    fn kept(&self, sub: &Subquery) -> Option<Arc<Vec<Vec<Value>>>>;
 }
 
 /// Plans subqueries met while compiling an expression, and resolves the
@@ -118,14 +120,22 @@ pub(crate) fn eval_subquery<R: Row + ?Sized>(
         Some(x) => Some(x.eval(row, env)?),
         None => None,
     };
-    let rows = if sub.correlated {
+    // The subquery runs with its block's parameters and the row (NULLs
+    // in its place when it does not read it): its plan expects them all.
+    let params = || {
         let mut params: Vec<Value> = Vec::with_capacity(sub.base + sub.width);
         params.extend(env.params.iter().take(sub.base).cloned());
         params.resize(sub.base, Value::Null);
-        params.extend((0..sub.width).map(|c| row.get(c)));
-        runner.rows(sub, &params)?
-    } else {
-        runner.rows(sub, env.params)?
+        if sub.correlated {
+            params.extend((0..sub.width).map(|c| row.get(c)));
+        } else {
+            params.resize(sub.base + sub.width, Value::Null);
+        }
+        params
+    };
+    let rows = match (sub.correlated, runner.kept(sub)) {
+        (false, Some(rows)) => rows,
+        _ => runner.rows(sub, &params())?,
     };
     Ok(match test {
         SubqueryTest::Scalar => match rows.as_slice() {

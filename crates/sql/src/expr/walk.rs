@@ -91,3 +91,108 @@ impl Expr {
         cols
     }
 }
+
+/// `(x AND a) OR (x AND b)` as `x AND (a OR b)`, everywhere in a chain of
+/// conjuncts: a condition every alternative repeats (a join's equality,
+/// typically) becomes one the planner can use. AND and OR distribute in
+/// SQL's three-valued logic, so the result is the same.
+pub(crate) fn factor_or(e: Expr) -> Expr {
+    match e {
+        Expr::And(a, b) => Expr::And(Box::new(factor_or(*a)), Box::new(factor_or(*b))),
+        Expr::Or(..) => {
+            let mut alternatives = Vec::new();
+            disjuncts(e, &mut alternatives);
+            let mut parts: Vec<Vec<Expr>> = alternatives
+                .into_iter()
+                .map(|a| {
+                    let mut c = Vec::new();
+                    split_and(a, &mut c);
+                    c
+                })
+                .collect();
+            let common: Vec<Expr> = parts[0]
+                .iter()
+                .filter(|c| parts[1..].iter().all(|p| p.contains(c)))
+                .cloned()
+                .collect();
+            let rebuild_or = |parts: Vec<Vec<Expr>>| {
+                parts
+                    .into_iter()
+                    .map(|p| and_all(p).expect("non-empty"))
+                    .reduce(|a, b| Expr::Or(Box::new(a), Box::new(b)))
+                    .expect("alternatives")
+            };
+            if common.is_empty() {
+                return rebuild_or(parts);
+            }
+            for p in &mut parts {
+                p.retain(|c| !common.contains(c));
+            }
+            let mut out = common;
+            // An alternative left with nothing is true: so is the OR.
+            if parts.iter().all(|p| !p.is_empty()) {
+                out.push(rebuild_or(parts));
+            }
+            and_all(out).expect("non-empty")
+        }
+        other => other,
+    }
+}
+
+fn disjuncts(e: Expr, out: &mut Vec<Expr>) {
+    match e {
+        Expr::Or(a, b) => {
+            disjuncts(*a, out);
+            disjuncts(*b, out);
+        }
+        other => out.push(other),
+    }
+}
+
+fn split_and(e: Expr, out: &mut Vec<Expr>) {
+    match e {
+        Expr::And(a, b) => {
+            split_and(*a, out);
+            split_and(*b, out);
+        }
+        other => out.push(other),
+    }
+}
+
+fn and_all(list: Vec<Expr>) -> Option<Expr> {
+    list.into_iter()
+        .reduce(|a, b| Expr::And(Box::new(a), Box::new(b)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::CmpOp;
+    use lineardb_table::Value;
+
+    fn eq(c: usize, v: i64) -> Expr {
+        Expr::Cmp(
+            CmpOp::Eq,
+            Box::new(Expr::Col(c)),
+            Box::new(Expr::Lit(Value::Int(v))),
+        )
+    }
+    fn and(a: Expr, b: Expr) -> Expr {
+        Expr::And(Box::new(a), Box::new(b))
+    }
+    fn or(a: Expr, b: Expr) -> Expr {
+        Expr::Or(Box::new(a), Box::new(b))
+    }
+
+    #[test]
+    fn common_conditions_leave_the_alternatives() {
+        let e = or(and(eq(0, 1), eq(1, 2)), and(eq(1, 3), eq(0, 1)));
+        assert_eq!(factor_or(e), and(eq(0, 1), or(eq(1, 2), eq(1, 3))));
+        // An alternative that is only the common part makes the OR true.
+        let e = or(eq(0, 1), and(eq(0, 1), eq(1, 2)));
+        assert_eq!(factor_or(e), eq(0, 1));
+        // Nothing in common: unchanged.
+        let e = or(eq(0, 1), eq(1, 2));
+        assert_eq!(factor_or(e.clone()), e);
+    }
+}

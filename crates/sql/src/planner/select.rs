@@ -3,7 +3,7 @@
 use super::join::build_join;
 use super::{parallel_hints, Planner};
 use crate::error::{Result, SqlError};
-use crate::expr::{conjuncts, AggFunc, Expr, ScopeColumn};
+use crate::expr::{conjuncts, factor_or, AggFunc, Expr, ScopeColumn};
 use crate::planner::access::choose_access;
 use crate::planner::from::{FromTree, Item};
 use crate::planner::plan::{SelectPlan, Source};
@@ -37,7 +37,7 @@ impl Planner<'_> {
         let filter = select
             .selection
             .as_ref()
-            .map(|e| c.compile(e))
+            .map(|e| c.compile(e).map(factor_or))
             .transpose()?;
         c.aggs = Some(Vec::new());
         let mut projection = Vec::new();
