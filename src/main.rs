@@ -181,6 +181,11 @@ enum Experiment {
     /// each server just started, page cache dropped.
     #[command(name = "seed004-cold-count")]
     Seed004ColdCount(SeedArgs),
+    /// DBT-3 (TPC-H): the 22 queries on `lineardb serve` (and with
+    /// `--compare mariadb` on a private MariaDB, same data, schema and
+    /// indexes), median time per query, answers checked against the
+    /// reference answers of the scale factor.
+    Dbt3(Dbt3Args),
     /// Every experiment above (but `engine`) one after the other, each
     /// with its defaults, results in one folder per experiment.
     All(AllArgs),
@@ -366,6 +371,32 @@ struct SysbenchArgs {
     /// innodb_flush_log_at_trx_commit (ANCHORS.md uses 2).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=2))]
     flush_log_at_trx_commit: u8,
+}
+
+#[derive(Args, Clone)]
+struct Dbt3Args {
+    /// Scale factor (1: lineitem of 6M rows).
+    #[arg(long, default_value_t = 1.0)]
+    sf: f64,
+    /// Runs per query (the median is reported).
+    #[arg(long, default_value_t = 3)]
+    runs: usize,
+    /// Also run the queries on this system: `mariadb`.
+    #[arg(long)]
+    compare: Option<String>,
+    /// Buffer pool of each server in MiB.
+    #[arg(long, default_value_t = 4096)]
+    pool_mib: usize,
+    /// Working folder (data of the same scale there is reused).
+    #[arg(long, default_value = "bench-work/dbt3")]
+    work: PathBuf,
+    /// The reference answers (`qNN.csv`); default
+    /// `tests/tpch-answers/sf<SF>` when it exists.
+    #[arg(long)]
+    answers: Option<PathBuf>,
+    /// Where the report and chart go.
+    #[arg(long, default_value = "bench-results/dbt3")]
+    out: PathBuf,
 }
 
 /// The thread counts of the scaling experiments: 1, 2, 4, ... up to twice
@@ -632,6 +663,7 @@ fn main() -> anyhow::Result<()> {
                 };
                 bench_engine(&opts, &c, "quick")
             }
+            Experiment::Dbt3(a) => dbt3(&a),
             Experiment::All(a) => bench_all(&a),
             Experiment::Chart { dir } => redraw(&dir),
         },
@@ -675,6 +707,60 @@ fn plot_of(experiment: &str) -> Throughput {
 
 /// `bench all`: each experiment in a process of its own (a clean heap and
 /// pool per experiment), then an index of the reports.
+fn dbt3(a: &Dbt3Args) -> anyhow::Result<()> {
+    use lineardb_bench::dbt3;
+    let mut systems = vec!["lineardb".to_string()];
+    match a.compare.as_deref() {
+        None => {}
+        Some("mariadb") => systems.push("mariadb".into()),
+        Some(other) => anyhow::bail!("--compare {other}: only mariadb is supported"),
+    }
+    let answers = a.answers.clone().or_else(|| {
+        let d = PathBuf::from(format!("tests/tpch-answers/sf{}", a.sf));
+        d.exists().then_some(d)
+    });
+    let o = dbt3::Dbt3Options {
+        sf: a.sf,
+        runs: a.runs.max(1),
+        systems,
+        work: a.work.clone(),
+        lineardb: std::env::current_exe()?,
+        pool_mib: a.pool_mib,
+        threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+        answers,
+    };
+    let timings = dbt3::run(&o, &mut std::io::stderr())?;
+    let report = dbt3::report(&o, &timings);
+    std::fs::create_dir_all(&a.out)?;
+    std::fs::write(a.out.join("report.md"), &report)?;
+    let series: Vec<lineardb_bench::chart::Series> = o
+        .systems
+        .iter()
+        .map(|sys| lineardb_bench::chart::Series {
+            name: sys.clone(),
+            panel: String::new(),
+            points: timings
+                .iter()
+                .filter(|t| &t.system == sys)
+                .map(|t| (t.query, t.median()))
+                .collect(),
+        })
+        .collect();
+    lineardb_bench::chart::QueryChart {
+        title: &format!(
+            "DBT-3 SF {}: seconds per query (median of {})",
+            a.sf, o.runs
+        ),
+        series: &series,
+    }
+    .write(&a.out.join("dbt3"))?;
+    println!("{report}");
+    if timings.iter().any(|t| t.wrong.is_some()) {
+        anyhow::bail!("some answers differ from the reference (see the report)");
+    }
+    Ok(())
+}
+
 fn bench_all(a: &AllArgs) -> anyhow::Result<()> {
     // Each experiment with the systems it compares with.
     const EXPERIMENTS: [(&str, &[&str]); 6] = [

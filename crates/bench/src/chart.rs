@@ -366,3 +366,91 @@ mod tests {
         assert!(!one_two_five(30_000.0) && !one_two_five(0.15));
     }
 }
+
+/// Seconds per query of each system: one point per query (x: the query's
+/// number), a log y axis.
+pub struct QueryChart<'a> {
+    pub title: &'a str,
+    pub series: &'a [Series],
+}
+
+impl QueryChart<'_> {
+    /// Writes `<stem>.png` and `<stem>.svg`.
+    pub fn write(&self, stem: &Path) -> anyhow::Result<()> {
+        register_font();
+        let png = stem.with_extension("png");
+        let svg = stem.with_extension("svg");
+        {
+            let root = BitMapBackend::new(&png, SIZE).into_drawing_area();
+            self.draw(&root)?;
+            root.present()
+                .map_err(|e| anyhow::anyhow!("{}: {e}", png.display()))?;
+        }
+        let root = SVGBackend::new(&svg, SIZE).into_drawing_area();
+        self.draw(&root)?;
+        root.present()
+            .map_err(|e| anyhow::anyhow!("{}: {e}", svg.display()))?;
+        Ok(())
+    }
+
+    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow::anyhow!("chart: {e:?}");
+        area.fill(&WHITE).map_err(err)?;
+        let values = self
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.1))
+            .filter(|v| v.is_finite() && *v > 0.0);
+        let (lo, hi) = values.fold((f64::INFINITY, 0.0f64), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+        let (lo, hi) = if lo.is_finite() {
+            (lo / 2.0, hi * 2.0)
+        } else {
+            (0.001, 1.0)
+        };
+        let mut chart = ChartBuilder::on(area)
+            .caption(self.title, ("sans-serif", 24))
+            .margin(16)
+            .x_label_area_size(48)
+            .y_label_area_size(80)
+            .build_cartesian_2d(0.5f64..22.5, (lo..hi).log_scale())
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc("query")
+            .y_desc("seconds")
+            .x_labels(22)
+            .x_label_formatter(&|x: &f64| format!("Q{}", x.round() as i64))
+            .y_label_formatter(&|y: &f64| human(*y))
+            .label_style(("sans-serif", 13))
+            .light_line_style(WHITE)
+            .draw()
+            .map_err(err)?;
+        for (i, s) in self.series.iter().enumerate() {
+            let color = COLORS[i % COLORS.len()];
+            let points: Vec<(f64, f64)> = s
+                .points
+                .iter()
+                .filter(|p| p.1.is_finite() && p.1 > 0.0)
+                .map(|&(q, v)| (q as f64, v))
+                .collect();
+            chart
+                .draw_series(points.iter().map(|&p| Circle::new(p, 5, color.filled())))
+                .map_err(err)?
+                .label(s.name.clone())
+                .legend(move |(x, y)| Circle::new((x + 10, y), 5, color.filled()));
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .label_font(("sans-serif", 15))
+            .draw()
+            .map_err(err)?;
+        Ok(())
+    }
+}

@@ -1,6 +1,7 @@
 //! The `bench` layer: the workloads of the seeds, their data, and reports.
 pub mod chart;
 pub mod counters;
+pub mod dbt3;
 pub mod embedded;
 pub mod engine;
 pub mod harness;

@@ -138,9 +138,9 @@ pub struct SysbenchOptions {
 
 /// A server this experiment started; stopped (SIGTERM, then waited for)
 /// when dropped.
-struct Server {
+pub(crate) struct Server {
     child: Child,
-    port: u16,
+    pub(crate) port: u16,
 }
 
 impl Drop for Server {
@@ -295,6 +295,40 @@ fn start_mariadb(
     let mut server = Server { child, port };
     wait_until_serving(port, &mut server.child, "mariadbd")?;
     Ok(server)
+}
+
+/// Options for the servers other experiments start: `lineardb` the
+/// binary, `work` their folder, a `pool_mib` pool, commits synced.
+fn server_options(lineardb: &Path, work: &Path, pool_mib: usize) -> SysbenchOptions {
+    SysbenchOptions {
+        experiment: String::new(),
+        threads: Vec::new(),
+        seconds: 0.0,
+        repeat: 0,
+        rows: 0,
+        lineitem_rows: 0,
+        workloads: Vec::new(),
+        systems: Vec::new(),
+        work: work.to_path_buf(),
+        lineardb: lineardb.to_path_buf(),
+        pool_mib,
+        flush_at_commit: 1,
+        instrumentation: Vec::new(),
+    }
+}
+
+/// `lineardb serve` on the data directory `work/lineardb-data`.
+pub(crate) fn start_lineardb_server(
+    lineardb: &Path,
+    work: &Path,
+    pool_mib: usize,
+) -> anyhow::Result<Server> {
+    start_lineardb(&server_options(lineardb, work, pool_mib))
+}
+
+/// A private MariaDB in `work/mariadb` with ANCHORS.md's settings.
+pub(crate) fn start_mariadb_server(work: &Path, pool_mib: usize) -> anyhow::Result<Server> {
+    start_mariadb(&server_options(Path::new(""), work, pool_mib), false, false)
 }
 
 /// sysbench's arguments for the server on `port`.

@@ -7,9 +7,13 @@
 use super::from::{FromTree, JoinCondition, JoinOp};
 use super::Planner;
 use crate::error::{Result, SqlError};
+use crate::expr::Env;
 use crate::expr::{conjuncts, CmpOp, Expr, ScopeColumn};
 use crate::planner::access::choose_access;
-use crate::planner::plan::{JoinPlan, JoinStep, JoinStrategy, Path, Source, StepInput};
+use crate::planner::key_ranges::key_ranges;
+use crate::planner::plan::{
+    Access, JoinPlan, JoinStep, JoinStrategy, Path, Source, StepInput, TableSource,
+};
 use crate::result::ColumnKind;
 use lineardb_table::KeyRange;
 use sqlparser::ast;
@@ -286,15 +290,288 @@ fn join_conditions(
     Ok(out)
 }
 
-/// Rows a unit is guessed to give after its own conditions.
-fn estimated_rows(u: &Unit, local: usize) -> f64 {
-    let rows = match &u.source {
+/// Most units whose orders are all weighed (left-deep, by dynamic
+/// programming over subsets); more are ordered greedily.
+const EXHAUSTIVE_UNITS: usize = 10;
+
+/// The order of the first `n` units that makes the fewest intermediate
+/// rows (estimated): over every subset, the cheapest left-deep order of
+/// it, extended by a unit an equality connects to it (a cross product only
+/// when none is). `own_rows`: each unit's estimate after its own
+/// conditions.
+fn best_order(units: &[Unit], conditions: &[Expr], own_rows: &[f64], n: usize) -> Vec<usize> {
+    if n == 0 {
+        return Vec::new();
+    }
+    // Rows after joining `i` to the units `placed` holding `rows`.
+    let rows_after = |placed: &[bool], rows: f64, i: usize| -> f64 {
+        let share = own_rows[i] / table_rows(&units[i]).max(1.0);
+        (rows * fan_out(units, conditions, i, placed) * share).max(1.0)
+    };
+    let connected = |placed: &[bool], i: usize| {
+        conditions
+            .iter()
+            .any(|e| equi_sides(e, units, i, placed).is_some())
+    };
+    let placed_of = |set: usize| -> Vec<bool> {
+        (0..units.len())
+            .map(|u| u < n && set & (1 << u) != 0)
+            .collect()
+    };
+    if n > EXHAUSTIVE_UNITS {
+        // Greedy: the next unit that keeps the rows smallest.
+        let mut order = Vec::new();
+        let mut set = 0usize;
+        let mut rows = 1.0;
+        while order.len() < n {
+            let placed = placed_of(set);
+            let next = (0..n)
+                .filter(|&i| set & (1 << i) == 0)
+                .min_by(|&a, &b| {
+                    let ra = if set == 0 {
+                        own_rows[a]
+                    } else {
+                        rows_after(&placed, rows, a)
+                    };
+                    let rb = if set == 0 {
+                        own_rows[b]
+                    } else {
+                        rows_after(&placed, rows, b)
+                    };
+                    (set != 0 && connected(&placed, b))
+                        .cmp(&(set != 0 && connected(&placed, a)))
+                        .then(ra.total_cmp(&rb))
+                })
+                .expect("a unit left");
+            rows = if set == 0 {
+                own_rows[next]
+            } else {
+                rows_after(&placed, rows, next)
+            };
+            set |= 1 << next;
+            order.push(next);
+        }
+        return order;
+    }
+    // best[set] = (cost: rows made so far, rows of the set, last unit).
+    let full = (1usize << n) - 1;
+    let mut best: Vec<Option<(f64, f64, usize)>> = vec![None; full + 1];
+    for i in 0..n {
+        best[1 << i] = Some((own_rows[i], own_rows[i], i));
+    }
+    for set in 1..=full {
+        let Some((cost, rows, _)) = best[set] else {
+            continue;
+        };
+        let placed = placed_of(set);
+        let open: Vec<usize> = (0..n).filter(|&i| set & (1 << i) == 0).collect();
+        let any_connected = open.iter().any(|&i| connected(&placed, i));
+        for i in open {
+            if any_connected && !connected(&placed, i) {
+                continue;
+            }
+            let r = rows_after(&placed, rows, i);
+            let next = set | (1 << i);
+            let c = cost + r;
+            if best[next].is_none_or(|(bc, _, _)| c < bc) {
+                best[next] = Some((c, r, i));
+            }
+        }
+    }
+    // Walk back from the full set.
+    let mut order = Vec::with_capacity(n);
+    let mut set = full;
+    while set != 0 {
+        let (_, _, last) = best[set].expect("every subset reached");
+        order.push(last);
+        set &= !(1 << last);
+    }
+    order.reverse();
+    order
+}
+
+/// Rows of a unit before any condition (a guess for what is not a table).
+fn table_rows(u: &Unit) -> f64 {
+    match &u.source {
         Source::Table(ts) => ts.table.estimate_entries(None, &[KeyRange::all()]) as f64,
         Source::Join(j) => 1000.0 * j.steps.len() as f64,
         _ => 1000.0,
+    }
+}
+
+/// Rows a unit is guessed to give after `conditions` on it alone: for a
+/// table whose index (or primary key) the constant conditions bound, the
+/// tree's estimate of the key ranges, times the guessed share the other
+/// conditions keep; else the guessed shares of the table's rows.
+fn estimated_rows(u: &Unit, conditions: &[&Expr]) -> f64 {
+    let guess = |conds: &mut dyn Iterator<Item = &&Expr>| -> f64 {
+        conds.map(|e| selectivity(e)).product()
     };
-    // Each condition on the unit alone is guessed to keep a tenth.
-    (rows * 0.1f64.powi(local.min(3) as i32)).max(1.0)
+    let by_guess = (table_rows(u) * guess(&mut conditions.iter())).max(1.0);
+    let Source::Table(ts) = &u.source else {
+        return by_guess;
+    };
+    let local: Vec<Expr> = conditions
+        .iter()
+        .map(|e| {
+            e.rewrite(&|x| match x {
+                Expr::Col(c) => Some(Expr::Col(c.saturating_sub(u.offset))),
+                _ => None,
+            })
+        })
+        .collect();
+    let Some(filter) = local
+        .iter()
+        .cloned()
+        .reduce(|a, b| Expr::And(Box::new(a), Box::new(b)))
+    else {
+        return by_guess;
+    };
+    let mut probe = TableSource {
+        table: ts.table.clone(),
+        path: Path::table_scan(None),
+        others: Vec::new(),
+        fetch: Vec::new(),
+        forced: false,
+    };
+    let all = vec![true; u.width];
+    if choose_access(&mut probe, Some(&filter), &all, &[]).is_err() {
+        return by_guess;
+    }
+    let leading = match probe.path.access {
+        Access::Primary => ts.table.def().primary_key.first().copied(),
+        Access::Covering(i) | Access::NonCovering(i) => {
+            ts.table.def().indexes[i].columns.first().copied()
+        }
+    };
+    let (Some(leading), false) = (
+        leading,
+        probe.path.key.eq.is_empty() && probe.path.key.ranges.is_empty(),
+    ) else {
+        return by_guess;
+    };
+    let Ok(Some((ranges, _))) = key_ranges(&ts.table, &probe.path, Env::new(&[])) else {
+        return by_guess;
+    };
+    let in_ranges = ts
+        .table
+        .estimate_entries(probe.path.access.index(), &ranges) as f64;
+    let rest = guess(
+        &mut conditions
+            .iter()
+            .zip(&local)
+            .filter_map(|(c, l)| (!l.column_list().contains(&leading)).then_some(c)),
+    );
+    (in_ranges * rest).clamp(1.0, by_guess.max(1.0) * 10.0)
+}
+
+/// The share of rows a condition is guessed to keep (System R's defaults:
+/// an equality a tenth, a range a third; AND multiplies, OR adds).
+fn selectivity(e: &Expr) -> f64 {
+    use crate::expr::CmpOp as Op;
+    match e {
+        Expr::Cmp(Op::Eq | Op::NullSafeEq, ..) => 0.1,
+        Expr::Cmp(Op::Ne, ..) => 0.9,
+        Expr::Cmp(..) => 1.0 / 3.0,
+        Expr::Between(.., false) => 0.25,
+        Expr::InList(_, list, false) => (0.1 * list.len() as f64).min(0.5),
+        Expr::Like(_, _, false) => 0.25,
+        Expr::IsNull(_, false) => 0.1,
+        Expr::And(a, b) => selectivity(a) * selectivity(b),
+        Expr::Or(a, b) => {
+            let (x, y) = (selectivity(a), selectivity(b));
+            x + y - x * y
+        }
+        Expr::Not(a) => 1.0 - selectivity(a),
+        _ => 0.5,
+    }
+}
+
+/// The primary key of a unit's table, in the joined row's positions.
+fn primary_key(u: &Unit) -> Vec<usize> {
+    match &u.source {
+        Source::Table(ts) => ts
+            .table
+            .def()
+            .primary_key
+            .iter()
+            .map(|c| c + u.offset)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Rows of unit `i` each row of the placed units is guessed to meet: at
+/// most one when equalities fix its primary key; its rows over the other
+/// side's when they fix the other side's primary key (a foreign key);
+/// a tenth of its rows for other equalities; all of them without any.
+fn fan_out(units: &[Unit], conditions: &[Expr], i: usize, placed: &[bool]) -> f64 {
+    let rows = table_rows(&units[i]);
+    // (column of i, column of a placed unit) equalities.
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    let mut connected = false;
+    for e in conditions {
+        if let Some((probe, build)) = equi_sides(e, units, i, placed) {
+            connected = true;
+            if let (Expr::Col(b), Expr::Col(p)) = (&build, &probe) {
+                pairs.push((*b, *p));
+            }
+        }
+    }
+    if !connected {
+        return rows;
+    }
+    let pk = primary_key(&units[i]);
+    if !pk.is_empty() && pk.iter().all(|c| pairs.iter().any(|(b, _)| b == c)) {
+        return 1.0;
+    }
+    let mut best = rows / 10.0;
+    for (j, u) in units.iter().enumerate().filter(|(j, _)| placed[*j]) {
+        let other = primary_key(u);
+        if !other.is_empty() && other.iter().all(|c| pairs.iter().any(|(_, p)| p == c)) {
+            best = best.min(rows / table_rows(&units[j]).max(1.0));
+        }
+    }
+    best.max(1.0)
+}
+
+/// What OR `e` implies on unit `u` alone: the OR of each alternative's
+/// conjuncts that read only `u`; `None` if an alternative has none.
+fn implied_on(e: &Expr, units: &[Unit], u: usize) -> Option<Expr> {
+    let mut alternatives = Vec::new();
+    fn disjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+        match e {
+            Expr::Or(a, b) => {
+                disjuncts(a, out);
+                disjuncts(b, out);
+            }
+            other => out.push(other),
+        }
+    }
+    disjuncts(e, &mut alternatives);
+    let mut implied: Option<Expr> = None;
+    for alt in alternatives {
+        let mut parts = Vec::new();
+        conjuncts(alt, &mut parts);
+        let own: Vec<Expr> = parts
+            .into_iter()
+            .filter(|p| {
+                let cols = p.column_list();
+                !cols.is_empty()
+                    && !p.any(&|x| matches!(x, Expr::Subquery(..)))
+                    && cols.iter().all(|&c| unit_of(units, c) == u)
+            })
+            .cloned()
+            .collect();
+        let one = own
+            .into_iter()
+            .reduce(|a, b| Expr::And(Box::new(a), Box::new(b)))?;
+        implied = Some(match implied {
+            None => one,
+            Some(i) => Expr::Or(Box::new(i), Box::new(one)),
+        });
+    }
+    implied
 }
 
 /// The units of the joined row's columns.
@@ -373,73 +650,38 @@ pub(super) fn build_join(
         us.dedup();
         us
     };
-    // The order: the leading inner units by estimated size, greedily
-    // joining next a unit connected to those before (cheapest first);
-    // outer units and what follows them as written.
+    // Conditions an OR of several units implies on one of them (each
+    // alternative's conditions on that unit alone, ORed): checked early
+    // where they are cheap, the OR itself still checked in full.
+    let mut implied: Vec<Expr> = Vec::new();
+    for e in inner
+        .iter()
+        .filter(|e| matches!(e, Expr::Or(..)) && reads(e, &units).len() > 1)
+    {
+        implied.extend((0..units.len()).filter_map(|u| implied_on(e, &units, u)));
+    }
+    inner.extend(implied);
+    // The order: the leading inner units greedily, each time the unit
+    // that keeps the estimated rows so far smallest (the first by its own
+    // estimate); outer units and what follows them as written.
     let reorderable = if straight {
         0
     } else {
         units.iter().position(|u| u.outer).unwrap_or(units.len())
     };
-    let local_conditions = |i: usize, units: &[Unit]| {
+    let local_conditions = |i: usize, units: &[Unit]| -> Vec<&Expr> {
         inner
             .iter()
             .filter(|e| {
                 let r = reads(e, units);
                 r.len() == 1 && r[0] == i
             })
-            .count()
+            .collect()
     };
-    let mut order: Vec<usize> = Vec::new();
-    let mut placed = vec![false; units.len()];
-    while order.len() < reorderable {
-        let candidates: Vec<usize> = (0..reorderable).filter(|&i| !placed[i]).collect();
-        let connected = |i: usize| {
-            inner
-                .iter()
-                .any(|e| equi_sides(e, &units, i, &placed).is_some())
-        };
-        let lookup_able = |i: usize| -> bool {
-            // An equality with the units before on the leading column of
-            // the primary key or an index.
-            let Source::Table(ts) = &units[i].source else {
-                return false;
-            };
-            let def = ts.table.def();
-            inner
-                .iter()
-                .any(|e| match equi_sides(e, &units, i, &placed) {
-                    Some((_, Expr::Col(c))) => {
-                        let local = c - units[i].offset;
-                        def.primary_key.first() == Some(&local)
-                            || def
-                                .indexes
-                                .iter()
-                                .any(|ix| ix.columns.first() == Some(&local))
-                    }
-                    _ => false,
-                })
-        };
-        let cost = |i: usize| -> f64 {
-            let rows = estimated_rows(&units[i], local_conditions(i, &units));
-            if order.is_empty() {
-                rows
-            } else if lookup_able(i) {
-                rows.sqrt().min(rows) * 0.01
-            } else if connected(i) {
-                rows * 0.1
-            } else {
-                rows * 100.0
-            }
-        };
-        let next = candidates
-            .iter()
-            .copied()
-            .min_by(|&a, &b| cost(a).total_cmp(&cost(b)).then(a.cmp(&b)))
-            .expect("a candidate");
-        placed[next] = true;
-        order.push(next);
-    }
+    let own_rows: Vec<f64> = (0..units.len())
+        .map(|i| estimated_rows(&units[i], &local_conditions(i, &units)))
+        .collect();
+    let mut order = best_order(&units, &inner, &own_rows, reorderable);
     order.extend(reorderable..units.len());
     // Each unit's position in the order.
     let mut rank = vec![0; units.len()];
