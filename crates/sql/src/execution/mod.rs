@@ -3,7 +3,7 @@
 pub(crate) mod access;
 mod join;
 mod output;
-mod row_key;
+pub(crate) mod row_key;
 mod set_ops;
 pub(crate) mod subqueries;
 use crate::error::{Result, SqlError};
@@ -57,6 +57,23 @@ impl Row for SourceRow<'_> {
         match self {
             SourceRow::Row(r) => r.value(col),
             SourceRow::Values(v) => Row::get(*v, col),
+        }
+    }
+}
+
+/// A group's kept columns read as its first row (the others NULL).
+struct GroupRow<'g> {
+    values: &'g [Value],
+    /// The columns `values` holds, ascending.
+    columns: &'g [usize],
+}
+
+impl Row for GroupRow<'_> {
+    fn get(&self, col: usize) -> Value {
+        match self.columns.binary_search(&col) {
+            // (A group made for no rows holds nothing.)
+            Ok(i) => self.values.get(i).cloned().unwrap_or(Value::Null),
+            Err(_) => Value::Null,
         }
     }
 }
@@ -190,11 +207,19 @@ impl SelectPlan {
                 let aggs: Vec<Value> = g.accs.iter().map(Acc::finish).collect();
                 let genv = Env { aggs: &aggs, ..env };
                 if let Some(h) = &self.having {
-                    if truth_of(&h.eval(&g.first_row[..], genv)?) != Some(true) {
+                    let first_row = GroupRow {
+                        values: &g.first_row,
+                        columns: &self.group_row_columns,
+                    };
+                    if truth_of(&h.eval(&first_row, genv)?) != Some(true) {
                         continue;
                     }
                 }
-                if !out.push(&g.first_row[..], genv, sink)? {
+                let first_row = GroupRow {
+                    values: &g.first_row,
+                    columns: &self.group_row_columns,
+                };
+                if !out.push(&first_row, genv, sink)? {
                     break;
                 }
             }
@@ -327,15 +352,17 @@ impl SelectPlan {
         let g = match existing {
             Some(i) => &mut groups.list[i],
             None => {
-                let width = self.columns_in_scope();
+                // The group keeps the columns its output reads.
+                let first_row: Vec<Value> =
+                    self.group_row_columns.iter().map(|&c| row.get(c)).collect();
                 groups.bytes += key.len()
                     + self.aggs.len() * std::mem::size_of::<Acc>()
-                    + (0..width).map(|c| value_bytes(&row.get(c))).sum::<usize>();
+                    + first_row.iter().map(value_bytes).sum::<usize>();
                 if groups.bytes > memory {
                     return Err(crate::execution::output::over_budget("GROUP BY", memory));
                 }
                 groups.list.push(Group {
-                    first_row: (0..width).map(|c| row.get(c)).collect(),
+                    first_row,
                     accs: self.aggs.iter().map(Acc::new).collect(),
                 });
                 groups.list.last_mut().expect("pushed")
@@ -348,16 +375,6 @@ impl SelectPlan {
             }
         }
         Ok(())
-    }
-
-    fn columns_in_scope(&self) -> usize {
-        match &self.source {
-            Source::Nothing => 0,
-            Source::Table(t) => t.table.def().columns.len(),
-            Source::Derived(p) => p.columns().len(),
-            Source::Join(j) => j.width,
-            Source::System(t, ..) => t.columns().len(),
-        }
     }
 
     /// [`scan`](Self::scan) with a row handler that can fail: `Ok(false)`

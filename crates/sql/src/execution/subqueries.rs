@@ -5,7 +5,7 @@
 use super::row_key::row_key;
 use super::RunContext;
 use crate::error::{Result, SqlError};
-use crate::expr::subquery::{Subquery, SubqueryRunner};
+use crate::expr::subquery::{Subquery, SubqueryRows, SubqueryRunner};
 use crate::planner::plan::QueryPlan;
 use crate::result::{Column, RowSink};
 use lineardb_sync::Mutex;
@@ -22,7 +22,7 @@ pub(crate) struct SubqueryCache {
 }
 
 /// A subquery's rows, shared by the evaluations that asked for them.
-type SharedRows = Arc<Vec<Vec<Value>>>;
+type SharedRows = Arc<SubqueryRows>;
 
 #[derive(Default)]
 struct CacheState {
@@ -65,7 +65,7 @@ impl SubqueryRunner for RunContext<'_> {
         state.rows.get(&(sub.id, Vec::new())).cloned()
     }
 
-    fn rows(&self, sub: &Subquery, params: &[Value]) -> Result<Arc<Vec<Vec<Value>>>> {
+    fn rows(&self, sub: &Subquery, params: &[Value]) -> Result<SharedRows> {
         let key = (
             sub.id,
             if sub.correlated {
@@ -94,9 +94,10 @@ impl SubqueryRunner for RunContext<'_> {
             Err(e) if e.code == ENOUGH => {}
             Err(e) => return Err(e),
         }
-        let rows = Arc::new(sink.rows);
+        let rows = Arc::new(SubqueryRows::new(sink.rows));
         if let Some(cache) = self.subqueries {
             let bytes: usize = rows
+                .rows
                 .iter()
                 .flatten()
                 .map(super::output::value_bytes)

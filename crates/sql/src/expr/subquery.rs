@@ -25,9 +25,76 @@ pub(crate) trait SubqueryPlan: Send + Sync {
 pub(crate) trait SubqueryRunner: Sync {
     /// The rows of `sub` run with `params`; a correlated subquery's rows
     /// are cached per distinct parameters, an uncorrelated one's once.
-    fn rows(&self, sub: &Subquery, params: &[Value]) -> Result<Arc<Vec<Vec<Value>>>>;
+    fn rows(&self, sub: &Subquery, params: &[Value]) -> Result<Arc<SubqueryRows>>;
     /// The kept rows of an uncorrelated subquery, if it ran already.
-    fn kept(&self, sub: &Subquery) -> Option<Arc<Vec<Vec<Value>>>>;
+    fn kept(&self, sub: &Subquery) -> Option<Arc<SubqueryRows>>;
+}
+
+/// A subquery's rows, and for IN over many of them a set of their first
+/// values' keys (made on first use).
+pub(crate) struct SubqueryRows {
+    pub rows: Vec<Vec<Value>>,
+    set: std::sync::OnceLock<Option<ValueSet>>,
+}
+
+/// The first values of a subquery's rows as hash keys: all of one class
+/// (numbers, dates or strings, whose keys are equal exactly when the
+/// values compare equal), and whether one was NULL.
+struct ValueSet {
+    class: u8,
+    keys: std::collections::HashSet<Vec<u8>>,
+    null: bool,
+}
+
+/// Rows from which IN uses a set rather than comparing each.
+const SET_FROM_ROWS: usize = 16;
+
+/// A value's class for [`ValueSet`]; `None` for NULL.
+fn class_of(v: &Value) -> Option<u8> {
+    match v {
+        Value::Null => None,
+        Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_) => Some(0),
+        Value::Date(_) | Value::DateTime(_) => Some(1),
+        Value::Bytes(_) => Some(2),
+    }
+}
+
+impl SubqueryRows {
+    pub(crate) fn new(rows: Vec<Vec<Value>>) -> SubqueryRows {
+        SubqueryRows {
+            rows,
+            set: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The set of first values, if they are all of one class.
+    fn set(&self) -> Option<&ValueSet> {
+        self.set
+            .get_or_init(|| {
+                let mut class = None;
+                let mut set = ValueSet {
+                    class: 0,
+                    keys: std::collections::HashSet::with_capacity(self.rows.len()),
+                    null: false,
+                };
+                for r in &self.rows {
+                    let v = r.first().unwrap_or(&Value::Null);
+                    let Some(c) = class_of(v) else {
+                        set.null = true;
+                        continue;
+                    };
+                    if *class.get_or_insert(c) != c {
+                        return None;
+                    }
+                    let mut key = Vec::new();
+                    crate::execution::row_key::encode_value(v, &mut key);
+                    set.keys.insert(key);
+                }
+                set.class = class.unwrap_or(0);
+                Some(set)
+            })
+            .as_ref()
+    }
 }
 
 /// Plans subqueries met while compiling an expression, and resolves the
@@ -138,7 +205,7 @@ pub(crate) fn eval_subquery<R: Row + ?Sized>(
         _ => runner.rows(sub, &params())?,
     };
     Ok(match test {
-        SubqueryTest::Scalar => match rows.as_slice() {
+        SubqueryTest::Scalar => match rows.rows.as_slice() {
             [] => Value::Null,
             [one] => one.first().cloned().unwrap_or(Value::Null),
             _ => {
@@ -149,17 +216,30 @@ pub(crate) fn eval_subquery<R: Row + ?Sized>(
                 ))
             }
         },
-        SubqueryTest::Exists => Value::Int(!rows.is_empty() as i64),
+        SubqueryTest::Exists => Value::Int(!rows.rows.is_empty() as i64),
         SubqueryTest::In(_) => {
             let v = operand.unwrap_or(Value::Null);
-            if rows.is_empty() {
+            if rows.rows.is_empty() {
                 return Ok(Value::Int(0));
             }
             if v.is_null() {
                 return Ok(Value::Null);
             }
+            if rows.rows.len() >= SET_FROM_ROWS {
+                if let Some(set) = rows.set().filter(|s| class_of(&v) == Some(s.class)) {
+                    let mut key = Vec::new();
+                    crate::execution::row_key::encode_value(&v, &mut key);
+                    return Ok(if set.keys.contains(&key) {
+                        Value::Int(1)
+                    } else if set.null {
+                        Value::Null
+                    } else {
+                        Value::Int(0)
+                    });
+                }
+            }
             let mut unknown = false;
-            for r in rows.iter() {
+            for r in rows.rows.iter() {
                 match compare(&v, r.first().unwrap_or(&Value::Null)) {
                     Some(Ordering::Equal) => return Ok(Value::Int(1)),
                     None => unknown = true,
@@ -175,7 +255,7 @@ pub(crate) fn eval_subquery<R: Row + ?Sized>(
         SubqueryTest::Quantified(op, all, _) => {
             let v = operand.unwrap_or(Value::Null);
             let mut unknown = false;
-            for r in rows.iter() {
+            for r in rows.rows.iter() {
                 let c = Expr::Cmp(
                     *op,
                     Box::new(Expr::Lit(v.clone())),

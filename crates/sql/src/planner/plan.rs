@@ -111,6 +111,9 @@ pub(crate) struct SelectPlan {
     /// Optimizer hints that override the session's parallel-scan settings
     /// for this statement: (threads, fewest rows).
     pub parallel_hint: (Option<usize>, Option<u64>),
+    /// Columns a group keeps of its first row: those the projection,
+    /// HAVING and ORDER BY read.
+    pub group_row_columns: Vec<usize>,
 }
 
 /// A whole query: one SELECT block, or set operations over blocks.

@@ -269,7 +269,18 @@ impl Planner<'_> {
             offset,
             aggregate,
             parallel_hint: parallel_hints(&select.optimizer_hints),
+            group_row_columns: Vec::new(),
         };
+        {
+            let mut kept = Vec::new();
+            let mut mark = |c: usize| kept.push(c);
+            plan.projection.iter().for_each(|e| e.columns(&mut mark));
+            plan.having.iter().for_each(|e| e.columns(&mut mark));
+            plan.order_by.iter().for_each(|(e, _)| e.columns(&mut mark));
+            kept.sort_unstable();
+            kept.dedup();
+            plan.group_row_columns = kept;
+        }
         if let Some(prepared) = prepared {
             // The joined row's columns the query reads decide covering
             // reads; WHERE conjuncts go to the steps that can check them.

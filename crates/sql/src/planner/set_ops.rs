@@ -75,6 +75,7 @@ impl Planner<'_> {
             offset,
             aggregate: false,
             parallel_hint: (None, None),
+            group_row_columns: Vec::new(),
         }))
     }
 
