@@ -317,56 +317,6 @@ fn human(v: f64) -> String {
     format!("{text}{unit}")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn writes_png_and_svg_with_legend_and_labels() {
-        let dir = tempfile::tempdir().unwrap();
-        let series = vec![
-            Series {
-                name: "pk_range_1000".into(),
-                panel: String::new(),
-                points: vec![(1, 30_000.0), (2, 61_000.0), (4, 61_500.0)],
-            },
-            Series {
-                name: "noncovering_1000".into(),
-                panel: String::new(),
-                points: vec![(1, 1_200.0), (2, 2_300.0), (4, 2_350.0)],
-            },
-        ];
-        let stem = dir.path().join("throughput");
-        Chart {
-            title: "seed001-scans: throughput",
-            y_label: "scans/s",
-            scale: Scale::Log,
-            ideal: false,
-            series: &series,
-        }
-        .write(&stem)
-        .unwrap();
-        let svg = std::fs::read_to_string(stem.with_extension("svg")).unwrap();
-        for text in [
-            "pk_range_1000",
-            "noncovering_1000",
-            "\nthreads\n",
-            "scans/s",
-        ] {
-            assert!(svg.contains(text), "{text} missing from the SVG");
-        }
-        let png = std::fs::read(stem.with_extension("png")).unwrap();
-        assert_eq!(&png[1..4], b"PNG");
-        assert!(png.len() < 200_000, "PNG of {} bytes", png.len());
-        assert_eq!(human(61_500.0), "61.5k");
-        assert_eq!(human(1_500_000.0), "1.5M");
-        assert_eq!(human(10_000_000.0), "10M");
-        assert_eq!(human(0.25), "0.25");
-        assert!(one_two_five(20_000.0) && one_two_five(0.5) && one_two_five(1.0));
-        assert!(!one_two_five(30_000.0) && !one_two_five(0.15));
-    }
-}
-
 /// Seconds per query of each system: one point per query (x: the query's
 /// number), a log y axis.
 pub struct QueryChart<'a> {
@@ -452,5 +402,55 @@ impl QueryChart<'_> {
             .draw()
             .map_err(err)?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_png_and_svg_with_legend_and_labels() {
+        let dir = tempfile::tempdir().unwrap();
+        let series = vec![
+            Series {
+                name: "pk_range_1000".into(),
+                panel: String::new(),
+                points: vec![(1, 30_000.0), (2, 61_000.0), (4, 61_500.0)],
+            },
+            Series {
+                name: "noncovering_1000".into(),
+                panel: String::new(),
+                points: vec![(1, 1_200.0), (2, 2_300.0), (4, 2_350.0)],
+            },
+        ];
+        let stem = dir.path().join("throughput");
+        Chart {
+            title: "seed001-scans: throughput",
+            y_label: "scans/s",
+            scale: Scale::Log,
+            ideal: false,
+            series: &series,
+        }
+        .write(&stem)
+        .unwrap();
+        let svg = std::fs::read_to_string(stem.with_extension("svg")).unwrap();
+        for text in [
+            "pk_range_1000",
+            "noncovering_1000",
+            "\nthreads\n",
+            "scans/s",
+        ] {
+            assert!(svg.contains(text), "{text} missing from the SVG");
+        }
+        let png = std::fs::read(stem.with_extension("png")).unwrap();
+        assert_eq!(&png[1..4], b"PNG");
+        assert!(png.len() < 200_000, "PNG of {} bytes", png.len());
+        assert_eq!(human(61_500.0), "61.5k");
+        assert_eq!(human(1_500_000.0), "1.5M");
+        assert_eq!(human(10_000_000.0), "10M");
+        assert_eq!(human(0.25), "0.25");
+        assert!(one_two_five(20_000.0) && one_two_five(0.5) && one_two_five(1.0));
+        assert!(!one_two_five(30_000.0) && !one_two_five(0.15));
     }
 }

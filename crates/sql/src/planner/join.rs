@@ -535,6 +535,55 @@ fn fan_out(units: &[Unit], conditions: &[Expr], i: usize, placed: &[bool]) -> f6
     best.max(1.0)
 }
 
+/// Column equalities `a = c` that `a = b AND b = c` imply, for columns of
+/// one kind (comparison across kinds is not transitive) in different
+/// units, not already written.
+fn implied_equalities(conditions: &[Expr], scope: &[ScopeColumn], units: &[Unit]) -> Vec<Expr> {
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    for e in conditions {
+        if let Expr::Cmp(CmpOp::Eq, a, b) = e {
+            if let (Expr::Col(x), Expr::Col(y)) = (a.as_ref(), b.as_ref()) {
+                let same_kind = scope.get(*x).map(|c| c.kind) == scope.get(*y).map(|c| c.kind);
+                if x != y && same_kind {
+                    pairs.push(((*x).min(*y), (*x).max(*y)));
+                }
+            }
+        }
+    }
+    // Classes of equal columns (a few, small: a quadratic merge will do).
+    let mut classes: Vec<Vec<usize>> = Vec::new();
+    for &(x, y) in &pairs {
+        let cx = classes.iter().position(|c| c.contains(&x));
+        let cy = classes.iter().position(|c| c.contains(&y));
+        match (cx, cy) {
+            (Some(i), Some(j)) if i != j => {
+                let merged = classes.remove(i.max(j));
+                classes[i.min(j)].extend(merged);
+            }
+            (Some(_), Some(_)) => {}
+            (Some(i), None) => classes[i].push(y),
+            (None, Some(j)) => classes[j].push(x),
+            (None, None) => classes.push(vec![x, y]),
+        }
+    }
+    let mut out = Vec::new();
+    for class in classes.iter().filter(|c| c.len() > 2) {
+        for (i, &x) in class.iter().enumerate() {
+            for &y in &class[i + 1..] {
+                let (x, y) = (x.min(y), x.max(y));
+                if unit_of(units, x) != unit_of(units, y) && !pairs.contains(&(x, y)) {
+                    out.push(Expr::Cmp(
+                        CmpOp::Eq,
+                        Box::new(Expr::Col(x)),
+                        Box::new(Expr::Col(y)),
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// What OR `e` implies on unit `u` alone: the OR of each alternative's
 /// conjuncts that read only `u`; `None` if an alternative has none.
 fn implied_on(e: &Expr, units: &[Unit], u: usize) -> Option<Expr> {
@@ -650,6 +699,11 @@ pub(super) fn build_join(
         us.dedup();
         us
     };
+    // Equalities that follow from others (a = b and b = c give a = c,
+    // between columns of one kind): a join path the written conditions
+    // only imply (TPC-H Q5: customer to nation through supplier).
+    let derived = implied_equalities(&inner, scope, &units);
+    inner.extend(derived);
     // Conditions an OR of several units implies on one of them (each
     // alternative's conditions on that unit alone, ORed): checked early
     // where they are cheap, the OR itself still checked in full.
