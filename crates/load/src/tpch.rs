@@ -475,23 +475,24 @@ pub fn load_tpch(
         load_parts(&table, parts, threads, progress, &|p, n| {
             generate(shape.0, sf, p, n)
         })?;
-        if !shape.3.is_empty() {
-            let specs: Vec<(String, Vec<String>, bool)> = shape
-                .3
-                .iter()
-                .map(|(n, cols)| {
-                    (
-                        n.to_string(),
-                        cols.iter().map(|c| c.to_string()).collect(),
-                        false,
-                    )
-                })
-                .collect();
-            engine.add_indexes(&table, &specs, threads, &|_| {})?;
-        }
+        add_indexes(engine, &table, shape.3, threads)?;
     }
     let lineitem = load_lineitem(engine, db, sf, threads, progress)?;
-    let specs: Vec<(String, Vec<String>, bool)> = LINEITEM_INDEXES
+    add_indexes(engine, &lineitem, &LINEITEM_INDEXES, threads)?;
+    Ok(())
+}
+
+/// Builds the (non-unique) secondary indexes `indexes` of `table`.
+fn add_indexes(
+    engine: &Engine,
+    table: &Table,
+    indexes: &[(&str, &[&str])],
+    threads: usize,
+) -> Result<()> {
+    if indexes.is_empty() {
+        return Ok(());
+    }
+    let specs: Vec<(String, Vec<String>, bool)> = indexes
         .iter()
         .map(|(n, cols)| {
             (
@@ -501,7 +502,7 @@ pub fn load_tpch(
             )
         })
         .collect();
-    engine.add_indexes(&lineitem, &specs, threads, &|_| {})?;
+    engine.add_indexes(table, &specs, threads, &|_| {})?;
     Ok(())
 }
 

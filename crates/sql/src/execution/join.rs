@@ -4,9 +4,9 @@
 //! step that found none, and handing complete rows on.
 use super::access::access_for_run;
 use super::output::{over_budget, value_bytes};
-use super::row_key::encode_value;
 use super::{scan_source, RunContext, SourceRow};
 use crate::error::{Result, SqlError};
+use crate::expr::row_key::encode_value;
 use crate::expr::{compare, truth_of, Env, Row};
 use crate::planner::plan::{JoinPlan, JoinStep, JoinStrategy, StepInput};
 use lineardb_table::Value;
@@ -218,53 +218,38 @@ impl<'a> JoinRun<'a> {
         let (offset, width) = (step.offset, step.width);
         let mut go = true;
         let mut err = None;
+        // The columns a read fills: a table's, those the query reads.
+        let every: Vec<usize>;
+        let columns: &[usize] = match &step.input {
+            StepInput::Table { source, .. } => &source.fetch,
+            StepInput::Rows { .. } => {
+                every = (0..width).collect();
+                &every
+            }
+        };
+        let mut visit = |row: &SourceRow<'_>| {
+            for &c in columns {
+                buf[offset + c] = row.get(c);
+            }
+            match each(self, buf) {
+                Ok(true) => true,
+                Ok(false) => {
+                    go = false;
+                    false
+                }
+                Err(e) => {
+                    err = Some(e);
+                    false
+                }
+            }
+        };
         match &step.input {
             StepInput::Table { source, filter, .. } => {
                 let run = access_for_run(source, filter.as_ref(), params)?;
-                let fetch = &source.fetch;
-                super::scan_table(source, &run, params, cx, false, &mut |row: &SourceRow<
-                    '_,
-                >| {
-                    for &c in fetch {
-                        buf[offset + c] = row.get(c);
-                    }
-                    match each(self, buf) {
-                        Ok(true) => true,
-                        Ok(false) => {
-                            go = false;
-                            false
-                        }
-                        Err(e) => {
-                            err = Some(e);
-                            false
-                        }
-                    }
-                })?;
+                super::scan_table(source, &run, params, cx, false, &mut visit)?;
             }
             StepInput::Rows { source, filter } => {
-                scan_source(
-                    source,
-                    filter.as_ref(),
-                    params,
-                    cx,
-                    false,
-                    &mut |row: &SourceRow<'_>| {
-                        for c in 0..width {
-                            buf[offset + c] = row.get(c);
-                        }
-                        match each(self, buf) {
-                            Ok(true) => true,
-                            Ok(false) => {
-                                go = false;
-                                false
-                            }
-                            Err(e) => {
-                                err = Some(e);
-                                false
-                            }
-                        }
-                    },
-                )?;
+                scan_source(source, filter.as_ref(), params, cx, false, &mut visit)?;
             }
         }
         match err {

@@ -3,7 +3,6 @@
 pub(crate) mod access;
 mod join;
 mod output;
-pub(crate) mod row_key;
 mod set_ops;
 pub(crate) mod subqueries;
 use crate::error::{Result, SqlError};
@@ -134,17 +133,10 @@ impl Groups {
 }
 
 impl SelectPlan {
-    /// Runs the plan, sending columns and rows to `sink`.
+    /// Runs the plan, sending columns and rows to `sink` (through
+    /// [`QueryPlan::run`], which gives `cx` its subquery cache).
     /// Stops with error 1317 when `cx.stop` is set (KILL QUERY).
-    pub fn run(&self, params: &[Value], cx: &RunContext<'_>, sink: &mut dyn RowSink) -> Result<()> {
-        if cx.subqueries.is_none() {
-            let cache = SubqueryCache::default();
-            let cx = RunContext {
-                subqueries: Some(&cache),
-                ..*cx
-            };
-            return self.run(params, &cx, sink);
-        }
+    fn run(&self, params: &[Value], cx: &RunContext<'_>, sink: &mut dyn RowSink) -> Result<()> {
         sink.columns(&self.columns)?;
         let env = cx.env(params);
         let int_of = |e: &Option<Expr>| -> Result<Option<u64>> {

@@ -1,9 +1,9 @@
 //! UNION, EXCEPT and INTERSECT: both sides read in full, rows compared by
 //! their values (NULLs equal), duplicates removed unless ALL.
 use super::output::{over_budget, value_bytes};
-use super::row_key::row_key;
 use super::RunContext;
 use crate::error::Result;
+use crate::expr::row_key::row_key;
 use crate::planner::plan::{SetOpPlan, SetOperator};
 use crate::result::{CollectSink, RowSink};
 use lineardb_table::Value;

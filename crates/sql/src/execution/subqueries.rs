@@ -2,23 +2,39 @@
 //! snapshot and limits, its rows kept for the rest of the execution (an
 //! uncorrelated one runs once; a correlated one once per distinct outer
 //! values, up to a bound on what is kept).
-use super::row_key::row_key;
 use super::RunContext;
 use crate::error::{Result, SqlError};
+use crate::expr::row_key::row_key;
 use crate::expr::subquery::{Subquery, SubqueryRows, SubqueryRunner};
 use crate::planner::plan::QueryPlan;
 use crate::result::{Column, RowSink};
 use lineardb_sync::Mutex;
 use lineardb_table::Value;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Results kept per (subquery, parameters) for one execution.
 #[derive(Default)]
 pub(crate) struct SubqueryCache {
+    /// An uncorrelated subquery's rows by its id, set once: read per row
+    /// without a lock (or any write).
+    uncorrelated: [OnceLock<SharedRows>; UNCORRELATED_SLOTS],
     // A statement's own structure, touched only by the threads running
-    // that statement (and only when it has subqueries).
+    // that statement (and only for correlated subqueries, or more
+    // uncorrelated ones than there are slots).
     results: Mutex<CacheState>,
+}
+
+/// Uncorrelated subqueries (by id, from 1) kept in lock-free slots.
+const UNCORRELATED_SLOTS: usize = 16;
+
+impl SubqueryCache {
+    fn slot(&self, sub: &Subquery) -> Option<&OnceLock<SharedRows>> {
+        if sub.correlated {
+            return None;
+        }
+        self.uncorrelated.get(sub.id)
+    }
 }
 
 /// A subquery's rows, shared by the evaluations that asked for them.
@@ -36,7 +52,7 @@ struct CacheState {
 /// the query's memory (further runs are not kept).
 const CACHE_SHARE: usize = 4;
 
-/// Marks the end wanted by [`FirstRow`].
+/// Marks the end [`Rows`] wants after its first row.
 const ENOUGH: u16 = 0;
 
 /// Keeps rows; stops after the first when one is enough.
@@ -60,9 +76,7 @@ impl RowSink for Rows {
 
 impl SubqueryRunner for RunContext<'_> {
     fn kept(&self, sub: &Subquery) -> Option<SharedRows> {
-        let cache = self.subqueries?;
-        let state = cache.results.lock();
-        state.rows.get(&(sub.id, Vec::new())).cloned()
+        self.kept_for(sub, &(sub.id, Vec::new()))
     }
 
     fn rows(&self, sub: &Subquery, params: &[Value]) -> Result<SharedRows> {
@@ -74,11 +88,8 @@ impl SubqueryRunner for RunContext<'_> {
                 Vec::new()
             },
         );
-        if let Some(cache) = self.subqueries {
-            let state = cache.results.lock();
-            if let Some(hit) = state.rows.get(&key) {
-                return Ok(hit.clone());
-            }
+        if let Some(hit) = self.kept_for(sub, &key) {
+            return Ok(hit);
         }
         let plan = sub
             .plan
@@ -95,7 +106,11 @@ impl SubqueryRunner for RunContext<'_> {
             Err(e) => return Err(e),
         }
         let rows = Arc::new(SubqueryRows::new(sink.rows));
-        if let Some(cache) = self.subqueries {
+        if let Some(slot) = self.subqueries.and_then(|c| c.slot(sub)) {
+            // Another thread of the statement may have set it meanwhile:
+            // the same rows either way.
+            let _ = slot.set(rows.clone());
+        } else if let Some(cache) = self.subqueries {
             let bytes: usize = rows
                 .rows
                 .iter()
@@ -111,5 +126,16 @@ impl SubqueryRunner for RunContext<'_> {
             }
         }
         Ok(rows)
+    }
+}
+
+impl RunContext<'_> {
+    /// The kept rows of `sub` for `key`, if any.
+    fn kept_for(&self, sub: &Subquery, key: &(usize, Vec<u8>)) -> Option<SharedRows> {
+        let cache = self.subqueries?;
+        if let Some(slot) = cache.slot(sub) {
+            return slot.get().cloned();
+        }
+        cache.results.lock().rows.get(key).cloned()
     }
 }

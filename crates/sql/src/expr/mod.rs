@@ -2,6 +2,7 @@
 //! tree over column positions, parameter slots and aggregate slots, then
 //! evaluated per row with MySQL's rules (NULL propagation, three-valued
 //! logic, string-to-number conversion in numeric context).
+pub(crate) mod row_key;
 pub(crate) mod subquery;
 mod walk;
 use crate::error::{Result, SqlError};
@@ -11,7 +12,7 @@ use lineardb_table::{Dec, RowRef, Value};
 use sqlparser::ast;
 use std::cmp::Ordering;
 use subquery::{eval_subquery, Subquery, SubqueryPlanner, SubqueryRunner, SubqueryTest};
-pub(crate) use walk::factor_or;
+pub(crate) use walk::{and_all, disjuncts, factor_or};
 
 /// A row that expressions read columns from.
 pub(crate) trait Row {
@@ -507,26 +508,20 @@ impl Compiler<'_> {
                 }
                 Expr::Func(Func::Substring, args)
             }
-            E::Exists { subquery, negated } => {
-                let x = self.subquery(subquery, SubqueryTest::Exists, true)?;
-                if *negated {
-                    Expr::Not(Box::new(x))
-                } else {
-                    x
-                }
-            }
+            E::Exists { subquery, negated } => not_if(
+                *negated,
+                self.subquery(subquery, SubqueryTest::Exists, true)?,
+            ),
             E::InSubquery {
                 expr,
                 subquery,
                 negated,
             } => {
                 let lhs = Box::new(self.compile(expr)?);
-                let x = self.subquery(subquery, SubqueryTest::In(lhs), false)?;
-                if *negated {
-                    Expr::Not(Box::new(x))
-                } else {
-                    x
-                }
+                not_if(
+                    *negated,
+                    self.subquery(subquery, SubqueryTest::In(lhs), false)?,
+                )
             }
             E::AnyOp {
                 left,
@@ -776,6 +771,15 @@ fn cast_type(t: &ast::DataType) -> Result<CastType> {
         D::Datetime(_) | D::Timestamp(..) => CastType::DateTime,
         other => return Err(SqlError::unsupported(format!("CAST AS {other}"))),
     })
+}
+
+/// `NOT x` when `negated`.
+fn not_if(negated: bool, x: Expr) -> Expr {
+    if negated {
+        Expr::Not(Box::new(x))
+    } else {
+        x
+    }
 }
 
 fn truth(e: Expr) -> Expr {

@@ -87,7 +87,7 @@ impl SubqueryRows {
                         return None;
                     }
                     let mut key = Vec::new();
-                    crate::execution::row_key::encode_value(v, &mut key);
+                    super::row_key::encode_value(v, &mut key);
                     set.keys.insert(key);
                 }
                 set.class = class.unwrap_or(0);
@@ -228,7 +228,7 @@ pub(crate) fn eval_subquery<R: Row + ?Sized>(
             if rows.rows.len() >= SET_FROM_ROWS {
                 if let Some(set) = rows.set().filter(|s| class_of(&v) == Some(s.class)) {
                     let mut key = Vec::new();
-                    crate::execution::row_key::encode_value(&v, &mut key);
+                    super::row_key::encode_value(&v, &mut key);
                     return Ok(if set.keys.contains(&key) {
                         Value::Int(1)
                     } else if set.null {

@@ -1,6 +1,6 @@
 //! Walking and rewriting compiled expressions (planning only).
 use super::subquery::SubqueryTest;
-use super::Expr;
+use super::{conjuncts, Expr};
 
 impl Expr {
     /// The expressions directly under this one.
@@ -101,13 +101,13 @@ pub(crate) fn factor_or(e: Expr) -> Expr {
         Expr::And(a, b) => Expr::And(Box::new(factor_or(*a)), Box::new(factor_or(*b))),
         Expr::Or(..) => {
             let mut alternatives = Vec::new();
-            disjuncts(e, &mut alternatives);
+            disjuncts(&e, &mut alternatives);
             let mut parts: Vec<Vec<Expr>> = alternatives
                 .into_iter()
                 .map(|a| {
                     let mut c = Vec::new();
-                    split_and(a, &mut c);
-                    c
+                    conjuncts(a, &mut c);
+                    c.into_iter().cloned().collect()
                 })
                 .collect();
             let common: Vec<Expr> = parts[0]
@@ -115,15 +115,8 @@ pub(crate) fn factor_or(e: Expr) -> Expr {
                 .filter(|c| parts[1..].iter().all(|p| p.contains(c)))
                 .cloned()
                 .collect();
-            let rebuild_or = |parts: Vec<Vec<Expr>>| {
-                parts
-                    .into_iter()
-                    .map(|p| and_all(p).expect("non-empty"))
-                    .reduce(|a, b| Expr::Or(Box::new(a), Box::new(b)))
-                    .expect("alternatives")
-            };
             if common.is_empty() {
-                return rebuild_or(parts);
+                return e;
             }
             for p in &mut parts {
                 p.retain(|c| !common.contains(c));
@@ -131,7 +124,12 @@ pub(crate) fn factor_or(e: Expr) -> Expr {
             let mut out = common;
             // An alternative left with nothing is true: so is the OR.
             if parts.iter().all(|p| !p.is_empty()) {
-                out.push(rebuild_or(parts));
+                let alternatives = parts.into_iter().map(|p| and_all(p).expect("non-empty"));
+                out.push(
+                    alternatives
+                        .reduce(|a, b| Expr::Or(Box::new(a), Box::new(b)))
+                        .expect("alternatives"),
+                );
             }
             and_all(out).expect("non-empty")
         }
@@ -139,27 +137,19 @@ pub(crate) fn factor_or(e: Expr) -> Expr {
     }
 }
 
-fn disjuncts(e: Expr, out: &mut Vec<Expr>) {
+/// The alternatives of an OR (the expression itself if it is none).
+pub(crate) fn disjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     match e {
         Expr::Or(a, b) => {
-            disjuncts(*a, out);
-            disjuncts(*b, out);
+            disjuncts(a, out);
+            disjuncts(b, out);
         }
         other => out.push(other),
     }
 }
 
-fn split_and(e: Expr, out: &mut Vec<Expr>) {
-    match e {
-        Expr::And(a, b) => {
-            split_and(*a, out);
-            split_and(*b, out);
-        }
-        other => out.push(other),
-    }
-}
-
-fn and_all(list: Vec<Expr>) -> Option<Expr> {
+/// The conjunction of `list`; `None` when it is empty.
+pub(crate) fn and_all(list: impl IntoIterator<Item = Expr>) -> Option<Expr> {
     list.into_iter()
         .reduce(|a, b| Expr::And(Box::new(a), Box::new(b)))
 }

@@ -8,7 +8,7 @@ use super::from::{FromTree, JoinCondition, JoinOp};
 use super::Planner;
 use crate::error::{Result, SqlError};
 use crate::expr::Env;
-use crate::expr::{conjuncts, CmpOp, Expr, ScopeColumn};
+use crate::expr::{and_all, conjuncts, disjuncts, CmpOp, Expr, ScopeColumn};
 use crate::planner::access::choose_access;
 use crate::planner::key_ranges::key_ranges;
 use crate::planner::plan::{
@@ -420,11 +420,7 @@ fn estimated_rows(u: &Unit, conditions: &[&Expr]) -> f64 {
             })
         })
         .collect();
-    let Some(filter) = local
-        .iter()
-        .cloned()
-        .reduce(|a, b| Expr::And(Box::new(a), Box::new(b)))
-    else {
+    let Some(filter) = and_all(local.iter().cloned()) else {
         return by_guess;
     };
     let mut probe = TableSource {
@@ -588,15 +584,6 @@ fn implied_equalities(conditions: &[Expr], scope: &[ScopeColumn], units: &[Unit]
 /// conjuncts that read only `u`; `None` if an alternative has none.
 fn implied_on(e: &Expr, units: &[Unit], u: usize) -> Option<Expr> {
     let mut alternatives = Vec::new();
-    fn disjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-        match e {
-            Expr::Or(a, b) => {
-                disjuncts(a, out);
-                disjuncts(b, out);
-            }
-            other => out.push(other),
-        }
-    }
     disjuncts(e, &mut alternatives);
     let mut implied: Option<Expr> = None;
     for alt in alternatives {
@@ -612,9 +599,7 @@ fn implied_on(e: &Expr, units: &[Unit], u: usize) -> Option<Expr> {
             })
             .cloned()
             .collect();
-        let one = own
-            .into_iter()
-            .reduce(|a, b| Expr::And(Box::new(a), Box::new(b)))?;
+        let one = and_all(own)?;
         implied = Some(match implied {
             None => one,
             Some(i) => Expr::Or(Box::new(i), Box::new(one)),
@@ -841,10 +826,6 @@ fn plan_step(
             _ => None,
         })
     };
-    let and_all = |list: Vec<Expr>| {
-        list.into_iter()
-            .reduce(|a, b| Expr::And(Box::new(a), Box::new(b)))
-    };
     let pushable = |e: &Expr| !e.has_correlated_subquery();
     let local_needed: Vec<bool> = needed[offset..offset + width].to_vec();
     match unit.source {
@@ -853,7 +834,7 @@ fn plan_step(
             // filter, the joined row's columns as parameters.
             let (push, keep): (Vec<Expr>, Vec<Expr>) = on.into_iter().partition(|e| pushable(e));
             if !first {
-                let filter = and_all(push.iter().map(to_local).collect());
+                let filter = and_all(push.iter().map(to_local));
                 choose_access(&mut ts, filter.as_ref(), &local_needed, &unit.hints)?;
                 let reads_row = |p: &Path| {
                     p.key
@@ -882,7 +863,7 @@ fn plan_step(
             // Else its own conditions filter a read made once; equalities
             // with the steps before become hash keys.
             let (local, cross): (Vec<Expr>, Vec<Expr>) = push.into_iter().partition(|e| own(e));
-            let filter = and_all(local.iter().map(to_local).collect());
+            let filter = and_all(local.iter().map(to_local));
             choose_access(&mut ts, filter.as_ref(), &local_needed, &unit.hints)?;
             let (hash_keys, rest) = hash_keys(cross, shapes, index, before, scope);
             let mut on = rest;
@@ -898,20 +879,14 @@ fn plan_step(
                 outer: unit.outer,
                 on,
                 after,
-                strategy: if first {
-                    JoinStrategy::Scan
-                } else if hash_keys.is_empty() {
-                    JoinStrategy::NestedLoop
-                } else {
-                    JoinStrategy::Hash
-                },
+                strategy: read_once(first, &hash_keys),
                 hash_keys,
             })
         }
         source => {
             let (local, cross): (Vec<Expr>, Vec<Expr>) =
                 on.into_iter().partition(|e| pushable(e) && own(e));
-            let filter = and_all(local.iter().map(to_local).collect());
+            let filter = and_all(local.iter().map(to_local));
             let (hash_keys, on) = hash_keys(cross, shapes, index, before, scope);
             Ok(JoinStep {
                 input: StepInput::Rows { source, filter },
@@ -920,16 +895,22 @@ fn plan_step(
                 outer: unit.outer,
                 on,
                 after,
-                strategy: if first {
-                    JoinStrategy::Scan
-                } else if hash_keys.is_empty() {
-                    JoinStrategy::NestedLoop
-                } else {
-                    JoinStrategy::Hash
-                },
+                strategy: read_once(first, &hash_keys),
                 hash_keys,
             })
         }
+    }
+}
+
+/// How a step whose item is read once finds its matches: the first step
+/// scans; a later one probes a hash table when it has keys, else loops.
+fn read_once(first: bool, hash_keys: &[(Expr, Expr)]) -> JoinStrategy {
+    if first {
+        JoinStrategy::Scan
+    } else if hash_keys.is_empty() {
+        JoinStrategy::NestedLoop
+    } else {
+        JoinStrategy::Hash
     }
 }
 

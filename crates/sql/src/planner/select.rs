@@ -3,12 +3,43 @@
 use super::join::build_join;
 use super::{parallel_hints, Planner};
 use crate::error::{Result, SqlError};
-use crate::expr::{conjuncts, factor_or, AggFunc, Expr, ScopeColumn};
+use crate::expr::{conjuncts, factor_or, AggFunc, Compiler, Expr, ScopeColumn};
 use crate::planner::access::choose_access;
 use crate::planner::from::{FromTree, Item};
 use crate::planner::plan::{SelectPlan, Source};
 use crate::result::Column;
 use sqlparser::ast;
+
+/// The place in the select list (from 0) of `ORDER BY n` / `GROUP BY n`;
+/// 1054 naming `clause` when there is none.
+pub(super) fn select_position(n: &ast::Value, count: usize, clause: &str) -> Result<usize> {
+    let n: usize = n.to_string().parse().unwrap_or(0);
+    if n == 0 || n > count {
+        return Err(SqlError::new(
+            1054,
+            "42S22",
+            format!("Unknown column '{n}' in '{clause}'"),
+        ));
+    }
+    Ok(n - 1)
+}
+
+/// LIMIT and OFFSET, compiled.
+pub(super) fn limit_offset(
+    c: &mut Compiler<'_>,
+    clause: Option<&ast::LimitClause>,
+) -> Result<(Option<Expr>, Option<Expr>)> {
+    Ok(match clause {
+        None => (None, None),
+        Some(ast::LimitClause::LimitOffset { limit, offset, .. }) => (
+            limit.as_ref().map(|e| c.compile(e)).transpose()?,
+            offset.as_ref().map(|o| c.compile(&o.value)).transpose()?,
+        ),
+        Some(ast::LimitClause::OffsetCommaLimit { offset, limit }) => {
+            (Some(c.compile(limit)?), Some(c.compile(offset)?))
+        }
+    })
+}
 
 impl Planner<'_> {
     pub(super) fn plan_select(
@@ -129,15 +160,8 @@ impl Planner<'_> {
                             projection[p].clone()
                         }
                         ast::Expr::Value(v) if matches!(v.value, ast::Value::Number(..)) => {
-                            let n: usize = v.value.to_string().parse().unwrap_or(0);
-                            if n == 0 || n > projection.len() {
-                                return Err(SqlError::new(
-                                    1054,
-                                    "42S22",
-                                    format!("Unknown column '{n}' in 'group statement'"),
-                                ));
-                            }
-                            projection[n - 1].clone()
+                            let n = select_position(&v.value, projection.len(), "group statement")?;
+                            projection[n].clone()
                         }
                         e => c.compile(e)?,
                     };
@@ -194,15 +218,8 @@ impl Planner<'_> {
                             projection[p].clone()
                         }
                         ast::Expr::Value(v) if matches!(v.value, ast::Value::Number(..)) => {
-                            let n: usize = v.value.to_string().parse().unwrap_or(0);
-                            if n == 0 || n > projection.len() {
-                                return Err(SqlError::new(
-                                    1054,
-                                    "42S22",
-                                    format!("Unknown column '{n}' in 'order clause'"),
-                                ));
-                            }
-                            projection[n - 1].clone()
+                            let n = select_position(&v.value, projection.len(), "order clause")?;
+                            projection[n].clone()
                         }
                         e => c.compile(e)?,
                     };
@@ -223,16 +240,7 @@ impl Planner<'_> {
             }
         }
         let aggregate = !aggs.is_empty() || !group_by.is_empty();
-        let (limit, offset) = match limit_clause {
-            None => (None, None),
-            Some(ast::LimitClause::LimitOffset { limit, offset, .. }) => (
-                limit.as_ref().map(|e| c.compile(e)).transpose()?,
-                offset.as_ref().map(|o| c.compile(&o.value)).transpose()?,
-            ),
-            Some(ast::LimitClause::OffsetCommaLimit { offset, limit }) => {
-                (Some(c.compile(limit)?), Some(c.compile(offset)?))
-            }
-        };
+        let (limit, offset) = limit_offset(&mut c, limit_clause)?;
         drop(c);
         let columns = projection
             .iter()

@@ -1,6 +1,7 @@
 //! Set operations (UNION, EXCEPT, INTERSECT, with ALL or DISTINCT) and a
 //! parenthesised query's own ORDER BY / LIMIT: the result's sort and limit
 //! are a SELECT block over it as a derived table.
+use super::select::{limit_offset, select_position};
 use super::Planner;
 use crate::error::{Result, SqlError};
 use crate::expr::{common_kind, Expr, ScopeColumn};
@@ -36,31 +37,14 @@ impl Planner<'_> {
                 let desc = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
                 let x = match &o.expr {
                     ast::Expr::Value(v) if matches!(v.value, ast::Value::Number(..)) => {
-                        let n: usize = v.value.to_string().parse().unwrap_or(0);
-                        if n == 0 || n > columns.len() {
-                            return Err(SqlError::new(
-                                1054,
-                                "42S22",
-                                format!("Unknown column '{n}' in 'order clause'"),
-                            ));
-                        }
-                        Expr::Col(n - 1)
+                        Expr::Col(select_position(&v.value, columns.len(), "order clause")?)
                     }
                     e => c.compile(e)?,
                 };
                 order_by.push((x, desc));
             }
         }
-        let (limit, offset) = match &q.limit_clause {
-            None => (None, None),
-            Some(ast::LimitClause::LimitOffset { limit, offset, .. }) => (
-                limit.as_ref().map(|e| c.compile(e)).transpose()?,
-                offset.as_ref().map(|o| c.compile(&o.value)).transpose()?,
-            ),
-            Some(ast::LimitClause::OffsetCommaLimit { offset, limit }) => {
-                (Some(c.compile(limit)?), Some(c.compile(offset)?))
-            }
-        };
+        let (limit, offset) = limit_offset(&mut c, q.limit_clause.as_ref())?;
         Ok(QueryPlan::Select(SelectPlan {
             source: Source::Derived(Box::new(body)),
             filter: None,
