@@ -194,6 +194,23 @@ const FAILURES: &[(&str, u16, &str)] = &[
     ("INSERT INTO t VALUES (1)", 1136, "21S01"),
 ];
 
+/// INSERT IGNORE counts the rows it skipped for a duplicate key, as MariaDB
+/// does in its info text ("Records: 3  Duplicates: 1  Warnings: 1").
+#[test]
+fn insert_ignore_reports_its_duplicates() {
+    let server = Server::start();
+    let mut c = connect(&server, "");
+    c.query_drop("CREATE DATABASE d").unwrap();
+    c.select_db("d").unwrap();
+    c.query_drop("CREATE TABLE t (a INT PRIMARY KEY)").unwrap();
+    c.query_drop("INSERT IGNORE INTO t VALUES (1), (1), (2)")
+        .unwrap();
+    assert_eq!(c.info_str(), "Records: 3  Duplicates: 1  Warnings: 1");
+    c.query_drop("INSERT IGNORE INTO t SELECT 2 UNION SELECT 3")
+        .unwrap();
+    assert_eq!(c.info_str(), "Records: 2  Duplicates: 1  Warnings: 1");
+}
+
 #[test]
 fn errors_carry_codes_and_leave_the_connection_usable() {
     let server = Server::start();

@@ -119,6 +119,12 @@ fn private_shadowing_and_transactional_as_on_mariadb() {
         ("a", "PREPARED SELECT COUNT(*) FROM t"),
         ("b", "SELECT * FROM t ORDER BY id"),
         ("a", "SHOW TABLES"),
+        // A view may not read a temporary table (1352); a join may.
+        ("a", "CREATE VIEW v AS SELECT id FROM t"),
+        (
+            "a",
+            "SELECT t.id, u.id FROM t LEFT JOIN tt.t u ON u.id = t.id - 4 ORDER BY 1",
+        ),
         ("b", "CREATE TEMPORARY TABLE t (id INT PRIMARY KEY)"),
         ("b", "SELECT COUNT(*) FROM t"),
         ("a", "SELECT COUNT(*) FROM t"),

@@ -765,10 +765,12 @@ fn cast_type(t: &ast::DataType) -> Result<CastType> {
             }
             CastType::Decimal(p as u8, s as u8)
         }
-        D::Double(_) | D::DoublePrecision | D::Float(_) | D::Real => CastType::Double,
-        D::Char(_) | D::Character(_) | D::Varchar(_) | D::Text | D::Binary(_) => CastType::Char,
+        D::Double(ast::ExactNumberInfo::None) | D::DoublePrecision | D::Real => CastType::Double,
+        // A length truncates (with warning 1292) and FLOAT rounds to single
+        // precision, a DATETIME's fractional digits show: not done yet.
+        D::Char(None) | D::Character(None) | D::Binary(None) => CastType::Char,
         D::Date => CastType::Date,
-        D::Datetime(_) | D::Timestamp(..) => CastType::DateTime,
+        D::Datetime(None | Some(0)) => CastType::DateTime,
         other => return Err(SqlError::unsupported(format!("CAST AS {other}"))),
     })
 }
@@ -1903,7 +1905,8 @@ fn cast_value(v: Value, t: CastType) -> Value {
             match (as_time, t) {
                 (None, _) => Value::Null,
                 (Some(m), CastType::Date) => Value::Date(m.div_euclid(MICROS_PER_DAY) as i32),
-                (Some(m), _) => Value::DateTime(m),
+                // DATETIME (no fractional digits) drops the fraction.
+                (Some(m), _) => Value::DateTime(m - m.rem_euclid(1_000_000)),
             }
         }
     }

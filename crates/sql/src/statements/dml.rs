@@ -95,6 +95,9 @@ impl Session {
         // Rows written, for Innodb_rows_inserted / _deleted (REPLACE
         // deletes the row it replaces).
         let (mut inserted, mut replaced) = (0u64, 0u64);
+        // Rows IGNORE skipped for a duplicate key (with REPLACE's, the
+        // "Duplicates" of the statement's info).
+        let mut skipped = 0u64;
         let mut first_id = 0u64;
         for given in rows {
             let (full, generated) = t.prepare_row(given)?;
@@ -120,6 +123,9 @@ impl Session {
                     replaced += 1;
                 }
                 Err(e) if ins.ignore => {
+                    if matches!(e, lineardb_table::Error::DuplicateKey { .. }) {
+                        skipped += 1;
+                    }
                     self.warnings.push((e.mysql_code(), e.to_string()));
                 }
                 Err(e) => return Err(e.into()),
@@ -141,7 +147,7 @@ impl Session {
                 format!(
                     "Records: {}  Duplicates: {}  Warnings: {}",
                     row_count,
-                    replaced,
+                    replaced + skipped,
                     self.warnings.len()
                 )
             } else {

@@ -318,6 +318,16 @@ impl Session {
                     crate::planner::plan::QueryPlan::Select(s) => s,
                     _ => return Err(SqlError::unsupported("EXPLAIN of a set operation")),
                 };
+                // One row per table and per subquery is not shown yet.
+                let has_subquery = plan
+                    .filter
+                    .iter()
+                    .chain(&plan.projection)
+                    .chain(&plan.having)
+                    .any(|e| e.any(&|x| matches!(x, crate::expr::Expr::Subquery(..))));
+                if matches!(plan.source, crate::planner::plan::Source::Join(_)) || has_subquery {
+                    return Err(SqlError::unsupported("EXPLAIN of a join or a subquery"));
+                }
                 let (kind, key, covering) = crate::explain::explain(&plan, &[]);
                 let table = match &plan.source {
                     crate::planner::plan::Source::Table(ts) => ts.table.def().name.clone(),

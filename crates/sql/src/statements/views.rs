@@ -40,6 +40,26 @@ impl Session {
         self.require_table(&db, &name, CREATE_VIEW)?;
         let mut query = (*cv.query).clone();
         qualify_tables(&mut query, &db);
+        // Other sessions could not read a temporary table (MariaDB: 1352).
+        let mut temporary = None;
+        let _ = ast::visit_relations(&query, |n| {
+            if let [ast::ObjectNamePart::Identifier(d), ast::ObjectNamePart::Identifier(t)] =
+                n.0.as_slice()
+            {
+                if self.tables.is_temporary(&d.value, &t.value) {
+                    temporary = Some(t.value.clone());
+                    return ControlFlow::Break(());
+                }
+            }
+            ControlFlow::Continue(())
+        });
+        if let Some(t) = temporary {
+            return Err(SqlError::new(
+                1352,
+                "HY000",
+                format!("View's SELECT refers to a temporary table '{t}'"),
+            ));
+        }
         // Planned now: unknown tables and columns fail here, and the
         // creator must be able to read what the view reads.
         let plan = self.plan_select(&query, &Params::default())?;
