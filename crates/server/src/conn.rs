@@ -854,7 +854,9 @@ impl<S: Read + Write> Conn<S> {
         let id = r.u32()?;
         let _flags = r.u8()?;
         let _iterations = r.u32()?;
-        let Some(mut st) = self.statements.remove(&id) else {
+        // (Borrowed in place: the connection's other fields are used
+        // beside it until the result is settled.)
+        let Some(st) = self.statements.get_mut(&id) else {
             return self.send_err(&unknown_statement(id));
         };
         let n = st.prepared.param_count();
@@ -886,29 +888,20 @@ impl<S: Read + Write> Conn<S> {
             }
             Ok(params)
         })();
-        let result = match decoded {
-            Ok(params) => {
-                let mut sink = Sink {
-                    io: &mut self.io,
-                    binary: true,
-                    kinds: Vec::new(),
-                    buf: Vec::new(),
-                };
-                let res = self
-                    .session
-                    .execute_prepared(&mut st.prepared, &params, &mut sink);
-                match self.settle(res, true) {
-                    Some(r) => self.finish(r, false),
-                    None => Ok(()),
-                }
-            }
-            Err(e) => {
-                self.statements.insert(id, st);
-                return Err(e);
-            }
+        let params = decoded?;
+        let mut sink = Sink {
+            io: &mut self.io,
+            binary: true,
+            kinds: Vec::new(),
+            buf: Vec::new(),
         };
-        self.statements.insert(id, st);
-        result
+        let res = self
+            .session
+            .execute_prepared(&mut st.prepared, &params, &mut sink);
+        match self.settle(res, true) {
+            Some(r) => self.finish(r, false),
+            None => Ok(()),
+        }
     }
 }
 

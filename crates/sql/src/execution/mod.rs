@@ -9,6 +9,7 @@ use crate::error::{Result, SqlError};
 use crate::execution::access::{access_for_run, estimate, TableRun};
 use crate::execution::output::value_bytes;
 use crate::execution::output::Output;
+use crate::expr::row_key::{encode_value, KeyMap};
 use crate::expr::{truth_of, Acc, AggFunc, Env, Expr, Row};
 use crate::planner::plan::{Access, QueryPlan, SelectPlan, Source, TableSource};
 use crate::planner::row_filter::RowFilter;
@@ -87,7 +88,7 @@ struct Group {
 /// Groups in order of first appearance, found by their encoded key.
 #[derive(Default)]
 struct Groups {
-    index: std::collections::HashMap<Vec<u8>, usize>,
+    index: KeyMap<usize>,
     list: Vec<Group>,
     /// About what the groups hold, for the memory budget.
     bytes: usize,
@@ -329,11 +330,10 @@ impl SelectPlan {
         } else {
             key.clear();
             for g in &self.group_by {
-                let v = g.eval(row, env)?;
-                key.push(v.is_null() as u8);
-                let t = v.to_text().unwrap_or_default();
-                key.extend_from_slice(&(t.len() as u32).to_le_bytes());
-                key.extend_from_slice(t.as_bytes());
+                // Groups by value: NULLs together, 1 with 1.0.
+                if !encode_value(&g.eval(row, env)?, key) {
+                    key.push(0);
+                }
             }
             let found = groups.index.get(key.as_slice()).copied();
             if found.is_none() {

@@ -1,7 +1,8 @@
 //! The output stages of a SELECT over produced rows: projection, DISTINCT,
 //! ORDER BY, OFFSET and LIMIT.
 use crate::error::{Result, SqlError};
-use crate::expr::{compare, Env, Row};
+use crate::expr::row_key::{encode_row, KeySet};
+use crate::expr::{compare, Env, Expr, Row};
 use crate::planner::plan::SelectPlan;
 use crate::result::RowSink;
 use lineardb_table::Value;
@@ -16,7 +17,10 @@ pub(crate) struct Output<'p> {
     skipped: u64,
     /// Rows held for sorting or DISTINCT: (sort keys, row).
     held: Vec<(Vec<Value>, Vec<Value>)>,
-    seen: std::collections::HashSet<Vec<u8>>,
+    /// The row keys of the DISTINCT rows sent (or held) so far.
+    seen: KeySet,
+    /// The key being looked up (kept to reuse its buffer).
+    key: Vec<u8>,
     /// About what `held` and `seen` take, and the most they may.
     bytes: usize,
     memory: usize,
@@ -52,31 +56,23 @@ impl<'p> Output<'p> {
             skipped: 0,
             held: Vec::new(),
             seen: Default::default(),
+            key: Vec::new(),
             bytes: 0,
             memory,
         }
     }
 
     /// Takes one row; false when no more are wanted.
+    #[inline]
     pub(crate) fn push<R: Row + ?Sized>(
         &mut self,
         row: &R,
         env: Env<'_>,
         sink: &mut dyn RowSink,
     ) -> Result<bool> {
-        let values: Vec<Value> = self
-            .plan
-            .projection
-            .iter()
-            .map(|e| e.eval(row, env))
-            .collect::<Result<_>>()?;
+        let values = eval_all(self.plan.projection.iter(), row, env)?;
         if !self.plan.order_by.is_empty() {
-            let keys: Vec<Value> = self
-                .plan
-                .order_by
-                .iter()
-                .map(|(e, _)| e.eval(row, env))
-                .collect::<Result<_>>()?;
+            let keys = eval_all(self.plan.order_by.iter().map(|(e, _)| e), row, env)?;
             self.bytes += keys.iter().chain(&values).map(value_bytes).sum::<usize>();
             if self.bytes > self.memory {
                 return Err(over_budget("ORDER BY", self.memory));
@@ -85,17 +81,27 @@ impl<'p> Output<'p> {
             return Ok(true);
         }
         if self.plan.distinct {
-            let key = distinct_key(&values);
-            let len = key.len();
-            if !self.seen.insert(key) {
+            if !self.first_time(&values) {
                 return Ok(true);
             }
-            self.bytes += len + 32;
+            self.bytes += self.key.len() + 32;
             if self.bytes > self.memory {
                 return Err(over_budget("DISTINCT", self.memory));
             }
         }
         self.emit(&values, sink)
+    }
+
+    /// Whether no equal row came before `values` (NULLs equal, values
+    /// compared as values: 1 and 1.0 are one row); remembers it.
+    fn first_time(&mut self, values: &[Value]) -> bool {
+        self.key.clear();
+        encode_row(values, &mut self.key);
+        if self.seen.contains(self.key.as_slice()) {
+            return false;
+        }
+        self.seen.insert(self.key.clone());
+        true
     }
 
     pub(crate) fn emit(&mut self, values: &[Value], sink: &mut dyn RowSink) -> Result<bool> {
@@ -130,7 +136,7 @@ impl<'p> Output<'p> {
             Ordering::Equal
         });
         for (_, values) in held {
-            if self.plan.distinct && !self.seen.insert(distinct_key(&values)) {
+            if self.plan.distinct && !self.first_time(&values) {
                 continue;
             }
             if !self.emit(&values, sink)? {
@@ -141,13 +147,16 @@ impl<'p> Output<'p> {
     }
 }
 
-fn distinct_key(values: &[Value]) -> Vec<u8> {
-    let mut k = Vec::new();
-    for v in values {
-        k.push(v.is_null() as u8);
-        let t = v.to_text().unwrap_or_default();
-        k.extend_from_slice(&(t.len() as u32).to_le_bytes());
-        k.extend_from_slice(t.as_bytes());
+/// The values of `exprs` over `row`.
+#[inline]
+fn eval_all<'e, R: Row + ?Sized>(
+    exprs: impl ExactSizeIterator<Item = &'e Expr>,
+    row: &R,
+    env: Env<'_>,
+) -> Result<Vec<Value>> {
+    let mut values = Vec::with_capacity(exprs.len());
+    for e in exprs {
+        values.push(e.eval(row, env)?);
     }
-    k
+    Ok(values)
 }

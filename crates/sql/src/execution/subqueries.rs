@@ -17,8 +17,9 @@ use std::sync::{Arc, OnceLock};
 #[derive(Default)]
 pub(crate) struct SubqueryCache {
     /// An uncorrelated subquery's rows by its id, set once: read per row
-    /// without a lock (or any write).
-    uncorrelated: [OnceLock<SharedRows>; UNCORRELATED_SLOTS],
+    /// without a lock (or any write). Made when a subquery first runs, so
+    /// that a statement without one pays nothing for it.
+    uncorrelated: OnceLock<Box<[OnceLock<SharedRows>; UNCORRELATED_SLOTS]>>,
     // A statement's own structure, touched only by the threads running
     // that statement (and only for correlated subqueries, or more
     // uncorrelated ones than there are slots).
@@ -33,7 +34,8 @@ impl SubqueryCache {
         if sub.correlated {
             return None;
         }
-        self.uncorrelated.get(sub.id)
+        let slots = self.uncorrelated.get_or_init(Default::default);
+        slots.get(sub.id)
     }
 }
 

@@ -1922,7 +1922,7 @@ pub(crate) enum Acc {
     Avg(Box<Acc>, i64),
     MinMax(Option<Value>, bool),
     /// DISTINCT: values seen (as text keys), then the inner accumulator.
-    Distinct(std::collections::HashSet<Vec<u8>>, Box<Acc>),
+    Distinct(row_key::KeySet, Box<Acc>),
 }
 
 impl Acc {
@@ -1967,8 +1967,8 @@ impl Acc {
                 }
             }
             Acc::Distinct(seen, inner) => {
-                let mut key = vec![kind_tag(v)];
-                key.extend_from_slice(v.to_text().unwrap_or_default().as_bytes());
+                let mut key = Vec::new();
+                row_key::encode_value(v, &mut key);
                 if seen.insert(key) {
                     inner.add(v)?;
                 }
@@ -2040,16 +2040,6 @@ impl Acc {
             Acc::MinMax(v, _) => v.clone().unwrap_or(Value::Null),
             Acc::Distinct(_, inner) => inner.finish(),
         }
-    }
-}
-
-fn kind_tag(v: &Value) -> u8 {
-    match v {
-        Value::Null => 0,
-        Value::Int(_) | Value::UInt(_) | Value::Decimal(_) => 1,
-        Value::Double(_) => 2,
-        Value::Date(_) | Value::DateTime(_) => 3,
-        Value::Bytes(_) => 4,
     }
 }
 

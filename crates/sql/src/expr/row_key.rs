@@ -6,6 +6,17 @@
 use lineardb_table::types::MICROS_PER_DAY;
 use lineardb_table::Value;
 
+/// The hasher of the tables keyed by row keys (DISTINCT, GROUP BY, hash
+/// joins, set operations, IN sets): fast on long keys, seeded at random
+/// per process so that no input is slow on purpose.
+pub(crate) type KeyHasher = foldhash::fast::RandomState;
+
+/// A set of row keys.
+pub(crate) type KeySet = std::collections::HashSet<Vec<u8>, KeyHasher>;
+
+/// A map from row keys.
+pub(crate) type KeyMap<V> = std::collections::HashMap<Vec<u8>, V, KeyHasher>;
+
 /// Appends `v`'s key to `out`; false for NULL (which equals nothing).
 pub(crate) fn encode_value(v: &Value, out: &mut Vec<u8>) -> bool {
     match v {
@@ -57,12 +68,17 @@ fn double(f: f64, out: &mut Vec<u8>) {
 /// A whole row's key where NULLs are equal to each other (DISTINCT, UNION).
 pub(crate) fn row_key(row: &[Value]) -> Vec<u8> {
     let mut k = Vec::with_capacity(row.len() * 9);
+    encode_row(row, &mut k);
+    k
+}
+
+/// Appends [`row_key`]'s bytes for `row` to `out`.
+pub(crate) fn encode_row(row: &[Value], out: &mut Vec<u8>) {
     for v in row {
-        if !encode_value(v, &mut k) {
-            k.push(0);
+        if !encode_value(v, out) {
+            out.push(0);
         }
     }
-    k
 }
 
 #[cfg(test)]
