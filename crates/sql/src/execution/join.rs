@@ -6,12 +6,11 @@ use super::access::access_for_run;
 use super::output::{over_budget, value_bytes};
 use super::{scan_source, RunContext, SourceRow};
 use crate::error::{Result, SqlError};
-use crate::expr::row_key::encode_value;
+use crate::expr::row_key::{encode_value, KeyMap};
 use crate::expr::{compare, truth_of, Env, Row};
 use crate::planner::plan::{JoinPlan, JoinStep, JoinStrategy, StepInput};
 use lineardb_table::Value;
 use std::cmp::Ordering;
-use std::collections::HashMap;
 
 /// What a step read once and keeps for every row before it.
 enum Kept {
@@ -19,7 +18,7 @@ enum Kept {
     Nothing,
     Rows(Vec<Vec<Value>>),
     /// Rows by the encoding of their hash-key values.
-    Hashed(HashMap<Vec<u8>, Vec<Vec<Value>>>),
+    Hashed(KeyMap<Vec<Vec<Value>>>),
 }
 
 /// A row of one item read as the joined row it will be part of.
@@ -282,8 +281,8 @@ impl<'a> JoinRun<'a> {
 
     /// The hash table of step's item: rows by their key values (rows with
     /// a NULL key are left out: they match nothing).
-    fn build_hash(&mut self, step: &JoinStep) -> Result<HashMap<Vec<u8>, Vec<Vec<Value>>>> {
-        let mut table: HashMap<Vec<u8>, Vec<Vec<Value>>> = HashMap::new();
+    fn build_hash(&mut self, step: &JoinStep) -> Result<KeyMap<Vec<Vec<Value>>>> {
+        let mut table: KeyMap<Vec<Vec<Value>>> = KeyMap::default();
         let env = Env::new(self.params);
         let offset = step.offset;
         let mut err: Option<SqlError> = None;

@@ -3,11 +3,10 @@
 use super::output::{over_budget, value_bytes};
 use super::RunContext;
 use crate::error::Result;
-use crate::expr::row_key::row_key;
+use crate::expr::row_key::{row_key, KeyMap, KeySet};
 use crate::planner::plan::{SetOpPlan, SetOperator};
 use crate::result::{CollectSink, RowSink};
 use lineardb_table::Value;
-use std::collections::HashMap;
 
 impl SetOpPlan {
     pub(crate) fn run(
@@ -45,7 +44,7 @@ impl SetOpPlan {
                 }
             }
             (SetOperator::Union, false) => {
-                let mut seen = std::collections::HashSet::new();
+                let mut seen = KeySet::default();
                 for r in left.rows.iter().chain(&right.rows) {
                     if seen.insert(row_key(r)) {
                         sink.row(r)?;
@@ -54,11 +53,11 @@ impl SetOpPlan {
             }
             (op, all) => {
                 // How many times each row of the right side occurs.
-                let mut counts: HashMap<Vec<u8>, usize> = HashMap::new();
+                let mut counts: KeyMap<usize> = KeyMap::default();
                 for r in &right.rows {
                     *counts.entry(row_key(r)).or_default() += 1;
                 }
-                let mut seen = std::collections::HashSet::new();
+                let mut seen = KeySet::default();
                 for r in &left.rows {
                     let key = row_key(r);
                     let in_right = counts.get_mut(&key);

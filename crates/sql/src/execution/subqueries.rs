@@ -4,7 +4,7 @@
 //! values, up to a bound on what is kept).
 use super::RunContext;
 use crate::error::{Result, SqlError};
-use crate::expr::row_key::row_key;
+use crate::expr::row_key::{row_key, KeyHasher};
 use crate::expr::subquery::{Subquery, SubqueryRows, SubqueryRunner};
 use crate::planner::plan::QueryPlan;
 use crate::result::{Column, RowSink};
@@ -45,7 +45,7 @@ type SharedRows = Arc<SubqueryRows>;
 #[derive(Default)]
 struct CacheState {
     /// By (subquery id, encoded parameters).
-    rows: HashMap<(usize, Vec<u8>), SharedRows>,
+    rows: HashMap<(usize, Vec<u8>), SharedRows, KeyHasher>,
     /// About the memory the kept rows take.
     bytes: usize,
 }

@@ -42,7 +42,7 @@ pub(crate) struct SubqueryRows {
 /// values compare equal), and whether one was NULL.
 struct ValueSet {
     class: u8,
-    keys: std::collections::HashSet<Vec<u8>>,
+    keys: super::row_key::KeySet,
     null: bool,
 }
 
@@ -74,7 +74,10 @@ impl SubqueryRows {
                 let mut class = None;
                 let mut set = ValueSet {
                     class: 0,
-                    keys: std::collections::HashSet::with_capacity(self.rows.len()),
+                    keys: super::row_key::KeySet::with_capacity_and_hasher(
+                        self.rows.len(),
+                        Default::default(),
+                    ),
                     null: false,
                 };
                 for r in &self.rows {
