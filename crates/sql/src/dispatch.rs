@@ -166,9 +166,15 @@ impl Session {
             digest_key: None,
         };
         if let ast::Statement::Query(q) = &p.statement {
-            let plan = self.plan_select(q, &p.params)?;
-            p.columns = plan.columns().to_vec();
-            p.plan = Some((plan, self.plan_version()));
+            if q.locks.is_empty() {
+                let plan = self.plan_select(q, &p.params)?;
+                p.columns = plan.columns().to_vec();
+                p.plan = Some((plan, self.plan_version()));
+            } else {
+                // A locking read is planned when it runs (over its locked rows).
+                let bare = crate::statements::locking_read::without_locks(q);
+                p.columns = self.plan_select(&bare, &p.params)?.columns().to_vec();
+            }
         }
         Ok(p)
     }
@@ -223,6 +229,9 @@ impl Session {
         sink: &mut dyn RowSink,
     ) -> Result<Outcome> {
         if let ast::Statement::Query(q) = &p.statement {
+            if !q.locks.is_empty() {
+                return self.locking_select(q, &p.params, params, sink);
+            }
             let version = self.plan_version();
             let stale = p.plan.as_ref().is_none_or(|(_, v)| *v != version);
             if stale {

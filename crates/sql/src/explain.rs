@@ -11,7 +11,7 @@ pub(crate) fn explain(plan: &SelectPlan, params: &[Value]) -> (String, String, b
         Source::Derived(_) => ("derived".into(), "".into(), false),
         // (EXPLAIN refuses joins before asking.)
         Source::Join(_) => ("ALL".into(), "".into(), false),
-        Source::System(..) => ("ALL".into(), "".into(), false),
+        Source::System(..) | Source::Rows(_) => ("ALL".into(), "".into(), false),
         Source::Table(ts) => {
             let (ranged, access, one_point) = match access_for_run(ts, plan.filter.as_ref(), params)
             {

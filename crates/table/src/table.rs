@@ -644,6 +644,12 @@ impl Table {
         Ok(txn.lock(self.primary.root(), pk)?)
     }
 
+    /// Locks primary key `pk` for `txn` if no other transaction holds it
+    /// (false then: nothing locked). Never waits.
+    pub fn try_lock_key(&self, txn: &mut Txn, pk: &[u8]) -> bool {
+        txn.try_lock(self.primary.root(), pk)
+    }
+
     /// Deletes the row `old` with primary key `pk`, which `txn` locked and
     /// read ([`Table::lock_row`]).
     pub fn delete_row(&self, txn: &mut Txn, pk: &[u8], old: &[Value]) -> Result<()> {

@@ -9,7 +9,8 @@
 //! of chains: a requester whose holder's chain leads back to itself would
 //! close a cycle, and it is the deadlock victim (error 1213).
 //!
-//! Only writers come here (reads take no locks); one mutex covers the table.
+//! Only writers and locking reads (SELECT ... FOR UPDATE / FOR SHARE) come
+//! here; plain reads take no locks. One mutex covers the table.
 use crate::waits;
 use lineardb_sync::wait::{WaitSite, WaitTimer};
 use lineardb_sync::{Condvar, Mutex};
@@ -119,6 +120,20 @@ impl LockTable {
         }
     }
 
+    /// Locks `key` for `txn` if no other transaction holds it, without
+    /// waiting (NOWAIT, SKIP LOCKED). `Some(true)`: newly locked;
+    /// `Some(false)`: `txn` held it already; `None`: another holds it.
+    pub(crate) fn try_lock(&self, txn: u64, key: &[u8]) -> Option<bool> {
+        let mut s = self.state.lock();
+        match s.owners.get(key) {
+            None => {
+                s.owners.insert(key.to_vec(), txn);
+                Some(true)
+            }
+            Some(&o) => (o == txn).then_some(false),
+        }
+    }
+
     /// Releases the keys a transaction locked and wakes the waiters.
     pub(crate) fn release(&self, keys: &[Vec<u8>]) {
         if keys.is_empty() {
@@ -157,5 +172,16 @@ mod tests {
         let started = Instant::now();
         assert_eq!(t.lock(3, b"b"), Err(LockError::Timeout));
         assert!(started.elapsed() >= Duration::from_millis(200));
+    }
+
+    #[test]
+    fn try_lock_never_waits() {
+        let t = LockTable::new();
+        assert_eq!(t.try_lock(1, b"a"), Some(true));
+        assert_eq!(t.try_lock(1, b"a"), Some(false));
+        assert_eq!(t.try_lock(2, b"a"), None);
+        assert_eq!(t.lock(1, b"a"), Ok(false));
+        t.release(&[b"a".to_vec()]);
+        assert_eq!(t.try_lock(2, b"a"), Some(true));
     }
 }

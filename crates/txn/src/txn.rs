@@ -69,6 +69,24 @@ impl Txn {
         Ok(())
     }
 
+    /// Locks row `key` of the tree rooted at `root` until the transaction
+    /// ends if no other transaction holds it; false (nothing locked) if
+    /// another does. Never waits.
+    pub fn try_lock(&mut self, root: PageId, key: &[u8]) -> bool {
+        let id = self.id();
+        let mut k = Vec::with_capacity(8 + key.len());
+        k.extend_from_slice(&root.to_le_bytes());
+        k.extend_from_slice(key);
+        match self.txns.locks.try_lock(id, &k) {
+            Some(true) => {
+                self.locks.push(k);
+                true
+            }
+            Some(false) => true,
+            None => false,
+        }
+    }
+
     /// Inserts or replaces `key -> value` in `tree` as part of this
     /// transaction (logged with its undo, remembered for ROLLBACK).
     pub fn put(&mut self, tree: &BTree, key: &[u8], value: &[u8]) -> Result<()> {

@@ -518,6 +518,13 @@ fn scan_other(
         Source::Nothing => {
             w.pass(&SourceRow::Values(&[]), f);
         }
+        Source::Rows(rows) => {
+            for r in rows {
+                if !w.pass(&SourceRow::Values(r), f) {
+                    break;
+                }
+            }
+        }
         Source::System(t, engine, registry) => {
             for r in &t.rows(engine, registry) {
                 if !w.pass(&SourceRow::Values(r), f) {

@@ -42,13 +42,58 @@ fn strip_conditional_comments(sql: &str) -> std::borrow::Cow<'_, str> {
 pub(crate) fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
     let sql = strip_conditional_comments(sql);
     let sql = unsupported::without_sql_cache(&sql);
-    Parser::parse_sql(&MySqlDialect {}, &sql)
-        .map_err(|e| unsupported::refuse_unparsed(&sql, e.into()))
+    match Parser::parse_sql(&MySqlDialect {}, &sql) {
+        Ok(statements) => {
+            // MariaDB 10.11 spells a shared locking read LOCK IN SHARE MODE
+            // only.
+            if statements.iter().any(|s| {
+                matches!(s, ast::Statement::Query(q)
+                    if q.locks.iter().any(|l| l.lock_type == ast::LockType::Share))
+            }) {
+                return Err(crate::error::SqlError::syntax(
+                    "You have an error in your SQL syntax; check the manual that corresponds \
+                     to your MariaDB server version for the right syntax to use near 'SHARE' at line 1",
+                ));
+            }
+            Ok(statements)
+        }
+        Err(e) => match share_mode_as_for_share(&sql) {
+            Some(rewritten) => Parser::parse_sql(&MySqlDialect {}, &rewritten).ok(),
+            None => None,
+        }
+        .ok_or_else(|| unsupported::refuse_unparsed(&sql, e.into())),
+    }
+}
+
+/// A statement ending in MySQL's `LOCK IN SHARE MODE` (which the parser
+/// lacks) with `FOR SHARE`, its newer spelling, in its place.
+fn share_mode_as_for_share(sql: &str) -> Option<String> {
+    let body = sql.trim_end().trim_end_matches(';').trim_end();
+    let words: Vec<&str> = body.rsplitn(5, char::is_whitespace).collect();
+    let tail = ["MODE", "SHARE", "IN", "LOCK"];
+    if words.len() < 5
+        || !words[..4]
+            .iter()
+            .zip(tail)
+            .all(|(w, t)| w.eq_ignore_ascii_case(t))
+    {
+        return None;
+    }
+    Some(format!("{} FOR SHARE", words[4]))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::strip_conditional_comments;
+    use super::{share_mode_as_for_share, strip_conditional_comments};
+
+    #[test]
+    fn lock_in_share_mode_is_for_share() {
+        assert_eq!(
+            share_mode_as_for_share("SELECT a FROM t WHERE id = 1 lock in share mode;").as_deref(),
+            Some("SELECT a FROM t WHERE id = 1 FOR SHARE")
+        );
+        assert_eq!(share_mode_as_for_share("SELECT 'lock in share mode'"), None);
+    }
 
     #[test]
     fn conditional_comments_keep_their_sql() {

@@ -306,6 +306,15 @@ impl Visitor for Ignored {
 /// 1235 (or MariaDB's own error) for a clause of `stmt` lineardb would not
 /// honour.
 pub(crate) fn refuse_ignored(stmt: &ast::Statement) -> Result<()> {
+    if let ast::Statement::Query(q) = stmt {
+        if !q.locks.is_empty() {
+            // A top-level SELECT's locking clause is run (statements::
+            // locking_read); anywhere else it is refused below.
+            crate::statements::locking_read::check_lock_clause(&q.locks)?;
+            let bare = crate::statements::locking_read::without_locks(q);
+            return refuse_ignored(&ast::Statement::Query(Box::new(bare)));
+        }
+    }
     let mut v = Ignored(None);
     let _ = stmt.visit(&mut v);
     match v.0 {

@@ -17,6 +17,9 @@ pub(crate) enum Source {
     Join(Box<JoinPlan>),
     /// A `performance_schema` table: rows made when the query runs.
     System(SystemTable, Arc<Engine>, Arc<Registry>),
+    /// A table's rows read beforehand, in its column order (a locking
+    /// read's locked rows).
+    Rows(Vec<Vec<lineardb_table::Value>>),
 }
 
 /// The access path chosen for a table.

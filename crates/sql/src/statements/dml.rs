@@ -240,13 +240,14 @@ impl Session {
     /// The WHERE clause compiled over the table's rows (to check a row
     /// again once it is locked: another transaction may have changed it
     /// between the search and the lock).
-    fn row_filter(
+    pub(super) fn row_filter(
         &self,
         table: &Arc<Table>,
+        alias: Option<&str>,
         selection: Option<&ast::Expr>,
         params: &Params,
     ) -> Result<Option<crate::expr::Expr>> {
-        let scope = crate::names::scope_of(table, &table.def().name);
+        let scope = crate::names::scope_of(table, alias.unwrap_or(&table.def().name));
         selection
             .map(|e| self.with_compiler(&scope, params, |c| c.compile(e)))
             .transpose()
@@ -284,19 +285,20 @@ impl Session {
         // which `lock_matching` reads and checks: no search to plan.
         let keys = match self.lock_point_key(txn, table, selection, params, args)? {
             Some(pk) => vec![pk],
-            None => self.matching_keys(table, selection, order_by, params, args)?,
+            None => self.matching_keys(table, None, selection, order_by, params, args)?,
         };
         Ok(Targets {
             keys,
-            filter: self.row_filter(table, selection, params)?,
+            filter: self.row_filter(table, None, selection, params)?,
         })
     }
 
     /// Primary keys of the rows a WHERE clause selects, in the order of
     /// `order_by` (none: the order the search finds them in).
-    fn matching_keys(
+    pub(super) fn matching_keys(
         &mut self,
         table: &Arc<Table>,
+        alias: Option<&str>,
         selection: Option<&ast::Expr>,
         order_by: &[ast::OrderByExpr],
         params: &Params,
@@ -319,10 +321,11 @@ impl Session {
                 .map(|&c| quote(&table.def().columns[c].name))
                 .collect();
             let sql = format!(
-                "SELECT {} FROM {}.{}",
+                "SELECT {} FROM {}.{}{}",
                 cols.join(", "),
                 quote(&table.def().database),
-                quote(&table.def().name)
+                quote(&table.def().name),
+                alias.map_or(String::new(), |a| format!(" AS {}", quote(a)))
             );
             let mut stmts =
                 sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::MySqlDialect {}, &sql)?;
@@ -348,7 +351,7 @@ impl Session {
                 .map(|r| Ok(table.encode_primary_key(r)?))
                 .collect();
         }
-        let filter = self.row_filter(table, selection, params)?;
+        let filter = self.row_filter(table, alias, selection, params)?;
         let env = Env::new(args);
         let mut keys = Vec::new();
         let mut err = None;
@@ -494,17 +497,17 @@ impl Session {
     }
 }
 
-/// The rows an UPDATE or DELETE found, and its WHERE clause.
-struct Targets {
-    keys: Vec<Vec<u8>>,
-    filter: Option<crate::expr::Expr>,
+/// The rows an UPDATE, DELETE or locking read found, and its WHERE clause.
+pub(super) struct Targets {
+    pub(super) keys: Vec<Vec<u8>>,
+    pub(super) filter: Option<crate::expr::Expr>,
 }
 
 impl Targets {
     /// Locks row `pk` and reads it; `None` if it is gone or no longer
     /// matches the WHERE clause (the search may have seen another
     /// transaction's change that was then rolled back).
-    fn lock_matching(
+    pub(super) fn lock_matching(
         &self,
         txn: &mut Txn,
         table: &Table,
@@ -514,6 +517,15 @@ impl Targets {
         let Some(row) = table.lock_row(txn, pk)? else {
             return Ok(None);
         };
+        self.still_matching(row, env)
+    }
+
+    /// `row` (just locked and read) if it still matches the WHERE clause.
+    pub(super) fn still_matching(
+        &self,
+        row: Vec<Value>,
+        env: Env<'_>,
+    ) -> Result<Option<Vec<Value>>> {
         // The filter ran once already for this row: its divisions by zero
         // are warned about once.
         let matched = crate::expr::uncounted(|| matches(self.filter.as_ref(), &row[..], env))?;

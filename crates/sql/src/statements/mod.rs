@@ -4,6 +4,7 @@ mod accounts;
 mod admin;
 mod ddl;
 mod dml;
+pub(crate) mod locking_read;
 mod query;
 mod show;
 mod show_filter;

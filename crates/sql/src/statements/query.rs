@@ -24,6 +24,9 @@ impl Session {
         args: &[Value],
         sink: &mut dyn RowSink,
     ) -> Result<Outcome> {
+        if !q.locks.is_empty() {
+            return self.locking_select(q, params, args, sink);
+        }
         self.slot.counters.com_select.add(1);
         let plan = self.plan_select(q, params)?;
         self.reading(|s| plan.run(args, &s.run_context(s.view()), sink))?;
