@@ -471,7 +471,8 @@ impl Table {
             .join("-");
         Error::DuplicateKey {
             entry,
-            key: format!("{}.{key}", self.def.name),
+            // MariaDB names the index alone (MySQL 8 prefixes the table).
+            key: key.to_string(),
         }
     }
 
@@ -540,25 +541,51 @@ impl Table {
 
     /// Does another row have the same NULL-free values in this unique index?
     fn unique_conflict(&self, index: &Index, row: &[Value], pk: &[u8]) -> Result<bool> {
+        Ok(self.unique_holder(index, row, pk)?.is_some())
+    }
+
+    /// The primary key of a row other than `pk` with the same NULL-free
+    /// values as `row` in this unique index (delete marks skipped).
+    fn unique_holder(&self, index: &Index, row: &[Value], pk: &[u8]) -> Result<Option<Vec<u8>>> {
         if index.def.columns.iter().any(|&c| row[c].is_null()) {
-            return Ok(false);
+            return Ok(None);
         }
         let mut prefix = Vec::new();
         for (t, &c) in index.types.iter().zip(&index.def.columns) {
             encode_value(t, &row[c], &mut prefix);
         }
-        // Delete marks of the same columns may come first: skip them.
-        let mut conflict = false;
+        let mut holder = None;
         let range = KeyRange {
             end: prefix_end(&prefix),
             start: prefix,
         };
         let at = range.start.len();
         scan_range(&index.tree, &range, |k, v| {
-            conflict = k[..at] == range.start[..] && &k[at..] != pk && !Stamp::decode(v).0.deleted;
-            !conflict
+            if k[..at] == range.start[..] && &k[at..] != pk && !Stamp::decode(v).0.deleted {
+                holder = Some(k[at..].to_vec());
+            }
+            holder.is_none()
         })?;
-        Ok(conflict)
+        Ok(holder)
+    }
+
+    /// The primary key of the row that `row` (complete, as
+    /// [`Table::prepare_row`] gives it) would duplicate: the row with its
+    /// primary key, else the first unique index's (MariaDB's order for
+    /// INSERT ... ON DUPLICATE KEY UPDATE). Reads the latest versions.
+    pub fn duplicated_key(&self, row: &[Value]) -> Result<Option<Vec<u8>>> {
+        if !self.def.primary_key.is_empty() {
+            let pk = self.primary_key_of(row, None);
+            if self.get_by_key(&ReadView::latest(), &pk)?.is_some() {
+                return Ok(Some(pk));
+            }
+        }
+        for index in self.indexes.iter().filter(|i| i.def.unique) {
+            if let Some(pk) = self.unique_holder(index, row, &[])? {
+                return Ok(Some(pk));
+            }
+        }
+        Ok(None)
     }
 
     /// Loads rows given in ascending primary-key order into this empty table

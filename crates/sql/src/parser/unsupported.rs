@@ -256,8 +256,8 @@ impl Visitor for Ignored {
                 if i.returning.is_some() {
                     return self.refuse("INSERT ... RETURNING");
                 }
-                if i.on.is_some() {
-                    return self.refuse("INSERT ... ON DUPLICATE KEY UPDATE");
+                if i.on.is_some() && i.replace_into {
+                    return self.refuse("REPLACE ... ON DUPLICATE KEY UPDATE");
                 }
                 if i.partitioned.is_some() {
                     return self.fail(not_partitioned());
@@ -271,7 +271,12 @@ impl Visitor for Ignored {
                     ));
                 }
                 if i.insert_alias.is_some() {
-                    return self.refuse("INSERT ... AS row alias");
+                    // MySQL 8's row alias: not MariaDB 10.11's syntax.
+                    return self.fail(SqlError::syntax(
+                        "You have an error in your SQL syntax; check the manual that \
+                         corresponds to your MariaDB server version for the right syntax \
+                         to use near 'AS'",
+                    ));
                 }
             }
             ast::Statement::CreateTable(ct) => {

@@ -91,6 +91,16 @@ impl Session {
         };
         let row_count = rows.len();
         let replace = ins.replace_into;
+        let on_duplicate = match &ins.on {
+            None => None,
+            Some(ast::OnInsert::DuplicateKeyUpdate(assignments)) => {
+                let from_select = !matches!(src.body.as_ref(), ast::SetExpr::Values(_));
+                Some(self.duplicate_key_update(&t, assignments, from_select, params)?)
+            }
+            Some(_) => return Err(SqlError::unsupported("INSERT ... ON CONFLICT")),
+        };
+        // Rows ON DUPLICATE KEY UPDATE changed instead of inserting.
+        let mut updated = 0u64;
         let mut affected = 0u64;
         // Rows written, for Innodb_rows_inserted / _deleted (REPLACE
         // deletes the row it replaces).
@@ -105,6 +115,32 @@ impl Session {
                 Ok(()) => {
                     affected += 1;
                     inserted += 1;
+                }
+                Err(lineardb_table::Error::DuplicateKey { .. }) if on_duplicate.is_some() => {
+                    let sets = on_duplicate.as_deref().unwrap_or_default();
+                    let pk = t.duplicated_key(&full)?.ok_or_else(|| {
+                        SqlError::internal("a duplicate key without the row it duplicates")
+                    })?;
+                    // Waits for a transaction changing that row; a row gone
+                    // meanwhile leaves nothing to update (as MariaDB, which
+                    // would then insert: retried by the client).
+                    let Some(old) = t.lock_row(txn, &pk)? else {
+                        continue;
+                    };
+                    // The assignments read the row as it is, then the row
+                    // the statement tried to insert (VALUES(col)).
+                    let both: Vec<Value> = old.iter().chain(&full).cloned().collect();
+                    let mut new: Vec<Option<Value>> = vec![None; old.len()];
+                    for (col, e) in sets {
+                        new[*col] = Some(crate::expr::eval_written(e, &both[..], env)?);
+                    }
+                    let differs = sets.iter().any(|(c, _)| new[*c].as_ref() != Some(&old[*c]));
+                    t.update_row(txn, &pk, &old, new)?;
+                    if differs {
+                        // MariaDB counts an updated row twice.
+                        affected += 2;
+                        updated += 1;
+                    }
                 }
                 Err(lineardb_table::Error::DuplicateKey { .. })
                     if replace && !t.def().primary_key.is_empty() =>
@@ -136,6 +172,7 @@ impl Session {
         }
         count_rows(&t, IndexOp::Insert, inserted);
         count_rows(&t, IndexOp::Delete, replaced);
+        count_rows(&t, IndexOp::Update, updated);
         if first_id != 0 {
             self.facts.last_insert_id = first_id;
             self.facts_changed();
@@ -147,12 +184,66 @@ impl Session {
                 format!(
                     "Records: {}  Duplicates: {}  Warnings: {}",
                     row_count,
-                    replaced + skipped,
+                    replaced + skipped + updated,
                     self.warnings.len()
                 )
             } else {
                 String::new()
             },
+        })
+    }
+
+    /// The assignments of ON DUPLICATE KEY UPDATE, compiled over the
+    /// existing row's columns followed by the row the INSERT tried to add,
+    /// which `VALUES(col)` reads.
+    fn duplicate_key_update(
+        &self,
+        t: &Arc<Table>,
+        assignments: &[ast::Assignment],
+        from_select: bool,
+        params: &Params,
+    ) -> Result<Vec<(usize, crate::expr::Expr)>> {
+        // Not a name a query can spell: found only through VALUES().
+        const INSERTED: &str = "\u{1}inserted";
+        let mut scope = crate::names::scope_of(t, &t.def().name);
+        scope.extend(
+            crate::names::scope_of(t, INSERTED)
+                .into_iter()
+                .map(|c| crate::expr::ScopeColumn { hidden: true, ..c }),
+        );
+        self.with_compiler(&scope, params, |c| {
+            let mut sets = Vec::with_capacity(assignments.len());
+            for a in assignments {
+                let ast::AssignmentTarget::ColumnName(n) = &a.target else {
+                    return Err(SqlError::unsupported("tuple assignment"));
+                };
+                let parts = object_name(n);
+                let col = c.column(None, parts.last().map(String::as_str).unwrap_or(""))?;
+                let mut value = a.value.clone();
+                let _ = ast::visit_expressions_mut(&mut value, |e| {
+                    if let Some(column) = values_call(e) {
+                        *e = ast::Expr::CompoundIdentifier(vec![ast::Ident::new(INSERTED), column]);
+                    }
+                    std::ops::ControlFlow::<()>::Continue(())
+                });
+                let names_a_column = ast::visit_expressions(&value, |e| match e {
+                    ast::Expr::Identifier(_) => std::ops::ControlFlow::Break(()),
+                    ast::Expr::CompoundIdentifier(parts) if parts[0].value != INSERTED => {
+                        std::ops::ControlFlow::Break(())
+                    }
+                    _ => std::ops::ControlFlow::Continue(()),
+                })
+                .is_break();
+                if from_select && names_a_column {
+                    // MariaDB resolves such names among the SELECT's tables
+                    // too (or finds them ambiguous).
+                    return Err(SqlError::unsupported(
+                        "INSERT ... SELECT ... ON DUPLICATE KEY UPDATE reading columns other than through VALUES()",
+                    ));
+                }
+                sets.push((col, c.compile(&value)?));
+            }
+            Ok(sets)
         })
     }
 
@@ -594,5 +685,27 @@ impl Session {
             plan.run(args, &self.run_context(&view), &mut sink)?;
         }
         Ok(sink.rows)
+    }
+}
+
+/// The column of a `VALUES(col)` call.
+fn values_call(e: &ast::Expr) -> Option<ast::Ident> {
+    let ast::Expr::Function(f) = e else {
+        return None;
+    };
+    if !f.name.to_string().eq_ignore_ascii_case("VALUES") {
+        return None;
+    }
+    let ast::FunctionArguments::List(list) = &f.args else {
+        return None;
+    };
+    match list.args.as_slice() {
+        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(ast::Expr::Identifier(i)))] => {
+            Some(i.clone())
+        }
+        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(ast::Expr::CompoundIdentifier(
+            parts,
+        )))] => parts.last().cloned(),
+        _ => None,
     }
 }
