@@ -240,7 +240,7 @@ impl SelectPlan {
         };
         if cx.threads <= 1
             || (!self.group_by.is_empty() && self.order_by.is_empty())
-            || self.aggs.iter().any(|a| a.distinct)
+            || self.aggs.iter().any(|a| a.distinct || a.takes_rows())
         {
             return Ok(None);
         }
@@ -361,6 +361,18 @@ impl SelectPlan {
             }
         };
         for (acc, spec) in g.accs.iter_mut().zip(&self.aggs) {
+            if spec.takes_rows() {
+                let mut args = Vec::with_capacity(1 + spec.more.len());
+                for e in spec.arg.iter().chain(&spec.more) {
+                    args.push(e.eval(row, env)?);
+                }
+                let mut keys = Vec::with_capacity(spec.order.len());
+                for (e, _) in &spec.order {
+                    keys.push(e.eval(row, env)?);
+                }
+                acc.add_row(&args, keys)?;
+                continue;
+            }
             match (&spec.func, &spec.arg) {
                 (AggFunc::CountStar, _) | (_, None) => acc.add(&Value::Int(1))?,
                 (_, Some(e)) => acc.add(&e.eval(row, env)?)?,

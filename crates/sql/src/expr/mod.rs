@@ -2,6 +2,7 @@
 //! tree over column positions, parameter slots and aggregate slots, then
 //! evaluated per row with MySQL's rules (NULL propagation, three-valued
 //! logic, string-to-number conversion in numeric context).
+pub(crate) mod group_concat;
 pub(crate) mod row_key;
 pub(crate) mod subquery;
 mod walk;
@@ -106,6 +107,7 @@ pub(crate) enum AggFunc {
     Avg,
     Min,
     Max,
+    GroupConcat,
 }
 
 /// An aggregate call found in a SELECT.
@@ -114,6 +116,27 @@ pub(crate) struct AggSpec {
     pub func: AggFunc,
     pub arg: Option<Expr>,
     pub distinct: bool,
+    /// Arguments after the first (COUNT(DISTINCT a, b), GROUP_CONCAT(a, b)).
+    pub more: Vec<Expr>,
+    /// GROUP_CONCAT's ORDER BY: keys and descending flags.
+    pub order: Vec<(Expr, bool)>,
+    /// GROUP_CONCAT's SEPARATOR.
+    pub separator: Vec<u8>,
+}
+
+impl AggSpec {
+    /// Every expression the aggregate evaluates per row.
+    pub(crate) fn exprs(&self) -> impl Iterator<Item = &Expr> {
+        self.arg
+            .iter()
+            .chain(&self.more)
+            .chain(self.order.iter().map(|(e, _)| e))
+    }
+
+    /// Whether a row is added as several values (not one argument).
+    pub(crate) fn takes_rows(&self) -> bool {
+        self.func == AggFunc::GroupConcat || !self.more.is_empty()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -616,17 +639,41 @@ impl Compiler<'_> {
 
     fn function(&mut self, f: &ast::Function) -> Result<Expr> {
         let name = object_name(&f.name).join(".").to_ascii_uppercase();
-        let (args, distinct): (Vec<&ast::FunctionArg>, bool) = match &f.args {
-            ast::FunctionArguments::None => (Vec::new(), false),
+        let (args, distinct, clauses): (Vec<&ast::FunctionArg>, bool, &[_]) = match &f.args {
+            ast::FunctionArguments::None => (Vec::new(), false, &[]),
             ast::FunctionArguments::List(l) => (
                 l.args.iter().collect(),
                 matches!(
                     l.duplicate_treatment,
                     Some(ast::DuplicateTreatment::Distinct)
                 ),
+                &l.clauses,
             ),
             ast::FunctionArguments::Subquery(_) => return Err(SqlError::unsupported("subquery")),
         };
+        if f.filter.is_some() || !f.within_group.is_empty() || f.null_treatment.is_some() {
+            return Err(SqlError::unsupported(format!(
+                "{name}(...) FILTER / WITHIN GROUP"
+            )));
+        }
+        // GROUP_CONCAT's ORDER BY and SEPARATOR; any other clause, or these
+        // in another function, is not done.
+        let mut order_by: &[ast::OrderByExpr] = &[];
+        let mut separator = b",".to_vec();
+        for clause in clauses {
+            match clause {
+                ast::FunctionArgumentClause::OrderBy(o) if name == "GROUP_CONCAT" => order_by = o,
+                ast::FunctionArgumentClause::Separator(s) if name == "GROUP_CONCAT" => {
+                    separator = match &s.value {
+                        ast::Value::SingleQuotedString(t) | ast::Value::DoubleQuotedString(t) => {
+                            t.as_bytes().to_vec()
+                        }
+                        _ => return Err(SqlError::syntax("SEPARATOR takes a string")),
+                    };
+                }
+                other => return Err(SqlError::unsupported(format!("{name}(... {other})"))),
+            }
+        }
         let star = args.len() == 1
             && matches!(
                 args[0],
@@ -647,6 +694,7 @@ impl Compiler<'_> {
             "AVG" => Some(AggFunc::Avg),
             "MIN" => Some(AggFunc::Min),
             "MAX" => Some(AggFunc::Max),
+            "GROUP_CONCAT" => Some(AggFunc::GroupConcat),
             _ => None,
         };
         if let Some(func) = agg {
@@ -657,24 +705,53 @@ impl Compiler<'_> {
                     "Invalid use of group function",
                 ));
             }
-            let arg = if func == AggFunc::CountStar {
-                None
+            // Arguments and keys are evaluated on source rows: no nested
+            // aggregates.
+            let saved = self.aggs.take();
+            let args = if func == AggFunc::CountStar {
+                Ok(Vec::new())
             } else {
-                // The argument is evaluated on source rows: no nested aggregates.
-                let saved = self.aggs.take();
-                let a = arg_exprs(self);
-                self.aggs = saved;
-                let mut a = a?;
-                if a.len() != 1 {
-                    return Err(SqlError::wrong_arguments(&name));
-                }
-                a.pop()
+                arg_exprs(self)
+            };
+            let order: Result<Vec<(Expr, bool)>> = order_by
+                .iter()
+                .map(|o| {
+                    let desc = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
+                    Ok((self.compile(&o.expr)?, desc))
+                })
+                .collect();
+            self.aggs = saved;
+            let (mut args, order) = (args?, order?);
+            let arity_ok = match func {
+                AggFunc::CountStar => true,
+                AggFunc::GroupConcat => !args.is_empty(),
+                // COUNT(DISTINCT a, b, ...)
+                AggFunc::Count if distinct => !args.is_empty(),
+                _ => args.len() == 1,
+            };
+            if func == AggFunc::Count && args.len() > 1 && !arity_ok {
+                // MariaDB's grammar has COUNT(a, b) only with DISTINCT.
+                return Err(SqlError::syntax(format!(
+                    "You have an error in your SQL syntax; check the manual that corresponds \
+                     to your MariaDB server version for the right syntax to use near '{name}'"
+                )));
+            }
+            if !arity_ok {
+                return Err(SqlError::wrong_arguments(&name));
+            }
+            let more = if args.len() > 1 {
+                args.split_off(1)
+            } else {
+                Vec::new()
             };
             let aggs = self.aggs.as_mut().expect("checked above");
             aggs.push(AggSpec {
                 func,
-                arg,
+                arg: args.pop(),
                 distinct,
+                more,
+                order,
+                separator,
             });
             return Ok(Expr::Agg(aggs.len() - 1));
         }
@@ -1739,6 +1816,7 @@ impl Expr {
                 let arg = spec.arg.as_ref().map(|a| a.kind(scope, aggs));
                 match (spec.func, arg) {
                     (AggFunc::CountStar | AggFunc::Count, _) => ColumnKind::Int,
+                    (AggFunc::GroupConcat, _) => ColumnKind::Text,
                     (AggFunc::Sum, Some(ColumnKind::Int | ColumnKind::UInt)) => {
                         ColumnKind::Decimal { scale: 0 }
                     }
@@ -1923,6 +2001,7 @@ pub(crate) enum Acc {
     MinMax(Option<Value>, bool),
     /// DISTINCT: values seen (as text keys), then the inner accumulator.
     Distinct(row_key::KeySet, Box<Acc>),
+    GroupConcat(Box<group_concat::GroupConcat>),
 }
 
 impl Acc {
@@ -1933,11 +2012,41 @@ impl Acc {
             AggFunc::Avg => Acc::Avg(Box::new(Acc::SumInt(0, false)), 0),
             AggFunc::Min => Acc::MinMax(None, false),
             AggFunc::Max => Acc::MinMax(None, true),
+            AggFunc::GroupConcat => {
+                return Acc::GroupConcat(Box::new(group_concat::GroupConcat::new(
+                    spec.distinct,
+                    spec.order.iter().map(|(_, d)| *d).collect(),
+                    spec.separator.clone(),
+                )))
+            }
         };
         if spec.distinct {
             Acc::Distinct(Default::default(), Box::new(inner))
         } else {
             inner
+        }
+    }
+
+    /// Adds one row of an aggregate that [takes rows](AggSpec::takes_rows):
+    /// its arguments and ORDER BY keys.
+    pub fn add_row(&mut self, args: &[Value], keys: Vec<Value>) -> Result<()> {
+        match self {
+            Acc::GroupConcat(g) => g.add(args, keys),
+            // COUNT(DISTINCT a, b): rows without a NULL, once each.
+            Acc::Distinct(seen, inner) => {
+                if args.iter().any(Value::is_null) {
+                    return Ok(());
+                }
+                let mut key = Vec::new();
+                row_key::encode_row(args, &mut key);
+                if seen.insert(key) {
+                    inner.add(&Value::Int(1))?;
+                }
+                Ok(())
+            }
+            _ => Err(SqlError::internal(
+                "an aggregate of one argument given a row",
+            )),
         }
     }
 
@@ -1973,6 +2082,7 @@ impl Acc {
                     inner.add(v)?;
                 }
             }
+            Acc::GroupConcat(g) => g.add(std::slice::from_ref(v), Vec::new())?,
         }
         Ok(())
     }
@@ -1994,8 +2104,10 @@ impl Acc {
             }
             (a @ Acc::MinMax(..), Acc::MinMax(Some(v), _)) => a.add(&v)?,
             (Acc::MinMax(..), Acc::MinMax(None, _)) => {}
-            (Acc::Distinct(..), _) => {
-                return Err(SqlError::internal("DISTINCT aggregates are not merged"))
+            (Acc::Distinct(..) | Acc::GroupConcat(_), _) => {
+                return Err(SqlError::internal(
+                    "DISTINCT aggregates and GROUP_CONCAT are not merged",
+                ))
             }
             _ => return Err(SqlError::internal("merging different aggregates")),
         }
@@ -2039,6 +2151,7 @@ impl Acc {
             }
             Acc::MinMax(v, _) => v.clone().unwrap_or(Value::Null),
             Acc::Distinct(_, inner) => inner.finish(),
+            Acc::GroupConcat(g) => g.finish(),
         }
     }
 }

@@ -303,7 +303,7 @@ impl Planner<'_> {
             plan.order_by.iter().for_each(|(e, _)| e.columns(&mut mark));
             plan.aggs
                 .iter()
-                .for_each(|a| a.arg.iter().for_each(|e| e.columns(&mut mark)));
+                .for_each(|a| a.exprs().for_each(|e| e.columns(&mut mark)));
             plan.having.iter().for_each(|e| e.columns(&mut mark));
             let mut parts = Vec::new();
             if let Some(f) = &plan.filter {
@@ -328,7 +328,7 @@ impl Planner<'_> {
             plan.order_by.iter().for_each(|(e, _)| e.columns(&mut mark));
             plan.aggs
                 .iter()
-                .for_each(|a| a.arg.iter().for_each(|e| e.columns(&mut mark)));
+                .for_each(|a| a.exprs().for_each(|e| e.columns(&mut mark)));
             plan.having.iter().for_each(|e| e.columns(&mut mark));
             choose_access(ts, plan.filter.as_ref(), &needed, &hints)?;
         }
