@@ -212,6 +212,48 @@ fn insert_ignore_reports_its_duplicates() {
 }
 
 #[test]
+fn now_is_the_statements_start_in_every_protocol() {
+    let server = Server::start();
+    let mut c = connect(&server, "");
+    // One value for the whole statement: SYSDATE() after a sleep differs.
+    let (same, later): (i64, i64) = c
+        .query_first("SELECT NOW() = CURRENT_TIMESTAMP, SLEEP(1.1) + (SYSDATE() > NOW())")
+        .unwrap()
+        .unwrap();
+    assert_eq!((same, later), (1, 1));
+    // A prepared statement's plan is kept; its NOW() is each execution's.
+    let stmt = c
+        .prep("SELECT UNIX_TIMESTAMP(), CURDATE() = CAST(NOW() AS DATE)")
+        .unwrap();
+    let (first, today): (i64, i64) = c.exec_first(&stmt, ()).unwrap().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let (second, _): (i64, i64) = c.exec_first(&stmt, ()).unwrap().unwrap();
+    assert!(second > first, "{first} then {second}");
+    let wall = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    assert!((wall - second).abs() <= 2, "{second} against {wall}");
+    assert_eq!(today, 1);
+    c.query_drop("CREATE DATABASE tm").unwrap();
+    c.query_drop("CREATE TABLE tm.t (id INT PRIMARY KEY, d DATETIME)")
+        .unwrap();
+    c.query_drop("INSERT INTO tm.t VALUES (1, NOW()), (2, CURRENT_TIMESTAMP)")
+        .unwrap();
+    let n: i64 = c
+        .query_first("SELECT COUNT(*) FROM tm.t WHERE d = NOW() - INTERVAL 0 SECOND OR d < NOW()")
+        .unwrap()
+        .unwrap();
+    assert_eq!(n, 2);
+    // Fractional seconds do not show yet: refused, not rounded away.
+    let e = c.query_drop("SELECT NOW(3)").unwrap_err();
+    assert!(
+        matches!(e, mysql::Error::MySqlError(ref m) if m.code == 1235),
+        "{e}"
+    );
+}
+
+#[test]
 fn errors_carry_codes_and_leave_the_connection_usable() {
     let server = Server::start();
     let mut c = connect(&server, "");

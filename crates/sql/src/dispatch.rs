@@ -94,7 +94,9 @@ impl Session {
         let start = std::time::Instant::now();
         crate::expr::take_divisions_by_zero();
         let stop = self.slot.kill_query.clone();
-        let r = crate::expr::with_stop(&stop, || self.limited(|s| s.run(stmt, &params, &[], sink)));
+        let r = crate::expr::clock::with_statement_start(crate::expr::clock::now_utc(), || {
+            crate::expr::with_stop(&stop, || self.limited(|s| s.run(stmt, &params, &[], sink)))
+        });
         self.warn_divisions_by_zero();
         if lineardb_sync::wait::enabled() {
             // The key is made from the text without making the digest text;
@@ -202,7 +204,9 @@ impl Session {
         let start = std::time::Instant::now();
         crate::expr::take_divisions_by_zero();
         let stop = self.slot.kill_query.clone();
-        let r = crate::expr::with_stop(&stop, || self.limited(|s| s.run_prepared(p, params, sink)));
+        let r = crate::expr::clock::with_statement_start(crate::expr::clock::now_utc(), || {
+            crate::expr::with_stop(&stop, || self.limited(|s| s.run_prepared(p, params, sink)))
+        });
         self.warn_divisions_by_zero();
         if lineardb_sync::wait::enabled() {
             let schema = self.facts.database.as_deref();

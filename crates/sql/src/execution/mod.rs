@@ -264,10 +264,15 @@ impl SelectPlan {
         }
         // Each worker: its groups, its key buffer, the first error it met.
         type State = (Groups, Vec<u8>, Option<SqlError>);
+        let statement_start = crate::expr::clock::statement_start();
         let states = lineardb_table::parallel::run_pieces(
             &pieces,
             cx.threads,
-            || -> State { (Groups::default(), Vec::new(), None) },
+            || -> State {
+                // NOW() in a worker reads its statement's time.
+                crate::expr::clock::adopt(statement_start);
+                (Groups::default(), Vec::new(), None)
+            },
             |(groups, key, err), piece| {
                 if err.is_some() {
                     return Ok(());

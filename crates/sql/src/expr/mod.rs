@@ -2,6 +2,7 @@
 //! tree over column positions, parameter slots and aggregate slots, then
 //! evaluated per row with MySQL's rules (NULL propagation, three-valued
 //! logic, string-to-number conversion in numeric context).
+pub(crate) mod clock;
 pub(crate) mod group_concat;
 pub(crate) mod row_key;
 pub(crate) mod subquery;
@@ -97,6 +98,16 @@ pub(crate) enum Func {
     Month,
     Day,
     Sleep,
+    /// NOW(), CURRENT_TIMESTAMP, LOCALTIME[STAMP]: the statement's start.
+    Now,
+    /// SYSDATE(): the time it is evaluated.
+    SysDate,
+    /// CURDATE(), CURRENT_DATE.
+    CurDate,
+    UtcTimestamp,
+    UtcDate,
+    /// UNIX_TIMESTAMP() of the statement's start.
+    UnixTimestamp,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -797,6 +808,24 @@ impl Compiler<'_> {
             "MONTH" => (Func::Month, 1..=1),
             "DAY" | "DAYOFMONTH" => (Func::Day, 1..=1),
             "SLEEP" => (Func::Sleep, 1..=1),
+            "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" | "SYSDATE" => {
+                // DATETIME(fsp) values do not show their fraction yet.
+                if a.len() == 1 && a[0] != Expr::Lit(Value::Int(0)) {
+                    return Err(SqlError::unsupported(format!("{name}(fsp)")));
+                }
+                want(0..=1)?;
+                let f = if name == "SYSDATE" {
+                    Func::SysDate
+                } else {
+                    Func::Now
+                };
+                return Ok(Expr::Func(f, Vec::new()));
+            }
+            "CURDATE" | "CURRENT_DATE" => (Func::CurDate, 0..=0),
+            "UTC_TIMESTAMP" => (Func::UtcTimestamp, 0..=0),
+            "UTC_DATE" => (Func::UtcDate, 0..=0),
+            "UNIX_TIMESTAMP" if a.is_empty() => (Func::UnixTimestamp, 0..=0),
+            "UNIX_TIMESTAMP" => return Err(SqlError::unsupported("UNIX_TIMESTAMP(date)")),
             _ => {
                 return Err(SqlError::new(
                     1305,
@@ -1529,7 +1558,16 @@ impl Expr {
         env: Env<'_>,
     ) -> Result<Value> {
         let v0 = || args[0].eval(row, env);
+        let day = |micros: i64| Value::Date(micros.div_euclid(MICROS_PER_DAY) as i32);
         Ok(match f {
+            Func::Now => {
+                Value::DateTime(clock::whole_seconds(clock::local(clock::statement_utc())))
+            }
+            Func::SysDate => Value::DateTime(clock::whole_seconds(clock::local(clock::now_utc()))),
+            Func::CurDate => day(clock::local(clock::statement_utc())),
+            Func::UtcTimestamp => Value::DateTime(clock::whole_seconds(clock::statement_utc())),
+            Func::UtcDate => day(clock::statement_utc()),
+            Func::UnixTimestamp => Value::Int(clock::statement_utc().div_euclid(1_000_000)),
             Func::Sleep => {
                 // Seconds (fractions allowed), at most an hour; returns 0.
                 let secs = v0()?.as_f64().unwrap_or(0.0).clamp(0.0, 3600.0);
@@ -1775,7 +1813,10 @@ impl Expr {
                 | Func::Year
                 | Func::Month
                 | Func::Day
-                | Func::Sleep => ColumnKind::Int,
+                | Func::Sleep
+                | Func::UnixTimestamp => ColumnKind::Int,
+                Func::Now | Func::SysDate | Func::UtcTimestamp => ColumnKind::DateTime,
+                Func::CurDate | Func::UtcDate => ColumnKind::Date,
                 Func::Upper | Func::Lower | Func::Concat | Func::Repeat | Func::Substring => {
                     ColumnKind::Text
                 }

@@ -1,0 +1,86 @@
+//! The time functions read: the running statement's start (NOW() and its
+//! synonyms are one value for a whole statement, as in MariaDB), or the
+//! clock itself (SYSDATE()), in the server's time zone (`time_zone` is
+//! SYSTEM) or in UTC.
+use std::cell::Cell;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+thread_local! {
+    /// The running statement's start, microseconds since the epoch (UTC).
+    static STATEMENT_START: Cell<Option<i64>> = const { Cell::new(None) };
+}
+
+/// Microseconds since the epoch (UTC), now.
+pub(crate) fn now_utc() -> i64 {
+    match SystemTime::now().duration_since(UNIX_EPOCH) {
+        Ok(d) => d.as_micros() as i64,
+        Err(e) => -(e.duration().as_micros() as i64),
+    }
+}
+
+/// Runs `f` (a statement) with `start` as the time NOW() reads.
+pub(crate) fn with_statement_start<T>(start: i64, f: impl FnOnce() -> T) -> T {
+    let previous = STATEMENT_START.with(|s| s.replace(Some(start)));
+    let r = f();
+    STATEMENT_START.with(|s| s.set(previous));
+    r
+}
+
+/// The running statement's start on this thread, to hand to the threads
+/// that work for it ([`adopt`]).
+pub(crate) fn statement_start() -> Option<i64> {
+    STATEMENT_START.with(Cell::get)
+}
+
+/// Makes `start` this thread's statement start (a worker of a parallel
+/// scan takes its statement's).
+pub(crate) fn adopt(start: Option<i64>) {
+    STATEMENT_START.with(|s| s.set(start));
+}
+
+/// The statement's start (UTC), or now outside a statement.
+pub(crate) fn statement_utc() -> i64 {
+    statement_start().unwrap_or_else(now_utc)
+}
+
+/// `utc` as the server's local time (the SYSTEM time zone).
+pub(crate) fn local(utc: i64) -> i64 {
+    use chrono::{Local, Offset, TimeZone};
+    let secs = utc.div_euclid(1_000_000);
+    let offset = match Local.timestamp_opt(secs, 0) {
+        chrono::LocalResult::Single(t) | chrono::LocalResult::Ambiguous(t, _) => {
+            t.offset().fix().local_minus_utc() as i64
+        }
+        chrono::LocalResult::None => 0,
+    };
+    utc + offset * 1_000_000
+}
+
+/// Whole seconds of `micros` (DATETIME without fractional digits).
+pub(crate) fn whole_seconds(micros: i64) -> i64 {
+    micros - micros.rem_euclid(1_000_000)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_statement_reads_one_time() {
+        let start = 1_700_000_000_123_456;
+        with_statement_start(start, || {
+            assert_eq!(statement_utc(), start);
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            assert_eq!(statement_utc(), start);
+            let handed = statement_start();
+            std::thread::spawn(move || {
+                adopt(handed);
+                assert_eq!(statement_utc(), start);
+            })
+            .join()
+            .unwrap();
+        });
+        assert_eq!(statement_start(), None);
+        assert_eq!(whole_seconds(start), 1_700_000_000_000_000);
+    }
+}
