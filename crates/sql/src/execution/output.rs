@@ -2,11 +2,10 @@
 //! ORDER BY, OFFSET and LIMIT.
 use crate::error::{Result, SqlError};
 use crate::expr::row_key::{encode_row, KeySet};
-use crate::expr::{compare, Env, Expr, Row};
+use crate::expr::{sort_order, Env, Expr, Row};
 use crate::planner::plan::SelectPlan;
 use crate::result::RowSink;
 use lineardb_table::Value;
-use std::cmp::Ordering;
 
 /// Projection, DISTINCT, ORDER BY, OFFSET and LIMIT over produced rows.
 pub(crate) struct Output<'p> {
@@ -120,21 +119,7 @@ impl<'p> Output<'p> {
         }
         let desc: Vec<bool> = self.plan.order_by.iter().map(|(_, d)| *d).collect();
         let mut held = std::mem::take(&mut self.held);
-        held.sort_by(|a, b| {
-            for (i, d) in desc.iter().enumerate() {
-                let o = match (a.0[i].is_null(), b.0[i].is_null()) {
-                    (true, true) => Ordering::Equal,
-                    (true, false) => Ordering::Less,
-                    (false, true) => Ordering::Greater,
-                    _ => compare(&a.0[i], &b.0[i]).unwrap_or(Ordering::Equal),
-                };
-                let o = if *d { o.reverse() } else { o };
-                if o != Ordering::Equal {
-                    return o;
-                }
-            }
-            Ordering::Equal
-        });
+        held.sort_by(|a, b| sort_order(&a.0, &b.0, &desc));
         for (_, values) in held {
             if self.plan.distinct && !self.first_time(&values) {
                 continue;

@@ -3,9 +3,8 @@
 //! ORDER BY (a stable sort: ties keep the order rows came in), joined by
 //! the SEPARATOR (',' by default).
 use super::row_key::{encode_row, KeySet};
-use super::{compare, Result};
+use super::{sort_order, Result};
 use lineardb_table::Value;
-use std::cmp::Ordering;
 
 #[derive(Debug, Clone)]
 pub(crate) struct GroupConcat {
@@ -58,21 +57,7 @@ impl GroupConcat {
         }
         let mut order: Vec<&(Vec<Value>, Vec<u8>)> = self.items.iter().collect();
         if !self.descending.is_empty() {
-            order.sort_by(|a, b| {
-                for (i, desc) in self.descending.iter().enumerate() {
-                    let o = match (a.0[i].is_null(), b.0[i].is_null()) {
-                        (true, true) => Ordering::Equal,
-                        (true, false) => Ordering::Less,
-                        (false, true) => Ordering::Greater,
-                        _ => compare(&a.0[i], &b.0[i]).unwrap_or(Ordering::Equal),
-                    };
-                    let o = if *desc { o.reverse() } else { o };
-                    if o != Ordering::Equal {
-                        return o;
-                    }
-                }
-                Ordering::Equal
-            });
+            order.sort_by(|a, b| sort_order(&a.0, &b.0, &self.descending));
         }
         let mut out = Vec::new();
         for (i, (_, text)) in order.into_iter().enumerate() {

@@ -881,6 +881,24 @@ fn cast_type(t: &ast::DataType) -> Result<CastType> {
     })
 }
 
+/// ORDER BY's order of two rows' sort keys: key by key, NULLs first,
+/// reversed where `descending` says.
+pub(crate) fn sort_order(a: &[Value], b: &[Value], descending: &[bool]) -> Ordering {
+    for (i, desc) in descending.iter().enumerate() {
+        let o = match (a[i].is_null(), b[i].is_null()) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Less,
+            (false, true) => Ordering::Greater,
+            _ => compare(&a[i], &b[i]).unwrap_or(Ordering::Equal),
+        };
+        let o = if *desc { o.reverse() } else { o };
+        if o != Ordering::Equal {
+            return o;
+        }
+    }
+    Ordering::Equal
+}
+
 /// `NOT x` when `negated`.
 fn not_if(negated: bool, x: Expr) -> Expr {
     if negated {
