@@ -254,6 +254,42 @@ fn now_is_the_statements_start_in_every_protocol() {
 }
 
 #[test]
+fn user_variables_are_set_and_read() {
+    let server = Server::start();
+    let mut c = connect(&server, "");
+    c.query_drop("SET @a = 1, @S = 'x', @n = NULL, @d = 1.50")
+        .unwrap();
+    let row: (i64, String, Option<i64>, String, Option<i64>) = c
+        .query_first("SELECT @A + 1, @s, @n, CONCAT(@s, @d), @never")
+        .unwrap()
+        .unwrap();
+    assert_eq!(row, (2, "x".into(), None, "x1.50".into(), None));
+    // As mysqldump writes them.
+    c.query_drop("SET @OLD_SQL_MODE=@@SQL_MODE, @x = @a + 10")
+        .unwrap();
+    let (mode, x): (String, i64) = c
+        .query_first("SELECT @OLD_SQL_MODE = @@SQL_MODE, @x")
+        .map(|r: Option<(i64, i64)>| r.map(|(m, x)| (m.to_string(), x)).unwrap())
+        .unwrap();
+    assert_eq!((mode.as_str(), x), ("1", 11));
+    // A prepared statement reads the value at each execution.
+    let stmt = c.prep("SELECT @a * 2").unwrap();
+    assert_eq!(c.exec_first::<i64, _, _>(&stmt, ()).unwrap(), Some(2));
+    c.query_drop("SET @a = 21").unwrap();
+    assert_eq!(c.exec_first::<i64, _, _>(&stmt, ()).unwrap(), Some(42));
+    let e = c.query_drop("SET @c = abc").unwrap_err();
+    assert!(
+        matches!(e, mysql::Error::MySqlError(ref m) if m.code == 1054),
+        "{e}"
+    );
+    let e = c.query_drop("SELECT @c := 5").unwrap_err();
+    assert!(
+        matches!(e, mysql::Error::MySqlError(ref m) if m.code == 1235),
+        "{e}"
+    );
+}
+
+#[test]
 fn errors_carry_codes_and_leave_the_connection_usable() {
     let server = Server::start();
     let mut c = connect(&server, "");

@@ -276,6 +276,7 @@ impl Session {
                 account,
                 connection_id: slot.id,
                 last_insert_id: 0,
+                user_variables: Default::default(),
             },
             slot,
             facts_version: 0,

@@ -219,6 +219,20 @@ pub(crate) struct SessionFacts {
     pub account: String,
     pub connection_id: u64,
     pub last_insert_id: u64,
+    /// User variables (`SET @v = ...`), by lower-case name without the
+    /// `@`; a plan reads them as constants and is made again when one
+    /// changes (the session's facts version).
+    pub user_variables: std::collections::HashMap<String, Value>,
+}
+
+impl SessionFacts {
+    /// User variable `@name`'s value; NULL when never set (as MariaDB).
+    pub(crate) fn user_variable(&self, name: &str) -> Value {
+        self.user_variables
+            .get(&name.to_ascii_lowercase())
+            .cloned()
+            .unwrap_or(Value::Null)
+    }
 }
 
 /// Maps each `?` (by its position in the text) to its parameter index.
@@ -314,6 +328,9 @@ impl Compiler<'_> {
             E::Identifier(id) => {
                 if let Some(v) = id.value.strip_prefix("@@") {
                     return self.var(v);
+                }
+                if let Some(name) = id.value.strip_prefix('@') {
+                    return Ok(Expr::Lit(self.facts.user_variable(name)));
                 }
                 self.resolve(None, ident_name(id))?
             }

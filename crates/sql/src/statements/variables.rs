@@ -75,7 +75,28 @@ impl Session {
             }
             other => return Err(SqlError::unsupported(other.to_string())),
         };
+        // Plans kept by prepared statements read variables as constants.
+        self.facts_changed();
         for (name, value, global) in assignments {
+            if let Some(user) = name.strip_prefix('@').filter(|n| !n.starts_with('@')) {
+                let v = match value {
+                    ast::Expr::Identifier(i) if !i.value.starts_with('@') => {
+                        return Err(SqlError::new(
+                            1054,
+                            "42S22",
+                            format!("Unknown column '{}' in 'SET'", i.value),
+                        ));
+                    }
+                    e => {
+                        let x = self.compile_constant(e, params)?;
+                        x.eval(&[][..], Env::new(args))?
+                    }
+                };
+                self.facts
+                    .user_variables
+                    .insert(user.to_ascii_lowercase(), v);
+                continue;
+            }
             let name = name
                 .trim_start_matches("@@")
                 .trim_start_matches("session.")
