@@ -5,6 +5,7 @@ mod join;
 mod output;
 mod set_ops;
 pub(crate) mod subqueries;
+mod window;
 use crate::error::{Result, SqlError};
 use crate::execution::access::{access_for_run, estimate, TableRun};
 use crate::execution::output::value_bytes;
@@ -219,7 +220,7 @@ impl SelectPlan {
         } else {
             self.scan_fallible(params, cx, table_run, &mut |row| out.push(row, env, sink))?;
         }
-        out.finish(sink)
+        out.finish(env, sink)
     }
 
     /// Aggregates a big table scan on several threads: the key range is cut

@@ -1,15 +1,23 @@
-//! The output stages of a SELECT over produced rows: projection, DISTINCT,
-//! ORDER BY, OFFSET and LIMIT.
+//! The output stages of a SELECT over produced rows: window functions,
+//! projection, DISTINCT, ORDER BY, OFFSET and LIMIT.
 use crate::error::{Result, SqlError};
+use crate::execution::window::WindowStage;
 use crate::expr::row_key::{encode_row, KeySet};
 use crate::expr::{sort_order, Env, Expr, Row};
 use crate::planner::plan::SelectPlan;
 use crate::result::RowSink;
 use lineardb_table::Value;
 
-/// Projection, DISTINCT, ORDER BY, OFFSET and LIMIT over produced rows.
+/// Window functions, projection, DISTINCT, ORDER BY, OFFSET and LIMIT
+/// over produced rows.
 pub(crate) struct Output<'p> {
     plan: &'p SelectPlan,
+    /// The select list and ORDER BY keys (the window stage's when there
+    /// is one: they read its rows).
+    projection: &'p [Expr],
+    order_by: &'p [(Expr, bool)],
+    /// Holds every row until the window functions are computed.
+    window: Option<WindowStage<'p>>,
     limit: u64,
     offset: u64,
     sent: u64,
@@ -47,8 +55,15 @@ pub(crate) fn over_budget(what: &str, memory: usize) -> SqlError {
 
 impl<'p> Output<'p> {
     pub(crate) fn new(plan: &'p SelectPlan, limit: u64, offset: u64, memory: usize) -> Self {
+        let (projection, order_by) = match &plan.window {
+            Some(w) => (&w.projection[..], &w.order_by[..]),
+            None => (&plan.projection[..], &plan.order_by[..]),
+        };
         Output {
             plan,
+            projection,
+            order_by,
+            window: plan.window.as_deref().map(|w| WindowStage::new(w, memory)),
             limit,
             offset,
             sent: 0,
@@ -69,9 +84,24 @@ impl<'p> Output<'p> {
         env: Env<'_>,
         sink: &mut dyn RowSink,
     ) -> Result<bool> {
-        let values = eval_all(self.plan.projection.iter(), row, env)?;
-        if !self.plan.order_by.is_empty() {
-            let keys = eval_all(self.plan.order_by.iter().map(|(e, _)| e), row, env)?;
+        if let Some(w) = &mut self.window {
+            w.hold(row, env)?;
+            return Ok(true);
+        }
+        self.project(row, env, sink)
+    }
+
+    /// Projects one row (and sorts or sends it).
+    #[inline]
+    fn project<R: Row + ?Sized>(
+        &mut self,
+        row: &R,
+        env: Env<'_>,
+        sink: &mut dyn RowSink,
+    ) -> Result<bool> {
+        let values = eval_all(self.projection.iter(), row, env)?;
+        if !self.order_by.is_empty() {
+            let keys = eval_all(self.order_by.iter().map(|(e, _)| e), row, env)?;
             self.bytes += keys.iter().chain(&values).map(value_bytes).sum::<usize>();
             if self.bytes > self.memory {
                 return Err(over_budget("ORDER BY", self.memory));
@@ -113,11 +143,21 @@ impl<'p> Output<'p> {
         Ok(self.sent < self.limit)
     }
 
-    pub(crate) fn finish(mut self, sink: &mut dyn RowSink) -> Result<()> {
-        if self.plan.order_by.is_empty() {
+    /// Sends what is held: window rows, then sorted rows. `env` gives the
+    /// statement's parameters and subqueries.
+    pub(crate) fn finish(mut self, env: Env<'_>, sink: &mut dyn RowSink) -> Result<()> {
+        if let Some(w) = self.window.take() {
+            let env = Env { aggs: &[], ..env };
+            for row in w.finish(env)? {
+                if !self.project(row.as_slice(), env, sink)? {
+                    return Ok(());
+                }
+            }
+        }
+        if self.order_by.is_empty() {
             return Ok(());
         }
-        let desc: Vec<bool> = self.plan.order_by.iter().map(|(_, d)| *d).collect();
+        let desc: Vec<bool> = self.order_by.iter().map(|(_, d)| *d).collect();
         let mut held = std::mem::take(&mut self.held);
         held.sort_by(|a, b| sort_order(&a.0, &b.0, &desc));
         for (_, values) in held {

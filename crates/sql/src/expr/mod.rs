@@ -7,6 +7,7 @@ pub(crate) mod group_concat;
 pub(crate) mod row_key;
 pub(crate) mod subquery;
 mod walk;
+pub(crate) mod window;
 use crate::error::{Result, SqlError};
 use crate::result::ColumnKind;
 use lineardb_table::types::{civil_from_days, days_from_civil, parse_date, MICROS_PER_DAY};
@@ -169,6 +170,9 @@ pub(crate) enum Expr {
     /// Interval in days or microseconds for DATE_ADD (unit, amount).
     Interval(IntervalUnit, Box<Expr>),
     Agg(usize),
+    /// A window function's value (its slot in the SELECT's window
+    /// functions); the window stage reads it from the row it makes.
+    Window(usize),
     /// CASE [operand] WHEN … THEN … [ELSE …] END.
     Case(Option<Box<Expr>>, Vec<(Expr, Expr)>, Option<Box<Expr>>),
     Cast(Box<Expr>, CastType),
@@ -274,6 +278,8 @@ pub(crate) struct Compiler<'a> {
     pub facts: &'a SessionFacts,
     /// Where aggregate calls go; `None` where they are not allowed.
     pub aggs: Option<Vec<AggSpec>>,
+    /// Where window functions go; `None` where they are not allowed.
+    pub windows: Option<window::Windows>,
     /// Session/system variables for `@@name`.
     pub variable: &'a dyn Fn(&str) -> Option<Value>,
     /// Plans subqueries and resolves outer blocks' columns; `None` where
@@ -679,6 +685,9 @@ impl Compiler<'_> {
             ),
             ast::FunctionArguments::Subquery(_) => return Err(SqlError::unsupported("subquery")),
         };
+        if let Some(over) = &f.over {
+            return self.window_function(&name, f, over);
+        }
         if f.filter.is_some() || !f.within_group.is_empty() || f.null_treatment.is_some() {
             return Err(SqlError::unsupported(format!(
                 "{name}(...) FILTER / WITHIN GROUP"
@@ -734,7 +743,10 @@ impl Compiler<'_> {
                 ));
             }
             // Arguments and keys are evaluated on source rows: no nested
-            // aggregates.
+            // aggregates or window functions.
+            if window::has_window_function(&f.args) {
+                return Err(window::in_group_function());
+            }
             let saved = self.aggs.take();
             let args = if func == AggFunc::CountStar {
                 Ok(Vec::new())
@@ -1047,7 +1059,7 @@ impl Expr {
                     other => other.clone(),
                 },
             ),
-            Expr::Col(_) | Expr::Lit(_) | Expr::Agg(_) => self.clone(),
+            Expr::Col(_) | Expr::Lit(_) | Expr::Agg(_) | Expr::Window(_) => self.clone(),
         }
     }
 }
@@ -1463,6 +1475,11 @@ impl Expr {
             Expr::Lit(v) => v.clone(),
             Expr::Param(i) => env.params.get(*i).cloned().unwrap_or(Value::Null),
             Expr::Agg(i) => env.aggs.get(*i).cloned().unwrap_or(Value::Null),
+            Expr::Window(_) => {
+                return Err(SqlError::internal(
+                    "a window function read outside the window stage",
+                ))
+            }
             Expr::Cmp(op, a, b) => {
                 let (a, b) = (a.eval(row, env)?, b.eval(row, env)?);
                 if *op == CmpOp::NullSafeEq {
@@ -1887,6 +1904,8 @@ impl Expr {
             },
             Expr::Subquery(sub, SubqueryTest::Scalar) => sub.kind,
             Expr::Subquery(..) => ColumnKind::Int,
+            // The window stage's projection reads these as columns.
+            Expr::Window(_) => ColumnKind::Text,
             Expr::Agg(i) => {
                 let spec = &aggs[*i];
                 let arg = spec.arg.as_ref().map(|a| a.kind(scope, aggs));
@@ -1917,7 +1936,7 @@ impl Expr {
     pub fn columns(&self, f: &mut impl FnMut(usize)) {
         match self {
             Expr::Col(c) => f(*c),
-            Expr::Lit(_) | Expr::Param(_) | Expr::Agg(_) => {}
+            Expr::Lit(_) | Expr::Param(_) | Expr::Agg(_) | Expr::Window(_) => {}
             Expr::Cmp(_, a, b)
             | Expr::Arith(_, a, b)
             | Expr::And(a, b)

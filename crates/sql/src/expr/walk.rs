@@ -6,7 +6,9 @@ impl Expr {
     /// The expressions directly under this one.
     pub(crate) fn children(&self) -> Vec<&Expr> {
         match self {
-            Expr::Col(_) | Expr::Lit(_) | Expr::Param(_) | Expr::Agg(_) => Vec::new(),
+            Expr::Col(_) | Expr::Lit(_) | Expr::Param(_) | Expr::Agg(_) | Expr::Window(_) => {
+                Vec::new()
+            }
             Expr::Cmp(_, a, b)
             | Expr::Arith(_, a, b)
             | Expr::And(a, b)
@@ -45,7 +47,9 @@ impl Expr {
         }
         let b = |e: &Expr| Box::new(e.rewrite(f));
         match self {
-            Expr::Col(_) | Expr::Lit(_) | Expr::Param(_) | Expr::Agg(_) => self.clone(),
+            Expr::Col(_) | Expr::Lit(_) | Expr::Param(_) | Expr::Agg(_) | Expr::Window(_) => {
+                self.clone()
+            }
             Expr::Cmp(op, a, c) => Expr::Cmp(*op, b(a), b(c)),
             Expr::Arith(op, a, c) => Expr::Arith(*op, b(a), b(c)),
             Expr::And(a, c) => Expr::And(b(a), b(c)),

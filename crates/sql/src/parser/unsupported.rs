@@ -119,6 +119,12 @@ pub(crate) fn refuse_unparsed(sql: &str, parse_error: SqlError) -> SqlError {
             return SqlError::unsupported(name);
         }
     }
+    if words
+        .windows(2)
+        .any(|w| w[0] == "EXCLUDE" && matches!(w[1].as_str(), "CURRENT" | "GROUP" | "TIES" | "NO"))
+    {
+        return SqlError::new(4022, "HY000", "Frame exclusion is not supported yet");
+    }
     for (phrase, name) in CLAUSES {
         if words
             .windows(phrase.len())
@@ -201,9 +207,6 @@ impl Visitor for Ignored {
             if s.into.is_some() {
                 return self.refuse("SELECT ... INTO");
             }
-            if !s.named_window.is_empty() {
-                return self.refuse("window functions");
-            }
             if let ast::GroupByExpr::Expressions(_, modifiers) = &s.group_by {
                 if !modifiers.is_empty() {
                     return self.refuse("GROUP BY ... WITH ROLLUP");
@@ -236,15 +239,6 @@ impl Visitor for Ignored {
             }
             if version.is_some() || sample.is_some() || args.is_some() {
                 return self.refuse("this table clause");
-            }
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn pre_visit_expr(&mut self, e: &ast::Expr) -> ControlFlow<()> {
-        if let ast::Expr::Function(f) = e {
-            if f.over.is_some() {
-                return self.refuse("window functions");
             }
         }
         ControlFlow::Continue(())

@@ -9,6 +9,7 @@ pub(crate) mod plan;
 pub(crate) mod row_filter;
 mod select;
 mod set_ops;
+mod window;
 use crate::catalog::registry::Registry;
 use crate::error::{Result, SqlError};
 use crate::expr::subquery::{PlannedSubquery, SubqueryPlanner};
@@ -96,6 +97,7 @@ impl<'a> Planner<'a> {
             params: self.params,
             facts: self.facts,
             aggs: None,
+            windows: None,
             variable: self.variable,
             base: self.base,
             planner: Some(self),

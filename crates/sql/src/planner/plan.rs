@@ -117,6 +117,26 @@ pub(crate) struct SelectPlan {
     /// Columns a group keeps of its first row: those the projection,
     /// HAVING and ORDER BY read.
     pub group_row_columns: Vec<usize>,
+    /// The window stage, when the select list or ORDER BY has window
+    /// functions.
+    pub window: Option<Box<WindowPlan>>,
+}
+
+/// The window stage of a SELECT. Its rows are the input row's columns
+/// (`width` of them; those in `kept`, the others NULL), then the group's
+/// aggregates (`aggs`), then one value per window function; `funcs`,
+/// `projection` and `order_by` read those rows (aggregates and window
+/// values as columns).
+pub(crate) struct WindowPlan {
+    pub funcs: Vec<crate::expr::window::WindowFunc>,
+    /// The functions' slots in the order they are computed (rows leave in
+    /// the last one's sort).
+    pub order: Vec<usize>,
+    pub kept: Vec<usize>,
+    pub width: usize,
+    pub aggs: usize,
+    pub projection: Vec<Expr>,
+    pub order_by: Vec<(Expr, bool)>,
 }
 
 /// A whole query: one SELECT block, or set operations over blocks.

@@ -3,10 +3,12 @@
 use super::join::build_join;
 use super::{parallel_hints, Planner};
 use crate::error::{Result, SqlError};
+use crate::expr::window;
 use crate::expr::{conjuncts, factor_or, AggFunc, Compiler, Expr, ScopeColumn};
 use crate::planner::access::choose_access;
 use crate::planner::from::{FromTree, Item};
 use crate::planner::plan::{SelectPlan, Source};
+use crate::planner::window::window_plan;
 use crate::result::Column;
 use sqlparser::ast;
 
@@ -71,6 +73,12 @@ impl Planner<'_> {
             .map(|e| c.compile(e).map(factor_or))
             .transpose()?;
         c.aggs = Some(Vec::new());
+        // Window functions stand in the select list and ORDER BY only.
+        window::check_named(&select.named_window)?;
+        c.windows = Some(window::Windows {
+            funcs: Vec::new(),
+            named: select.named_window.clone(),
+        });
         let mut projection = Vec::new();
         let mut names = Vec::new();
         let mut origins: Vec<Option<usize>> = Vec::new();
@@ -144,6 +152,7 @@ impl Planner<'_> {
         }
         // GROUP BY: a column, else a select-list alias, or a position.
         let saved_aggs = c.aggs.take();
+        let saved_windows = c.windows.take();
         let mut group_by = Vec::new();
         match &select.group_by {
             ast::GroupByExpr::Expressions(list, _) => {
@@ -165,6 +174,9 @@ impl Planner<'_> {
                         }
                         e => c.compile(e)?,
                     };
+                    if x.any(&|e| matches!(e, Expr::Window(_))) {
+                        return Err(window::misplaced());
+                    }
                     if x.any(&|e| matches!(e, Expr::Agg(_))) {
                         return Err(SqlError::new(
                             1056,
@@ -201,6 +213,7 @@ impl Planner<'_> {
             e
         });
         let having = having.as_ref().map(|e| c.compile(e)).transpose()?;
+        c.windows = saved_windows;
         let mut order_by = Vec::new();
         if let Some(ob) = order {
             if let ast::OrderByKind::Expressions(list) = &ob.kind {
@@ -227,6 +240,7 @@ impl Planner<'_> {
                 }
             }
         }
+        let windows = c.windows.take().map(|w| w.funcs).unwrap_or_default();
         let mut aggs = c.aggs.take().unwrap_or_default();
         if let Source::Table(ts) = &source {
             // COUNT(c) of a NOT NULL column counts rows: it reads nothing.
@@ -242,12 +256,20 @@ impl Planner<'_> {
         let aggregate = !aggs.is_empty() || !group_by.is_empty();
         let (limit, offset) = limit_offset(&mut c, limit_clause)?;
         drop(c);
+        let (window, kinds) = if windows.is_empty() {
+            let kinds: Vec<_> = projection.iter().map(|x| x.kind(scope, &aggs)).collect();
+            (None, kinds)
+        } else {
+            let (w, kinds) = window_plan(scope, &aggs, &windows, &projection, &order_by);
+            (Some(Box::new(w)), kinds)
+        };
         let columns = projection
             .iter()
             .zip(&names)
             .zip(&origins)
-            .map(|((x, n), o)| {
-                let mut col = Column::expr(n, x.kind(scope, &aggs));
+            .zip(kinds)
+            .map(|(((_, n), o), kind)| {
+                let mut col = Column::expr(n, kind);
                 if let (Some(i), Source::Table(ts)) = (o, &source) {
                     let def = &ts.table.def().columns[*i];
                     col.org_name = def.name.clone();
@@ -278,12 +300,16 @@ impl Planner<'_> {
             aggregate,
             parallel_hint: parallel_hints(&select.optimizer_hints),
             group_row_columns: Vec::new(),
+            window,
         };
         {
             let mut kept = Vec::new();
             let mut mark = |c: usize| kept.push(c);
             plan.projection.iter().for_each(|e| e.columns(&mut mark));
             plan.having.iter().for_each(|e| e.columns(&mut mark));
+            windows
+                .iter()
+                .for_each(|f| f.exprs().for_each(|e| e.columns(&mut mark)));
             plan.order_by.iter().for_each(|(e, _)| e.columns(&mut mark));
             kept.sort_unstable();
             kept.dedup();
@@ -305,6 +331,9 @@ impl Planner<'_> {
                 .iter()
                 .for_each(|a| a.exprs().for_each(|e| e.columns(&mut mark)));
             plan.having.iter().for_each(|e| e.columns(&mut mark));
+            windows
+                .iter()
+                .for_each(|f| f.exprs().for_each(|e| e.columns(&mut mark)));
             let mut parts = Vec::new();
             if let Some(f) = &plan.filter {
                 conjuncts(f, &mut parts);
@@ -330,6 +359,9 @@ impl Planner<'_> {
                 .iter()
                 .for_each(|a| a.exprs().for_each(|e| e.columns(&mut mark)));
             plan.having.iter().for_each(|e| e.columns(&mut mark));
+            windows
+                .iter()
+                .for_each(|f| f.exprs().for_each(|e| e.columns(&mut mark)));
             choose_access(ts, plan.filter.as_ref(), &needed, &hints)?;
         }
         Ok(plan)

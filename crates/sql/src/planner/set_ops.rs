@@ -60,6 +60,7 @@ impl Planner<'_> {
             aggregate: false,
             parallel_hint: (None, None),
             group_row_columns: Vec::new(),
+            window: None,
         }))
     }
 

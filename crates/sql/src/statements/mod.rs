@@ -52,6 +52,7 @@ impl Session {
             params,
             facts: &self.facts,
             aggs: None,
+            windows: None,
             variable: &vars,
             planner: None,
             base: params.count(),
