@@ -39,6 +39,8 @@ const CONSTRUCTS: &[&str] = &[
     "DELETE t, u FROM t JOIN u ON t.id = u.t_id",
     "DELETE FROM t USING t JOIN u ON t.id = u.t_id",
     "DELETE FROM t WHERE id IN (SELECT t_id FROM u)",
+    "DELETE FROM t WHERE a IN (SELECT a FROM t WHERE id > 2) ORDER BY id LIMIT 1",
+    "DELETE FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.t_id = t.id) AND a > 5",
     "DELETE FROM t WHERE id = 1 RETURNING id",
     "DELETE FROM t AS x WHERE x.id = 2",
     // UPDATE
@@ -54,6 +56,9 @@ const CONSTRUCTS: &[&str] = &[
     "UPDATE t, u SET t.a = 0 WHERE t.id = u.t_id",
     "UPDATE t JOIN u ON t.id = u.t_id SET t.a = u.id",
     "UPDATE t SET a = (SELECT MAX(t_id) FROM u) WHERE id = 1",
+    "UPDATE t SET a = (SELECT COUNT(*) FROM t AS x WHERE x.b = t.b) WHERE id NOT IN (SELECT t_id FROM u)",
+    "UPDATE t SET a = a + (SELECT SUM(a) FROM t AS x)",
+    "UPDATE t SET a = (SELECT t_id FROM u)",
     "UPDATE t SET a = 1, a = 2 WHERE id = 1",
     "UPDATE t SET b = DEFAULT WHERE id = 1",
     "UPDATE t AS x SET x.a = 5 WHERE x.id = 3",

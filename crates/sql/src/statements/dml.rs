@@ -4,6 +4,7 @@ use crate::expr::{object_name, Env, Params};
 use crate::privileges::bits::{DELETE, INSERT, UPDATE};
 use crate::result::Outcome;
 use crate::session::Session;
+use crate::statements::dml_subqueries::{ast_conjuncts, has_subquery, recheck_selection};
 use lineardb_sync::thread_slot::IndexOp;
 use lineardb_table::{Table, Value};
 use lineardb_txn::{ReadView, Txn};
@@ -268,21 +269,7 @@ impl Session {
             return Ok(None);
         }
         let mut conjuncts = Vec::new();
-        fn split<'a>(e: &'a ast::Expr, out: &mut Vec<&'a ast::Expr>) {
-            match e {
-                ast::Expr::BinaryOp {
-                    left,
-                    op: ast::BinaryOperator::And,
-                    right,
-                } => {
-                    split(left, out);
-                    split(right, out);
-                }
-                ast::Expr::Nested(inner) => split(inner, out),
-                other => out.push(other),
-            }
-        }
-        split(sel, &mut conjuncts);
+        ast_conjuncts(sel, &mut conjuncts);
         let env = Env::new(args);
         let mut key: Vec<Option<Value>> = vec![None; table.def().primary_key.len()];
         for c in conjuncts {
@@ -339,8 +326,12 @@ impl Session {
         params: &Params,
     ) -> Result<Option<crate::expr::Expr>> {
         let scope = crate::names::scope_of(table, alias.unwrap_or(&table.def().name));
-        selection
-            .map(|e| self.with_compiler(&scope, params, |c| c.compile(e)))
+        let recheck = match selection {
+            Some(e) if has_subquery(e) => recheck_selection(e),
+            other => other.cloned(),
+        };
+        recheck
+            .map(|e| self.with_compiler(&scope, params, |c| c.compile(&e)))
             .transpose()
     }
 
@@ -442,6 +433,11 @@ impl Session {
                 .map(|r| Ok(table.encode_primary_key(r)?))
                 .collect();
         }
+        if selection.is_some_and(has_subquery) {
+            return Err(SqlError::unsupported(
+                "a subquery in UPDATE or DELETE of a table without a primary key",
+            ));
+        }
         let filter = self.row_filter(table, alias, selection, params)?;
         let env = Env::new(args);
         let mut keys = Vec::new();
@@ -498,8 +494,9 @@ impl Session {
                 .as_ref()
                 .map_or(t.def().name.as_str(), |a| a.name.value.as_str()),
         );
-        let sets = self.with_compiler(&scope, params, |c| {
-            let mut sets = Vec::new();
+        let (columns, values) = self.with_compiler(&scope, params, |c| {
+            let mut columns = Vec::new();
+            let mut values = Vec::new();
             for a in &u.assignments {
                 let ast::AssignmentTarget::ColumnName(n) = &a.target else {
                     return Err(SqlError::unsupported("tuple assignment"));
@@ -509,16 +506,38 @@ impl Session {
                     return Err(SqlError::unsupported("UPDATE ... SET column = DEFAULT"));
                 }
                 let parts = object_name(n);
-                let col = c.column(None, parts.last().map(String::as_str).unwrap_or(""))?;
-                sets.push((col, c.compile(&a.value)?));
+                columns.push(c.column(None, parts.last().map(String::as_str).unwrap_or(""))?);
+                values.push(&a.value);
             }
-            Ok(sets)
+            Ok((columns, values))
         })?;
+        // New values that read subqueries are all computed before the
+        // first row is written.
+        let computed_first = values.iter().any(|e| has_subquery(e));
+        let exprs = if computed_first {
+            let alias = alias.as_ref().map(|a| a.name.value.clone());
+            self.compile_with_planner(&t, alias.as_deref(), &values, u.selection.as_ref(), params)?
+        } else {
+            self.with_compiler(&scope, params, |c| {
+                values
+                    .iter()
+                    .map(|e| c.compile(e))
+                    .collect::<Result<Vec<_>>>()
+            })?
+        };
+        let sets: Vec<(usize, crate::expr::Expr)> = columns.into_iter().zip(exprs).collect();
         let limit = self.row_limit(u.limit.as_ref(), params, args)?;
         let targets = self.targets(txn, &t, u.selection.as_ref(), &u.order_by, params, args)?;
-        let env = Env::new(args);
+        let view = ReadView::latest();
+        let cache = crate::execution::subqueries::SubqueryCache::default();
+        let cx = crate::execution::RunContext {
+            subqueries: Some(&cache),
+            ..self.run_context(&view)
+        };
+        let env = cx.env(args);
         let mut changed = 0;
         let mut matched = 0;
+        let mut pending = Vec::new();
         for pk in &targets.keys {
             if matched >= limit {
                 break;
@@ -533,11 +552,14 @@ impl Session {
             for (col, e) in &sets {
                 new[*col] = Some(crate::expr::eval_written(e, &old[..], env)?);
             }
-            let differs = sets.iter().any(|(c, _)| new[*c].as_ref() != Some(&old[*c]));
-            t.update_row(txn, pk, &old, new)?;
-            if differs {
-                changed += 1;
+            if computed_first {
+                pending.push((pk, old, new));
+            } else {
+                changed += u64::from(write_update(&t, txn, &sets, pk, &old, new)?);
             }
+        }
+        for (pk, old, new) in pending {
+            changed += u64::from(write_update(&t, txn, &sets, pk, &old, new)?);
         }
         count_rows(&t, IndexOp::Update, changed);
         Ok(Outcome::Done {
@@ -622,6 +644,20 @@ impl Targets {
         let matched = crate::expr::uncounted(|| matches(self.filter.as_ref(), &row[..], env))?;
         Ok(matched.then_some(row))
     }
+}
+
+/// Writes one row's new values; whether any differs from the old.
+fn write_update(
+    t: &Table,
+    txn: &mut Txn,
+    sets: &[(usize, crate::expr::Expr)],
+    pk: &[u8],
+    old: &[Value],
+    new: Vec<Option<Value>>,
+) -> Result<bool> {
+    let differs = sets.iter().any(|(c, _)| new[*c].as_ref() != Some(&old[*c]));
+    t.update_row(txn, pk, old, new)?;
+    Ok(differs)
 }
 
 /// Does `row` satisfy the WHERE clause (none: every row does)?

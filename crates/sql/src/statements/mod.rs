@@ -4,6 +4,7 @@ mod accounts;
 mod admin;
 mod ddl;
 mod dml;
+mod dml_subqueries;
 pub(crate) mod locking_read;
 mod query;
 mod show;

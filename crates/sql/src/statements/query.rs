@@ -34,6 +34,17 @@ impl Session {
     }
 
     pub(crate) fn plan_select(&mut self, q: &ast::Query, params: &Params) -> Result<QueryPlan> {
+        self.with_planner(q, params, |p| p.plan_query(q))
+    }
+
+    /// Runs `f` with a planner over this session's tables and variables;
+    /// `q` is the query whose columns column grants are checked against.
+    pub(crate) fn with_planner<T>(
+        &mut self,
+        q: &ast::Query,
+        params: &Params,
+        f: impl FnOnce(&mut Planner<'_>) -> Result<T>,
+    ) -> Result<T> {
         // Table resolution fills the session's cache while the planner
         // reads variables: the cache is moved out for the duration.
         let mut cache = std::mem::take(&mut self.tables);
@@ -69,7 +80,7 @@ impl Session {
         };
         let may_read_system = |db: &str, name: &str| access.require_table(db, name, SELECT);
         let vars = |n: &str| self.variable(n);
-        let plan = Planner::new(
+        let mut planner = Planner::new(
             params,
             &self.facts,
             &vars,
@@ -77,10 +88,11 @@ impl Session {
             &may_read_system,
             &engine,
             &self.registry,
-        )
-        .plan_query(q);
+        );
+        let out = f(&mut planner);
+        drop(planner);
         self.tables = cache;
-        plan
+        out
     }
 
     /// How plans run in this session, reading through `view`.
