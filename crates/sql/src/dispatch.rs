@@ -93,11 +93,12 @@ impl Session {
         self.slot.begin("Query", Some(&batch.text));
         let start = std::time::Instant::now();
         crate::expr::take_divisions_by_zero();
+        crate::execution::recursive::take_cut_short();
         let stop = self.slot.kill_query.clone();
         let r = crate::expr::clock::with_statement_start(crate::expr::clock::now_utc(), || {
             crate::expr::with_stop(&stop, || self.limited(|s| s.run(stmt, &params, &[], sink)))
         });
-        self.warn_divisions_by_zero();
+        self.warn_from_execution();
         if lineardb_sync::wait::enabled() {
             // The key is made from the text without making the digest text;
             // the text is made only for a key this session has not seen.
@@ -203,11 +204,12 @@ impl Session {
         self.slot.begin("Execute", None);
         let start = std::time::Instant::now();
         crate::expr::take_divisions_by_zero();
+        crate::execution::recursive::take_cut_short();
         let stop = self.slot.kill_query.clone();
         let r = crate::expr::clock::with_statement_start(crate::expr::clock::now_utc(), || {
             crate::expr::with_stop(&stop, || self.limited(|s| s.run_prepared(p, params, sink)))
         });
-        self.warn_divisions_by_zero();
+        self.warn_from_execution();
         if lineardb_sync::wait::enabled() {
             let schema = self.facts.database.as_deref();
             let key = match &p.digest_key {
@@ -403,12 +405,21 @@ impl Session {
     }
 
     /// Warning 1365 for each division by zero the statement evaluated (up
-    /// to `max_error_count`, 64).
-    fn warn_divisions_by_zero(&mut self) {
+    /// to `max_error_count`, 64), 1931 for a recursive CTE cut short.
+    fn warn_from_execution(&mut self) {
         let n = crate::expr::take_divisions_by_zero() as usize;
         let room = 64usize.saturating_sub(self.warnings.len());
         for _ in 0..n.min(room) {
             self.warnings.push((1365, "Division by 0".into()));
+        }
+        if let Some(max) = crate::execution::recursive::take_cut_short() {
+            self.warnings.push((
+                1931,
+                format!(
+                    "Query execution was interrupted. The query exceeded \
+                     max_recursive_iterations = {max}. The query result may be incomplete"
+                ),
+            ));
         }
     }
 

@@ -8,10 +8,12 @@ use lineardb_table::{KeyRange, Value};
 pub(crate) fn explain(plan: &SelectPlan, params: &[Value]) -> (String, String, bool) {
     match &plan.source {
         Source::Nothing => ("".into(), "".into(), false),
-        Source::Derived(_) => ("derived".into(), "".into(), false),
+        Source::Derived(_) | Source::Recursive(_) => ("derived".into(), "".into(), false),
         // (EXPLAIN refuses joins before asking.)
         Source::Join(_) => ("ALL".into(), "".into(), false),
-        Source::System(..) | Source::Rows(_) => ("ALL".into(), "".into(), false),
+        Source::System(..) | Source::Rows(_) | Source::WorkTable(_) => {
+            ("ALL".into(), "".into(), false)
+        }
         Source::Table(ts) => {
             let (ranged, access, one_point) = match access_for_run(ts, plan.filter.as_ref(), params)
             {

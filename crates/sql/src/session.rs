@@ -399,6 +399,7 @@ impl Session {
             "time_zone" | "system_time_zone" => Value::str("SYSTEM"),
             "wait_timeout" | "interactive_timeout" => Value::Int(28800),
             "net_write_timeout" => Value::Int(60),
+            "max_recursive_iterations" => Value::UInt(1000),
             "license" => Value::str("Apache-2.0"),
             "have_ssl" | "have_openssl" => Value::str(if self.registry.tls_offered() {
                 "YES"

@@ -3,6 +3,7 @@
 pub(crate) mod access;
 mod join;
 mod output;
+pub(crate) mod recursive;
 mod set_ops;
 pub(crate) mod subqueries;
 mod window;
@@ -563,6 +564,21 @@ fn scan_other(
                 &mut rows,
             )?;
             for r in &rows.rows {
+                if !w.pass(&SourceRow::Values(r), f) {
+                    break;
+                }
+            }
+        }
+        Source::Recursive(plan) => {
+            for r in &recursive::run_recursive(plan, params, cx)? {
+                if !w.pass(&SourceRow::Values(r), f) {
+                    break;
+                }
+            }
+        }
+        Source::WorkTable(rows) => {
+            let rows = rows.rows.lock().clone();
+            for r in &rows {
                 if !w.pass(&SourceRow::Values(r), f) {
                     break;
                 }

@@ -6,6 +6,7 @@ mod from;
 mod join;
 pub(crate) mod key_ranges;
 pub(crate) mod plan;
+pub(crate) mod recursive;
 pub(crate) mod row_filter;
 mod select;
 mod set_ops;
@@ -45,7 +46,31 @@ pub(crate) struct Planner<'a> {
     /// Subqueries planned so far (their ids).
     pub subqueries: usize,
     /// Common table expressions in scope (WITH), innermost last.
-    pub ctes: Vec<(String, ast::Query)>,
+    pub ctes: Vec<Cte>,
+}
+
+/// A common table expression in scope.
+pub(crate) struct Cte {
+    pub name: String,
+    /// Its column list (`WITH name (a, b) AS ...`), or none.
+    pub columns: Vec<String>,
+    pub body: CteBody,
+}
+
+pub(crate) enum CteBody {
+    /// A query planned where it is named (a recursive one when it names
+    /// itself under WITH RECURSIVE).
+    Query {
+        query: Box<ast::Query>,
+        recursive: bool,
+    },
+    /// Inside a recursive CTE's recursive part: the rows of the last
+    /// iteration, its columns, and the references made to it so far.
+    Working {
+        rows: Arc<recursive::WorkTable>,
+        scope: Vec<(String, crate::result::ColumnKind)>,
+        references: usize,
+    },
 }
 
 /// What a name in FROM is.
@@ -107,15 +132,22 @@ impl<'a> Planner<'a> {
     pub fn plan_query(&mut self, q: &ast::Query) -> Result<QueryPlan> {
         let pushed = match &q.with {
             Some(with) => {
-                if with.recursive {
-                    return Err(SqlError::unsupported("WITH RECURSIVE"));
-                }
                 for cte in &with.cte_tables {
-                    if !cte.alias.columns.is_empty() {
-                        return Err(SqlError::unsupported("WITH name (columns)"));
-                    }
-                    self.ctes
-                        .push((cte.alias.name.value.clone(), (*cte.query).clone()));
+                    let name = cte.alias.name.value.clone();
+                    let recursive = with.recursive && recursive::names_itself(&cte.query, &name);
+                    self.ctes.push(Cte {
+                        columns: cte
+                            .alias
+                            .columns
+                            .iter()
+                            .map(|c| c.name.value.clone())
+                            .collect(),
+                        name,
+                        body: CteBody::Query {
+                            query: cte.query.clone(),
+                            recursive,
+                        },
+                    });
                 }
                 with.cte_tables.len()
             }

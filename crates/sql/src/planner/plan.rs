@@ -20,6 +20,25 @@ pub(crate) enum Source {
     /// A table's rows read beforehand, in its column order (a locking
     /// read's locked rows).
     Rows(Vec<Vec<lineardb_table::Value>>),
+    /// A recursive CTE.
+    Recursive(Box<RecursivePlan>),
+    /// A recursive CTE read from its recursive part: the previous
+    /// iteration's rows.
+    WorkTable(Arc<crate::planner::recursive::WorkTable>),
+}
+
+/// A recursive CTE: the anchors' rows, then each iteration's rows of the
+/// recursive parts over the previous iteration's (in `rows` while they
+/// run), until one adds none.
+pub(crate) struct RecursivePlan {
+    pub anchors: Vec<QueryPlan>,
+    pub steps: Vec<QueryPlan>,
+    pub rows: Arc<crate::planner::recursive::WorkTable>,
+    /// UNION (rows kept once) rather than UNION ALL.
+    pub distinct: bool,
+    /// `max_recursive_iterations` when planned: iterations beyond it are
+    /// not run (warning 1931).
+    pub max_iterations: u64,
 }
 
 /// The access path chosen for a table.
