@@ -12,7 +12,7 @@ use crate::execution::access::{access_for_run, estimate, TableRun};
 use crate::execution::output::value_bytes;
 use crate::execution::output::Output;
 use crate::expr::row_key::{encode_value, KeyMap};
-use crate::expr::{truth_of, Acc, AggFunc, Env, Expr, Row};
+use crate::expr::{sort_order, truth_of, Acc, AggFunc, Env, Expr, Row};
 use crate::planner::plan::{Access, QueryPlan, SelectPlan, Source, TableSource};
 use crate::planner::row_filter::RowFilter;
 use crate::result::RowSink;
@@ -85,12 +85,17 @@ impl Row for GroupRow<'_> {
 struct Group {
     first_row: Vec<Value>,
     accs: Vec<Acc>,
+    /// How many GROUP BY keys it is grouped by: all of them, or fewer for
+    /// a ROLLUP row.
+    level: usize,
 }
 
 /// Groups in order of first appearance, found by their encoded key.
 #[derive(Default)]
 struct Groups {
     index: KeyMap<usize>,
+    /// WITH ROLLUP: per number of keys, the groups by that key prefix.
+    rollup_index: Vec<KeyMap<usize>>,
     list: Vec<Group>,
     /// About what the groups hold, for the memory budget.
     bytes: usize,
@@ -196,7 +201,11 @@ impl SelectPlan {
                 groups.list.push(Group {
                     first_row: Vec::new(),
                     accs: self.aggs.iter().map(Acc::new).collect(),
+                    level: 0,
                 });
+            }
+            if self.rollup {
+                self.sort_for_rollup(&mut groups.list, env)?;
             }
             for g in &groups.list {
                 let aggs: Vec<Value> = g.accs.iter().map(Acc::finish).collect();
@@ -219,7 +228,16 @@ impl SelectPlan {
                 }
             }
         } else {
-            self.scan_fallible(params, cx, table_run, &mut |row| out.push(row, env, sink))?;
+            // HAVING without grouping filters the rows (after WHERE).
+            let having = self.having.as_ref();
+            self.scan_fallible(params, cx, table_run, &mut |row| {
+                if let Some(h) = having {
+                    if truth_of(&h.eval(row, env)?) != Some(true) {
+                        return Ok(true);
+                    }
+                }
+                out.push(row, env, sink)
+            })?;
         }
         out.finish(env, sink)
     }
@@ -241,6 +259,7 @@ impl SelectPlan {
             return Ok(None);
         };
         if cx.threads <= 1
+            || self.rollup
             || (!self.group_by.is_empty() && self.order_by.is_empty())
             || self.aggs.iter().any(|a| a.distinct || a.takes_rows())
         {
@@ -323,7 +342,8 @@ impl SelectPlan {
         Ok(Some(merged))
     }
 
-    /// Adds one row to its group (the only group without GROUP BY).
+    /// Adds one row to its group (the only group without GROUP BY), and
+    /// under ROLLUP to the group of each prefix of its keys.
     fn accumulate(
         &self,
         row: &SourceRow<'_>,
@@ -332,6 +352,8 @@ impl SelectPlan {
         key: &mut Vec<u8>,
         memory: usize,
     ) -> Result<()> {
+        // Under ROLLUP: where each key's encoding ends.
+        let mut ends = Vec::new();
         let existing = if self.group_by.is_empty() {
             (!groups.list.is_empty()).then_some(0)
         } else {
@@ -341,6 +363,9 @@ impl SelectPlan {
                 if !encode_value(&g.eval(row, env)?, key) {
                     key.push(0);
                 }
+                if self.rollup {
+                    ends.push(key.len());
+                }
             }
             let found = groups.index.get(key.as_slice()).copied();
             if found.is_none() {
@@ -348,26 +373,77 @@ impl SelectPlan {
             }
             found
         };
-        let g = match existing {
-            Some(i) => &mut groups.list[i],
-            None => {
-                // The group keeps the columns its output reads.
-                let first_row: Vec<Value> =
-                    self.group_row_columns.iter().map(|&c| row.get(c)).collect();
-                groups.bytes += key.len()
-                    + self.aggs.len() * std::mem::size_of::<Acc>()
-                    + first_row.iter().map(value_bytes).sum::<usize>();
-                if groups.bytes > memory {
-                    return Err(crate::execution::output::over_budget("GROUP BY", memory));
-                }
-                groups.list.push(Group {
-                    first_row,
-                    accs: self.aggs.iter().map(Acc::new).collect(),
-                });
-                groups.list.last_mut().expect("pushed")
-            }
+        let n = self.group_by.len();
+        let i = match existing {
+            Some(i) => i,
+            None => self.new_group(row, groups, key.len(), n, memory)?,
         };
-        for (acc, spec) in g.accs.iter_mut().zip(&self.aggs) {
+        self.add_to_group(&mut groups.list[i].accs, row, env)?;
+        if self.rollup {
+            groups.rollup_index.resize_with(n, Default::default);
+            for level in 0..n {
+                let prefix = &key[..level.checked_sub(1).map_or(0, |l| ends[l])];
+                let i = match groups.rollup_index[level].get(prefix) {
+                    Some(&i) => i,
+                    None => {
+                        let i = self.new_group(row, groups, prefix.len(), level, memory)?;
+                        groups.rollup_index[level].insert(prefix.to_vec(), i);
+                        i
+                    }
+                };
+                self.add_to_group(&mut groups.list[i].accs, row, env)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A new group for `row` at `level` (of the GROUP BY keys; fewer is a
+    /// ROLLUP row, which reads the columns of the keys it rolls up as
+    /// NULL); its place in the list.
+    fn new_group(
+        &self,
+        row: &SourceRow<'_>,
+        groups: &mut Groups,
+        key_len: usize,
+        level: usize,
+        memory: usize,
+    ) -> Result<usize> {
+        // The group keeps the columns its output reads.
+        let mut first_row: Vec<Value> =
+            self.group_row_columns.iter().map(|&c| row.get(c)).collect();
+        if level < self.group_by.len() {
+            let mut kept = Vec::new();
+            self.group_by[..level]
+                .iter()
+                .for_each(|e| e.columns(&mut |c| kept.push(c)));
+            let mut rolled = Vec::new();
+            self.group_by[level..]
+                .iter()
+                .for_each(|e| e.columns(&mut |c| rolled.push(c)));
+            for c in rolled.into_iter().filter(|c| !kept.contains(c)) {
+                if let Ok(i) = self.group_row_columns.binary_search(&c) {
+                    first_row[i] = Value::Null;
+                }
+            }
+        }
+        groups.bytes += key_len
+            + self.aggs.len() * std::mem::size_of::<Acc>()
+            + first_row.iter().map(value_bytes).sum::<usize>();
+        if groups.bytes > memory {
+            return Err(crate::execution::output::over_budget("GROUP BY", memory));
+        }
+        groups.list.push(Group {
+            first_row,
+            accs: self.aggs.iter().map(Acc::new).collect(),
+            level,
+        });
+        Ok(groups.list.len() - 1)
+    }
+
+    /// Adds one row to a group's aggregates.
+    #[inline]
+    fn add_to_group(&self, accs: &mut [Acc], row: &SourceRow<'_>, env: Env<'_>) -> Result<()> {
+        for (acc, spec) in accs.iter_mut().zip(&self.aggs) {
             if spec.takes_rows() {
                 let mut args = Vec::with_capacity(1 + spec.more.len());
                 for e in spec.arg.iter().chain(&spec.more) {
@@ -385,6 +461,41 @@ impl SelectPlan {
                 (_, Some(e)) => acc.add(&e.eval(row, env)?)?,
             }
         }
+        Ok(())
+    }
+
+    /// Orders groups as MariaDB lists WITH ROLLUP: by their keys, NULLs
+    /// first, each rollup row after the groups it sums up.
+    fn sort_for_rollup(&self, list: &mut Vec<Group>, env: Env<'_>) -> Result<()> {
+        let mut keyed = Vec::with_capacity(list.len());
+        for g in list.drain(..) {
+            let row = GroupRow {
+                values: &g.first_row,
+                columns: &self.group_row_columns,
+            };
+            let keys = self
+                .group_by
+                .iter()
+                .map(|e| e.eval(&row, env))
+                .collect::<Result<Vec<_>>>()?;
+            keyed.push((keys, g));
+        }
+        keyed.sort_by(|(a, ga), (b, gb)| {
+            for i in 0..self.group_by.len() {
+                let o = match (i < ga.level, i < gb.level) {
+                    (true, true) => sort_order(&a[i..=i], &b[i..=i], &[false]),
+                    // A rolled-up key comes after every value.
+                    (true, false) => std::cmp::Ordering::Less,
+                    (false, true) => std::cmp::Ordering::Greater,
+                    (false, false) => std::cmp::Ordering::Equal,
+                };
+                if o != std::cmp::Ordering::Equal {
+                    return o;
+                }
+            }
+            std::cmp::Ordering::Equal
+        });
+        list.extend(keyed.into_iter().map(|(_, g)| g));
         Ok(())
     }
 

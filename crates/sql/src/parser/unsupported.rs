@@ -208,7 +208,7 @@ impl Visitor for Ignored {
                 return self.refuse("SELECT ... INTO");
             }
             if let ast::GroupByExpr::Expressions(_, modifiers) = &s.group_by {
-                if !modifiers.is_empty() {
+                if !matches!(modifiers[..], [] | [ast::GroupByWithModifier::Rollup]) {
                     return self.refuse("GROUP BY ... WITH ROLLUP");
                 }
             }

@@ -139,6 +139,10 @@ pub(crate) struct SelectPlan {
     /// The window stage, when the select list or ORDER BY has window
     /// functions.
     pub window: Option<Box<WindowPlan>>,
+    /// GROUP BY ... WITH ROLLUP: groups come out sorted by their keys, each
+    /// run of groups sharing a prefix of the keys followed by a row that
+    /// aggregates it (the keys after the prefix NULL).
+    pub rollup: bool,
 }
 
 /// The window stage of a SELECT. Its rows are the input row's columns

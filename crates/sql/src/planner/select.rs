@@ -154,8 +154,17 @@ impl Planner<'_> {
         let saved_aggs = c.aggs.take();
         let saved_windows = c.windows.take();
         let mut group_by = Vec::new();
+        let rollup;
         match &select.group_by {
-            ast::GroupByExpr::Expressions(list, _) => {
+            ast::GroupByExpr::Expressions(list, modifiers) => {
+                rollup = !modifiers.is_empty();
+                if rollup && order.is_some() {
+                    return Err(SqlError::new(
+                        1221,
+                        "HY000",
+                        "Incorrect usage of CUBE/ROLLUP and ORDER BY",
+                    ));
+                }
                 for e in list {
                     let x = match e {
                         ast::Expr::Identifier(i)
@@ -190,12 +199,12 @@ impl Planner<'_> {
             ast::GroupByExpr::All(_) => return Err(SqlError::unsupported("GROUP BY ALL")),
         }
         c.aggs = saved_aggs;
-        // HAVING may name a select-list alias (one that is not a column).
+        // HAVING may name a select-list alias, which MariaDB prefers to a
+        // column of the same name.
         let having = select.having.as_ref().map(|e| {
             let mut e = e.clone();
             let _ = ast::visit_expressions_mut(&mut e, |x| {
                 if let ast::Expr::Identifier(i) = x {
-                    let is_column = scope.iter().any(|s| s.name.eq_ignore_ascii_case(&i.value));
                     let aliased = select.projection.iter().find_map(|p| match p {
                         ast::SelectItem::ExprWithAlias { expr, alias }
                             if alias.value.eq_ignore_ascii_case(&i.value) =>
@@ -204,7 +213,7 @@ impl Planner<'_> {
                         }
                         _ => None,
                     });
-                    if let (false, Some(expr)) = (is_column, aliased) {
+                    if let Some(expr) = aliased {
                         *x = ast::Expr::Nested(Box::new(expr));
                     }
                 }
@@ -301,6 +310,7 @@ impl Planner<'_> {
             parallel_hint: parallel_hints(&select.optimizer_hints),
             group_row_columns: Vec::new(),
             window,
+            rollup,
         };
         {
             let mut kept = Vec::new();
@@ -311,6 +321,10 @@ impl Planner<'_> {
                 .iter()
                 .for_each(|f| f.exprs().for_each(|e| e.columns(&mut mark)));
             plan.order_by.iter().for_each(|(e, _)| e.columns(&mut mark));
+            if plan.rollup {
+                // Rollup rows are sorted by the group keys, read from here.
+                plan.group_by.iter().for_each(|e| e.columns(&mut mark));
+            }
             kept.sort_unstable();
             kept.dedup();
             plan.group_row_columns = kept;

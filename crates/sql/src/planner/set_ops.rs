@@ -61,6 +61,7 @@ impl Planner<'_> {
             parallel_hint: (None, None),
             group_row_columns: Vec::new(),
             window: None,
+            rollup: false,
         }))
     }
 
