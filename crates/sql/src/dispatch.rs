@@ -95,7 +95,7 @@ impl Session {
         crate::expr::take_divisions_by_zero();
         crate::execution::recursive::take_cut_short();
         let stop = self.slot.kill_query.clone();
-        let r = crate::expr::clock::with_statement_start(crate::expr::clock::now_utc(), || {
+        let r = crate::expr::clock::with_statement_time(|| {
             crate::expr::with_stop(&stop, || self.limited(|s| s.run(stmt, &params, &[], sink)))
         });
         self.warn_from_execution();
@@ -206,7 +206,7 @@ impl Session {
         crate::expr::take_divisions_by_zero();
         crate::execution::recursive::take_cut_short();
         let stop = self.slot.kill_query.clone();
-        let r = crate::expr::clock::with_statement_start(crate::expr::clock::now_utc(), || {
+        let r = crate::expr::clock::with_statement_time(|| {
             crate::expr::with_stop(&stop, || self.limited(|s| s.run_prepared(p, params, sink)))
         });
         self.warn_from_execution();

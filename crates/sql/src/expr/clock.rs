@@ -5,9 +5,22 @@
 use std::cell::Cell;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+/// A statement's time as this thread knows it.
+#[derive(Clone, Copy)]
+enum Start {
+    /// No statement is running.
+    None,
+    /// A statement is running and nothing has read its time yet: the
+    /// clock is read when something first does (most statements never
+    /// do, and the read is not free).
+    Unread,
+    /// Microseconds since the epoch (UTC).
+    At(i64),
+}
+
 thread_local! {
-    /// The running statement's start, microseconds since the epoch (UTC).
-    static STATEMENT_START: Cell<Option<i64>> = const { Cell::new(None) };
+    /// The running statement's start.
+    static STATEMENT_START: Cell<Start> = const { Cell::new(Start::None) };
 }
 
 /// Microseconds since the epoch (UTC), now.
@@ -19,23 +32,42 @@ pub(crate) fn now_utc() -> i64 {
 }
 
 /// Runs `f` (a statement) with `start` as the time NOW() reads.
+#[cfg(test)]
 pub(crate) fn with_statement_start<T>(start: i64, f: impl FnOnce() -> T) -> T {
-    let previous = STATEMENT_START.with(|s| s.replace(Some(start)));
+    with_start(Start::At(start), f)
+}
+
+/// Runs `f` (a statement) with one time for NOW(): the clock when the
+/// statement first reads it.
+pub(crate) fn with_statement_time<T>(f: impl FnOnce() -> T) -> T {
+    with_start(Start::Unread, f)
+}
+
+fn with_start<T>(start: Start, f: impl FnOnce() -> T) -> T {
+    let previous = STATEMENT_START.with(|s| s.replace(start));
     let r = f();
     STATEMENT_START.with(|s| s.set(previous));
     r
 }
 
-/// The running statement's start on this thread, to hand to the threads
+/// The running statement's time on this thread, to hand to the threads
 /// that work for it ([`adopt`]).
 pub(crate) fn statement_start() -> Option<i64> {
-    STATEMENT_START.with(Cell::get)
+    STATEMENT_START.with(|s| match s.get() {
+        Start::None => None,
+        Start::At(t) => Some(t),
+        Start::Unread => {
+            let t = now_utc();
+            s.set(Start::At(t));
+            Some(t)
+        }
+    })
 }
 
 /// Makes `start` this thread's statement start (a worker of a parallel
 /// scan takes its statement's).
 pub(crate) fn adopt(start: Option<i64>) {
-    STATEMENT_START.with(|s| s.set(start));
+    STATEMENT_START.with(|s| s.set(start.map_or(Start::None, Start::At)));
 }
 
 /// The statement's start (UTC), or now outside a statement.
