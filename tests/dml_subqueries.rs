@@ -5,10 +5,9 @@
 //! ORDER BY and LIMIT, and the errors of a subquery of several rows or
 //! columns; the same affected rows, info, errors and final rows.
 mod common;
+use common::differential::{assert_same, outcomes, Shown};
 use common::mariadb::MariaDb;
 use common::Server;
-use mysql::prelude::*;
-use mysql::{Conn, Opts};
 
 const STEPS: &[&str] = &[
     "CREATE TABLE u (id INT PRIMARY KEY, t_id INT)",
@@ -37,45 +36,19 @@ const STEPS: &[&str] = &[
     "SELECT * FROM t ORDER BY id",
 ];
 
-fn run(url: &str) -> Vec<String> {
-    let mut c = Conn::new(Opts::from_url(url).unwrap()).unwrap();
-    c.query_drop("DROP DATABASE IF EXISTS dsub").unwrap();
-    c.query_drop("CREATE DATABASE dsub").unwrap();
-    c.query_drop("USE dsub").unwrap();
-    STEPS
-        .iter()
-        .map(|sql| {
-            let out = match c.query_iter(*sql) {
-                Ok(mut result) => {
-                    let affected = result.affected_rows();
-                    let info = result.info_str().into_owned();
-                    let rows: Vec<String> = result
-                        .by_ref()
-                        .map(|r| format!("{:?}", r.unwrap().unwrap()))
-                        .collect();
-                    format!("affected {affected} info {info:?} rows {rows:?}")
-                }
-                Err(mysql::Error::MySqlError(e)) => format!("error {} {}", e.code, e.message),
-                Err(e) => panic!("{sql}: {e}"),
-            };
-            format!("{sql} -> {out}")
-        })
-        .collect()
-}
-
 #[test]
 fn update_and_delete_with_subqueries_answer_as_mariadb() {
     let server = Server::start();
     let mariadb = MariaDb::start();
-    let ours = run(&server.url(""));
-    let theirs = run(&format!("mysql://root@127.0.0.1:{}/", mariadb.port));
-    let differ: Vec<String> = ours
-        .iter()
-        .zip(&theirs)
-        .filter(|(a, b)| a != b)
-        .map(|(a, b)| format!("lineardb: {a}\nMariaDB:  {b}"))
-        .collect();
-    assert!(differ.is_empty(), "{}", differ.join("\n\n"));
+    let ours = outcomes(&server.url(""), "dsub", &[], STEPS, Shown::Changes);
+    let theirs = outcomes(
+        &format!("mysql://root@127.0.0.1:{}/", mariadb.port),
+        "dsub",
+        &[],
+        STEPS,
+        Shown::Changes,
+    );
+    assert_same(&ours, &theirs);
     assert!(ours[4].contains("affected 4"), "{}", ours[4]);
     assert!(ours[17].contains("error 1242"), "{}", ours[17]);
 }

@@ -5,10 +5,9 @@
 //! max_recursive_iterations and its warning, and MariaDB's errors; the
 //! same rows, warnings and error codes.
 mod common;
+use common::differential::{assert_same, outcomes, Shown};
 use common::mariadb::MariaDb;
 use common::Server;
-use mysql::prelude::*;
-use mysql::{Conn, Opts};
 
 const SETUP: &[&str] = &[
     "CREATE TABLE emp (id INT PRIMARY KEY, boss INT, name VARCHAR(10))",
@@ -55,50 +54,19 @@ const QUERIES: &[&str] = &[
     "WITH r (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT * FROM r",
 ];
 
-fn run(url: &str) -> Vec<String> {
-    let mut c = Conn::new(Opts::from_url(url).unwrap()).unwrap();
-    c.query_drop("DROP DATABASE IF EXISTS rec").unwrap();
-    c.query_drop("CREATE DATABASE rec").unwrap();
-    c.query_drop("USE rec").unwrap();
-    for s in SETUP {
-        c.query_drop(*s).unwrap();
-    }
-    QUERIES
-        .iter()
-        .map(|sql| {
-            let out = match c.query_iter(*sql) {
-                Ok(mut result) => {
-                    let rows: Result<Vec<String>, mysql::Error> = result
-                        .by_ref()
-                        .map(|r| r.map(|row| format!("{:?}", row.unwrap())))
-                        .collect();
-                    match rows {
-                        Ok(rows) => format!("rows {rows:?}"),
-                        Err(mysql::Error::MySqlError(e)) => format!("error {}", e.code),
-                        Err(e) => panic!("{sql}: {e}"),
-                    }
-                }
-                Err(mysql::Error::MySqlError(e)) => format!("error {}", e.code),
-                Err(e) => panic!("{sql}: {e}"),
-            };
-            format!("{sql} -> {out}")
-        })
-        .collect()
-}
-
 #[test]
 fn recursive_ctes_answer_as_mariadb() {
     let server = Server::start();
     let mariadb = MariaDb::start();
-    let ours = run(&server.url(""));
-    let theirs = run(&format!("mysql://root@127.0.0.1:{}/", mariadb.port));
-    let differ: Vec<String> = ours
-        .iter()
-        .zip(&theirs)
-        .filter(|(a, b)| a != b)
-        .map(|(a, b)| format!("lineardb: {a}\nMariaDB:  {b}"))
-        .collect();
-    assert!(differ.is_empty(), "{}", differ.join("\n\n"));
+    let ours = outcomes(&server.url(""), "rec", SETUP, QUERIES, Shown::Rows);
+    let theirs = outcomes(
+        &format!("mysql://root@127.0.0.1:{}/", mariadb.port),
+        "rec",
+        SETUP,
+        QUERIES,
+        Shown::Rows,
+    );
+    assert_same(&ours, &theirs);
     assert!(ours[0].contains(r#"Bytes(\"55\")"#), "{}", ours[0]);
     assert!(ours[11].contains("1931"), "{}", ours[11]);
 }

@@ -5,10 +5,9 @@
 //! HAVING on aliases and without grouping; MariaDB's error for ROLLUP with
 //! ORDER BY. Same rows and error codes, in the same order.
 mod common;
+use common::differential::{assert_same, outcomes, Shown};
 use common::mariadb::MariaDb;
 use common::Server;
-use mysql::prelude::*;
-use mysql::{Conn, Opts};
 
 const SETUP: &[&str] = &[
     "CREATE TABLE t (id INT PRIMARY KEY, a INT, b INT, c VARCHAR(10), d DECIMAL(6,2))",
@@ -36,46 +35,19 @@ const QUERIES: &[&str] = &[
     "SELECT a, COUNT(*) FROM t GROUP BY a WITH ROLLUP ORDER BY a",
 ];
 
-fn run(url: &str) -> Vec<String> {
-    let mut c = Conn::new(Opts::from_url(url).unwrap()).unwrap();
-    c.query_drop("DROP DATABASE IF EXISTS roll").unwrap();
-    c.query_drop("CREATE DATABASE roll").unwrap();
-    c.query_drop("USE roll").unwrap();
-    for s in SETUP {
-        c.query_drop(*s).unwrap();
-    }
-    QUERIES
-        .iter()
-        .map(|sql| {
-            let out = match c.query_iter(*sql) {
-                Ok(mut result) => {
-                    let rows: Vec<String> = result
-                        .by_ref()
-                        .map(|r| format!("{:?}", r.unwrap().unwrap()))
-                        .collect();
-                    format!("rows {rows:?}")
-                }
-                Err(mysql::Error::MySqlError(e)) => format!("error {}", e.code),
-                Err(e) => panic!("{sql}: {e}"),
-            };
-            format!("{sql} -> {out}")
-        })
-        .collect()
-}
-
 #[test]
 fn rollup_and_having_answer_as_mariadb() {
     let server = Server::start();
     let mariadb = MariaDb::start();
-    let ours = run(&server.url(""));
-    let theirs = run(&format!("mysql://root@127.0.0.1:{}/", mariadb.port));
-    let differ: Vec<String> = ours
-        .iter()
-        .zip(&theirs)
-        .filter(|(a, b)| a != b)
-        .map(|(a, b)| format!("lineardb: {a}\nMariaDB:  {b}"))
-        .collect();
-    assert!(differ.is_empty(), "{}", differ.join("\n\n"));
+    let ours = outcomes(&server.url(""), "roll", SETUP, QUERIES, Shown::Rows);
+    let theirs = outcomes(
+        &format!("mysql://root@127.0.0.1:{}/", mariadb.port),
+        "roll",
+        SETUP,
+        QUERIES,
+        Shown::Rows,
+    );
+    assert_same(&ours, &theirs);
     // The grand total closes the first query.
     assert!(
         ours[0].contains(r#"[Null, Bytes(\"8\"), Bytes(\"22.49\")]"#),

@@ -4,10 +4,9 @@
 //! within one statement, INSERT ... SELECT; the same affected rows, info,
 //! errors and final rows.
 mod common;
+use common::differential::{assert_same, outcomes, Shown};
 use common::mariadb::MariaDb;
 use common::Server;
-use mysql::prelude::*;
-use mysql::{Conn, Opts};
 
 const STEPS: &[&str] = &[
     "CREATE TABLE t (id INT PRIMARY KEY, u INT, v VARCHAR(10), n INT DEFAULT 0, UNIQUE KEY uu (u))",
@@ -24,41 +23,19 @@ const STEPS: &[&str] = &[
     "SELECT * FROM t ORDER BY id",
 ];
 
-fn run(url: &str) -> Vec<String> {
-    let mut c = Conn::new(Opts::from_url(url).unwrap()).unwrap();
-    c.query_drop("DROP DATABASE IF EXISTS up").unwrap();
-    c.query_drop("CREATE DATABASE up").unwrap();
-    c.query_drop("USE up").unwrap();
-    STEPS
-        .iter()
-        .map(|sql| {
-            let out = match c.query_iter(*sql) {
-                Ok(mut result) => {
-                    let affected = result.affected_rows();
-                    let info = result.info_str().into_owned();
-                    let rows: Vec<String> = result
-                        .by_ref()
-                        .map(|r| format!("{:?}", r.unwrap().unwrap()))
-                        .collect();
-                    format!("affected {affected} info {info:?} rows {rows:?}")
-                }
-                Err(mysql::Error::MySqlError(e)) => format!("error {} {}", e.code, e.message),
-                Err(e) => panic!("{sql}: {e}"),
-            };
-            format!("{sql} -> {out}")
-        })
-        .collect()
-}
-
 #[test]
 fn on_duplicate_key_update_answers_as_mariadb() {
     let server = Server::start();
     let mariadb = MariaDb::start();
-    let ours = run(&server.url(""));
-    let theirs = run(&format!("mysql://root@127.0.0.1:{}/", mariadb.port));
-    for (a, b) in ours.iter().zip(&theirs) {
-        assert_eq!(a, b, "lineardb (left) and MariaDB (right) differ");
-    }
+    let ours = outcomes(&server.url(""), "up", &[], STEPS, Shown::Changes);
+    let theirs = outcomes(
+        &format!("mysql://root@127.0.0.1:{}/", mariadb.port),
+        "up",
+        &[],
+        STEPS,
+        Shown::Changes,
+    );
+    assert_same(&ours, &theirs);
     assert!(ours[2].contains("affected 2"), "{}", ours[2]);
     assert!(ours[6].contains("error 1062"), "{}", ours[6]);
 }

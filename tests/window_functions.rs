@@ -4,10 +4,9 @@
 //! windows over groups, and MariaDB's errors; the same rows, column types
 //! and error codes.
 mod common;
+use common::differential::{assert_same, outcomes, Shown};
 use common::mariadb::MariaDb;
 use common::Server;
-use mysql::prelude::*;
-use mysql::{Conn, Opts};
 
 const SETUP: &[&str] = &[
     "CREATE TABLE t (id INT PRIMARY KEY, a INT, b INT, c VARCHAR(10), d DECIMAL(6,2))",
@@ -70,62 +69,19 @@ const QUERIES: &[&str] = &[
     "SELECT SUM(DISTINCT b) OVER () FROM t",
 ];
 
-fn run(url: &str) -> Vec<String> {
-    let mut c = Conn::new(Opts::from_url(url).unwrap()).unwrap();
-    c.query_drop("DROP DATABASE IF EXISTS win").unwrap();
-    c.query_drop("CREATE DATABASE win").unwrap();
-    c.query_drop("USE win").unwrap();
-    for s in SETUP {
-        c.query_drop(*s).unwrap();
-    }
-    QUERIES
-        .iter()
-        .map(|sql| {
-            let out = match c.query_iter(*sql) {
-                Ok(mut result) => {
-                    let types: Vec<String> = result
-                        .columns()
-                        .as_ref()
-                        .iter()
-                        // Integer widths are not kept yet: every integer
-                        // column is a BIGINT on the wire.
-                        .map(|c| match format!("{:?}", c.column_type()) {
-                            t if t == "MYSQL_TYPE_LONG" => "MYSQL_TYPE_LONGLONG".to_string(),
-                            t => t,
-                        })
-                        .collect();
-                    let rows: Result<Vec<String>, mysql::Error> = result
-                        .by_ref()
-                        .map(|r| r.map(|row| format!("{:?}", row.unwrap())))
-                        .collect();
-                    match rows {
-                        Ok(rows) => format!("types {types:?} rows {rows:?}"),
-                        // An error met while the rows are made.
-                        Err(mysql::Error::MySqlError(e)) => format!("error {}", e.code),
-                        Err(e) => panic!("{sql}: {e}"),
-                    }
-                }
-                Err(mysql::Error::MySqlError(e)) => format!("error {}", e.code),
-                Err(e) => panic!("{sql}: {e}"),
-            };
-            format!("{sql} -> {out}")
-        })
-        .collect()
-}
-
 #[test]
 fn window_functions_answer_as_mariadb() {
     let server = Server::start();
     let mariadb = MariaDb::start();
-    let ours = run(&server.url(""));
-    let theirs = run(&format!("mysql://root@127.0.0.1:{}/", mariadb.port));
-    let differ: Vec<String> = ours
-        .iter()
-        .zip(&theirs)
-        .filter(|(a, b)| a != b)
-        .map(|(a, b)| format!("lineardb: {a}\nMariaDB:  {b}"))
-        .collect();
-    assert!(differ.is_empty(), "{}", differ.join("\n\n"));
+    let ours = outcomes(&server.url(""), "win", SETUP, QUERIES, Shown::TypesAndRows);
+    let theirs = outcomes(
+        &format!("mysql://root@127.0.0.1:{}/", mariadb.port),
+        "win",
+        SETUP,
+        QUERIES,
+        Shown::TypesAndRows,
+    );
+    assert_same(&ours, &theirs);
     // Not vacuous: results came back, and the errors are errors.
     assert!(ours[0].contains(r#"Bytes(\"8\")"#), "{}", ours[0]);
     assert!(ours.iter().filter(|o| o.contains("-> error 40")).count() >= 10);

@@ -1,6 +1,7 @@
 //! A real `lineardb serve` on a free loopback port with its own data
 //! directory, stopped (SIGTERM, then waited for) when dropped.
 #![allow(dead_code)]
+pub mod differential;
 pub mod mariadb;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

@@ -1,0 +1,89 @@
+//! Statement scripts run on lineardb and on the MariaDB oracle side by
+//! side: each statement's outcome as text (its rows, column types or
+//! changes, or its error), compared statement by statement.
+use mysql::prelude::*;
+use mysql::{Conn, Opts};
+
+/// What an outcome shows besides the rows and the error code.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    /// The rows.
+    Rows,
+    /// The column types and the rows. Integer widths are not kept yet
+    /// (every integer column is a BIGINT on the wire), so INT reads as
+    /// BIGINT on both sides.
+    TypesAndRows,
+    /// Affected rows, the info string, the rows, and the error's message.
+    Changes,
+}
+
+/// Runs `setup`, then `statements`, in a fresh database `db` of the server
+/// at `url`; one outcome per statement.
+pub fn outcomes(
+    url: &str,
+    db: &str,
+    setup: &[&str],
+    statements: &[&str],
+    shown: Shown,
+) -> Vec<String> {
+    let mut c = Conn::new(Opts::from_url(url).unwrap()).unwrap();
+    c.query_drop(format!("DROP DATABASE IF EXISTS {db}"))
+        .unwrap();
+    c.query_drop(format!("CREATE DATABASE {db}")).unwrap();
+    c.query_drop(format!("USE {db}")).unwrap();
+    for s in setup {
+        c.query_drop(*s).unwrap();
+    }
+    statements
+        .iter()
+        .map(|sql| format!("{sql} -> {}", outcome(&mut c, sql, shown)))
+        .collect()
+}
+
+fn outcome(c: &mut Conn, sql: &str, shown: Shown) -> String {
+    let error = |e: mysql::Error| match e {
+        mysql::Error::MySqlError(e) if shown == Shown::Changes => {
+            format!("error {} {}", e.code, e.message)
+        }
+        mysql::Error::MySqlError(e) => format!("error {}", e.code),
+        e => panic!("{sql}: {e}"),
+    };
+    let mut result = match c.query_iter(sql) {
+        Ok(result) => result,
+        Err(e) => return error(e),
+    };
+    let types: Vec<String> = result
+        .columns()
+        .as_ref()
+        .iter()
+        .map(|c| match format!("{:?}", c.column_type()) {
+            t if t == "MYSQL_TYPE_LONG" => "MYSQL_TYPE_LONGLONG".to_string(),
+            t => t,
+        })
+        .collect();
+    let affected = result.affected_rows();
+    let info = result.info_str().into_owned();
+    // An error may come while the rows are made.
+    let rows: Result<Vec<String>, mysql::Error> = result
+        .by_ref()
+        .map(|r| r.map(|row| format!("{:?}", row.unwrap())))
+        .collect();
+    match (rows, shown) {
+        (Err(e), _) => error(e),
+        (Ok(rows), Shown::Rows) => format!("rows {rows:?}"),
+        (Ok(rows), Shown::TypesAndRows) => format!("types {types:?} rows {rows:?}"),
+        (Ok(rows), Shown::Changes) => format!("affected {affected} info {info:?} rows {rows:?}"),
+    }
+}
+
+/// Fails listing every statement whose outcomes differ.
+pub fn assert_same(ours: &[String], theirs: &[String]) {
+    assert_eq!(ours.len(), theirs.len());
+    let differ: Vec<String> = ours
+        .iter()
+        .zip(theirs)
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| format!("lineardb: {a}\nMariaDB:  {b}"))
+        .collect();
+    assert!(differ.is_empty(), "{}", differ.join("\n\n"));
+}
