@@ -3,7 +3,7 @@
 //! (by index lookup, hash table or nested loop), NULL-extending an outer
 //! step that found none, and handing complete rows on.
 use super::access::access_for_run;
-use super::output::{over_budget, value_bytes};
+use super::memory::{over_budget, value_bytes};
 use super::{scan_source, RunContext, SourceRow};
 use crate::error::{Result, SqlError};
 use crate::expr::row_key::{encode_value, KeyMap};

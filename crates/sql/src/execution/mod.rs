@@ -2,6 +2,7 @@
 //! aggregate, sort, limit), streaming rows to a [`RowSink`].
 pub(crate) mod access;
 mod join;
+mod memory;
 mod output;
 pub(crate) mod recursive;
 mod set_ops;
@@ -9,7 +10,7 @@ pub(crate) mod subqueries;
 mod window;
 use crate::error::{Result, SqlError};
 use crate::execution::access::{access_for_run, estimate, TableRun};
-use crate::execution::output::value_bytes;
+use crate::execution::memory::value_bytes;
 use crate::execution::output::Output;
 use crate::expr::row_key::{encode_value, KeyMap};
 use crate::expr::{sort_order, truth_of, Acc, AggFunc, Env, Expr, Row};
@@ -430,7 +431,7 @@ impl SelectPlan {
             + self.aggs.len() * std::mem::size_of::<Acc>()
             + first_row.iter().map(value_bytes).sum::<usize>();
         if groups.bytes > memory {
-            return Err(crate::execution::output::over_budget("GROUP BY", memory));
+            return Err(crate::execution::memory::over_budget("GROUP BY", memory));
         }
         groups.list.push(Group {
             first_row,

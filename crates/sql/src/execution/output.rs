@@ -1,6 +1,7 @@
 //! The output stages of a SELECT over produced rows: window functions,
 //! projection, DISTINCT, ORDER BY, OFFSET and LIMIT.
-use crate::error::{Result, SqlError};
+use crate::error::Result;
+use crate::execution::memory::{over_budget, value_bytes};
 use crate::execution::window::WindowStage;
 use crate::expr::row_key::{encode_row, KeySet};
 use crate::expr::{sort_order, Env, Expr, Row};
@@ -31,26 +32,6 @@ pub(crate) struct Output<'p> {
     /// About what `held` and `seen` take, and the most they may.
     bytes: usize,
     memory: usize,
-}
-
-/// About the memory a value takes.
-pub(crate) fn value_bytes(v: &Value) -> usize {
-    std::mem::size_of::<Value>()
-        + match v {
-            Value::Bytes(b) => b.len(),
-            _ => 0,
-        }
-}
-
-/// The error of a query over its memory budget.
-pub(crate) fn over_budget(what: &str, memory: usize) -> SqlError {
-    SqlError::new(
-        1038,
-        "HY001",
-        format!(
-            "Out of sort memory: {what} needs more than lineardb_query_memory ({memory} bytes)"
-        ),
-    )
 }
 
 impl<'p> Output<'p> {

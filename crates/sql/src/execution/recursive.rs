@@ -3,7 +3,7 @@
 //! keeps a row once: an iteration adds only rows not seen before), until
 //! an iteration adds none or `max_recursive_iterations` have run.
 use crate::error::{Result, SqlError};
-use crate::execution::output::{over_budget, value_bytes};
+use crate::execution::memory::{over_budget, value_bytes};
 use crate::execution::RunContext;
 use crate::expr::row_key::{encode_row, KeySet};
 use crate::planner::plan::RecursivePlan;

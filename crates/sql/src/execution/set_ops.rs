@@ -1,6 +1,6 @@
 //! UNION, EXCEPT and INTERSECT: both sides read in full, rows compared by
 //! their values (NULLs equal), duplicates removed unless ALL.
-use super::output::{over_budget, value_bytes};
+use super::memory::{over_budget, value_bytes};
 use super::RunContext;
 use crate::error::Result;
 use crate::expr::row_key::{row_key, KeyMap, KeySet};

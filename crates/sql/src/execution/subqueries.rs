@@ -117,7 +117,7 @@ impl SubqueryRunner for RunContext<'_> {
                 .rows
                 .iter()
                 .flatten()
-                .map(super::output::value_bytes)
+                .map(super::memory::value_bytes)
                 .sum::<usize>()
                 + key.1.len()
                 + 64;

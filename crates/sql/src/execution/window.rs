@@ -7,7 +7,7 @@
 //! (those read), then the group's aggregate values, then one slot per
 //! window function.
 use crate::error::{Result, SqlError};
-use crate::execution::output::{over_budget, value_bytes};
+use crate::execution::memory::{over_budget, value_bytes};
 use crate::expr::window::{Bound, FrameUnits, WindowFunc, WindowKind};
 use crate::expr::{arith, compare, sort_order, Acc, ArithOp, Env, Expr, Row};
 use crate::planner::plan::WindowPlan;

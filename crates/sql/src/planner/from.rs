@@ -1,7 +1,7 @@
 //! The FROM clause: each item (stored table, server table, derived table,
 //! common table expression) planned with its scope, and the tree of joins
 //! over them.
-use super::{CteBody, Planner, Resolved};
+use super::{Planner, Resolved};
 use crate::catalog::perf_schema::{SystemTable, SCHEMA as PERF_SCHEMA};
 use crate::error::{Result, SqlError};
 use crate::expr::{object_name, ScopeColumn};
@@ -264,70 +264,6 @@ impl Planner<'_> {
 
     /// A derived table (or a common table expression) named `alias`: a
     /// query block of its own, which sees no outer columns.
-    /// The CTE at `at` in scope, named `alias` here. Its query sees the
-    /// CTEs before it, not itself (unless recursive: then as its work
-    /// table) nor those after it.
-    fn cte_item(&mut self, at: usize, alias: String) -> Result<Item> {
-        if matches!(self.ctes[at].body, CteBody::Working { .. }) {
-            return self.work_table_item(at, alias);
-        }
-        let later = self.ctes.split_off(at + 1);
-        let this = self.ctes.pop().expect("the CTE at `at`");
-        let item = match &this.body {
-            CteBody::Query {
-                query,
-                recursive: false,
-            } => self.derived(query, alias, &this.columns).map_err(|e| {
-                if e.code == 1353 {
-                    super::recursive::column_count_mismatch()
-                } else {
-                    e
-                }
-            }),
-            CteBody::Query {
-                query,
-                recursive: true,
-            } => self.recursive_cte(&this.name, &this.columns, query, alias),
-            CteBody::Working { .. } => unreachable!("handled above"),
-        };
-        self.ctes.push(this);
-        self.ctes.extend(later);
-        item
-    }
-
-    /// A recursive CTE named in its recursive part: its work table.
-    fn work_table_item(&mut self, at: usize, alias: String) -> Result<Item> {
-        if !self.outer.is_empty() {
-            // In a subquery of the recursive part.
-            return Err(super::recursive::restrictions_violated(&self.ctes[at].name));
-        }
-        match &mut self.ctes[at].body {
-            CteBody::Working {
-                rows,
-                scope,
-                references,
-            } => {
-                *references += 1;
-                let rows = rows.clone();
-                let scope = scope
-                    .iter()
-                    .map(|(name, kind)| ScopeColumn {
-                        name: name.clone(),
-                        table: alias.clone(),
-                        kind: *kind,
-                        hidden: false,
-                    })
-                    .collect();
-                Ok(Item {
-                    source: Source::WorkTable(rows),
-                    scope,
-                    hints: Vec::new(),
-                })
-            }
-            CteBody::Query { .. } => Err(SqlError::internal("not a work table")),
-        }
-    }
-
     pub(super) fn derived(
         &mut self,
         q: &ast::Query,

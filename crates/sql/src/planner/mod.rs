@@ -2,11 +2,12 @@
 //! (FROM items and joins, access paths from the WHERE clause and index
 //! hints, output stages), set operations, subqueries.
 pub(crate) mod access;
+mod cte;
 mod from;
 mod join;
 pub(crate) mod key_ranges;
 pub(crate) mod plan;
-pub(crate) mod recursive;
+mod recursive;
 pub(crate) mod row_filter;
 mod select;
 mod set_ops;
@@ -67,7 +68,7 @@ pub(crate) enum CteBody {
     /// Inside a recursive CTE's recursive part: the rows of the last
     /// iteration, its columns, and the references made to it so far.
     Working {
-        rows: Arc<recursive::WorkTable>,
+        rows: Arc<plan::WorkTable>,
         scope: Vec<(String, crate::result::ColumnKind)>,
         references: usize,
     },

@@ -24,7 +24,7 @@ pub(crate) enum Source {
     Recursive(Box<RecursivePlan>),
     /// A recursive CTE read from its recursive part: the previous
     /// iteration's rows.
-    WorkTable(Arc<crate::planner::recursive::WorkTable>),
+    WorkTable(Arc<WorkTable>),
 }
 
 /// A recursive CTE: the anchors' rows, then each iteration's rows of the
@@ -33,7 +33,7 @@ pub(crate) enum Source {
 pub(crate) struct RecursivePlan {
     pub anchors: Vec<QueryPlan>,
     pub steps: Vec<QueryPlan>,
-    pub rows: Arc<crate::planner::recursive::WorkTable>,
+    pub rows: Arc<WorkTable>,
     /// UNION (rows kept once) rather than UNION ALL.
     pub distinct: bool,
     /// `max_recursive_iterations` when planned: iterations beyond it are
@@ -272,4 +272,18 @@ pub(crate) enum StepInput {
         source: Source,
         filter: Option<Expr>,
     },
+}
+
+/// The rows a recursive part reads for its CTE: the last iteration's
+/// (the statement's own; the lock is never contended).
+pub(crate) struct WorkTable {
+    pub rows: lineardb_sync::Mutex<Vec<Vec<lineardb_table::Value>>>,
+}
+
+impl Default for WorkTable {
+    fn default() -> Self {
+        WorkTable {
+            rows: lineardb_sync::Mutex::new(Vec::new()),
+        }
+    }
 }

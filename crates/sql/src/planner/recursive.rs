@@ -7,26 +7,11 @@ use super::{Cte, CteBody, Planner};
 use crate::error::{Result, SqlError};
 use crate::expr::ScopeColumn;
 use crate::planner::from::Item;
-use crate::planner::plan::{QueryPlan, RecursivePlan, Source};
-use lineardb_sync::Mutex;
+use crate::planner::plan::{QueryPlan, RecursivePlan, Source, WorkTable};
 use lineardb_table::Value;
 use sqlparser::ast;
 use std::ops::ControlFlow;
 use std::sync::Arc;
-
-/// The rows a recursive part reads for its CTE: the last iteration's
-/// (the statement's own; the lock is never contended).
-pub(crate) struct WorkTable {
-    pub rows: Mutex<Vec<Vec<Value>>>,
-}
-
-impl Default for WorkTable {
-    fn default() -> Self {
-        WorkTable {
-            rows: Mutex::new(Vec::new()),
-        }
-    }
-}
 
 /// Whether `q` names `name` as a table anywhere.
 pub(super) fn names_itself(q: &ast::Query, name: &str) -> bool {
