@@ -15,6 +15,10 @@ impl MariaDb {
     pub fn start() -> MariaDb {
         let dir = tempfile::tempdir().unwrap();
         let data = dir.path().join("data");
+        // A temporary directory of its own: a starting server removes the
+        // temporary files it finds there, other servers' included.
+        let tmp = dir.path().join("tmp");
+        std::fs::create_dir(&tmp).unwrap();
         let install = Command::new(tool("mariadb-install-db"))
             .args([
                 "--no-defaults",
@@ -22,6 +26,7 @@ impl MariaDb {
                 "--auth-root-authentication-method=normal",
             ])
             .arg(format!("--datadir={}", data.display()))
+            .arg(format!("--tmpdir={}", tmp.display()))
             .output()
             .unwrap();
         assert!(install.status.success(), "{}", text(&install.stderr));
@@ -39,6 +44,7 @@ impl MariaDb {
         let child = Command::new(mariadbd)
             .args(["--no-defaults", "--user=root", "--bind-address=127.0.0.1"])
             .arg(format!("--datadir={}", data.display()))
+            .arg(format!("--tmpdir={}", tmp.display()))
             .arg(format!("--socket={}", dir.path().join("sock").display()))
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
