@@ -82,13 +82,13 @@ impl<'p> WindowStage<'p> {
                 sorted_by = Some(f);
             }
             let np = f.partition_by.len();
-            let all_asc = vec![false; np.max(f.order_by.len())];
+            let all_asc = vec![false; np];
             let mut start = 0;
             while start < n {
                 let first = &keys[order[start]][..np];
                 let mut end = start + 1;
                 while end < n
-                    && sort_order(first, &keys[order[end]][..np], &all_asc[..np]) == Ordering::Equal
+                    && sort_order(first, &keys[order[end]][..np], &all_asc) == Ordering::Equal
                 {
                     end += 1;
                 }

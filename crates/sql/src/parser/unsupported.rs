@@ -180,6 +180,23 @@ impl Ignored {
     }
 }
 
+/// Whether ORDER BY keys carry what MariaDB's grammar lacks (NULLS
+/// FIRST/LAST, USING, WITH FILL): a syntax error there, never passed over.
+fn foreign_order(list: &[ast::OrderByExpr]) -> bool {
+    list.iter().any(|o| {
+        o.options.nulls_first.is_some()
+            || o.with_fill.is_some()
+            || matches!(o.options.sort, Some(ast::OrderBySort::Using(_)))
+    })
+}
+
+fn foreign_order_error() -> SqlError {
+    SqlError::syntax(
+        "You have an error in your SQL syntax; check the manual that corresponds to your \
+         MariaDB server version for the right syntax to use near 'NULLS'",
+    )
+}
+
 /// MariaDB's answer to PARTITION (...) on a table without partitions, which
 /// every lineardb table is.
 fn not_partitioned() -> SqlError {
@@ -203,9 +220,23 @@ impl Visitor for Ignored {
         if q.for_clause.is_some() || q.settings.is_some() || q.format_clause.is_some() {
             return self.refuse("this query clause");
         }
+        match q.order_by.as_ref().map(|o| (&o.kind, &o.interpolate)) {
+            Some((ast::OrderByKind::All(_), _)) => return self.refuse("ORDER BY ALL"),
+            Some((_, Some(_))) => return self.refuse("INTERPOLATE"),
+            Some((ast::OrderByKind::Expressions(list), None)) if foreign_order(list) => {
+                return self.fail(foreign_order_error())
+            }
+            _ => {}
+        }
         if let ast::SetExpr::Select(s) = q.body.as_ref() {
             if s.into.is_some() {
                 return self.refuse("SELECT ... INTO");
+            }
+            let named_order = s.named_window.iter().any(|w| {
+                matches!(&w.1, ast::NamedWindowExpr::WindowSpec(spec) if foreign_order(&spec.order_by))
+            });
+            if named_order {
+                return self.fail(foreign_order_error());
             }
             if let ast::GroupByExpr::Expressions(_, modifiers) = &s.group_by {
                 if !matches!(modifiers[..], [] | [ast::GroupByWithModifier::Rollup]) {
@@ -244,8 +275,26 @@ impl Visitor for Ignored {
         ControlFlow::Continue(())
     }
 
+    fn pre_visit_expr(&mut self, e: &ast::Expr) -> ControlFlow<()> {
+        if let ast::Expr::Function(f) = e {
+            let in_window = matches!(&f.over, Some(ast::WindowType::WindowSpec(w)) if foreign_order(&w.order_by));
+            let in_arguments = matches!(&f.args, ast::FunctionArguments::List(l)
+                if l.clauses.iter().any(|c| matches!(c, ast::FunctionArgumentClause::OrderBy(o) if foreign_order(o))));
+            if in_window || in_arguments {
+                return self.fail(foreign_order_error());
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
     fn pre_visit_statement(&mut self, s: &ast::Statement) -> ControlFlow<()> {
         match s {
+            ast::Statement::Delete(d) if foreign_order(&d.order_by) => {
+                return self.fail(foreign_order_error())
+            }
+            ast::Statement::Update(u) if foreign_order(&u.order_by) => {
+                return self.fail(foreign_order_error())
+            }
             ast::Statement::Insert(i) => {
                 if i.returning.is_some() {
                     return self.refuse("INSERT ... RETURNING");
