@@ -6,6 +6,7 @@ use crate::parser::admin::{parse_admin, Admin};
 use crate::parser::parse;
 use crate::result::{CollectSink, Outcome, RowSink};
 use crate::session::{Prepared, Session};
+use crate::statements::multi_table::{is_multi_table_delete, is_multi_table_update};
 use lineardb_table::Value;
 use sqlparser::ast;
 
@@ -284,11 +285,19 @@ impl Session {
             }
             S::Update(u) => {
                 self.slot.counters.com_update.add(1);
-                self.in_transaction(|s, txn| s.update(txn, u, params, args))
+                if is_multi_table_update(u) {
+                    self.in_transaction(|s, txn| s.multi_table_update(txn, u, params, args))
+                } else {
+                    self.in_transaction(|s, txn| s.update(txn, u, params, args))
+                }
             }
             S::Delete(d) => {
                 self.slot.counters.com_delete.add(1);
-                self.in_transaction(|s, txn| s.delete(txn, d, params, args))
+                if is_multi_table_delete(d) {
+                    self.in_transaction(|s, txn| s.multi_table_delete(txn, d, params, args))
+                } else {
+                    self.in_transaction(|s, txn| s.delete(txn, d, params, args))
+                }
             }
             S::CreateDatabase {
                 db_name,

@@ -2,6 +2,7 @@
 //! executable comments, and the admin statements it lacks.
 pub(crate) mod accounts;
 pub(crate) mod admin;
+mod multi_table_update;
 pub(crate) mod tokens;
 pub(crate) mod unsupported;
 
@@ -55,11 +56,22 @@ pub(crate) fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
                      to your MariaDB server version for the right syntax to use near 'SHARE' at line 1",
                 ));
             }
+            // PostgreSQL's UPDATE ... FROM, which MariaDB lacks (its
+            // multi-table UPDATE names every table before SET).
+            if statements
+                .iter()
+                .any(|s| matches!(s, ast::Statement::Update(u) if u.from.is_some()))
+            {
+                return Err(crate::error::SqlError::syntax(
+                    "You have an error in your SQL syntax; check the manual that corresponds \
+                     to your MariaDB server version for the right syntax to use near 'FROM' at line 1",
+                ));
+            }
             Ok(statements)
         }
         Err(e) => match share_mode_as_for_share(&sql) {
             Some(rewritten) => Parser::parse_sql(&MySqlDialect {}, &rewritten).ok(),
-            None => None,
+            None => multi_table_update::parse(&sql).map(|u| vec![u]),
         }
         .ok_or_else(|| unsupported::refuse_unparsed(&sql, e.into())),
     }

@@ -155,13 +155,12 @@ pub(crate) fn refuse_unparsed(sql: &str, parse_error: SqlError) -> SqlError {
     if words.first().is_some_and(|w| w == "ANALYZE") && words.iter().any(|w| w == "PERSISTENT") {
         return SqlError::unsupported("ANALYZE TABLE ... PERSISTENT FOR");
     }
-    let upper = sql.to_ascii_uppercase();
     if words.first().is_some_and(|w| w == "UPDATE")
-        && upper
-            .find(" SET ")
-            .is_some_and(|set| upper[..set].contains(','))
+        && words
+            .get(1)
+            .is_some_and(|w| w == "LOW_PRIORITY" || w == "IGNORE")
     {
-        return SqlError::unsupported("multi-table UPDATE");
+        return SqlError::unsupported(format!("UPDATE {}", words[1]));
     }
     parse_error
 }
@@ -331,17 +330,43 @@ impl Visitor for Ignored {
                 }
             }
             ast::Statement::Update(u) => {
-                if u.from.is_some() {
-                    return self.refuse("UPDATE ... FROM");
-                }
-                if let ast::TableFactor::Table { name, alias, .. } = &u.table.relation {
+                if let ast::TableFactor::Table { name, .. } = &u.table.relation {
                     // The parser takes these modifiers for the table's name.
                     let first = name.to_string().to_ascii_uppercase();
                     if first == "LOW_PRIORITY" || first == "IGNORE" {
                         return self.refuse(&format!("UPDATE {first}"));
                     }
-                    if alias.is_some() {
-                        return self.refuse("UPDATE of an aliased table");
+                }
+            }
+            ast::Statement::Delete(d) => {
+                if let [name] = d.tables.as_slice() {
+                    if crate::statements::multi_table::is_delete_modifier(name)
+                        && name.to_string().eq_ignore_ascii_case("IGNORE")
+                    {
+                        return self.refuse("DELETE IGNORE");
+                    }
+                }
+                let listed = match &d.from {
+                    ast::FromTable::WithFromKeyword(t) | ast::FromTable::WithoutKeyword(t) => t,
+                };
+                // MariaDB 10.11's single-table DELETE takes no alias.
+                if let [only] = listed.as_slice() {
+                    if (d.tables.is_empty()
+                        || d.tables
+                            .iter()
+                            .all(crate::statements::multi_table::is_delete_modifier))
+                        && d.using.is_none()
+                        && only.joins.is_empty()
+                        && matches!(
+                            &only.relation,
+                            ast::TableFactor::Table { alias: Some(_), .. }
+                        )
+                    {
+                        return self.fail(SqlError::syntax(
+                            "You have an error in your SQL syntax; check the manual that \
+                             corresponds to your MariaDB server version for the right syntax \
+                             to use near the table's alias",
+                        ));
                     }
                 }
             }

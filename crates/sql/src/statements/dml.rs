@@ -357,7 +357,7 @@ impl Session {
     fn targets(
         &mut self,
         txn: &mut Txn,
-        table: &Arc<Table>,
+        (table, alias): (&Arc<Table>, Option<&str>),
         selection: Option<&ast::Expr>,
         order_by: &[ast::OrderByExpr],
         params: &Params,
@@ -367,11 +367,11 @@ impl Session {
         // which `lock_matching` reads and checks: no search to plan.
         let keys = match self.lock_point_key(txn, table, selection, params, args)? {
             Some(pk) => vec![pk],
-            None => self.matching_keys(table, None, selection, order_by, params, args)?,
+            None => self.matching_keys(table, alias, selection, order_by, params, args)?,
         };
         Ok(Targets {
             keys,
-            filter: self.row_filter(table, None, selection, params)?,
+            filter: self.row_filter(table, alias, selection, params)?,
         })
     }
 
@@ -470,8 +470,10 @@ impl Session {
         params: &Params,
         args: &[Value],
     ) -> Result<Outcome> {
-        if !u.table.joins.is_empty() || u.from.is_some() {
-            return Err(SqlError::unsupported("multi-table UPDATE"));
+        if u.table.joins.is_empty() && u.from.is_some() {
+            return Err(SqlError::internal(
+                "a multi-table UPDATE taken as one table's",
+            ));
         }
         if u.returning.is_some() || u.output.is_some() || u.or.is_some() {
             return Err(SqlError::unsupported("UPDATE ... RETURNING"));
@@ -527,7 +529,15 @@ impl Session {
         };
         let sets: Vec<(usize, crate::expr::Expr)> = columns.into_iter().zip(exprs).collect();
         let limit = self.row_limit(u.limit.as_ref(), params, args)?;
-        let targets = self.targets(txn, &t, u.selection.as_ref(), &u.order_by, params, args)?;
+        let alias = alias.as_ref().map(|a| a.name.value.as_str());
+        let targets = self.targets(
+            txn,
+            (&t, alias),
+            u.selection.as_ref(),
+            &u.order_by,
+            params,
+            args,
+        )?;
         let view = ReadView::latest();
         let cache = crate::execution::subqueries::SubqueryCache::default();
         let cx = crate::execution::RunContext {
@@ -580,11 +590,10 @@ impl Session {
             ast::FromTable::WithFromKeyword(t) | ast::FromTable::WithoutKeyword(t) => t,
         };
         let [twj] = from.as_slice() else {
-            return Err(SqlError::unsupported("multi-table DELETE"));
+            return Err(SqlError::internal(
+                "a single-table DELETE without its table",
+            ));
         };
-        if !d.tables.is_empty() || d.using.is_some() || !twj.joins.is_empty() {
-            return Err(SqlError::unsupported("multi-table DELETE"));
-        }
         if d.returning.is_some() || d.output.is_some() {
             return Err(SqlError::unsupported("DELETE ... RETURNING"));
         }
@@ -593,7 +602,14 @@ impl Session {
         };
         let t = self.table(&object_name(name), DELETE)?;
         let limit = self.row_limit(d.limit.as_ref(), params, args)?;
-        let targets = self.targets(txn, &t, d.selection.as_ref(), &d.order_by, params, args)?;
+        let targets = self.targets(
+            txn,
+            (&t, None),
+            d.selection.as_ref(),
+            &d.order_by,
+            params,
+            args,
+        )?;
         let env = Env::new(args);
         let mut n = 0;
         for pk in &targets.keys {
@@ -677,7 +693,7 @@ fn matches<R: crate::expr::Row + ?Sized>(
 /// thread's slot; counted once the statement succeeded). As in MySQL,
 /// inserts count against the table (no index), updates and deletes against
 /// its primary index.
-fn count_rows(t: &Table, op: IndexOp, n: u64) {
+pub(super) fn count_rows(t: &Table, op: IndexOp, n: u64) {
     if n == 0 {
         return;
     }

@@ -6,6 +6,7 @@ mod ddl;
 mod dml;
 mod dml_subqueries;
 pub(crate) mod locking_read;
+pub(crate) mod multi_table;
 mod query;
 mod show;
 mod show_filter;
