@@ -15,6 +15,8 @@ pub enum Shown {
     TypesAndRows,
     /// Affected rows, the info string, the rows, and the error's message.
     Changes,
+    /// The column names and the rows.
+    NamesAndRows,
 }
 
 /// Runs `setup`, then `statements`, in a fresh database `db` of the server
@@ -61,6 +63,12 @@ fn outcome(c: &mut Conn, sql: &str, shown: Shown) -> String {
             t => t,
         })
         .collect();
+    let names: Vec<String> = result
+        .columns()
+        .as_ref()
+        .iter()
+        .map(|c| c.name_str().into_owned())
+        .collect();
     let affected = result.affected_rows();
     let info = result.info_str().into_owned();
     // An error may come while the rows are made.
@@ -73,6 +81,7 @@ fn outcome(c: &mut Conn, sql: &str, shown: Shown) -> String {
         (Ok(rows), Shown::Rows) => format!("rows {rows:?}"),
         (Ok(rows), Shown::TypesAndRows) => format!("types {types:?} rows {rows:?}"),
         (Ok(rows), Shown::Changes) => format!("affected {affected} info {info:?} rows {rows:?}"),
+        (Ok(rows), Shown::NamesAndRows) => format!("names {names:?} rows {rows:?}"),
     }
 }
 

@@ -13,7 +13,7 @@ use sqlparser::ast;
 /// The parsed statements of one COM_QUERY.
 pub struct Batch {
     statements: Vec<Stmt>,
-    text: String,
+    text: std::sync::Arc<str>,
     /// The text's digest key and the schema it was made in, made by the
     /// first statement that records it (a later one in another schema, after
     /// a USE, makes it again).
@@ -50,7 +50,7 @@ impl Session {
         }
         Ok(Batch {
             statements,
-            text: sql.to_string(),
+            text: sql.into(),
             digest_key: std::cell::Cell::new(None),
         })
     }
@@ -92,6 +92,7 @@ impl Session {
         self.refresh_grants()?;
         self.slot.counters.questions.add(1);
         self.slot.begin("Query", Some(&batch.text));
+        self.statement_text = Some(batch.text.clone());
         let start = std::time::Instant::now();
         crate::expr::take_divisions_by_zero();
         crate::execution::recursive::take_cut_short();
@@ -142,23 +143,29 @@ impl Session {
             Admin::CheckTable(tables) => self.maintain("check", tables, sink),
             Admin::ShowEngineStatus(name) => self.show_engine_status(name, sink),
             Admin::Account(statement) => self.account_statement(statement, sink),
+            Admin::Prepare { name, text } => self.prepare_named(name, text),
+            Admin::DropPrepare(name) => self.deallocate_named(name),
         }
     }
 
     /// COM_STMT_PREPARE.
     pub fn prepare(&mut self, sql: &str) -> Result<Prepared> {
         let mut statements = parse(sql).map_err(|e| match parse_admin(sql) {
-            Some(_) => SqlError::new(
-                1295,
-                "HY000",
-                "This command is not supported in the prepared statement protocol yet",
-            ),
+            Some(_) => crate::statements::prepared::not_preparable(),
             None => e,
         })?;
         if statements.len() != 1 {
             return Err(SqlError::syntax("a prepared statement is one statement"));
         }
         let statement = statements.pop().expect("one");
+        let text: std::sync::Arc<str> = sql.into();
+        self.statement_text = Some(text.clone());
+        if matches!(
+            statement,
+            ast::Statement::Execute { .. } | ast::Statement::Deallocate { .. }
+        ) {
+            return Err(crate::statements::prepared::not_preparable());
+        }
         crate::parser::unsupported::refuse_ignored(&statement)?;
         let params = Params::of(&statement);
         let mut p = Prepared {
@@ -168,6 +175,7 @@ impl Session {
             columns: Vec::new(),
             digest: crate::digest::normalize(sql),
             digest_key: None,
+            text,
         };
         if let ast::Statement::Query(q) = &p.statement {
             if q.locks.is_empty() {
@@ -229,12 +237,13 @@ impl Session {
         self.noting_error(r)
     }
 
-    fn run_prepared(
+    pub(crate) fn run_prepared(
         &mut self,
         p: &mut Prepared,
         params: &[Value],
         sink: &mut dyn RowSink,
     ) -> Result<Outcome> {
+        self.statement_text = Some(p.text.clone());
         if let ast::Statement::Query(q) = &p.statement {
             if !q.locks.is_empty() {
                 return self.locking_select(q, &p.params, params, sink);
@@ -344,6 +353,28 @@ impl Session {
                 self.use_database(&name)?;
                 Ok(Outcome::done(0))
             }
+            S::Execute {
+                name,
+                parameters,
+                using,
+                has_parentheses: false,
+                into,
+                output: false,
+                default: false,
+                immediate: false,
+            } if into.is_empty() => self.execute_named(name.as_ref(), parameters, using, sink),
+            S::Execute { .. } => Err(SqlError::syntax(
+                "You have an error in your SQL syntax; check the manual that corresponds to your \
+                 MariaDB server version for the right syntax to use near 'EXECUTE' at line 1",
+            )),
+            S::Deallocate {
+                name,
+                prepare: true,
+            } => self.deallocate_named(&name.value),
+            S::Deallocate { name, .. } => Err(SqlError::syntax(format!(
+                "You have an error in your SQL syntax; check the manual that corresponds to your \
+                 MariaDB server version for the right syntax to use near '{name}' at line 1"
+            ))),
             S::StartTransaction { .. } => self.start_transaction(),
             S::Commit { .. } => {
                 self.end_transaction(true)?;

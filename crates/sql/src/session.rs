@@ -35,6 +35,8 @@ pub struct Prepared {
     /// the schema it last ran in.
     pub(crate) digest: String,
     pub(crate) digest_key: Option<(Option<String>, u64)>,
+    /// The text the statement was parsed from.
+    pub(crate) text: Arc<str>,
 }
 
 impl Prepared {
@@ -56,6 +58,11 @@ pub struct Session {
     /// last insert id) changes: cached prepared plans are then re-planned.
     pub(crate) facts_version: u64,
     pub(crate) variables: HashMap<String, Value>,
+    /// The text of the statement running (its select lists are named from
+    /// it).
+    pub(crate) statement_text: Option<Arc<str>>,
+    /// SQL prepared statements (PREPARE name FROM ...), by lowercase name.
+    pub(crate) named_statements: HashMap<String, Prepared>,
     /// Threads a big scan may use (`lineardb_parallel_threads`).
     pub(crate) parallel_threads: usize,
     /// Fewest rows (tree estimate) a scan needs to go parallel
@@ -281,6 +288,8 @@ impl Session {
             slot,
             facts_version: 0,
             variables: HashMap::new(),
+            named_statements: HashMap::new(),
+            statement_text: None,
             parallel_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             parallel_min_rows: DEFAULT_PARALLEL_MIN_ROWS,
             warnings: Vec::new(),

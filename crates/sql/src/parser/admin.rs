@@ -1,6 +1,6 @@
 //! Statements the SQL parser does not know, read by hand: CHECK TABLE,
-//! SHOW ENGINE ... STATUS, and the account statements
-//! ([`accounts`](crate::parser::accounts)).
+//! SHOW ENGINE ... STATUS, PREPARE ... FROM, DROP PREPARE, and the account
+//! statements ([`accounts`](crate::parser::accounts)).
 use crate::error::Result;
 use crate::parser::accounts::{
     looks_like_account_statement, parse_account_statement, AccountStatement,
@@ -12,6 +12,22 @@ pub(crate) enum Admin {
     /// SHOW ENGINE <name> STATUS.
     ShowEngineStatus(String),
     Account(AccountStatement),
+    /// PREPARE <name> FROM <text>.
+    Prepare {
+        name: String,
+        text: PreparedText,
+    },
+    /// DROP PREPARE <name> (DEALLOCATE PREPARE, which the SQL parser reads,
+    /// comes to the same).
+    DropPrepare(String),
+}
+
+/// Where PREPARE takes its statement's text from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum PreparedText {
+    Literal(String),
+    /// A user variable (`@name`).
+    Variable(String),
 }
 
 use crate::parser::tokens::Reader;
@@ -26,7 +42,11 @@ fn looks_admin(sql: &str) -> bool {
         return false;
     };
     let is = |x: &str, y: &str| a.eq_ignore_ascii_case(x) && b.eq_ignore_ascii_case(y);
-    is("CHECK", "TABLE") || is("SHOW", "ENGINE") || looks_like_account_statement(a, b)
+    is("CHECK", "TABLE")
+        || is("SHOW", "ENGINE")
+        || is("DROP", "PREPARE")
+        || a.eq_ignore_ascii_case("PREPARE")
+        || looks_like_account_statement(a, b)
 }
 
 /// Reads one of the hand-parsed statements: `None` if `sql` is not one,
@@ -60,10 +80,38 @@ pub(crate) fn parse_admin(sql: &str) -> Option<Result<Admin>> {
             return None;
         }
         Admin::ShowEngineStatus(engine)
+    } else if r.keyword("PREPARE") {
+        let name = r.name()?;
+        if !r.keyword("FROM") {
+            return Some(Err(near(&r)));
+        }
+        let text = if r.punct('@') {
+            PreparedText::Variable(r.name()?)
+        } else {
+            match r.string() {
+                Some(text) => PreparedText::Literal(text),
+                None => return Some(Err(near(&r))),
+            }
+        };
+        if !r.done() {
+            return Some(Err(near(&r)));
+        }
+        Admin::Prepare { name, text }
+    } else if r.keywords(&["DROP", "PREPARE"]) {
+        Admin::DropPrepare(r.name()?)
     } else {
         return None;
     };
     r.done().then_some(Ok(stmt))
+}
+
+/// MariaDB's syntax error at the reader's place.
+fn near(r: &Reader) -> crate::error::SqlError {
+    crate::error::SqlError::syntax(format!(
+        "You have an error in your SQL syntax; check the manual that corresponds to your \
+         MariaDB server version for the right syntax to use near '{}' at line 1",
+        r.rest_text()
+    ))
 }
 
 #[cfg(test)]
@@ -166,5 +214,30 @@ mod tests {
             1064
         );
         assert_eq!(parse_admin("SELECT 1"), None);
+        assert_eq!(
+            parse_admin("PREPARE s FROM 'SELECT ''a'', ?'"),
+            Some(Ok(Admin::Prepare {
+                name: "s".into(),
+                text: PreparedText::Literal("SELECT 'a', ?".into())
+            }))
+        );
+        assert_eq!(
+            parse_admin("prepare `s` from @q;"),
+            Some(Ok(Admin::Prepare {
+                name: "s".into(),
+                text: PreparedText::Variable("q".into())
+            }))
+        );
+        assert_eq!(
+            parse_admin("DROP PREPARE s"),
+            Some(Ok(Admin::DropPrepare("s".into())))
+        );
+        assert_eq!(
+            parse_admin("PREPARE s FROM 'a' b")
+                .unwrap()
+                .unwrap_err()
+                .code,
+            1064
+        );
     }
 }

@@ -28,7 +28,24 @@ pub(crate) fn lex(sql: &str) -> Option<Vec<Token>> {
                             break;
                         }
                     }
-                    '\\' if c != '`' => s.push(chars.next()?),
+                    '\\' if c != '`' => {
+                        // MySQL's escapes; `\%` and `\_` keep their
+                        // backslash (LIKE patterns), others stand for the
+                        // character.
+                        match chars.next()? {
+                            'n' => s.push('\n'),
+                            't' => s.push('\t'),
+                            'r' => s.push('\r'),
+                            '0' => s.push('\0'),
+                            'b' => s.push('\u{8}'),
+                            'Z' => s.push('\u{1a}'),
+                            e @ ('%' | '_') => {
+                                s.push('\\');
+                                s.push(e);
+                            }
+                            e => s.push(e),
+                        }
+                    }
                     ch => s.push(ch),
                 }
             }

@@ -213,7 +213,10 @@ impl Planner<'_> {
                         let q = parse_view(&view)?;
                         let alias = alias_name(alias).unwrap_or(view.name);
                         self.in_view += 1;
+                        // The view's items are named from its own text.
+                        let outer_text = self.text.replace(view.query.as_str().into());
                         let item = self.derived(&q, alias, &view.columns);
+                        self.text = outer_text;
                         self.in_view -= 1;
                         return item;
                     }

@@ -4,6 +4,7 @@
 pub(crate) mod access;
 mod cte;
 mod from;
+pub(crate) mod item_names;
 mod join;
 pub(crate) mod key_ranges;
 pub(crate) mod plan;
@@ -48,6 +49,9 @@ pub(crate) struct Planner<'a> {
     pub subqueries: usize,
     /// Common table expressions in scope (WITH), innermost last.
     pub ctes: Vec<Cte>,
+    /// The text the statement being planned was parsed from (select-list
+    /// items are named from it); none: names from the syntax tree.
+    pub text: Option<Arc<str>>,
 }
 
 /// A common table expression in scope.
@@ -113,6 +117,7 @@ impl<'a> Planner<'a> {
             outer_used: None,
             subqueries: 0,
             ctes: Vec::new(),
+            text: None,
         }
     }
 

@@ -7,6 +7,7 @@ use crate::expr::window;
 use crate::expr::{conjuncts, factor_or, AggFunc, Compiler, Expr, ScopeColumn};
 use crate::planner::access::choose_access;
 use crate::planner::from::{FromTree, Item};
+use crate::planner::item_names;
 use crate::planner::plan::{SelectPlan, Source};
 use crate::planner::window::window_plan;
 use crate::result::Column;
@@ -66,6 +67,8 @@ impl Planner<'_> {
             }
         };
         let scope: &[ScopeColumn] = &scope;
+        let text = self.text.clone();
+        let mut item_texts: Option<Option<Vec<&str>>> = None;
         let mut c = self.compiler(scope);
         let filter = select
             .selection
@@ -82,7 +85,7 @@ impl Planner<'_> {
         let mut projection = Vec::new();
         let mut names = Vec::new();
         let mut origins: Vec<Option<usize>> = Vec::new();
-        for item in &select.projection {
+        for (n, item) in select.projection.iter().enumerate() {
             match item {
                 ast::SelectItem::UnnamedExpr(e) => {
                     let x = c.compile(e)?;
@@ -90,13 +93,15 @@ impl Planner<'_> {
                         Expr::Col(i) => Some(i),
                         _ => None,
                     });
-                    names.push(match e {
-                        ast::Expr::Identifier(i) => i.value.clone(),
-                        ast::Expr::CompoundIdentifier(p) => {
-                            p.last().map(|i| i.value.clone()).unwrap_or_default()
-                        }
-                        other => other.to_string(),
-                    });
+                    let text = text.as_deref();
+                    let segment = match text {
+                        Some(t) if item_names::needs_text(e) => item_texts
+                            .get_or_insert_with(|| item_names::item_texts(t, select))
+                            .as_ref()
+                            .map(|all| all[n]),
+                        _ => None,
+                    };
+                    names.push(item_names::item_name(e, text, segment));
                     projection.push(x);
                 }
                 ast::SelectItem::ExprWithAlias { expr, alias } => {

@@ -7,6 +7,7 @@ mod dml;
 mod dml_subqueries;
 pub(crate) mod locking_read;
 pub(crate) mod multi_table;
+pub(crate) mod prepared;
 mod query;
 mod show;
 mod show_filter;

@@ -89,6 +89,7 @@ impl Session {
             &engine,
             &self.registry,
         );
+        planner.text = self.statement_text.clone();
         let out = f(&mut planner);
         drop(planner);
         self.tables = cache;
