@@ -96,6 +96,7 @@ impl Session {
         let start = std::time::Instant::now();
         crate::expr::take_divisions_by_zero();
         crate::execution::recursive::take_cut_short();
+        crate::expr::group_concat::take_cut_rows();
         let stop = self.slot.kill_query.clone();
         let r = crate::expr::clock::with_statement_time(|| {
             crate::expr::with_stop(&stop, || self.limited(|s| s.run(stmt, &params, &[], sink)))
@@ -214,6 +215,7 @@ impl Session {
         let start = std::time::Instant::now();
         crate::expr::take_divisions_by_zero();
         crate::execution::recursive::take_cut_short();
+        crate::expr::group_concat::take_cut_rows();
         let stop = self.slot.kill_query.clone();
         let r = crate::expr::clock::with_statement_time(|| {
             crate::expr::with_stop(&stop, || self.limited(|s| s.run_prepared(p, params, sink)))
@@ -451,6 +453,12 @@ impl Session {
         let room = 64usize.saturating_sub(self.warnings.len());
         for _ in 0..n.min(room) {
             self.warnings.push((1365, "Division by 0".into()));
+        }
+        for row in crate::expr::group_concat::take_cut_rows() {
+            if self.warnings.len() < 64 {
+                self.warnings
+                    .push((1260, format!("Row {row} was cut by GROUP_CONCAT()")));
+            }
         }
         if let Some(max) = crate::execution::recursive::take_cut_short() {
             self.warnings.push((

@@ -409,6 +409,7 @@ impl Session {
             "wait_timeout" | "interactive_timeout" => Value::Int(28800),
             "net_write_timeout" => Value::Int(60),
             "max_recursive_iterations" => Value::UInt(1000),
+            "group_concat_max_len" => Value::UInt(1_048_576),
             "license" => Value::str("Apache-2.0"),
             "have_ssl" | "have_openssl" => Value::str(if self.registry.tls_offered() {
                 "YES"

@@ -1,10 +1,49 @@
 //! GROUP_CONCAT: per group, the text of each row's arguments (rows with a
 //! NULL argument left out), DISTINCT by value, ordered by the call's own
-//! ORDER BY (a stable sort: ties keep the order rows came in), joined by
-//! the SEPARATOR (',' by default).
+//! ORDER BY (a stable sort: ties keep the order rows came in), LIMIT
+//! [offset,] count of them, joined by the SEPARATOR (',' by default), and
+//! cut at `group_concat_max_len` characters with warning 1260, as in
+//! MariaDB. Without ORDER BY a group keeps no more rows than its result can
+//! show.
 use super::row_key::{encode_row, KeySet};
 use super::{sort_order, Result};
 use lineardb_table::Value;
+use std::cell::{Cell, RefCell};
+
+thread_local! {
+    /// Rows of the statement's GROUP_CONCAT groups finished so far (where
+    /// the next group's rows are numbered from).
+    static ROWS_BEFORE: Cell<u64> = const { Cell::new(0) };
+    /// The rows at which a result was cut since the last [`take_cut_rows`].
+    static CUT_ROWS: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The rows (numbered through the statement) whose GROUP_CONCAT results
+/// were cut since the last call; starts the numbering again.
+pub(crate) fn take_cut_rows() -> Vec<u64> {
+    ROWS_BEFORE.with(|r| r.set(0));
+    CUT_ROWS.with(|c| std::mem::take(&mut *c.borrow_mut()))
+}
+
+/// What bounds a GROUP_CONCAT result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Bounds {
+    /// `group_concat_max_len`: the most characters of a result.
+    pub max_len: u64,
+    /// LIMIT: rows skipped, then the most rows joined.
+    pub offset: u64,
+    pub count: u64,
+}
+
+impl Default for Bounds {
+    fn default() -> Bounds {
+        Bounds {
+            max_len: 1_048_576,
+            offset: 0,
+            count: u64::MAX,
+        }
+    }
+}
 
 #[derive(Debug, Clone)]
 pub(crate) struct GroupConcat {
@@ -15,15 +54,33 @@ pub(crate) struct GroupConcat {
     /// Descending flags of the ORDER BY keys.
     descending: Vec<bool>,
     separator: Vec<u8>,
+    bounds: Bounds,
+    /// Rows added (kept or not).
+    rows: u64,
+    /// Characters of the kept rows' texts and separators.
+    chars: u64,
+}
+
+/// Characters of UTF-8 text.
+fn char_count(text: &[u8]) -> u64 {
+    text.iter().filter(|b| (**b & 0xC0) != 0x80).count() as u64
 }
 
 impl GroupConcat {
-    pub(crate) fn new(distinct: bool, descending: Vec<bool>, separator: Vec<u8>) -> GroupConcat {
+    pub(crate) fn new(
+        distinct: bool,
+        descending: Vec<bool>,
+        separator: Vec<u8>,
+        bounds: Bounds,
+    ) -> GroupConcat {
         GroupConcat {
             items: Vec::new(),
             seen: distinct.then(KeySet::default),
             descending,
             separator,
+            bounds,
+            rows: 0,
+            chars: 0,
         }
     }
 
@@ -39,11 +96,28 @@ impl GroupConcat {
                 return Ok(());
             }
         }
+        self.rows += 1;
+        let unordered = self.descending.is_empty();
+        let kept = self.items.len() as u64;
+        // Unordered, a row past LIMIT or past the most characters shows
+        // nothing (the first row past the length is kept: it is cut).
+        if unordered
+            && (kept >= self.bounds.offset.saturating_add(self.bounds.count)
+                || self.chars > self.bounds.max_len)
+        {
+            return Ok(());
+        }
         let mut text = Vec::new();
         for v in args {
             match v {
                 Value::Bytes(b) => text.extend_from_slice(b),
                 other => text.extend_from_slice(other.to_text().unwrap_or_default().as_bytes()),
+            }
+        }
+        if unordered && kept >= self.bounds.offset {
+            self.chars += char_count(&text);
+            if kept > self.bounds.offset {
+                self.chars += char_count(&self.separator);
             }
         }
         self.items.push((keys, text));
@@ -52,19 +126,37 @@ impl GroupConcat {
 
     /// The joined text; NULL when no row counted.
     pub(crate) fn finish(&self) -> Value {
-        if self.items.is_empty() {
-            return Value::Null;
-        }
+        let before = ROWS_BEFORE.with(|r| r.replace(r.get() + self.rows));
         let mut order: Vec<&(Vec<Value>, Vec<u8>)> = self.items.iter().collect();
         if !self.descending.is_empty() {
             order.sort_by(|a, b| sort_order(&a.0, &b.0, &self.descending));
         }
+        let shown = order
+            .into_iter()
+            .enumerate()
+            .skip(self.bounds.offset.min(usize::MAX as u64) as usize)
+            .take(self.bounds.count.min(usize::MAX as u64) as usize);
+        if self.items.is_empty() {
+            return Value::Null;
+        }
+        // Rows all past LIMIT join to ''.
         let mut out = Vec::new();
-        for (i, (_, text)) in order.into_iter().enumerate() {
-            if i > 0 {
+        for (n, (i, (_, text))) in shown.enumerate() {
+            if n > 0 {
                 out.extend_from_slice(&self.separator);
             }
             out.extend_from_slice(text);
+            if char_count(&out) > self.bounds.max_len {
+                let end = out
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, b)| (**b & 0xC0) != 0x80)
+                    .nth(self.bounds.max_len as usize)
+                    .map_or(out.len(), |(at, _)| at);
+                out.truncate(end);
+                CUT_ROWS.with(|c| c.borrow_mut().push(before + i as u64 + 1));
+                break;
+            }
         }
         Value::Bytes(out)
     }
@@ -76,7 +168,7 @@ mod tests {
 
     #[test]
     fn joins_in_order_skips_nulls_and_duplicates() {
-        let mut g = GroupConcat::new(true, vec![true], b"|".to_vec());
+        let mut g = GroupConcat::new(true, vec![true], b"|".to_vec(), Bounds::default());
         for (v, k) in [(1, 5), (2, 7), (1, 9), (3, 6)] {
             g.add(&[Value::Int(v)], vec![Value::Int(k)]).unwrap();
         }
@@ -84,8 +176,39 @@ mod tests {
         // 1 (again) is left out; by key descending: 2 (7), 3 (6), 1 (5).
         assert_eq!(g.finish(), Value::Bytes(b"2|3|1".to_vec()));
         assert_eq!(
-            GroupConcat::new(false, vec![], b",".to_vec()).finish(),
+            GroupConcat::new(false, vec![], b",".to_vec(), Bounds::default()).finish(),
             Value::Null
         );
+    }
+
+    #[test]
+    fn cuts_at_the_most_characters_and_limits_rows() {
+        take_cut_rows();
+        let bounds = Bounds {
+            max_len: 5,
+            ..Bounds::default()
+        };
+        let mut g = GroupConcat::new(false, vec![], b",".to_vec(), bounds.clone());
+        for s in ["aaa", "bbb", "ccc"] {
+            g.add(&[Value::str(s)], Vec::new()).unwrap();
+        }
+        assert_eq!(g.finish(), Value::str("aaa,b"));
+        assert_eq!(take_cut_rows(), vec![2]);
+        // Characters, not bytes.
+        let mut g = GroupConcat::new(false, vec![], b",".to_vec(), bounds);
+        g.add(&[Value::str("ééé")], Vec::new()).unwrap();
+        g.add(&[Value::str("é")], Vec::new()).unwrap();
+        assert_eq!(g.finish(), Value::str("ééé,é"));
+        let limited = Bounds {
+            offset: 1,
+            count: 2,
+            ..Bounds::default()
+        };
+        let mut g = GroupConcat::new(false, vec![false], b",".to_vec(), limited);
+        for k in [4, 1, 3, 2] {
+            g.add(&[Value::Int(k)], vec![Value::Int(k)]).unwrap();
+        }
+        assert_eq!(g.finish(), Value::str("2,3"));
+        assert!(take_cut_rows().is_empty());
     }
 }

@@ -134,6 +134,8 @@ pub(crate) struct AggSpec {
     pub order: Vec<(Expr, bool)>,
     /// GROUP_CONCAT's SEPARATOR.
     pub separator: Vec<u8>,
+    /// GROUP_CONCAT's LIMIT and `group_concat_max_len`.
+    pub bounds: group_concat::Bounds,
 }
 
 impl AggSpec {
@@ -303,6 +305,49 @@ pub(crate) fn object_name(n: &ast::ObjectName) -> Vec<String> {
 }
 
 impl Compiler<'_> {
+    /// GROUP_CONCAT's `LIMIT [offset,] count` (the parser reads the offset
+    /// form as a tuple): constant non-negative integers, as MariaDB's
+    /// grammar has them.
+    fn group_concat_limit(&mut self, limit: &ast::Expr) -> Result<(u64, u64)> {
+        let parts: Vec<&ast::Expr> = match limit {
+            ast::Expr::Tuple(items) => items.iter().collect(),
+            one => vec![one],
+        };
+        let mut numbers = Vec::new();
+        for p in &parts {
+            let v = match p {
+                ast::Expr::Value(_) => self.compile(p)?.eval(&[][..], Env::new(&[]))?,
+                ast::Expr::Identifier(i) => {
+                    return Err(SqlError::new(
+                        1327,
+                        "42000",
+                        format!("Undeclared variable: {}", i.value),
+                    ))
+                }
+                _ => Value::Null,
+            };
+            numbers.push(match v {
+                Value::Int(n) if n >= 0 => n as u64,
+                Value::UInt(n) => n,
+                _ => {
+                    return Err(SqlError::syntax(format!(
+                        "You have an error in your SQL syntax; check the manual that \
+                         corresponds to your MariaDB server version for the right syntax to \
+                         use near '{p}'"
+                    )))
+                }
+            });
+        }
+        match numbers.as_slice() {
+            [count] => Ok((0, *count)),
+            [offset, count] => Ok((*offset, *count)),
+            _ => Err(SqlError::syntax(format!(
+                "You have an error in your SQL syntax; check the manual that corresponds to \
+                 your MariaDB server version for the right syntax to use near '{limit}'"
+            ))),
+        }
+    }
+
     pub fn column(&self, table: Option<&str>, name: &str) -> Result<usize> {
         let mut found = None;
         for (i, c) in self.scope.iter().enumerate() {
@@ -697,9 +742,22 @@ impl Compiler<'_> {
         // in another function, is not done.
         let mut order_by: &[ast::OrderByExpr] = &[];
         let mut separator = b",".to_vec();
+        let mut bounds = group_concat::Bounds::default();
+        if name == "GROUP_CONCAT" {
+            if let Some(n) = (self.variable)("group_concat_max_len").and_then(|v| match v {
+                Value::Int(n) => u64::try_from(n).ok(),
+                Value::UInt(n) => Some(n),
+                _ => None,
+            }) {
+                bounds.max_len = n;
+            }
+        }
         for clause in clauses {
             match clause {
                 ast::FunctionArgumentClause::OrderBy(o) if name == "GROUP_CONCAT" => order_by = o,
+                ast::FunctionArgumentClause::Limit(l) if name == "GROUP_CONCAT" => {
+                    (bounds.offset, bounds.count) = self.group_concat_limit(l)?;
+                }
                 ast::FunctionArgumentClause::Separator(s) if name == "GROUP_CONCAT" => {
                     separator = match &s.value {
                         ast::Value::SingleQuotedString(t) | ast::Value::DoubleQuotedString(t) => {
@@ -792,6 +850,7 @@ impl Compiler<'_> {
                 more,
                 order,
                 separator,
+                bounds,
             });
             return Ok(Expr::Agg(aggs.len() - 1));
         }
@@ -2112,6 +2171,7 @@ impl Acc {
                     spec.distinct,
                     spec.order.iter().map(|(_, d)| *d).collect(),
                     spec.separator.clone(),
+                    spec.bounds.clone(),
                 )))
             }
         };

@@ -464,6 +464,7 @@ impl Compiler<'_> {
                 more: Vec::new(),
                 order: Vec::new(),
                 separator: Vec::new(),
+                bounds: Default::default(),
             }),
             _ => None,
         };

@@ -71,10 +71,74 @@ pub(crate) fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
         }
         Err(e) => match share_mode_as_for_share(&sql) {
             Some(rewritten) => Parser::parse_sql(&MySqlDialect {}, &rewritten).ok(),
-            None => multi_table_update::parse(&sql).map(|u| vec![u]),
+            None => multi_table_update::parse(&sql)
+                .map(|u| vec![u])
+                .or_else(|| {
+                    group_concat_limit_as_tuple(&sql)
+                        .and_then(|r| Parser::parse_sql(&MySqlDialect {}, &r).ok())
+                }),
         }
         .ok_or_else(|| unsupported::refuse_unparsed(&sql, e.into())),
     }
+}
+
+/// `GROUP_CONCAT(... LIMIT offset, count)`, whose comma the parser does not
+/// take, with the two numbers as a tuple (`LIMIT (offset, count)`), which
+/// it does; `None` when there is no such LIMIT.
+fn group_concat_limit_as_tuple(sql: &str) -> Option<String> {
+    use sqlparser::tokenizer::{Token, Tokenizer};
+    let tokens = Tokenizer::new(&MySqlDialect {}, sql).tokenize().ok()?;
+    let solid: Vec<usize> = (0..tokens.len())
+        .filter(|&i| !matches!(tokens[i], Token::Whitespace(_)))
+        .collect();
+    let word =
+        |i: usize, w: &str| matches!(&tokens[i], Token::Word(x) if x.value.eq_ignore_ascii_case(w));
+    let mut depth = 0usize;
+    // Depths just inside a GROUP_CONCAT's parentheses.
+    let mut calls: Vec<usize> = Vec::new();
+    let mut wrap: Vec<(usize, usize)> = Vec::new();
+    for (k, &i) in solid.iter().enumerate() {
+        match &tokens[i] {
+            Token::LParen => {
+                depth += 1;
+                if k > 0 && word(solid[k - 1], "GROUP_CONCAT") {
+                    calls.push(depth);
+                }
+            }
+            Token::RParen => {
+                if calls.last() == Some(&depth) {
+                    calls.pop();
+                }
+                depth = depth.saturating_sub(1);
+            }
+            _ if calls.last() == Some(&depth) && word(i, "LIMIT") => {
+                if let [a, comma, b, close] = solid.get(k + 1..k + 5)? {
+                    if matches!(tokens[*a], Token::Number(..))
+                        && tokens[*comma] == Token::Comma
+                        && matches!(tokens[*b], Token::Number(..))
+                        && tokens[*close] == Token::RParen
+                    {
+                        wrap.push((*a, *b));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if wrap.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(sql.len() + 2 * wrap.len());
+    for (i, t) in tokens.iter().enumerate() {
+        if wrap.iter().any(|(a, _)| *a == i) {
+            out.push('(');
+        }
+        out.push_str(&t.to_string());
+        if wrap.iter().any(|(_, b)| *b == i) {
+            out.push(')');
+        }
+    }
+    Some(out)
 }
 
 /// A statement ending in MySQL's `LOCK IN SHARE MODE` (which the parser
@@ -97,6 +161,21 @@ fn share_mode_as_for_share(sql: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::{share_mode_as_for_share, strip_conditional_comments};
+
+    #[test]
+    fn group_concat_limit_with_offset_is_a_tuple() {
+        assert_eq!(
+            super::group_concat_limit_as_tuple(
+                "SELECT GROUP_CONCAT(a ORDER BY a LIMIT 1, 2) FROM t LIMIT 3, 4"
+            )
+            .as_deref(),
+            Some("SELECT GROUP_CONCAT(a ORDER BY a LIMIT (1, 2)) FROM t LIMIT 3, 4")
+        );
+        assert_eq!(
+            super::group_concat_limit_as_tuple("SELECT 1 LIMIT 1, 2"),
+            None
+        );
+    }
 
     #[test]
     fn lock_in_share_mode_is_for_share() {

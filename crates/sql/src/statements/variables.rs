@@ -230,6 +230,19 @@ impl Session {
                 lineardb_sync::wait::set_enabled(on.ok_or_else(|| bad_value(&v))?);
                 continue;
             }
+            if name == "group_concat_max_len" {
+                // MariaDB's range: below 4 is 4, with a warning.
+                let n = whole(&v).ok_or_else(|| bad_value(&v))?;
+                if n < 4 {
+                    self.warnings.push((
+                        1292,
+                        format!("Truncated incorrect group_concat_max_len value: '{n}'"),
+                    ));
+                }
+                self.variables
+                    .insert(name, Value::UInt(n.clamp(4, u64::from(u32::MAX))));
+                continue;
+            }
             if name == "lineardb_parallel_min_rows" {
                 self.parallel_min_rows = whole(&v).ok_or_else(|| bad_value(&v))?;
                 continue;
