@@ -178,9 +178,10 @@ impl Session {
             digest_key: None,
             text,
         };
-        if let ast::Statement::Query(q) = &p.statement {
+        let statement = p.statement.clone();
+        if let ast::Statement::Query(q) = &statement {
             if q.locks.is_empty() {
-                let plan = self.plan_select(q, &p.params)?;
+                let plan = self.assigning_variables(&statement, |s| s.plan_select(q, &p.params))?;
                 p.columns = plan.columns().to_vec();
                 p.plan = Some((plan, self.plan_version()));
             } else {
@@ -246,6 +247,16 @@ impl Session {
         sink: &mut dyn RowSink,
     ) -> Result<Outcome> {
         self.statement_text = Some(p.text.clone());
+        let statement = p.statement.clone();
+        self.assigning_variables(&statement, |s| s.run_prepared_statement(p, params, sink))
+    }
+
+    fn run_prepared_statement(
+        &mut self,
+        p: &mut Prepared,
+        params: &[Value],
+        sink: &mut dyn RowSink,
+    ) -> Result<Outcome> {
         if let ast::Statement::Query(q) = &p.statement {
             if !q.locks.is_empty() {
                 return self.locking_select(q, &p.params, params, sink);
@@ -266,6 +277,40 @@ impl Session {
     }
 
     fn run(
+        &mut self,
+        stmt: &ast::Statement,
+        params: &Params,
+        args: &[Value],
+        sink: &mut dyn RowSink,
+    ) -> Result<Outcome> {
+        self.assigning_variables(stmt, |s| s.run_statement(stmt, params, args, sink))
+    }
+
+    /// Runs `f` for `stmt`; a statement that assigns user variables (`:=`)
+    /// runs on one thread with the session's variables in reach of its
+    /// rows ([`user_variables`](crate::expr::user_variables)).
+    fn assigning_variables<T>(
+        &mut self,
+        stmt: &ast::Statement,
+        f: impl FnOnce(&mut Self) -> Result<T>,
+    ) -> Result<T> {
+        if matches!(stmt, ast::Statement::Set(_))
+            || crate::expr::user_variables::assigning()
+            || !assigns_user_variables(stmt)
+        {
+            return f(self);
+        }
+        let mut variables = std::mem::take(&mut self.facts.user_variables);
+        let threads = std::mem::replace(&mut self.parallel_threads, 1);
+        let r = crate::expr::user_variables::run_assigning(&mut variables, || f(self));
+        self.parallel_threads = threads;
+        self.facts.user_variables = variables;
+        // Plans kept by prepared statements read variables as constants.
+        self.facts_changed();
+        r
+    }
+
+    fn run_statement(
         &mut self,
         stmt: &ast::Statement,
         params: &Params,
@@ -477,4 +522,17 @@ impl Session {
         let o = self.execute(sql, &mut sink)?;
         Ok((o, sink))
     }
+}
+
+/// Whether `stmt` assigns a user variable (`@name := value`) anywhere.
+fn assigns_user_variables(stmt: &ast::Statement) -> bool {
+    use std::ops::ControlFlow;
+    ast::visit_expressions(stmt, |e| match e {
+        ast::Expr::BinaryOp {
+            op: ast::BinaryOperator::Assignment,
+            ..
+        } => ControlFlow::Break(()),
+        _ => ControlFlow::Continue(()),
+    })
+    .is_break()
 }

@@ -6,6 +6,7 @@ pub(crate) mod clock;
 pub(crate) mod group_concat;
 pub(crate) mod row_key;
 pub(crate) mod subquery;
+pub(crate) mod user_variables;
 mod walk;
 pub(crate) mod window;
 use crate::error::{Result, SqlError};
@@ -109,6 +110,11 @@ pub(crate) enum Func {
     UtcDate,
     /// UNIX_TIMESTAMP() of the statement's start.
     UnixTimestamp,
+    /// `@name` in a statement that assigns variables (arguments: the name,
+    /// its value when compiled, which gives the type).
+    UserVariable,
+    /// `@name := value` (arguments: the name, the value).
+    SetUserVariable,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -381,6 +387,15 @@ impl Compiler<'_> {
                     return self.var(v);
                 }
                 if let Some(name) = id.value.strip_prefix('@') {
+                    if user_variables::assigning() {
+                        // The value it has when compiled gives its type.
+                        let name = name.to_ascii_lowercase();
+                        let now = user_variables::get(&name);
+                        return Ok(Expr::Func(
+                            Func::UserVariable,
+                            vec![Expr::Lit(Value::str(&name)), Expr::Lit(now)],
+                        ));
+                    }
                     return Ok(Expr::Lit(self.facts.user_variable(name)));
                 }
                 self.resolve(None, ident_name(id))?
@@ -469,6 +484,31 @@ impl Compiler<'_> {
                     ast::UnaryOperator::Plus => x,
                     other => return Err(SqlError::unsupported(format!("operator {other}"))),
                 }
+            }
+            E::BinaryOp {
+                left,
+                op: ast::BinaryOperator::Assignment,
+                right,
+            } => {
+                let name = match left.as_ref() {
+                    E::Identifier(i) if i.value.starts_with('@') && !i.value.starts_with("@@") => {
+                        i.value[1..].to_ascii_lowercase()
+                    }
+                    other => {
+                        return Err(SqlError::syntax(format!(
+                            "You have an error in your SQL syntax; check the manual that \
+                             corresponds to your MariaDB server version for the right syntax \
+                             to use near ':= {other}'"
+                        )))
+                    }
+                };
+                if !user_variables::assigning() {
+                    return Err(SqlError::unsupported(":= here"));
+                }
+                Expr::Func(
+                    Func::SetUserVariable,
+                    vec![Expr::Lit(Value::str(&name)), self.compile(right)?],
+                )
             }
             E::BinaryOp { left, op, right } => {
                 use ast::BinaryOperator as B;
@@ -1679,6 +1719,17 @@ impl Expr {
             Func::UtcTimestamp => Value::DateTime(clock::whole_seconds(clock::statement_utc())),
             Func::UtcDate => day(clock::statement_utc()),
             Func::UnixTimestamp => Value::Int(clock::statement_utc().div_euclid(1_000_000)),
+            Func::UserVariable => match &args[0].eval(row, env)? {
+                Value::Bytes(name) => user_variables::get(&String::from_utf8_lossy(name)),
+                _ => Value::Null,
+            },
+            Func::SetUserVariable => {
+                let v = args[1].eval(row, env)?;
+                if let Value::Bytes(name) = &args[0].eval(row, env)? {
+                    user_variables::set(&String::from_utf8_lossy(name), v.clone());
+                }
+                v
+            }
             Func::Sleep => {
                 // Seconds (fractions allowed), at most an hour; returns 0.
                 let secs = v0()?.as_f64().unwrap_or(0.0).clamp(0.0, 3600.0);
@@ -1919,6 +1970,7 @@ impl Expr {
             }
             Expr::Interval(..) => ColumnKind::Int,
             Expr::Func(f, args) => match f {
+                Func::UserVariable | Func::SetUserVariable => args[1].kind(scope, aggs),
                 Func::Length
                 | Func::CharLength
                 | Func::Year
@@ -2039,6 +2091,7 @@ impl Expr {
             Expr::Lit(_) | Expr::Param(_) => true,
             Expr::Arith(_, a, b) => a.is_constant() && b.is_constant(),
             Expr::Neg(a) => a.is_constant(),
+            Expr::Func(Func::SetUserVariable, _) => false,
             Expr::Func(_, l) => l.iter().all(|x| x.is_constant()),
             Expr::Interval(_, a) => a.is_constant(),
             Expr::Cast(a, _) => a.is_constant(),

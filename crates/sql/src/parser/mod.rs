@@ -76,6 +76,10 @@ pub(crate) fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
                 .or_else(|| {
                     group_concat_limit_as_tuple(&sql)
                         .and_then(|r| Parser::parse_sql(&MySqlDialect {}, &r).ok())
+                })
+                .or_else(|| {
+                    set_assignments_with_equals(&sql)
+                        .and_then(|r| Parser::parse_sql(&MySqlDialect {}, &r).ok())
                 }),
         }
         .ok_or_else(|| unsupported::refuse_unparsed(&sql, e.into())),
@@ -139,6 +143,34 @@ fn group_concat_limit_as_tuple(sql: &str) -> Option<String> {
         }
     }
     Some(out)
+}
+
+/// `SET @a := 1, b := 2`, whose `:=` the parser does not take after SET,
+/// with `=` there (the same in a SET); `None` for other statements.
+fn set_assignments_with_equals(sql: &str) -> Option<String> {
+    use sqlparser::tokenizer::{Token, Tokenizer};
+    let tokens = Tokenizer::new(&MySqlDialect {}, sql).tokenize().ok()?;
+    let first = tokens.iter().find(|t| !matches!(t, Token::Whitespace(_)))?;
+    if !matches!(first, Token::Word(w) if w.value.eq_ignore_ascii_case("SET")) {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut changed = false;
+    let mut out = String::with_capacity(sql.len());
+    for t in &tokens {
+        match t {
+            Token::LParen => depth += 1,
+            Token::RParen => depth = depth.saturating_sub(1),
+            Token::Assignment if depth == 0 => {
+                out.push('=');
+                changed = true;
+                continue;
+            }
+            _ => {}
+        }
+        out.push_str(&t.to_string());
+    }
+    changed.then_some(out)
 }
 
 /// A statement ending in MySQL's `LOCK IN SHARE MODE` (which the parser

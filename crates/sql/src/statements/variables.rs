@@ -77,6 +77,7 @@ impl Session {
         };
         // Plans kept by prepared statements read variables as constants.
         self.facts_changed();
+        let mut assigned = Vec::new();
         for (name, value, global) in assignments {
             if let Some(user) = name.strip_prefix('@').filter(|n| !n.starts_with('@')) {
                 let v = match value {
@@ -87,14 +88,17 @@ impl Session {
                             format!("Unknown column '{}' in 'SET'", i.value),
                         ));
                     }
+                    e if super::dml_subqueries::has_subquery(e) => {
+                        self.value_of_query(e, params, args)?
+                    }
                     e => {
                         let x = self.compile_constant(e, params)?;
                         x.eval(&[][..], Env::new(args))?
                     }
                 };
-                self.facts
-                    .user_variables
-                    .insert(user.to_ascii_lowercase(), v);
+                // Every value is read before any is assigned, as in
+                // MariaDB (`SET @a = 5, @b = @a` reads the old @a).
+                assigned.push((user.to_ascii_lowercase(), v));
                 continue;
             }
             let name = name
@@ -255,6 +259,29 @@ impl Session {
             }
             self.variables.insert(name, v);
         }
+        self.facts.user_variables.extend(assigned);
         Ok(Outcome::done(0))
+    }
+}
+
+impl Session {
+    /// The value of an expression holding a subquery (`SET @v = (SELECT
+    /// ...)`), run as `SELECT expr`.
+    fn value_of_query(&mut self, e: &ast::Expr, params: &Params, args: &[Value]) -> Result<Value> {
+        let mut stmts =
+            sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::MySqlDialect {}, "SELECT 1")?;
+        let Some(ast::Statement::Query(mut q)) = stmts.pop() else {
+            return Err(SqlError::internal("SELECT did not parse"));
+        };
+        if let ast::SetExpr::Select(s) = q.body.as_mut() {
+            s.projection = vec![ast::SelectItem::UnnamedExpr(e.clone())];
+        }
+        let mut sink = crate::result::CollectSink::default();
+        self.select(&q, params, args, &mut sink)?;
+        Ok(sink
+            .rows
+            .pop()
+            .and_then(|mut r| r.pop())
+            .unwrap_or(Value::Null))
     }
 }
