@@ -1,7 +1,8 @@
 //! User variables beside a real MariaDB 10.11: `SET @v = expr` and `:=`,
 //! every SET value read before any is assigned, SET from a subquery, and
 //! `@v := expr` inside SELECT and UPDATE, assigned row by row (the classic
-//! row numbering), the variables kept for the statements after.
+//! row numbering), the variables kept for the statements after; SELECT ...
+//! INTO @variables (1172, 1222, warning 1329).
 mod common;
 use common::differential::{assert_same, outcomes, Shown};
 use common::mariadb::MariaDb;
@@ -35,6 +36,20 @@ const STEPS: &[&str] = &[
     "SELECT @k := 'str', @k",
     "SET @run = 0",
     "SELECT id, @run := @run + v AS running FROM u ORDER BY id",
+    // SELECT ... INTO @variables.
+    "SELECT id, v INTO @i, @w FROM u WHERE id = 2",
+    "SELECT @i, @w",
+    "SELECT id INTO @i FROM u WHERE id = 99",
+    "SHOW WARNINGS",
+    "SELECT @i",
+    "SELECT id INTO @i FROM u",
+    "SELECT id, v INTO @i FROM u WHERE id = 2",
+    "SELECT id INTO @i, @j FROM u WHERE id = 2",
+    "SELECT SUM(v) INTO @total FROM u",
+    "SELECT id INTO @i FROM u ORDER BY id DESC LIMIT 1",
+    "SELECT @total, @i",
+    "SELECT s FROM u WHERE id = 1 INTO @letter",
+    "SELECT @letter",
 ];
 
 #[test]

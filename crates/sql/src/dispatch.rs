@@ -176,12 +176,17 @@ impl Session {
             columns: Vec::new(),
             digest: crate::digest::normalize(sql),
             digest_key: None,
+            assigns: false,
             text,
         };
+        p.assigns =
+            !matches!(p.statement, ast::Statement::Set(_)) && assigns_user_variables(&p.statement);
         let statement = p.statement.clone();
         if let ast::Statement::Query(q) = &statement {
-            if q.locks.is_empty() {
-                let plan = self.assigning_variables(&statement, |s| s.plan_select(q, &p.params))?;
+            if selects_into(q) {
+                // Runs as a statement (no result set to describe).
+            } else if q.locks.is_empty() {
+                let plan = self.assigning_variables(p.assigns, |s| s.plan_select(q, &p.params))?;
                 p.columns = plan.columns().to_vec();
                 p.plan = Some((plan, self.plan_version()));
             } else {
@@ -247,8 +252,7 @@ impl Session {
         sink: &mut dyn RowSink,
     ) -> Result<Outcome> {
         self.statement_text = Some(p.text.clone());
-        let statement = p.statement.clone();
-        self.assigning_variables(&statement, |s| s.run_prepared_statement(p, params, sink))
+        self.assigning_variables(p.assigns, |s| s.run_prepared_statement(p, params, sink))
     }
 
     fn run_prepared_statement(
@@ -258,6 +262,10 @@ impl Session {
         sink: &mut dyn RowSink,
     ) -> Result<Outcome> {
         if let ast::Statement::Query(q) = &p.statement {
+            if selects_into(q) {
+                let q = q.clone();
+                return self.select(&q, &p.params.clone(), params, sink);
+            }
             if !q.locks.is_empty() {
                 return self.locking_select(q, &p.params, params, sink);
             }
@@ -283,21 +291,24 @@ impl Session {
         args: &[Value],
         sink: &mut dyn RowSink,
     ) -> Result<Outcome> {
-        self.assigning_variables(stmt, |s| s.run_statement(stmt, params, args, sink))
+        // `:=` only comes from those characters in the text.
+        let assigns = self
+            .statement_text
+            .as_deref()
+            .is_none_or(|t| t.contains(":="))
+            && assigns_user_variables(stmt);
+        self.assigning_variables(assigns, |s| s.run_statement(stmt, params, args, sink))
     }
 
-    /// Runs `f` for `stmt`; a statement that assigns user variables (`:=`)
+    /// Runs `f` for a statement; one that `assigns` user variables (`:=`)
     /// runs on one thread with the session's variables in reach of its
     /// rows ([`user_variables`](crate::expr::user_variables)).
     fn assigning_variables<T>(
         &mut self,
-        stmt: &ast::Statement,
+        assigns: bool,
         f: impl FnOnce(&mut Self) -> Result<T>,
     ) -> Result<T> {
-        if matches!(stmt, ast::Statement::Set(_))
-            || crate::expr::user_variables::assigning()
-            || !assigns_user_variables(stmt)
-        {
+        if !assigns || crate::expr::user_variables::assigning() {
             return f(self);
         }
         let mut variables = std::mem::take(&mut self.facts.user_variables);
@@ -527,6 +538,10 @@ impl Session {
 /// Whether `stmt` assigns a user variable (`@name := value`) anywhere.
 fn assigns_user_variables(stmt: &ast::Statement) -> bool {
     use std::ops::ControlFlow;
+    if matches!(stmt, ast::Statement::Set(_)) {
+        // SET's own `:=` is its `=`.
+        return false;
+    }
     ast::visit_expressions(stmt, |e| match e {
         ast::Expr::BinaryOp {
             op: ast::BinaryOperator::Assignment,
@@ -535,4 +550,9 @@ fn assigns_user_variables(stmt: &ast::Statement) -> bool {
         _ => ControlFlow::Continue(()),
     })
     .is_break()
+}
+
+/// Whether a query is `SELECT ... INTO @variables`.
+fn selects_into(q: &ast::Query) -> bool {
+    matches!(q.body.as_ref(), ast::SetExpr::Select(s) if s.into.is_some())
 }

@@ -37,6 +37,8 @@ pub struct Prepared {
     pub(crate) digest_key: Option<(Option<String>, u64)>,
     /// The text the statement was parsed from.
     pub(crate) text: Arc<str>,
+    /// Whether it assigns user variables (`:=`).
+    pub(crate) assigns: bool,
 }
 
 impl Prepared {

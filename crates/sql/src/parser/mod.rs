@@ -3,6 +3,7 @@
 pub(crate) mod accounts;
 pub(crate) mod admin;
 mod multi_table_update;
+pub(crate) mod select_into;
 pub(crate) mod tokens;
 pub(crate) mod unsupported;
 
@@ -77,6 +78,7 @@ pub(crate) fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
                     group_concat_limit_as_tuple(&sql)
                         .and_then(|r| Parser::parse_sql(&MySqlDialect {}, &r).ok())
                 })
+                .or_else(|| select_into::parse(&sql))
                 .or_else(|| {
                     set_assignments_with_equals(&sql)
                         .and_then(|r| Parser::parse_sql(&MySqlDialect {}, &r).ok())

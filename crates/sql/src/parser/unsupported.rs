@@ -377,6 +377,19 @@ impl Visitor for Ignored {
 /// honour.
 pub(crate) fn refuse_ignored(stmt: &ast::Statement) -> Result<()> {
     if let ast::Statement::Query(q) = stmt {
+        if let ast::SetExpr::Select(s) = q.body.as_ref() {
+            // A top-level INTO @variables is run (statements::query).
+            if s.into
+                .as_ref()
+                .is_some_and(|i| crate::parser::select_into::variables(i).is_some())
+            {
+                let mut bare = (**q).clone();
+                if let ast::SetExpr::Select(s) = bare.body.as_mut() {
+                    s.into = None;
+                }
+                return refuse_ignored(&ast::Statement::Query(Box::new(bare)));
+            }
+        }
         if !q.locks.is_empty() {
             // A top-level SELECT's locking clause is run (statements::
             // locking_read); anywhere else it is refused below.

@@ -1,6 +1,6 @@
 //! SELECT: planned against the session's tables and variables, run with its
 //! snapshot.
-use crate::error::Result;
+use crate::error::{Result, SqlError};
 use crate::execution::RunContext;
 use crate::expr::Params;
 use crate::names::qualify;
@@ -24,6 +24,11 @@ impl Session {
         args: &[Value],
         sink: &mut dyn RowSink,
     ) -> Result<Outcome> {
+        if let ast::SetExpr::Select(s) = q.body.as_ref() {
+            if let Some(into) = &s.into {
+                return self.select_into(q, into, params, args);
+            }
+        }
         if !q.locks.is_empty() {
             return self.locking_select(q, params, args, sink);
         }
@@ -31,6 +36,57 @@ impl Session {
         let plan = self.plan_select(q, params)?;
         self.reading(|s| plan.run(args, &s.run_context(s.view()), sink))?;
         Ok(Outcome::Rows)
+    }
+
+    /// SELECT ... INTO @a, @b: the one row's values into the variables
+    /// (none: warning 1329 and the variables kept; several: 1172).
+    fn select_into(
+        &mut self,
+        q: &ast::Query,
+        into: &ast::SelectInto,
+        params: &Params,
+        args: &[Value],
+    ) -> Result<Outcome> {
+        let Some(variables) = crate::parser::select_into::variables(into) else {
+            return Err(SqlError::unsupported("SELECT ... INTO"));
+        };
+        let mut bare = q.clone();
+        if let ast::SetExpr::Select(s) = bare.body.as_mut() {
+            s.into = None;
+        }
+        let mut sink = crate::result::CollectSink::default();
+        self.select(&bare, params, args, &mut sink)?;
+        if sink.columns.len() != variables.len() {
+            return Err(SqlError::new(
+                1222,
+                "21000",
+                "The used SELECT statements have a different number of columns",
+            ));
+        }
+        match sink.rows.len() {
+            0 => {
+                self.warnings.push((
+                    1329,
+                    "No data - zero rows fetched, selected, or processed".into(),
+                ));
+                Ok(Outcome::done(0))
+            }
+            1 => {
+                let row = sink.rows.pop().expect("one row");
+                self.facts
+                    .user_variables
+                    .extend(variables.into_iter().zip(row));
+                // Plans kept by prepared statements read variables as
+                // constants.
+                self.facts_changed();
+                Ok(Outcome::done(1))
+            }
+            _ => Err(SqlError::new(
+                1172,
+                "42000",
+                "Result consisted of more than one row",
+            )),
+        }
     }
 
     pub(crate) fn plan_select(&mut self, q: &ast::Query, params: &Params) -> Result<QueryPlan> {
