@@ -4,7 +4,7 @@
 //! the statement (spacing, parentheses and inner comments kept), through
 //! derived tables, UNION and views.
 mod common;
-use common::differential::{assert_same, outcomes, Shown};
+use common::differential::{same_as_mariadb, Shown};
 use common::mariadb::MariaDb;
 use common::Server;
 
@@ -32,14 +32,6 @@ const QUERIES: &[&str] = &[
 fn unnamed_items_are_named_as_in_mariadb() {
     let server = Server::start();
     let mariadb = MariaDb::start();
-    let ours = outcomes(&server.url(""), "cn", SETUP, QUERIES, Shown::NamesAndRows);
-    let theirs = outcomes(
-        &format!("mysql://root@127.0.0.1:{}/", mariadb.port),
-        "cn",
-        SETUP,
-        QUERIES,
-        Shown::NamesAndRows,
-    );
-    assert_same(&ours, &theirs);
+    let ours = same_as_mariadb(&server, &mariadb, "cn", SETUP, QUERIES, Shown::NamesAndRows);
     assert!(ours[1].contains("\"count( * )\""), "{}", ours[1]);
 }

@@ -3,7 +3,7 @@
 //! a result was cut, and `LIMIT [offset,] count` with and without ORDER BY
 //! and DISTINCT.
 mod common;
-use common::differential::{assert_same, outcomes, Shown};
+use common::differential::{same_as_mariadb, Shown};
 use common::mariadb::MariaDb;
 use common::Server;
 
@@ -41,14 +41,6 @@ const STEPS: &[&str] = &[
 fn group_concat_bounds_answer_as_mariadb() {
     let server = Server::start();
     let mariadb = MariaDb::start();
-    let ours = outcomes(&server.url(""), "gc", SETUP, STEPS, Shown::Rows);
-    let theirs = outcomes(
-        &format!("mysql://root@127.0.0.1:{}/", mariadb.port),
-        "gc",
-        SETUP,
-        STEPS,
-        Shown::Rows,
-    );
-    assert_same(&ours, &theirs);
+    let ours = same_as_mariadb(&server, &mariadb, "gc", SETUP, STEPS, Shown::Rows);
     assert_eq!(ours[2].matches("1260").count(), 2, "{}", ours[2]);
 }

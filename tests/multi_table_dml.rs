@@ -6,7 +6,7 @@
 //! (1052, 1054, 1064, 1066, 1109, 1288). Then concurrent joined updates of
 //! one counter from several connections: no update lost.
 mod common;
-use common::differential::{assert_same, outcomes, Shown};
+use common::differential::{same_as_mariadb, Shown};
 use common::mariadb::MariaDb;
 use common::Server;
 use mysql::prelude::*;
@@ -82,25 +82,9 @@ const SYNTAX_ERRORS: &[&str] = &[
 fn multi_table_update_and_delete_answer_as_mariadb() {
     let server = Server::start();
     let mariadb = MariaDb::start();
-    let ours = outcomes(&server.url(""), "mt", &[], STEPS, Shown::Changes);
-    let theirs = outcomes(
-        &format!("mysql://root@127.0.0.1:{}/", mariadb.port),
-        "mt",
-        &[],
-        STEPS,
-        Shown::Changes,
-    );
-    assert_same(&ours, &theirs);
+    let ours = same_as_mariadb(&server, &mariadb, "mt", &[], STEPS, Shown::Changes);
     let setup = &STEPS[..6];
-    let ours_syntax = outcomes(&server.url(""), "mt", setup, SYNTAX_ERRORS, Shown::Rows);
-    let theirs_syntax = outcomes(
-        &format!("mysql://root@127.0.0.1:{}/", mariadb.port),
-        "mt",
-        setup,
-        SYNTAX_ERRORS,
-        Shown::Rows,
-    );
-    assert_same(&ours_syntax, &theirs_syntax);
+    same_as_mariadb(&server, &mariadb, "mt", setup, SYNTAX_ERRORS, Shown::Rows);
     assert!(ours[6].contains("affected 4"), "{}", ours[6]);
 }
 

@@ -4,7 +4,7 @@
 //! the same rows, column names, affected rows and info, and the same errors
 //! (1210, 1243, 1295, a failed PREPARE dropping the statement of its name).
 mod common;
-use common::differential::{assert_same, outcomes, Shown};
+use common::differential::{same_as_mariadb, Shown};
 use common::mariadb::MariaDb;
 use common::Server;
 
@@ -64,16 +64,9 @@ const ERRORS: &[&str] = &[
 fn sql_prepared_statements_answer_as_mariadb() {
     let server = Server::start();
     let mariadb = MariaDb::start();
-    let theirs_url = format!("mysql://root@127.0.0.1:{}/", mariadb.port);
-    let ours = outcomes(&server.url(""), "ps", SETUP, STEPS, Shown::Changes);
-    let theirs = outcomes(&theirs_url, "ps", SETUP, STEPS, Shown::Changes);
-    assert_same(&ours, &theirs);
-    let ours_names = outcomes(&server.url(""), "ps", SETUP, STEPS, Shown::NamesAndRows);
-    let theirs_names = outcomes(&theirs_url, "ps", SETUP, STEPS, Shown::NamesAndRows);
-    assert_same(&ours_names, &theirs_names);
-    let ours_errors = outcomes(&server.url(""), "ps", SETUP, ERRORS, Shown::Rows);
-    let theirs_errors = outcomes(&theirs_url, "ps", SETUP, ERRORS, Shown::Rows);
-    assert_same(&ours_errors, &theirs_errors);
+    let ours = same_as_mariadb(&server, &mariadb, "ps", SETUP, STEPS, Shown::Changes);
+    same_as_mariadb(&server, &mariadb, "ps", SETUP, STEPS, Shown::NamesAndRows);
+    let ours_errors = same_as_mariadb(&server, &mariadb, "ps", SETUP, ERRORS, Shown::Rows);
     assert!(ours[2].contains(r#"Bytes(\"6\")"#), "{}", ours[2]);
     assert!(ours_errors[1].contains("error 1210"), "{}", ours_errors[1]);
 }

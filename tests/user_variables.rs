@@ -4,7 +4,7 @@
 //! row numbering), the variables kept for the statements after; SELECT ...
 //! INTO @variables (1172, 1222, warning 1329).
 mod common;
-use common::differential::{assert_same, outcomes, Shown};
+use common::differential::{same_as_mariadb, Shown};
 use common::mariadb::MariaDb;
 use common::Server;
 
@@ -56,14 +56,6 @@ const STEPS: &[&str] = &[
 fn user_variables_answer_as_mariadb() {
     let server = Server::start();
     let mariadb = MariaDb::start();
-    let ours = outcomes(&server.url(""), "uv", SETUP, STEPS, Shown::Changes);
-    let theirs = outcomes(
-        &format!("mysql://root@127.0.0.1:{}/", mariadb.port),
-        "uv",
-        SETUP,
-        STEPS,
-        Shown::Changes,
-    );
-    assert_same(&ours, &theirs);
+    let ours = same_as_mariadb(&server, &mariadb, "uv", SETUP, STEPS, Shown::Changes);
     assert!(ours[1].contains(r#"Bytes(\"4\")"#), "{}", ours[1]);
 }

@@ -96,3 +96,27 @@ pub fn assert_same(ours: &[String], theirs: &[String]) {
         .collect();
     assert!(differ.is_empty(), "{}", differ.join("\n\n"));
 }
+
+/// Runs the script on `server` and on `mariadb` (each in a fresh database
+/// `db`), fails listing the statements whose outcomes differ, and returns
+/// lineardb's outcomes.
+#[allow(dead_code)]
+pub fn same_as_mariadb(
+    server: &super::Server,
+    mariadb: &super::mariadb::MariaDb,
+    db: &str,
+    setup: &[&str],
+    statements: &[&str],
+    shown: Shown,
+) -> Vec<String> {
+    let ours = outcomes(&server.url(""), db, setup, statements, shown);
+    let theirs = outcomes(
+        &format!("mysql://root@127.0.0.1:{}/", mariadb.port),
+        db,
+        setup,
+        statements,
+        shown,
+    );
+    assert_same(&ours, &theirs);
+    ours
+}

@@ -572,11 +572,7 @@ impl Session {
             changed += u64::from(write_update(&t, txn, &sets, pk, &old, new)?);
         }
         count_rows(&t, IndexOp::Update, changed);
-        Ok(Outcome::Done {
-            affected: changed,
-            last_insert_id: 0,
-            info: format!("Rows matched: {matched}  Changed: {changed}  Warnings: 0"),
-        })
+        Ok(updated(matched, changed))
     }
 
     pub(crate) fn delete(
@@ -686,6 +682,15 @@ fn matches<R: crate::expr::Row + ?Sized>(
         Some(f) => crate::expr::truth_of(&f.eval(row, env)?) == Some(true),
         None => true,
     })
+}
+
+/// An UPDATE's outcome: rows changed, and MariaDB's info text.
+pub(super) fn updated(matched: u64, changed: u64) -> Outcome {
+    Outcome::Done {
+        affected: changed,
+        last_insert_id: 0,
+        info: format!("Rows matched: {matched}  Changed: {changed}  Warnings: 0"),
+    }
 }
 
 /// Adds a statement's rows to the engine-wide counters of `SHOW STATUS` and

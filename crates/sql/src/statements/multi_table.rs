@@ -17,7 +17,7 @@ use crate::expr::{object_name, Params};
 use crate::privileges::bits::{DELETE, UPDATE};
 use crate::result::Outcome;
 use crate::session::Session;
-use crate::statements::dml::count_rows;
+use crate::statements::dml::{count_rows, updated};
 use lineardb_sync::thread_slot::IndexOp;
 use lineardb_table::{Table, Value};
 use lineardb_txn::{ReadView, Txn};
@@ -237,11 +237,7 @@ impl Session {
             changed += n;
             count_rows(t, IndexOp::Update, n);
         }
-        Ok(Outcome::Done {
-            affected: changed,
-            last_insert_id: 0,
-            info: format!("Rows matched: {matched}  Changed: {changed}  Warnings: 0"),
-        })
+        Ok(updated(matched, changed))
     }
 
     pub(crate) fn multi_table_delete(
