@@ -49,6 +49,7 @@ const STEPS: &[&str] = &[
     "SELECT id INTO @i FROM u ORDER BY id DESC LIMIT 1",
     "SELECT @total, @i",
     "SELECT s FROM u WHERE id = 1 INTO @letter",
+    "SHOW WARNINGS",
     "SELECT @letter",
 ];
 

@@ -205,7 +205,10 @@ impl SelectPlan {
                     level: 0,
                 });
             }
-            if self.rollup {
+            // MariaDB lists groups by their keys when no ORDER BY says
+            // otherwise (applications rely on it), rollup rows after the
+            // groups they sum up.
+            if self.rollup || (!self.group_by.is_empty() && self.order_by.is_empty()) {
                 self.sort_for_rollup(&mut groups.list, env)?;
             }
             for g in &groups.list {
@@ -248,8 +251,8 @@ impl SelectPlan {
     /// aggregates the pieces it takes into groups of its own, and the
     /// groups are merged at the end. `None` when the plan does not qualify:
     /// one thread allowed, a small range (tree estimate), non-covering
-    /// access, DISTINCT aggregates, or a GROUP BY whose output order would
-    /// then depend on the threads (no ORDER BY).
+    /// access, DISTINCT aggregates, or ROLLUP. (Groups are listed by their
+    /// keys or the ORDER BY either way: the threads do not show.)
     fn parallel_aggregate(
         &self,
         params: &[Value],
@@ -259,10 +262,7 @@ impl SelectPlan {
         let Source::Table(ts) = &self.source else {
             return Ok(None);
         };
-        if cx.threads <= 1
-            || self.rollup
-            || (!self.group_by.is_empty() && self.order_by.is_empty())
-            || self.aggs.iter().any(|a| a.distinct || a.takes_rows())
+        if cx.threads <= 1 || self.rollup || self.aggs.iter().any(|a| a.distinct || a.takes_rows())
         {
             return Ok(None);
         }
@@ -465,8 +465,9 @@ impl SelectPlan {
         Ok(())
     }
 
-    /// Orders groups as MariaDB lists WITH ROLLUP: by their keys, NULLs
-    /// first, each rollup row after the groups it sums up.
+    /// Orders groups as MariaDB lists GROUP BY without ORDER BY and WITH
+    /// ROLLUP: by their keys, NULLs first, each rollup row after the groups
+    /// it sums up.
     fn sort_for_rollup(&self, list: &mut Vec<Group>, env: Env<'_>) -> Result<()> {
         let mut keyed = Vec::with_capacity(list.len());
         for g in list.drain(..) {

@@ -96,9 +96,29 @@ pub(super) fn parse(sql: &str) -> Option<Vec<ast::Statement>> {
     Some(statements)
 }
 
+/// Whether `sql` writes its `INTO @v` after FROM (the older form, which
+/// MariaDB takes with deprecation warning 1287).
+pub(crate) fn is_trailing(sql: &str) -> bool {
+    let Ok(tokens) = Tokenizer::new(&MySqlDialect {}, sql).tokenize() else {
+        return false;
+    };
+    let mut depth = 0usize;
+    let mut from = false;
+    for t in &tokens {
+        match t {
+            Token::LParen => depth += 1,
+            Token::RParen => depth = depth.saturating_sub(1),
+            Token::Word(w) if depth == 0 && w.value.eq_ignore_ascii_case("FROM") => from = true,
+            Token::Word(w) if depth == 0 && w.value.eq_ignore_ascii_case("INTO") => return from,
+            _ => {}
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{parse, variables};
+    use super::{is_trailing, parse, variables};
     use sqlparser::ast;
 
     fn into_of(sql: &str) -> Option<Vec<String>> {
@@ -123,5 +143,9 @@ mod tests {
             Some(vec!["i".to_string()])
         );
         assert_eq!(into_of("SELECT 1 INTO OUTFILE '/tmp/x'"), None);
+        assert!(is_trailing(
+            "SELECT a FROM t WHERE b IN (SELECT c FROM u) INTO @x"
+        ));
+        assert!(!is_trailing("SELECT (SELECT 1 FROM u) INTO @x FROM t"));
     }
 }

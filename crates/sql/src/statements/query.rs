@@ -63,6 +63,19 @@ impl Session {
                 "The used SELECT statements have a different number of columns",
             ));
         }
+        if self
+            .statement_text
+            .as_deref()
+            .is_some_and(crate::parser::select_into::is_trailing)
+        {
+            self.warnings.push((
+                1287,
+                "'<select expression> INTO <destination>;' is deprecated and will be \
+                 removed in a future release. Please use 'SELECT <select list> INTO \
+                 <destination> FROM...' instead"
+                    .into(),
+            ));
+        }
         match sink.rows.len() {
             0 => {
                 self.warnings.push((
