@@ -421,18 +421,12 @@ impl Session {
                 default: false,
                 immediate: false,
             } if into.is_empty() => self.execute_named(name.as_ref(), parameters, using, sink),
-            S::Execute { .. } => Err(SqlError::syntax(
-                "You have an error in your SQL syntax; check the manual that corresponds to your \
-                 MariaDB server version for the right syntax to use near 'EXECUTE' at line 1",
-            )),
+            S::Execute { .. } => Err(SqlError::syntax_near("EXECUTE")),
             S::Deallocate {
                 name,
                 prepare: true,
             } => self.deallocate_named(&name.value),
-            S::Deallocate { name, .. } => Err(SqlError::syntax(format!(
-                "You have an error in your SQL syntax; check the manual that corresponds to your \
-                 MariaDB server version for the right syntax to use near '{name}' at line 1"
-            ))),
+            S::Deallocate { name, .. } => Err(SqlError::syntax_near(name)),
             S::StartTransaction { .. } => self.start_transaction(),
             S::Commit { .. } => {
                 self.end_transaction(true)?;

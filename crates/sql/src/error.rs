@@ -23,6 +23,13 @@ impl SqlError {
     pub fn syntax(message: impl Into<String>) -> SqlError {
         SqlError::new(1064, "42000", message)
     }
+    /// 1064 in MariaDB's words, `near` the text where reading stopped.
+    pub fn syntax_near(near: impl fmt::Display) -> SqlError {
+        SqlError::syntax(format!(
+            "You have an error in your SQL syntax; check the manual that corresponds to your \
+             MariaDB server version for the right syntax to use near '{near}' at line 1"
+        ))
+    }
     /// 1235: valid SQL that lineardb does not do (yet).
     pub fn unsupported(what: impl fmt::Display) -> SqlError {
         SqlError::new(

@@ -83,18 +83,18 @@ pub(crate) fn parse_admin(sql: &str) -> Option<Result<Admin>> {
     } else if r.keyword("PREPARE") {
         let name = r.name()?;
         if !r.keyword("FROM") {
-            return Some(Err(near(&r)));
+            return Some(Err(crate::error::SqlError::syntax_near(r.rest_text())));
         }
         let text = if r.punct('@') {
             PreparedText::Variable(r.name()?)
         } else {
             match r.string() {
                 Some(text) => PreparedText::Literal(text),
-                None => return Some(Err(near(&r))),
+                None => return Some(Err(crate::error::SqlError::syntax_near(r.rest_text()))),
             }
         };
         if !r.done() {
-            return Some(Err(near(&r)));
+            return Some(Err(crate::error::SqlError::syntax_near(r.rest_text())));
         }
         Admin::Prepare { name, text }
     } else if r.keywords(&["DROP", "PREPARE"]) {
@@ -103,15 +103,6 @@ pub(crate) fn parse_admin(sql: &str) -> Option<Result<Admin>> {
         return None;
     };
     r.done().then_some(Ok(stmt))
-}
-
-/// MariaDB's syntax error at the reader's place.
-fn near(r: &Reader) -> crate::error::SqlError {
-    crate::error::SqlError::syntax(format!(
-        "You have an error in your SQL syntax; check the manual that corresponds to your \
-         MariaDB server version for the right syntax to use near '{}' at line 1",
-        r.rest_text()
-    ))
 }
 
 #[cfg(test)]

@@ -52,10 +52,7 @@ pub(crate) fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
                 matches!(s, ast::Statement::Query(q)
                     if q.locks.iter().any(|l| l.lock_type == ast::LockType::Share))
             }) {
-                return Err(crate::error::SqlError::syntax(
-                    "You have an error in your SQL syntax; check the manual that corresponds \
-                     to your MariaDB server version for the right syntax to use near 'SHARE' at line 1",
-                ));
+                return Err(crate::error::SqlError::syntax_near("SHARE"));
             }
             // PostgreSQL's UPDATE ... FROM, which MariaDB lacks (its
             // multi-table UPDATE names every table before SET).
@@ -63,10 +60,7 @@ pub(crate) fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
                 .iter()
                 .any(|s| matches!(s, ast::Statement::Update(u) if u.from.is_some()))
             {
-                return Err(crate::error::SqlError::syntax(
-                    "You have an error in your SQL syntax; check the manual that corresponds \
-                     to your MariaDB server version for the right syntax to use near 'FROM' at line 1",
-                ));
+                return Err(crate::error::SqlError::syntax_near("FROM"));
             }
             Ok(statements)
         }

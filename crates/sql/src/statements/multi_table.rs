@@ -253,10 +253,7 @@ impl Session {
             } else {
                 "ORDER BY"
             };
-            return Err(SqlError::syntax(format!(
-                "You have an error in your SQL syntax; check the manual that corresponds to \
-                 your MariaDB server version for the right syntax to use near '{clause}' at line 1"
-            )));
+            return Err(SqlError::syntax_near(clause));
         }
         let listed = match &d.from {
             ast::FromTable::WithFromKeyword(t) | ast::FromTable::WithoutKeyword(t) => t,
@@ -270,13 +267,7 @@ impl Session {
                         ast::TableFactor::Table {
                             name, alias: None, ..
                         } if t.joins.is_empty() => names.push(object_name(name)),
-                        _ => {
-                            return Err(SqlError::syntax(
-                                "You have an error in your SQL syntax; check the manual that \
-                             corresponds to your MariaDB server version for the right syntax \
-                             to use near 'USING' at line 1",
-                            ))
-                        }
+                        _ => return Err(SqlError::syntax_near("USING")),
                     }
                 }
                 (names, using)

@@ -30,13 +30,6 @@ pub(crate) fn not_preparable() -> SqlError {
     )
 }
 
-fn near(text: &str) -> SqlError {
-    SqlError::syntax(format!(
-        "You have an error in your SQL syntax; check the manual that corresponds to your \
-         MariaDB server version for the right syntax to use near '{text}' at line 1"
-    ))
-}
-
 impl Session {
     /// PREPARE name FROM text.
     pub(crate) fn prepare_named(&mut self, name: &str, text: &PreparedText) -> Result<Outcome> {
@@ -78,11 +71,11 @@ impl Session {
         let text = match (immediate, parameters) {
             (true, [text]) => Some(text),
             (false, []) => None,
-            (_, [first, ..]) => return Err(near(&first.to_string())),
-            (true, []) => return Err(near("")),
+            (_, [first, ..]) => return Err(SqlError::syntax_near(first)),
+            (true, []) => return Err(SqlError::syntax_near("")),
         };
         if let Some(alias) = using.iter().find_map(|u| u.alias.as_ref()) {
-            return Err(near(&alias.to_string()));
+            return Err(SqlError::syntax_near(alias));
         }
         // The values of USING are read before the statement runs.
         let mut args = Vec::with_capacity(using.len());
@@ -123,5 +116,5 @@ impl Session {
 /// A prepared statement's text from a value (a user variable's, EXECUTE
 /// IMMEDIATE's expression): NULL is MariaDB's syntax error.
 fn statement_text(v: Value) -> Result<String> {
-    v.to_text().ok_or_else(|| near("NULL"))
+    v.to_text().ok_or_else(|| SqlError::syntax_near("NULL"))
 }
