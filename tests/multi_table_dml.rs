@@ -128,3 +128,40 @@ fn concurrent_joined_updates_lose_nothing() {
     let n = (THREADS * UPDATES) as i64;
     assert_eq!(counts, vec![(1, n), (2, 3 * n)]);
 }
+
+#[test]
+fn set_columns_are_looked_for_only_in_readable_tables() {
+    let server = Server::start();
+    let mut root = Conn::new(Opts::from_url(&server.url("")).unwrap()).unwrap();
+    for sql in [
+        "CREATE DATABASE mtp",
+        "CREATE TABLE mtp.t1 (id INT PRIMARY KEY, a INT)",
+        "CREATE TABLE mtp.secret (id INT PRIMARY KEY, a INT)",
+        "INSERT INTO mtp.t1 VALUES (1, 1)",
+        "INSERT INTO mtp.secret VALUES (1, 7)",
+        "CREATE USER mtu IDENTIFIED BY 'pw'",
+        "GRANT SELECT, UPDATE ON mtp.t1 TO mtu",
+    ] {
+        root.query_drop(sql).unwrap();
+    }
+    let url = server.url("mtp").replacen("root@", "mtu:pw@", 1);
+    let mut c = Conn::new(Opts::from_url(&url).unwrap()).unwrap();
+    // `a` is in both tables: an "ambiguous" answer would tell that the
+    // unreadable table has it. The join reads that table: denied.
+    let e = c
+        .query_drop("UPDATE t1 JOIN secret ON t1.id = secret.id SET a = 2")
+        .unwrap_err();
+    assert!(
+        matches!(&e, mysql::Error::MySqlError(m) if m.code == 1142),
+        "{e}"
+    );
+    let e = c
+        .query_drop("UPDATE t1 JOIN secret ON t1.id = secret.id SET secret.a = 2")
+        .unwrap_err();
+    assert!(
+        matches!(&e, mysql::Error::MySqlError(m) if m.code == 1142),
+        "{e}"
+    );
+    let rows: Vec<(i64, i64)> = root.query("SELECT id, a FROM mtp.secret").unwrap();
+    assert_eq!(rows, vec![(1, 7)]);
+}

@@ -14,7 +14,7 @@
 //! had before the statement).
 use crate::error::{Result, SqlError};
 use crate::expr::{object_name, Params};
-use crate::privileges::bits::{DELETE, UPDATE};
+use crate::privileges::bits::{DELETE, SELECT, UPDATE};
 use crate::result::Outcome;
 use crate::session::Session;
 use crate::statements::dml::{count_rows, updated};
@@ -362,22 +362,28 @@ impl Session {
             ),
             _ => return Err(unknown()),
         };
+        // A qualified target names its table: what that table is not
+        // (derived, a view, unreadable) is the answer. An unqualified one
+        // is looked for among the tables the session may read only, so an
+        // answer tells nothing of another table's columns.
+        let qualified = parts.len() > 1;
         let mut found = None;
         for i in candidates {
-            let Some(parts) = &refs[i].parts else {
-                // A derived table: only a qualified column can name it.
-                if parts.len() > 1 {
+            let Some(table_parts) = &refs[i].parts else {
+                if qualified {
                     return Err(not_updatable(&refs[i].name, "UPDATE"));
                 }
                 continue;
             };
-            let Ok(table) = self.referenced_table(parts) else {
-                if parts.len() > 1 {
+            let table = match self.referenced_table(table_parts) {
+                Ok(Some(table)) => table,
+                Ok(None) if qualified => {
                     return Err(SqlError::unsupported(
                         "UPDATE of a view joined to other tables",
-                    ));
+                    ))
                 }
-                continue;
+                Err(e) if qualified => return Err(e),
+                _ => continue,
             };
             if let Ok(c) = table.def().column_index(column) {
                 if found.is_some() {
@@ -417,14 +423,14 @@ impl Session {
         matches!((self.qualified(a), self.qualified(b)), (Ok(x), Ok(y)) if x == y)
     }
 
-    /// A table the FROM clause names (no privilege asked: the join query
-    /// checks its reads).
-    fn referenced_table(&mut self, parts: &[String]) -> Result<Arc<Table>> {
+    /// A base table the FROM clause names, which the session may read (as
+    /// the join query will); none for a view.
+    fn referenced_table(&mut self, parts: &[String]) -> Result<Option<Arc<Table>>> {
         let (db, name) = self.qualified(parts)?;
         if self.engine.view(&db, &name)?.is_some() {
-            return Err(SqlError::unsupported("UPDATE or DELETE of a view"));
+            return Ok(None);
         }
-        self.tables.get(&self.engine, (db, name))
+        self.table(parts, SELECT).map(Some)
     }
 
     /// The table of a reference that a statement changes, with `privilege`
