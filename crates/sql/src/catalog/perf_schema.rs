@@ -105,6 +105,17 @@ impl SystemTable {
         }
     }
 
+    /// Its name in `performance_schema`.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            SystemTable::WaitsByEventName => "events_waits_summary_global_by_event_name",
+            SystemTable::HotPages => "lineardb_hot_pages",
+            SystemTable::StatementsByDigest => "events_statements_summary_by_digest",
+            SystemTable::TableIoByIndex => "table_io_waits_summary_by_index_usage",
+            SystemTable::SharedWrites => "lineardb_shared_writes",
+        }
+    }
+
     /// Every table, for SHOW TABLES.
     pub(crate) fn names() -> [&'static str; 5] {
         [

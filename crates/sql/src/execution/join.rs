@@ -1,21 +1,22 @@
 //! Running a join pipeline: step by step over one joined-row buffer, each
 //! step finding the matches of its item for the row the steps before made
 //! (by index lookup, hash table or nested loop), NULL-extending an outer
-//! step that found none, and handing complete rows on.
+//! step that found none, letting a semi (anti) step's row on once when it
+//! found a match (none), and handing complete rows on.
 use super::access::access_for_run;
 use super::memory::{over_budget, value_bytes};
 use super::{scan_source, RunContext, SourceRow};
 use crate::error::{Result, SqlError};
 use crate::expr::row_key::{encode_value, KeyMap};
 use crate::expr::{compare, truth_of, Env, Row};
-use crate::planner::plan::{JoinPlan, JoinStep, JoinStrategy, StepInput};
+use crate::planner::plan::{JoinKind, JoinPlan, JoinStep, JoinStrategy, StepInput};
 use lineardb_table::Value;
 use std::cmp::Ordering;
+use std::sync::OnceLock;
 
-/// What a step read once and keeps for every row before it.
+/// What a step read once and keeps for every row before it (made when
+/// first needed, or before the rows come on several threads).
 enum Kept {
-    /// Not read yet.
-    Nothing,
     Rows(Vec<Vec<Value>>),
     /// Rows by the encoding of their hash-key values.
     Hashed(KeyMap<Vec<Vec<Value>>>),
@@ -43,7 +44,7 @@ pub(crate) fn run_join(
     cx: &RunContext<'_>,
     f: &mut dyn FnMut(&[Value]) -> Result<bool>,
 ) -> Result<()> {
-    let mut kept: Vec<Kept> = plan.steps.iter().map(|_| Kept::Nothing).collect();
+    let kept: Vec<OnceLock<Kept>> = plan.steps.iter().map(|_| OnceLock::new()).collect();
     let mut buf = vec![Value::Null; plan.width];
     let mut run = JoinRun {
         plan,
@@ -51,8 +52,60 @@ pub(crate) fn run_join(
         cx,
         memory: 0,
     };
-    run.step(0, &mut buf, &mut kept, f)?;
+    run.step(0, &mut buf, &kept, f)?;
     Ok(())
+}
+
+/// What the steps after the first read once, made beforehand so that
+/// threads each scanning part of the first step's item share them.
+pub(crate) struct SharedSteps {
+    kept: Vec<OnceLock<Kept>>,
+}
+
+/// Reads the items of `plan`'s hash and nested-loop steps.
+pub(crate) fn share_steps(
+    plan: &JoinPlan,
+    params: &[Value],
+    cx: &RunContext<'_>,
+) -> Result<SharedSteps> {
+    let kept: Vec<OnceLock<Kept>> = plan.steps.iter().map(|_| OnceLock::new()).collect();
+    let mut run = JoinRun {
+        plan,
+        params,
+        cx,
+        memory: 0,
+    };
+    for (step, cell) in plan.steps.iter().zip(&kept).skip(1) {
+        run.make_kept(step, cell)?;
+    }
+    Ok(SharedSteps { kept })
+}
+
+/// Runs the steps after the first for a row of the first step's item
+/// (its columns in place in `buf`, a row of `plan.width`), handing each
+/// joined row to `f`; false when `f` said stop.
+pub(crate) fn join_first_row(
+    plan: &JoinPlan,
+    params: &[Value],
+    cx: &RunContext<'_>,
+    shared: &SharedSteps,
+    buf: &mut Vec<Value>,
+    f: &mut dyn FnMut(&[Value]) -> Result<bool>,
+) -> Result<bool> {
+    let mut run = JoinRun {
+        plan,
+        params,
+        cx,
+        memory: 0,
+    };
+    let first = &plan.steps[0];
+    let env = run.env();
+    for e in &first.on {
+        if truth_of(&e.eval(&buf[..], env)?) != Some(true) {
+            return Ok(true);
+        }
+    }
+    run.after(0, first, buf, &shared.kept[1..], f)
 }
 
 struct JoinRun<'a> {
@@ -79,16 +132,19 @@ impl<'a> JoinRun<'a> {
         &mut self,
         k: usize,
         buf: &mut Vec<Value>,
-        kept: &mut [Kept],
+        kept: &[OnceLock<Kept>],
         f: &mut dyn FnMut(&[Value]) -> Result<bool>,
     ) -> Result<bool> {
         let plan = self.plan;
         let Some(step) = plan.steps.get(k) else {
             return f(buf);
         };
-        let (mine, later) = kept.split_first_mut().expect("a state per step");
+        let (mine, later) = kept.split_first().expect("a state per step");
         let mut matched = false;
-        // One candidate, its columns in `buf`: checked, then the steps after.
+        // A semi or anti join wants to know of one match only.
+        let first_match_only = matches!(step.kind, JoinKind::Semi | JoinKind::Anti);
+        // One candidate, its columns in `buf`: checked, then the steps
+        // after (false: read no more candidates).
         let mut go_on = true;
         let mut candidate = |this: &mut Self, buf: &mut Vec<Value>| -> Result<bool> {
             let env = this.env();
@@ -98,6 +154,9 @@ impl<'a> JoinRun<'a> {
                 }
             }
             matched = true;
+            if first_match_only {
+                return Ok(false);
+            }
             this.after(k, step, buf, later, f)
         };
         match step.strategy {
@@ -119,11 +178,8 @@ impl<'a> JoinRun<'a> {
                 go_on = rows;
             }
             JoinStrategy::Hash => {
-                if matches!(mine, Kept::Nothing) {
-                    *mine = Kept::Hashed(self.build_hash(step)?);
-                }
-                let Kept::Hashed(table) = mine else {
-                    unreachable!("built above")
+                let Kept::Hashed(table) = self.make_kept(step, mine)? else {
+                    unreachable!("a hash step keeps a hash table")
                 };
                 let env = self.env();
                 let mut key = Vec::new();
@@ -153,16 +209,8 @@ impl<'a> JoinRun<'a> {
                 }
             }
             JoinStrategy::NestedLoop => {
-                if matches!(mine, Kept::Nothing) {
-                    let mut rows = Vec::new();
-                    self.read_all(step, &mut |row| {
-                        rows.push(row);
-                        Ok(())
-                    })?;
-                    *mine = Kept::Rows(rows);
-                }
-                let Kept::Rows(rows) = mine else {
-                    unreachable!("read above")
+                let Kept::Rows(rows) = self.make_kept(step, mine)? else {
+                    unreachable!("a nested loop keeps rows")
                 };
                 for row in rows.iter() {
                     buf[step.offset..step.offset + step.width].clone_from_slice(row);
@@ -173,16 +221,20 @@ impl<'a> JoinRun<'a> {
                 }
             }
         }
-        if !go_on {
-            return Ok(false);
-        }
-        if step.outer && !matched {
-            for v in &mut buf[step.offset..step.offset + step.width] {
-                *v = Value::Null;
+        match step.kind {
+            // (A false from the reads above only ended the search.)
+            JoinKind::Semi if matched => self.after(k, step, buf, later, f),
+            JoinKind::Anti if !matched => self.after(k, step, buf, later, f),
+            JoinKind::Semi | JoinKind::Anti => Ok(true),
+            _ if !go_on => Ok(false),
+            JoinKind::LeftOuter if !matched => {
+                for v in &mut buf[step.offset..step.offset + step.width] {
+                    *v = Value::Null;
+                }
+                self.after(k, step, buf, later, f)
             }
-            return self.after(k, step, buf, later, f);
+            JoinKind::Inner | JoinKind::LeftOuter => Ok(true),
         }
-        Ok(true)
     }
 
     /// A matched (or NULL-extended) row of step `k`: its WHERE conjuncts,
@@ -192,7 +244,7 @@ impl<'a> JoinRun<'a> {
         k: usize,
         step: &JoinStep,
         buf: &mut Vec<Value>,
-        later: &mut [Kept],
+        later: &[OnceLock<Kept>],
         f: &mut dyn FnMut(&[Value]) -> Result<bool>,
     ) -> Result<bool> {
         let env = self.env();
@@ -255,6 +307,27 @@ impl<'a> JoinRun<'a> {
             Some(e) => Err(e),
             None => Ok(go),
         }
+    }
+
+    /// What a hash or nested-loop step keeps, read on first use.
+    fn make_kept<'k>(&mut self, step: &JoinStep, cell: &'k OnceLock<Kept>) -> Result<&'k Kept> {
+        if let Some(kept) = cell.get() {
+            return Ok(kept);
+        }
+        let kept = match step.strategy {
+            JoinStrategy::Hash => Kept::Hashed(self.build_hash(step)?),
+            JoinStrategy::NestedLoop => {
+                let mut rows = Vec::new();
+                self.read_all(step, &mut |row| {
+                    rows.push(row);
+                    Ok(())
+                })?;
+                Kept::Rows(rows)
+            }
+            // Read per row: nothing kept.
+            JoinStrategy::Scan | JoinStrategy::Lookup => Kept::Rows(Vec::new()),
+        };
+        Ok(cell.get_or_init(|| kept))
     }
 
     /// Every row of step's item (its own filter applied), once.

@@ -14,7 +14,9 @@ use crate::execution::memory::value_bytes;
 use crate::execution::output::Output;
 use crate::expr::row_key::{encode_value, KeyMap};
 use crate::expr::{sort_order, truth_of, Acc, AggFunc, Env, Expr, Row};
-use crate::planner::plan::{Access, QueryPlan, SelectPlan, Source, TableSource};
+use crate::planner::plan::{
+    Access, JoinPlan, QueryPlan, SelectPlan, Source, StepInput, TableSource,
+};
 use crate::planner::row_filter::RowFilter;
 use crate::result::RowSink;
 use lineardb_sync::{LocalCounter, SharedFlag};
@@ -181,10 +183,7 @@ impl SelectPlan {
                 min_rows: self.parallel_hint.1.unwrap_or(cx.min_rows),
                 ..*cx
             };
-            let parallel = match table_run {
-                Some(run) => self.parallel_aggregate(params, &cx, run)?,
-                None => None,
-            };
+            let parallel = self.parallel_aggregate(params, &cx, table_run)?;
             let mut groups = match parallel {
                 Some(groups) => groups,
                 None => {
@@ -249,30 +248,69 @@ impl SelectPlan {
     /// Aggregates a big table scan on several threads: the key range is cut
     /// into pieces (parallel::split_range), each thread filters and
     /// aggregates the pieces it takes into groups of its own, and the
-    /// groups are merged at the end. `None` when the plan does not qualify:
-    /// one thread allowed, a small range (tree estimate), non-covering
-    /// access, DISTINCT aggregates, or ROLLUP. (Groups are listed by their
-    /// keys or the ORDER BY either way: the threads do not show.)
+    /// groups are merged at the end. A join runs so when its first step
+    /// scans a table: each thread joins the rows of its pieces, the items
+    /// of the hash and nested-loop steps read once beforehand and shared.
+    /// `None` when the plan does not qualify: one thread allowed, a small
+    /// range (tree estimate), non-covering access, DISTINCT aggregates, or
+    /// ROLLUP. (Groups are listed by their keys or the ORDER BY either way:
+    /// the threads do not show.)
     fn parallel_aggregate(
         &self,
         params: &[Value],
         cx: &RunContext<'_>,
-        run: &TableRun,
+        table_run: Option<&TableRun>,
     ) -> Result<Option<Groups>> {
-        let Source::Table(ts) = &self.source else {
-            return Ok(None);
-        };
         if cx.threads <= 1 || self.rollup || self.aggs.iter().any(|a| a.distinct || a.takes_rows())
         {
             return Ok(None);
         }
-        let env = cx.env(params);
-        let (ranges, access, filter) = (&run.ranges, run.access, run.filter.as_ref());
-        if matches!(access, Access::NonCovering(_))
-            || estimate(&ts.table, access, ranges) < cx.min_rows
-        {
+        match (&self.source, table_run) {
+            (Source::Table(ts), Some(run)) => self.aggregate_pieces(params, cx, ts, run, None),
+            (Source::Join(join), _) => {
+                let first = &join.steps[0];
+                let StepInput::Table {
+                    source: ts,
+                    filter,
+                    correlated: false,
+                } = &first.input
+                else {
+                    return Ok(None);
+                };
+                let run = access_for_run(ts, filter.as_ref(), params)?;
+                if !self.worth_pieces(cx, ts, &run) {
+                    return Ok(None);
+                }
+                let shared = join::share_steps(join, params, cx)?;
+                self.aggregate_pieces(params, cx, ts, &run, Some((join, &shared)))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// Whether a scan through `run` is worth cutting into pieces.
+    fn worth_pieces(&self, cx: &RunContext<'_>, ts: &TableSource, run: &TableRun) -> bool {
+        !matches!(run.access, Access::NonCovering(_))
+            && !run.points
+            && estimate(&ts.table, run.access, &run.ranges) >= cx.min_rows
+    }
+
+    /// [`parallel_aggregate`](Self::parallel_aggregate)'s threads over the
+    /// pieces of `ts` through `run`; with `join`, each row of the table is
+    /// the first step's and is joined first.
+    fn aggregate_pieces(
+        &self,
+        params: &[Value],
+        cx: &RunContext<'_>,
+        ts: &TableSource,
+        run: &TableRun,
+        join: Option<(&JoinPlan, &join::SharedSteps)>,
+    ) -> Result<Option<Groups>> {
+        if join.is_none() && !self.worth_pieces(cx, ts, run) {
             return Ok(None);
         }
+        let env = cx.env(params);
+        let (ranges, access, filter) = (&run.ranges, run.access, run.filter.as_ref());
         if let Some(c) = cx.parallel_scans {
             c.add(1);
         }
@@ -284,8 +322,10 @@ impl SelectPlan {
                 cx.threads * lineardb_table::parallel::PIECES_PER_THREAD,
             )?);
         }
-        // Each worker: its groups, its key buffer, the first error it met.
-        type State = (Groups, Vec<u8>, Option<SqlError>);
+        // Each worker: its groups, its key buffer, the first error it met,
+        // its joined row.
+        type State = (Groups, Vec<u8>, Option<SqlError>, Vec<Value>);
+        let width = join.map_or(0, |(j, _)| j.width);
         let statement_start = crate::expr::clock::statement_start();
         let states = lineardb_table::parallel::run_pieces(
             &pieces,
@@ -293,9 +333,14 @@ impl SelectPlan {
             || -> State {
                 // NOW() in a worker reads its statement's time.
                 crate::expr::clock::adopt(statement_start);
-                (Groups::default(), Vec::new(), None)
+                (
+                    Groups::default(),
+                    Vec::new(),
+                    None,
+                    vec![Value::Null; width],
+                )
             },
-            |(groups, key, err), piece| {
+            |(groups, key, err, joined), piece| {
                 if err.is_some() {
                     return Ok(());
                 }
@@ -316,7 +361,24 @@ impl SelectPlan {
                             }
                         }
                     }
-                    match self.accumulate(row, env, groups, key, cx.memory) {
+                    let done = match join {
+                        None => self.accumulate(row, env, groups, key, cx.memory),
+                        Some((plan, shared)) => {
+                            let first = &plan.steps[0];
+                            let StepInput::Table { source, .. } = &first.input else {
+                                unreachable!("the first step scans a table")
+                            };
+                            for &c in &source.fetch {
+                                joined[first.offset + c] = row.get(c);
+                            }
+                            join::join_first_row(plan, params, cx, shared, joined, &mut |r| {
+                                self.accumulate(&SourceRow::Values(r), env, groups, key, cx.memory)
+                                    .map(|()| true)
+                            })
+                            .map(|_| ())
+                        }
+                    };
+                    match done {
                         Ok(()) => true,
                         Err(e) => {
                             *err = Some(e);
@@ -331,7 +393,7 @@ impl SelectPlan {
             },
         )?;
         let mut merged = Groups::default();
-        for (groups, _, err) in states {
+        for (groups, _, err, _) in states {
             if let Some(e) = err {
                 return Err(e);
             }
@@ -665,17 +727,9 @@ fn scan_other(
             }
         }
         Source::Derived(inner) => {
+            // (A big aggregate inside may run on several threads.)
             let mut rows = crate::result::CollectSink::default();
-            inner.run(
-                params,
-                &RunContext {
-                    threads: 1,
-                    min_rows: u64::MAX,
-                    parallel_scans: None,
-                    ..*cx
-                },
-                &mut rows,
-            )?;
+            inner.run(params, cx, &mut rows)?;
             for r in &rows.rows {
                 if !w.pass(&SourceRow::Values(r), f) {
                     break;

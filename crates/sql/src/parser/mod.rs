@@ -76,6 +76,9 @@ pub(crate) fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
                 .or_else(|| {
                     set_assignments_with_equals(&sql)
                         .and_then(|r| Parser::parse_sql(&MySqlDialect {}, &r).ok())
+                })
+                .or_else(|| {
+                    explain_options(&sql).and_then(|r| Parser::parse_sql(&MySqlDialect {}, &r).ok())
                 }),
         }
         .ok_or_else(|| unsupported::refuse_unparsed(&sql, e.into())),
@@ -167,6 +170,48 @@ fn set_assignments_with_equals(sql: &str) -> Option<String> {
         out.push_str(&t.to_string());
     }
     changed.then_some(out)
+}
+
+/// MariaDB's EXPLAIN options the parser lacks: `EXTENDED` (the `filtered`
+/// column) as `VERBOSE`, and `FORMAT=TRADITIONAL` (the default) left out.
+fn explain_options(sql: &str) -> Option<String> {
+    use sqlparser::tokenizer::{Token, Tokenizer};
+    let tokens = Tokenizer::new(&MySqlDialect {}, sql).tokenize().ok()?;
+    let is = |t: &Token, w: &str| matches!(t, Token::Word(x) if x.value.eq_ignore_ascii_case(w));
+    let words: Vec<usize> = tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| !matches!(t, Token::Whitespace(_)))
+        .map(|(i, _)| i)
+        .take(4)
+        .collect();
+    let first = *words.first()?;
+    if !["EXPLAIN", "DESCRIBE", "DESC"]
+        .iter()
+        .any(|w| is(&tokens[first], w))
+    {
+        return None;
+    }
+    let mut replaced: Vec<(usize, &str)> = Vec::new();
+    match words.get(1..) {
+        Some([e, ..]) if is(&tokens[*e], "EXTENDED") => replaced.push((*e, "VERBOSE")),
+        Some([f, eq, name, ..])
+            if is(&tokens[*f], "FORMAT")
+                && tokens[*eq] == Token::Eq
+                && is(&tokens[*name], "TRADITIONAL") =>
+        {
+            replaced.extend([(*f, ""), (*eq, ""), (*name, "")]);
+        }
+        _ => return None,
+    }
+    let mut out = String::with_capacity(sql.len());
+    for (i, t) in tokens.iter().enumerate() {
+        match replaced.iter().find(|(at, _)| *at == i) {
+            Some((_, with)) => out.push_str(with),
+            None => out.push_str(&t.to_string()),
+        }
+    }
+    Some(out)
 }
 
 /// A statement ending in MySQL's `LOCK IN SHARE MODE` (which the parser

@@ -35,6 +35,9 @@ pub(super) enum JoinCondition {
 }
 
 /// FROM items and the joins between them, as written.
+// A tree is made once per planned block, nearly always of items: they
+// stay inline.
+#[allow(clippy::large_enum_variant)]
 pub(super) enum FromTree {
     Item(Item),
     Join {
@@ -227,6 +230,7 @@ impl Planner<'_> {
                 Ok(Item {
                     source: Source::Table(TableSource {
                         table,
+                        alias: alias.clone(),
                         path: Path::table_scan(None),
                         others: Vec::new(),
                         fetch: Vec::new(),

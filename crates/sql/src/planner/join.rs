@@ -12,7 +12,7 @@ use crate::expr::{and_all, conjuncts, disjuncts, CmpOp, Expr, ScopeColumn};
 use crate::planner::access::choose_access;
 use crate::planner::key_ranges::key_ranges;
 use crate::planner::plan::{
-    Access, JoinPlan, JoinStep, JoinStrategy, Path, Source, StepInput, TableSource,
+    Access, JoinKind, JoinPlan, JoinStep, JoinStrategy, Path, Source, StepInput, TableSource,
 };
 use crate::result::ColumnKind;
 use lineardb_table::KeyRange;
@@ -25,9 +25,9 @@ pub(super) struct Unit {
     hints: Vec<ast::TableIndexHints>,
     offset: usize,
     width: usize,
-    /// The inner side of an outer join.
-    outer: bool,
-    /// Its ON conditions (outer units only), over the joined row.
+    /// Inner; the inner side of an outer join; a semi or anti join's.
+    kind: JoinKind,
+    /// Its own conditions (all but inner units), over the joined row.
     on: Vec<Expr>,
 }
 
@@ -44,6 +44,48 @@ pub(super) struct PreparedJoin {
     conditions: Vec<Expr>,
     /// STRAIGHT_JOIN: units keep their written order.
     straight: bool,
+}
+
+impl PreparedJoin {
+    /// One FROM item as a join of one unit (to which semi joins are added).
+    pub(super) fn single(
+        source: Source,
+        hints: Vec<ast::TableIndexHints>,
+        width: usize,
+    ) -> PreparedJoin {
+        PreparedJoin {
+            units: vec![Unit {
+                source,
+                hints,
+                offset: 0,
+                width,
+                kind: JoinKind::Inner,
+                on: Vec::new(),
+            }],
+            conditions: Vec::new(),
+            straight: false,
+        }
+    }
+
+    /// Adds a semi (anti) join's table after every other unit, its
+    /// columns at `offset`, `on` its conditions over the joined row.
+    pub(super) fn push_semi_join(
+        &mut self,
+        source: Source,
+        offset: usize,
+        width: usize,
+        anti: bool,
+        on: Vec<Expr>,
+    ) {
+        self.units.push(Unit {
+            source,
+            hints: Vec::new(),
+            offset,
+            width,
+            kind: if anti { JoinKind::Anti } else { JoinKind::Semi },
+            on,
+        });
+    }
 }
 
 impl Planner<'_> {
@@ -114,7 +156,7 @@ impl Planner<'_> {
                     source: item.source,
                     hints: item.hints,
                     offset,
-                    outer: false,
+                    kind: JoinKind::Inner,
                     on: Vec::new(),
                 });
                 Ok(())
@@ -212,7 +254,7 @@ impl Planner<'_> {
             hints,
             offset,
             width,
-            outer: true,
+            kind: JoinKind::LeftOuter,
             on: Vec::new(),
         });
         Ok(())
@@ -425,6 +467,7 @@ fn estimated_rows(u: &Unit, conditions: &[&Expr]) -> f64 {
     };
     let mut probe = TableSource {
         table: ts.table.clone(),
+        alias: ts.alias.clone(),
         path: Path::table_scan(None),
         others: Vec::new(),
         fetch: Vec::new(),
@@ -706,7 +749,10 @@ pub(super) fn build_join(
     let reorderable = if straight {
         0
     } else {
-        units.iter().position(|u| u.outer).unwrap_or(units.len())
+        units
+            .iter()
+            .position(|u| u.kind != JoinKind::Inner)
+            .unwrap_or(units.len())
     };
     let local_conditions = |i: usize, units: &[Unit]| -> Vec<&Expr> {
         inner
@@ -727,6 +773,19 @@ pub(super) fn build_join(
     for (r, &u) in order.iter().enumerate() {
         rank[u] = r;
     }
+    // Rows each step is estimated to find per row before it (EXPLAIN).
+    let mut placed = vec![false; units.len()];
+    let mut estimates = Vec::with_capacity(order.len());
+    for (r, &i) in order.iter().enumerate() {
+        estimates.push(if r == 0 {
+            own_rows[i]
+        } else {
+            let conditions: Vec<Expr> = inner.iter().chain(&units[i].on).cloned().collect();
+            let share = own_rows[i] / table_rows(&units[i]).max(1.0);
+            (fan_out(&units, &conditions, i, &placed) * share).max(1.0)
+        });
+        placed[i] = true;
+    }
     // Inner conjuncts: at the step of the last unit they read (a
     // correlated subquery at the last step); outer units' ON conditions
     // at their own step.
@@ -744,7 +803,7 @@ pub(super) fn build_join(
                 .unwrap_or(0)
         };
         let u = order[r];
-        if units[u].outer {
+        if units[u].kind != JoinKind::Inner {
             step_after[r].push(e);
         } else {
             step_on[r].push(e);
@@ -766,7 +825,7 @@ pub(super) fn build_join(
                 hints: Vec::new(),
                 offset: u.offset,
                 width: u.width,
-                outer: u.outer,
+                kind: u.kind,
                 on: Vec::new(),
             }
         })
@@ -775,7 +834,7 @@ pub(super) fn build_join(
         let unit = taken[ui].take().expect("each unit once");
         let on = std::mem::take(&mut step_on[r]);
         let after = std::mem::take(&mut step_after[r]);
-        steps.push(plan_step(
+        let mut step = plan_step(
             unit,
             ui,
             Conditions { on, after },
@@ -785,7 +844,9 @@ pub(super) fn build_join(
             scope,
             base,
             r == 0,
-        )?);
+        )?;
+        step.estimated_rows = estimates[r];
+        steps.push(step);
         before[ui] = true;
     }
     Ok(JoinPlan { width, steps })
@@ -852,11 +913,12 @@ fn plan_step(
                         },
                         offset,
                         width,
-                        outer: unit.outer,
+                        kind: unit.kind,
                         on: keep,
                         after,
                         hash_keys: Vec::new(),
                         strategy: JoinStrategy::Lookup,
+                        estimated_rows: 0.0,
                     });
                 }
             }
@@ -876,11 +938,12 @@ fn plan_step(
                 },
                 offset,
                 width,
-                outer: unit.outer,
+                kind: unit.kind,
                 on,
                 after,
                 strategy: read_once(first, &hash_keys),
                 hash_keys,
+                estimated_rows: 0.0,
             })
         }
         source => {
@@ -892,11 +955,12 @@ fn plan_step(
                 input: StepInput::Rows { source, filter },
                 offset,
                 width,
-                outer: unit.outer,
+                kind: unit.kind,
                 on,
                 after,
                 strategy: read_once(first, &hash_keys),
                 hash_keys,
+                estimated_rows: 0.0,
             })
         }
     }

@@ -3,6 +3,7 @@
 //! hints, output stages), set operations, subqueries.
 pub(crate) mod access;
 mod cte;
+mod derived_merge;
 mod from;
 pub(crate) mod item_names;
 mod join;
@@ -11,6 +12,7 @@ pub(crate) mod plan;
 mod recursive;
 pub(crate) mod row_filter;
 mod select;
+mod semi_join;
 mod set_ops;
 mod window;
 use crate::catalog::registry::Registry;
@@ -52,6 +54,9 @@ pub(crate) struct Planner<'a> {
     /// The text the statement being planned was parsed from (select-list
     /// items are named from it); none: names from the syntax tree.
     pub text: Option<Arc<str>>,
+    /// Correlated `[NOT] EXISTS` conjuncts may become semi (anti) joins
+    /// (not in a locking read, which reads one table by itself).
+    pub semi_joins: bool,
 }
 
 /// A common table expression in scope.
@@ -118,6 +123,7 @@ impl<'a> Planner<'a> {
             subqueries: 0,
             ctes: Vec::new(),
             text: None,
+            semi_joins: true,
         }
     }
 

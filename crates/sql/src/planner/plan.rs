@@ -65,6 +65,8 @@ impl Access {
 
 pub(crate) struct TableSource {
     pub table: Arc<Table>,
+    /// The name the query gives it (its alias, else its name).
+    pub alias: String,
     /// The access path the WHERE clause suits best (most equalities, then a
     /// range; the primary key on ties).
     pub path: Path,
@@ -143,6 +145,31 @@ pub(crate) struct SelectPlan {
     /// run of groups sharing a prefix of the keys followed by a row that
     /// aggregates it (the keys after the prefix NULL).
     pub rollup: bool,
+}
+
+impl SelectPlan {
+    /// The columns a group keeps of its first row: those the projection,
+    /// HAVING, the window functions `windows` and ORDER BY read (and under
+    /// ROLLUP the keys, by which its rows are sorted).
+    pub(crate) fn columns_groups_keep(
+        &self,
+        windows: &[crate::expr::window::WindowFunc],
+    ) -> Vec<usize> {
+        let mut kept = Vec::new();
+        let mut mark = |c: usize| kept.push(c);
+        self.projection.iter().for_each(|e| e.columns(&mut mark));
+        self.having.iter().for_each(|e| e.columns(&mut mark));
+        windows
+            .iter()
+            .for_each(|f| f.exprs().for_each(|e| e.columns(&mut mark)));
+        self.order_by.iter().for_each(|(e, _)| e.columns(&mut mark));
+        if self.rollup {
+            self.group_by.iter().for_each(|e| e.columns(&mut mark));
+        }
+        kept.sort_unstable();
+        kept.dedup();
+        kept
+    }
 }
 
 /// The window stage of a SELECT. Its rows are the input row's columns
@@ -232,8 +259,8 @@ pub(crate) struct JoinStep {
     /// Where its columns go in the joined row.
     pub offset: usize,
     pub width: usize,
-    /// LEFT JOIN's inner side: a row of NULLs when nothing matches.
-    pub outer: bool,
+    /// What its matches make of the row before it.
+    pub kind: JoinKind,
     /// What a candidate row must meet to match (over the joined row).
     pub on: Vec<Expr>,
     /// Checked after matching or NULL-extension (WHERE conjuncts).
@@ -243,6 +270,25 @@ pub(crate) struct JoinStep {
     pub hash_keys: Vec<(Expr, Expr)>,
     /// Why this step reads as it does (EXPLAIN).
     pub strategy: JoinStrategy,
+    /// Rows it is estimated to find per row before it (for the first
+    /// step: in all), as the join order was chosen by (EXPLAIN).
+    pub estimated_rows: f64,
+}
+
+/// What a step's matches make of the row the steps before it made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum JoinKind {
+    /// A row per match.
+    Inner,
+    /// LEFT JOIN's inner side: a row per match, or one row with NULLs in
+    /// the step's columns when nothing matches.
+    LeftOuter,
+    /// `EXISTS (…)` decorrelated: the row once when something matches (the
+    /// first match ends the search); nothing after reads the step's
+    /// columns.
+    Semi,
+    /// `NOT EXISTS (…)` decorrelated: the row once when nothing matches.
+    Anti,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

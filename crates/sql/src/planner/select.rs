@@ -1,6 +1,7 @@
 //! One SELECT block: its FROM items (one, or joined), WHERE, grouping,
 //! select list, HAVING, ORDER BY and LIMIT.
-use super::join::build_join;
+use super::join::{build_join, PreparedJoin};
+use super::{derived_merge, semi_join};
 use super::{parallel_hints, Planner};
 use crate::error::{Result, SqlError};
 use crate::expr::window;
@@ -317,24 +318,37 @@ impl Planner<'_> {
             window,
             rollup,
         };
+        plan.group_row_columns = plan.columns_groups_keep(&windows);
+        // Correlated [NOT] EXISTS conjuncts become semi (anti) joins, a
+        // single FROM item the join's first unit.
+        let mut prepared = prepared;
+        let mut semi_scope: Option<Vec<ScopeColumn>> = None;
+        if self.semi_joins
+            && (prepared.is_some() || matches!(plan.source, Source::Table(_) | Source::Derived(_)))
         {
-            let mut kept = Vec::new();
-            let mut mark = |c: usize| kept.push(c);
-            plan.projection.iter().for_each(|e| e.columns(&mut mark));
-            plan.having.iter().for_each(|e| e.columns(&mut mark));
-            windows
-                .iter()
-                .for_each(|f| f.exprs().for_each(|e| e.columns(&mut mark)));
-            plan.order_by.iter().for_each(|(e, _)| e.columns(&mut mark));
-            if plan.rollup {
-                // Rollup rows are sorted by the group keys, read from here.
-                plan.group_by.iter().for_each(|e| e.columns(&mut mark));
+            let (rest, semis) = semi_join::decorrelate(plan.filter.take(), self.base, scope.len());
+            plan.filter = rest;
+            if !semis.is_empty() {
+                let mut join = match prepared.take() {
+                    Some(join) => join,
+                    None => PreparedJoin::single(
+                        std::mem::replace(&mut plan.source, Source::Nothing),
+                        hints.clone(),
+                        scope.len(),
+                    ),
+                };
+                let mut joined = scope.to_vec();
+                for semi in semis {
+                    let width = semi.scope.len();
+                    join.push_semi_join(semi.source(), semi.offset, width, semi.anti, semi.on);
+                    joined.extend(semi.scope);
+                }
+                prepared = Some(join);
+                semi_scope = Some(joined);
             }
-            kept.sort_unstable();
-            kept.dedup();
-            plan.group_row_columns = kept;
         }
         if let Some(prepared) = prepared {
+            let scope = semi_scope.as_deref().unwrap_or(scope);
             // The joined row's columns the query reads decide covering
             // reads; WHERE conjuncts go to the steps that can check them.
             let mut needed = vec![false; scope.len()];
@@ -383,6 +397,7 @@ impl Planner<'_> {
                 .for_each(|f| f.exprs().for_each(|e| e.columns(&mut mark)));
             choose_access(ts, plan.filter.as_ref(), &needed, &hints)?;
         }
+        derived_merge::merge_derived(&mut plan);
         Ok(plan)
     }
 }

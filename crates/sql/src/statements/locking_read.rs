@@ -80,7 +80,10 @@ impl Session {
             _ => None,
         };
         self.slot.counters.com_select.add(1);
-        let mut plan = self.plan_select(&bare, params)?;
+        let mut plan = self.with_planner(&bare, params, |p| {
+            p.semi_joins = false;
+            p.plan_query(&bare)
+        })?;
         let QueryPlan::Select(sel) = &mut plan else {
             return Err(SqlError::unsupported("a locking read of a set operation"));
         };

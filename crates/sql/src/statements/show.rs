@@ -310,49 +310,72 @@ impl Session {
                 let header = ["Field", "Type", "Null", "Key", "Default", "Extra"];
                 self.rows(sink, &header, filter_rows(filter, &header, rows)?)
             }
-            S::Explain { statement, .. } => {
-                let ast::Statement::Query(q) = statement.as_ref() else {
-                    return Err(SqlError::unsupported("EXPLAIN of a non-SELECT"));
-                };
-                let plan = match self.plan_select(q, params)? {
-                    crate::planner::plan::QueryPlan::Select(s) => s,
-                    _ => return Err(SqlError::unsupported("EXPLAIN of a set operation")),
-                };
-                // One row per table and per subquery is not shown yet.
-                let has_subquery = plan
-                    .filter
-                    .iter()
-                    .chain(&plan.projection)
-                    .chain(&plan.having)
-                    .any(|e| e.any(&|x| matches!(x, crate::expr::Expr::Subquery(..))));
-                if matches!(plan.source, crate::planner::plan::Source::Join(_)) || has_subquery {
-                    return Err(SqlError::unsupported("EXPLAIN of a join or a subquery"));
+            S::Explain {
+                statement,
+                analyze,
+                verbose,
+                format,
+                query_plan: false,
+                estimate: false,
+                options: None,
+                ..
+            } => {
+                if *analyze {
+                    // MariaDB's form is ANALYZE <statement>.
+                    return Err(SqlError::syntax_near(format!("analyze {statement}")));
                 }
-                let (kind, key, covering) = crate::explain::explain(&plan, &[]);
-                let table = match &plan.source {
-                    crate::planner::plan::Source::Table(ts) => ts.table.def().name.clone(),
-                    _ => String::new(),
+                let json = match format {
+                    None => false,
+                    Some(
+                        ast::AnalyzeFormatKind::Assignment(f) | ast::AnalyzeFormatKind::Keyword(f),
+                    ) => match f {
+                        ast::AnalyzeFormat::JSON => true,
+                        ast::AnalyzeFormat::TRADITIONAL => false,
+                        other => {
+                            return Err(SqlError::new(
+                                1791,
+                                "HY000",
+                                format!(
+                                    "Unknown EXPLAIN/ANALYZE format name: '{}'",
+                                    other.to_string().to_ascii_lowercase()
+                                ),
+                            ))
+                        }
+                    },
                 };
-                let extra = if covering {
-                    "Using index"
-                } else if key.is_empty() {
-                    "Using where"
-                } else {
-                    "Using where; batched primary-key lookups"
+                let ast::Statement::Query(q) = statement.as_ref() else {
+                    return Err(SqlError::unsupported(
+                        "EXPLAIN of a statement other than SELECT",
+                    ));
                 };
-                self.rows(
-                    sink,
-                    &["id", "select_type", "table", "type", "key", "Extra"],
-                    vec![vec![
-                        Value::Int(1),
-                        Value::str("SIMPLE"),
-                        Value::str(&table),
-                        Value::str(&kind),
-                        Value::str(&key),
-                        Value::str(extra),
-                    ]],
-                )
+                let plan = self.plan_select(q, params)?;
+                let described = crate::explain::describe(&plan, &[]);
+                if json {
+                    return self.rows(
+                        sink,
+                        &["EXPLAIN"],
+                        vec![vec![Value::str(&crate::explain::json::document(
+                            &described,
+                        ))]],
+                    );
+                }
+                let mut rows = crate::explain::rows(&described);
+                let mut columns: Vec<&str> = crate::explain::COLUMNS.to_vec();
+                if *verbose {
+                    // EXPLAIN EXTENDED: the share of rows the conditions keep.
+                    columns.insert(9, "filtered");
+                    for r in &mut rows {
+                        let filtered = if r[3] == Value::Null {
+                            Value::Null
+                        } else {
+                            Value::str("100.00")
+                        };
+                        r.insert(9, filtered);
+                    }
+                }
+                self.rows(sink, &columns, rows)
             }
+            S::Explain { .. } => Err(SqlError::unsupported("this form of EXPLAIN")),
             // The forms of these statements not done above (SHOW FULL
             // COLUMNS, SHOW TERSE ...).
             other => Err(SqlError::unsupported(other)),
