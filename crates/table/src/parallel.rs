@@ -40,11 +40,11 @@ pub(crate) fn split_range(tree: &BTree, range: &KeyRange, parts: usize) -> Resul
 /// Runs `work(state, piece)` over `pieces` on `threads` workers, each with
 /// its own `state` from `init()`; returns the states. The first error stops
 /// the others at their next piece.
-pub fn run_pieces<S: Send>(
-    pieces: &[KeyRange],
+pub fn run_pieces<S: Send, P: Sync>(
+    pieces: &[P],
     threads: usize,
     init: impl Fn() -> S + Sync,
-    work: impl Fn(&mut S, &KeyRange) -> Result<()> + Sync,
+    work: impl Fn(&mut S, &P) -> Result<()> + Sync,
 ) -> Result<Vec<S>> {
     // The queue head: written once per piece by the worker taking it.
     let next = SharedWord::new(0);

@@ -51,34 +51,90 @@ pub(crate) fn run_join(
         params,
         cx,
         memory: 0,
+        stop_at: plan.steps.len(),
     };
     run.step(0, &mut buf, &kept, f)?;
     Ok(())
 }
 
-/// What the steps after the first read once, made beforehand so that
-/// threads each scanning part of the first step's item share them.
+/// What the hash and nested-loop steps read once, made before threads
+/// that each join part of the rows share them.
 pub(crate) struct SharedSteps {
     kept: Vec<OnceLock<Kept>>,
 }
 
-/// Reads the items of `plan`'s hash and nested-loop steps.
-pub(crate) fn share_steps(
+impl SharedSteps {
+    /// Nothing read yet.
+    pub(crate) fn new(plan: &JoinPlan) -> SharedSteps {
+        SharedSteps {
+            kept: plan.steps.iter().map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    /// Reads the items of the hash and nested-loop steps from `from` on.
+    pub(crate) fn read_from(
+        &self,
+        plan: &JoinPlan,
+        params: &[Value],
+        cx: &RunContext<'_>,
+        from: usize,
+    ) -> Result<()> {
+        let mut run = JoinRun {
+            plan,
+            params,
+            cx,
+            memory: 0,
+            stop_at: plan.steps.len(),
+        };
+        for (step, cell) in plan.steps.iter().zip(&self.kept).skip(from) {
+            run.make_kept(step, cell)?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs the steps before `upto` (reading what they keep into `shared`),
+/// handing each row they make (the columns of later steps NULL) to `f`
+/// until it says stop.
+pub(crate) fn join_prefix(
     plan: &JoinPlan,
     params: &[Value],
     cx: &RunContext<'_>,
-) -> Result<SharedSteps> {
-    let kept: Vec<OnceLock<Kept>> = plan.steps.iter().map(|_| OnceLock::new()).collect();
+    shared: &SharedSteps,
+    upto: usize,
+    f: &mut dyn FnMut(&[Value]) -> Result<bool>,
+) -> Result<()> {
+    let mut buf = vec![Value::Null; plan.width];
     let mut run = JoinRun {
         plan,
         params,
         cx,
         memory: 0,
+        stop_at: upto,
     };
-    for (step, cell) in plan.steps.iter().zip(&kept).skip(1) {
-        run.make_kept(step, cell)?;
-    }
-    Ok(SharedSteps { kept })
+    run.step(0, &mut buf, &shared.kept, f)?;
+    Ok(())
+}
+
+/// Runs the steps from `from` on for a row the steps before made (in
+/// `buf`), handing each joined row to `f`; false when `f` said stop.
+pub(crate) fn join_from(
+    plan: &JoinPlan,
+    params: &[Value],
+    cx: &RunContext<'_>,
+    shared: &SharedSteps,
+    from: usize,
+    buf: &mut Vec<Value>,
+    f: &mut dyn FnMut(&[Value]) -> Result<bool>,
+) -> Result<bool> {
+    let mut run = JoinRun {
+        plan,
+        params,
+        cx,
+        memory: 0,
+        stop_at: plan.steps.len(),
+    };
+    run.step(from, buf, &shared.kept[from..], f)
 }
 
 /// Runs the steps after the first for a row of the first step's item
@@ -97,6 +153,7 @@ pub(crate) fn join_first_row(
         params,
         cx,
         memory: 0,
+        stop_at: plan.steps.len(),
     };
     let first = &plan.steps[0];
     let env = run.env();
@@ -114,6 +171,9 @@ struct JoinRun<'a> {
     cx: &'a RunContext<'a>,
     /// Bytes the steps keep, against the query's budget.
     memory: usize,
+    /// The rows reaching this step go to the caller (the steps from here
+    /// on run elsewhere).
+    stop_at: usize,
 }
 
 impl<'a> JoinRun<'a> {
@@ -136,7 +196,7 @@ impl<'a> JoinRun<'a> {
         f: &mut dyn FnMut(&[Value]) -> Result<bool>,
     ) -> Result<bool> {
         let plan = self.plan;
-        let Some(step) = plan.steps.get(k) else {
+        let Some(step) = plan.steps.get(k).filter(|_| k < self.stop_at) else {
             return f(buf);
         };
         let (mine, later) = kept.split_first().expect("a state per step");

@@ -233,6 +233,20 @@ impl SelectPlan {
         } else {
             // HAVING without grouping filters the rows (after WHERE).
             let having = self.having.as_ref();
+            if let Some(rows) = self.parallel_rows(params, cx, table_run)? {
+                for row in &rows {
+                    let row = SourceRow::Values(row);
+                    if let Some(h) = having {
+                        if truth_of(&h.eval(&row, env)?) != Some(true) {
+                            continue;
+                        }
+                    }
+                    if !out.push(&row, env, sink)? {
+                        break;
+                    }
+                }
+                return out.finish(env, sink);
+            }
             self.scan_fallible(params, cx, table_run, &mut |row| {
                 if let Some(h) = having {
                     if truth_of(&h.eval(row, env)?) != Some(true) {
@@ -252,8 +266,8 @@ impl SelectPlan {
     /// scans a table: each thread joins the rows of its pieces, the items
     /// of the hash and nested-loop steps read once beforehand and shared.
     /// `None` when the plan does not qualify: one thread allowed, a small
-    /// range (tree estimate), non-covering access, DISTINCT aggregates, or
-    /// ROLLUP. (Groups are listed by their keys or the ORDER BY either way:
+    /// range (tree estimate), non-covering access, DISTINCT aggregates
+    /// other than COUNT, GROUP_CONCAT, or ROLLUP. (Groups are listed by their keys or the ORDER BY either way:
     /// the threads do not show.)
     fn parallel_aggregate(
         &self,
@@ -261,31 +275,125 @@ impl SelectPlan {
         cx: &RunContext<'_>,
         table_run: Option<&TableRun>,
     ) -> Result<Option<Groups>> {
-        if cx.threads <= 1 || self.rollup || self.aggs.iter().any(|a| a.distinct || a.takes_rows())
-        {
+        if cx.threads <= 1 || self.rollup || !self.aggs.iter().all(|a| a.merges()) {
             return Ok(None);
         }
         match (&self.source, table_run) {
-            (Source::Table(ts), Some(run)) => self.aggregate_pieces(params, cx, ts, run, None),
+            (Source::Table(ts), Some(run)) => {
+                if !self.worth_pieces(cx, ts, run) {
+                    return Ok(None);
+                }
+                let exprs = self
+                    .filter
+                    .iter()
+                    .chain(self.aggs.iter().flat_map(|a| a.exprs()));
+                subqueries::run_uncorrelated(exprs, params, cx)?;
+                self.aggregate_pieces(params, cx, ts, run, None)
+            }
             (Source::Join(join), _) => {
+                let exprs = join_exprs(join)
+                    .chain(&self.filter)
+                    .chain(self.aggs.iter().flat_map(|a| a.exprs()));
                 let first = &join.steps[0];
-                let StepInput::Table {
+                if let StepInput::Table {
                     source: ts,
                     filter,
                     correlated: false,
                 } = &first.input
-                else {
-                    return Ok(None);
-                };
-                let run = access_for_run(ts, filter.as_ref(), params)?;
-                if !self.worth_pieces(cx, ts, &run) {
-                    return Ok(None);
+                {
+                    let run = access_for_run(ts, filter.as_ref(), params)?;
+                    if self.worth_pieces(cx, ts, &run) && self.filter.is_none() {
+                        subqueries::run_uncorrelated(exprs, params, cx)?;
+                        let shared = join::SharedSteps::new(join);
+                        shared.read_from(join, params, cx, 1)?;
+                        return self.aggregate_pieces(params, cx, ts, &run, Some((join, &shared)));
+                    }
                 }
-                let shared = join::share_steps(join, params, cx)?;
-                self.aggregate_pieces(params, cx, ts, &run, Some((join, &shared)))
+                self.aggregate_join_prefix(params, cx, join, exprs)
             }
             _ => Ok(None),
         }
+    }
+
+    /// A join whose first step reads too few rows to cut into pieces, but
+    /// which is estimated to make many: the first steps run here until
+    /// they have made enough rows to share out, then threads run the rest
+    /// of the join for parts of those rows (a block's WHERE clause on the
+    /// joined row keeps it on one thread).
+    fn aggregate_join_prefix<'e>(
+        &self,
+        params: &[Value],
+        cx: &RunContext<'_>,
+        join: &JoinPlan,
+        exprs: impl Iterator<Item = &'e Expr>,
+    ) -> Result<Option<Groups>> {
+        let estimates: Vec<f64> = join
+            .steps
+            .iter()
+            .map(|s| s.estimated_rows.max(1.0))
+            .collect();
+        let total: f64 = estimates.iter().product();
+        if join.steps.len() < 2 || self.filter.is_some() || total < cx.min_rows as f64 {
+            return Ok(None);
+        }
+        // The prefix: enough rows for every thread to take several parts.
+        let wanted = (cx.threads * lineardb_table::parallel::PIECES_PER_THREAD) as f64;
+        let (mut upto, mut rows) = (1, estimates[0]);
+        while rows < wanted && upto + 1 < join.steps.len() {
+            rows *= estimates[upto];
+            upto += 1;
+        }
+        subqueries::run_uncorrelated(exprs, params, cx)?;
+        let shared = join::SharedSteps::new(join);
+        let mut prefix: Vec<Vec<Value>> = Vec::new();
+        let mut bytes = 0usize;
+        join::join_prefix(join, params, cx, &shared, upto, &mut |row| {
+            bytes += row.iter().map(value_bytes).sum::<usize>() + 24;
+            if bytes > cx.memory {
+                return Err(memory::over_budget("a join", cx.memory));
+            }
+            prefix.push(row.to_vec());
+            Ok(true)
+        })?;
+        shared.read_from(join, params, cx, upto)?;
+        if let Some(c) = cx.parallel_scans {
+            c.add(1);
+        }
+        let parts =
+            (prefix.len() / (cx.threads * lineardb_table::parallel::PIECES_PER_THREAD)).max(1);
+        let pieces: Vec<std::ops::Range<usize>> = (0..prefix.len())
+            .step_by(parts)
+            .map(|start| start..(start + parts).min(prefix.len()))
+            .collect();
+        let env = cx.env(params);
+        type State = (Groups, Vec<u8>, Option<SqlError>, Vec<Value>);
+        let statement_start = crate::expr::clock::statement_start();
+        let states = lineardb_table::parallel::run_pieces(
+            &pieces,
+            cx.threads,
+            || -> State {
+                crate::expr::clock::adopt(statement_start);
+                (Groups::default(), Vec::new(), None, Vec::new())
+            },
+            |(groups, key, err, buf), piece| {
+                if err.is_some() || cx.stop.get() {
+                    return Ok(());
+                }
+                for row in &prefix[piece.clone()] {
+                    buf.clone_from(row);
+                    let joined = join::join_from(join, params, cx, &shared, upto, buf, &mut |r| {
+                        self.accumulate(&SourceRow::Values(r), env, groups, key, cx.memory)
+                            .map(|()| true)
+                    });
+                    if let Err(e) = joined {
+                        *err = Some(e);
+                        break;
+                    }
+                }
+                Ok(())
+            },
+        )?;
+        merge_groups(states.into_iter().map(|(g, _, e, _)| (g, e)), cx).map(Some)
     }
 
     /// Whether a scan through `run` is worth cutting into pieces.
@@ -306,9 +414,116 @@ impl SelectPlan {
         run: &TableRun,
         join: Option<(&JoinPlan, &join::SharedSteps)>,
     ) -> Result<Option<Groups>> {
-        if join.is_none() && !self.worth_pieces(cx, ts, run) {
+        let env = cx.env(params);
+        let states = self.scan_pieces(
+            params,
+            cx,
+            ts,
+            run,
+            join,
+            || (Groups::default(), Vec::new()),
+            |(groups, key), _, row| self.accumulate(row, env, groups, key, cx.memory),
+        )?;
+        merge_groups(states.into_iter().map(|((g, _), e)| (g, e)), cx).map(Some)
+    }
+
+    /// The rows of a big scan (or of a join whose first step is one) that
+    /// pass the WHERE clause, gathered on several threads when whoever
+    /// runs the plan keeps all its rows anyway (a subquery's, a derived
+    /// table's) and no LIMIT may end it early; in the order one thread
+    /// would make them (pieces are key ranges in order).
+    fn parallel_rows(
+        &self,
+        params: &[Value],
+        cx: &RunContext<'_>,
+        table_run: Option<&TableRun>,
+    ) -> Result<Option<Vec<Vec<Value>>>> {
+        if !cx.rows_kept || cx.threads <= 1 || self.limit.is_some() || self.offset.is_some() {
             return Ok(None);
         }
+        type Pieces = Vec<(usize, Vec<Vec<Value>>)>;
+        let keep = |rows: &mut Pieces, piece: usize, row: &SourceRow<'_>, width: usize| {
+            if rows.last().is_none_or(|(p, _)| *p != piece) {
+                rows.push((piece, Vec::new()));
+            }
+            let values = (0..width).map(|c| row.get(c)).collect();
+            rows.last_mut().expect("pushed").1.push(values);
+            Ok(())
+        };
+        let states = match (&self.source, table_run) {
+            (Source::Table(ts), Some(run)) if self.worth_pieces(cx, ts, run) => {
+                subqueries::run_uncorrelated(self.filter.iter(), params, cx)?;
+                let width = ts.table.def().columns.len();
+                self.scan_pieces(
+                    params,
+                    cx,
+                    ts,
+                    run,
+                    None,
+                    Pieces::new,
+                    |rows, piece, row| keep(rows, piece, row, width),
+                )?
+            }
+            (Source::Join(join), _) if self.filter.is_none() => {
+                let StepInput::Table {
+                    source: ts,
+                    filter,
+                    correlated: false,
+                } = &join.steps[0].input
+                else {
+                    return Ok(None);
+                };
+                let run = access_for_run(ts, filter.as_ref(), params)?;
+                if !self.worth_pieces(cx, ts, &run) {
+                    return Ok(None);
+                }
+                subqueries::run_uncorrelated(join_exprs(join), params, cx)?;
+                let shared = join::SharedSteps::new(join);
+                shared.read_from(join, params, cx, 1)?;
+                let width = join.width;
+                self.scan_pieces(
+                    params,
+                    cx,
+                    ts,
+                    &run,
+                    Some((join, &shared)),
+                    Pieces::new,
+                    |rows, piece, row| keep(rows, piece, row, width),
+                )?
+            }
+            _ => return Ok(None),
+        };
+        let mut pieces: Pieces = Vec::new();
+        for (rows, err) in states {
+            if let Some(e) = err {
+                return Err(e);
+            }
+            pieces.extend(rows);
+        }
+        if cx.stop.get() {
+            return Err(SqlError::interrupted());
+        }
+        pieces.sort_by_key(|(p, _)| *p);
+        Ok(Some(
+            pieces.into_iter().flat_map(|(_, rows)| rows).collect(),
+        ))
+    }
+
+    /// Threads over the pieces of `ts` through `run`, each with a state
+    /// from `init` that `consume` gives the rows passing the table's filter
+    /// (with `join`, the joined rows each of them makes), with the piece's
+    /// number; the states, each with the first error its thread met.
+    #[allow(clippy::too_many_arguments)]
+    fn scan_pieces<S: Send>(
+        &self,
+        params: &[Value],
+        cx: &RunContext<'_>,
+        ts: &TableSource,
+        run: &TableRun,
+        join: Option<(&JoinPlan, &join::SharedSteps)>,
+        init: impl Fn() -> S + Sync,
+        consume: impl Fn(&mut S, usize, &SourceRow<'_>) -> Result<()> + Sync,
+    ) -> Result<Vec<(S, Option<SqlError>)>> {
         let env = cx.env(params);
         let (ranges, access, filter) = (&run.ranges, run.access, run.filter.as_ref());
         if let Some(c) = cx.parallel_scans {
@@ -322,25 +537,19 @@ impl SelectPlan {
                 cx.threads * lineardb_table::parallel::PIECES_PER_THREAD,
             )?);
         }
-        // Each worker: its groups, its key buffer, the first error it met,
-        // its joined row.
-        type State = (Groups, Vec<u8>, Option<SqlError>, Vec<Value>);
+        let pieces: Vec<(usize, KeyRange)> = pieces.into_iter().enumerate().collect();
+        // Each worker: its state, the first error it met, its joined row.
         let width = join.map_or(0, |(j, _)| j.width);
         let statement_start = crate::expr::clock::statement_start();
         let states = lineardb_table::parallel::run_pieces(
             &pieces,
             cx.threads,
-            || -> State {
+            || {
                 // NOW() in a worker reads its statement's time.
                 crate::expr::clock::adopt(statement_start);
-                (
-                    Groups::default(),
-                    Vec::new(),
-                    None,
-                    vec![Value::Null; width],
-                )
+                (init(), None::<SqlError>, vec![Value::Null; width])
             },
-            |(groups, key, err, joined), piece| {
+            |(state, err, joined), (number, piece)| {
                 if err.is_some() {
                     return Ok(());
                 }
@@ -362,7 +571,7 @@ impl SelectPlan {
                         }
                     }
                     let done = match join {
-                        None => self.accumulate(row, env, groups, key, cx.memory),
+                        None => consume(state, *number, row),
                         Some((plan, shared)) => {
                             let first = &plan.steps[0];
                             let StepInput::Table { source, .. } = &first.input else {
@@ -372,8 +581,7 @@ impl SelectPlan {
                                 joined[first.offset + c] = row.get(c);
                             }
                             join::join_first_row(plan, params, cx, shared, joined, &mut |r| {
-                                self.accumulate(&SourceRow::Values(r), env, groups, key, cx.memory)
-                                    .map(|()| true)
+                                consume(state, *number, &SourceRow::Values(r)).map(|()| true)
                             })
                             .map(|_| ())
                         }
@@ -392,17 +600,7 @@ impl SelectPlan {
                 Ok(())
             },
         )?;
-        let mut merged = Groups::default();
-        for (groups, _, err, _) in states {
-            if let Some(e) = err {
-                return Err(e);
-            }
-            merged.merge(groups)?;
-        }
-        if cx.stop.get() {
-            return Err(SqlError::interrupted());
-        }
-        Ok(Some(merged))
+        Ok(states.into_iter().map(|(s, e, _)| (s, e)).collect())
     }
 
     /// Adds one row to its group (the only group without GROUP BY), and
@@ -603,6 +801,35 @@ impl SelectPlan {
     }
 }
 
+/// The expressions a join's steps evaluate.
+fn join_exprs(join: &JoinPlan) -> impl Iterator<Item = &Expr> {
+    join.steps.iter().flat_map(|s| {
+        let filter = match &s.input {
+            StepInput::Table { filter, .. } | StepInput::Rows { filter, .. } => filter,
+        };
+        filter.iter().chain(&s.on).chain(&s.after)
+    })
+}
+
+/// The groups of several threads as one; the first error one met, or
+/// 1317 when the statement was killed meanwhile.
+fn merge_groups(
+    states: impl Iterator<Item = (Groups, Option<SqlError>)>,
+    cx: &RunContext<'_>,
+) -> Result<Groups> {
+    let mut merged = Groups::default();
+    for (groups, err) in states {
+        if let Some(e) = err {
+            return Err(e);
+        }
+        merged.merge(groups)?;
+    }
+    if cx.stop.get() {
+        return Err(SqlError::interrupted());
+    }
+    Ok(merged)
+}
+
 /// Feeds the rows of `source` that pass `filter` to `f` until it says stop.
 fn scan_source(
     source: &Source,
@@ -729,7 +956,14 @@ fn scan_other(
         Source::Derived(inner) => {
             // (A big aggregate inside may run on several threads.)
             let mut rows = crate::result::CollectSink::default();
-            inner.run(params, cx, &mut rows)?;
+            inner.run(
+                params,
+                &RunContext {
+                    rows_kept: true,
+                    ..*cx
+                },
+                &mut rows,
+            )?;
             for r in &rows.rows {
                 if !w.pass(&SourceRow::Values(r), f) {
                     break;
@@ -782,6 +1016,9 @@ pub(crate) struct RunContext<'a> {
     /// Subquery results kept for this execution (set by the outermost
     /// run).
     pub subqueries: Option<&'a SubqueryCache>,
+    /// Whoever runs the plan keeps all its rows (a subquery's, a derived
+    /// table's): a big scan may gather them on several threads first.
+    pub rows_kept: bool,
 }
 
 impl RunContext<'_> {

@@ -85,7 +85,15 @@ impl SubqueryRunner for RunContext<'_> {
         let key = (
             sub.id,
             if sub.correlated {
-                row_key(params)
+                // The parameters before the row, and the row's columns it
+                // reads: the same for every row that gives it the same
+                // answer.
+                let before = params.iter().take(sub.base).cloned();
+                let read = sub
+                    .row_refs
+                    .iter()
+                    .map(|&c| params.get(sub.base + c).cloned().unwrap_or(Value::Null));
+                row_key(&before.chain(read).collect::<Vec<_>>())
             } else {
                 Vec::new()
             },
@@ -102,7 +110,12 @@ impl SubqueryRunner for RunContext<'_> {
             rows: Vec::new(),
             first_only: sub.first_row_only,
         };
-        match plan.run(params, self, &mut sink) {
+        // All of a subquery's rows are kept (unless one is enough).
+        let cx = RunContext {
+            rows_kept: !sub.first_row_only,
+            ..*self
+        };
+        match plan.run(params, &cx, &mut sink) {
             Ok(()) => {}
             Err(e) if e.code == ENOUGH => {}
             Err(e) => return Err(e),
@@ -140,4 +153,30 @@ impl RunContext<'_> {
         }
         cache.results.lock().rows.get(key).cloned()
     }
+}
+
+/// Runs the uncorrelated subqueries in `exprs` now, so that threads about
+/// to evaluate them find their rows kept rather than each running them.
+pub(crate) fn run_uncorrelated<'e>(
+    exprs: impl Iterator<Item = &'e crate::expr::Expr>,
+    params: &[Value],
+    cx: &RunContext<'_>,
+) -> Result<()> {
+    fn visit<'e>(e: &'e crate::expr::Expr, out: &mut Vec<&'e Subquery>) {
+        if let crate::expr::Expr::Subquery(sub, _) = e {
+            if !sub.correlated {
+                out.push(sub);
+            }
+        }
+        e.children().into_iter().for_each(|c| visit(c, out));
+    }
+    let mut subs = Vec::new();
+    exprs.for_each(|e| visit(e, &mut subs));
+    for sub in subs {
+        // The block's parameters, as an evaluation would pass them.
+        let mut p: Vec<Value> = params.iter().take(sub.base).cloned().collect();
+        p.resize(sub.base, Value::Null);
+        cx.rows(sub, &p)?;
+    }
+    Ok(())
 }

@@ -153,6 +153,12 @@ impl AggSpec {
             .chain(self.order.iter().map(|(e, _)| e))
     }
 
+    /// Whether the accumulators of several threads merge into this one's
+    /// (a DISTINCT aggregate only when it counts; no GROUP_CONCAT).
+    pub(crate) fn merges(&self) -> bool {
+        !self.takes_rows() && (!self.distinct || matches!(self.func, AggFunc::Count))
+    }
+
     /// Whether a row is added as several values (not one argument).
     pub(crate) fn takes_rows(&self) -> bool {
         self.func == AggFunc::GroupConcat || !self.more.is_empty()
@@ -733,6 +739,7 @@ impl Compiler<'_> {
                 base,
                 width: scope.len(),
                 correlated: p.correlated,
+                row_refs: p.row_refs,
                 kind: p.columns.first().copied().unwrap_or(ColumnKind::Text),
                 first_row_only,
             }),
@@ -2312,9 +2319,19 @@ impl Acc {
             }
             (a @ Acc::MinMax(..), Acc::MinMax(Some(v), _)) => a.add(&v)?,
             (Acc::MinMax(..), Acc::MinMax(None, _)) => {}
+            // COUNT(DISTINCT …): the other's values not seen here, counted.
+            (Acc::Distinct(seen, inner), Acc::Distinct(other, _))
+                if matches!(**inner, Acc::Count(_)) =>
+            {
+                for key in other {
+                    if seen.insert(key) {
+                        inner.add(&Value::Int(1))?;
+                    }
+                }
+            }
             (Acc::Distinct(..) | Acc::GroupConcat(_), _) => {
                 return Err(SqlError::internal(
-                    "DISTINCT aggregates and GROUP_CONCAT are not merged",
+                    "DISTINCT aggregates other than COUNT and GROUP_CONCAT are not merged",
                 ))
             }
             _ => return Err(SqlError::internal("merging different aggregates")),

@@ -122,6 +122,8 @@ pub(crate) struct PlannedSubquery {
     pub id: usize,
     pub columns: Vec<ColumnKind>,
     pub correlated: bool,
+    /// The columns of the enclosing block's row it reads.
+    pub row_refs: Vec<usize>,
 }
 
 /// A subquery within an expression.
@@ -136,6 +138,10 @@ pub(crate) struct Subquery {
     pub width: usize,
     /// Reads the enclosing row (else it runs once per execution).
     pub correlated: bool,
+    /// The columns of the enclosing row it reads: its results are kept
+    /// per distinct values of these (and of the parameters before the
+    /// row), not of the whole row.
+    pub row_refs: Vec<usize>,
     /// The kind of its first column.
     pub kind: ColumnKind,
     /// One row tells the answer (EXISTS).

@@ -47,6 +47,9 @@ pub(crate) struct Planner<'a> {
     /// The lowest parameter an outer column resolved to since the last
     /// subquery began (what decides whether it is correlated).
     pub outer_used: Option<usize>,
+    /// Every parameter an outer column resolved to since the last
+    /// subquery began (the columns of the rows around it it reads).
+    pub outer_refs: Vec<usize>,
     /// Subqueries planned so far (their ids).
     pub subqueries: usize,
     /// Common table expressions in scope (WITH), innermost last.
@@ -120,6 +123,7 @@ impl<'a> Planner<'a> {
             base: params.count(),
             outer: Vec::new(),
             outer_used: None,
+            outer_refs: Vec::new(),
             subqueries: 0,
             ctes: Vec::new(),
             text: None,
@@ -200,6 +204,7 @@ impl SubqueryPlanner for Planner<'_> {
     ) -> Result<PlannedSubquery> {
         let saved_base = self.base;
         let saved_used = self.outer_used.take();
+        let saved_refs = std::mem::take(&mut self.outer_refs);
         self.outer.push(OuterBlock {
             scope: scope.to_vec(),
             base,
@@ -209,6 +214,16 @@ impl SubqueryPlanner for Planner<'_> {
         self.outer.pop();
         self.base = saved_base;
         let used = self.outer_used.take();
+        let refs = std::mem::replace(&mut self.outer_refs, saved_refs);
+        // Its reads of blocks beyond the enclosing one are that block's too.
+        self.outer_refs.extend(refs.iter().filter(|&&p| p < base));
+        let mut row_refs: Vec<usize> = refs
+            .iter()
+            .filter(|&&p| (base..base + scope.len()).contains(&p))
+            .map(|p| p - base)
+            .collect();
+        row_refs.sort_unstable();
+        row_refs.dedup();
         // References to blocks beyond the enclosing one make it correlated too.
         self.outer_used = match (saved_used, used.filter(|&u| u < base)) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -221,6 +236,7 @@ impl SubqueryPlanner for Planner<'_> {
             plan: Arc::new(plan),
             id: self.subqueries,
             correlated: used.is_some_and(|u| u < base + scope.len()),
+            row_refs,
         })
     }
 
@@ -244,6 +260,7 @@ impl SubqueryPlanner for Planner<'_> {
             }
             if let Some(p) = found {
                 self.outer_used = Some(self.outer_used.map_or(p, |u| u.min(p)));
+                self.outer_refs.push(p);
                 return Some(Ok(p));
             }
         }

@@ -175,6 +175,7 @@ impl Session {
             parallel_scans: Some(&self.slot.counters.parallel_scans),
             memory: self.query_memory,
             subqueries: None,
+            rows_kept: false,
         }
     }
 }
