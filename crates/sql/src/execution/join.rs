@@ -46,13 +46,7 @@ pub(crate) fn run_join(
 ) -> Result<()> {
     let kept: Vec<OnceLock<Kept>> = plan.steps.iter().map(|_| OnceLock::new()).collect();
     let mut buf = vec![Value::Null; plan.width];
-    let mut run = JoinRun {
-        plan,
-        params,
-        cx,
-        memory: 0,
-        stop_at: plan.steps.len(),
-    };
+    let mut run = JoinRun::new(plan, params, cx, plan.steps.len());
     run.step(0, &mut buf, &kept, f)?;
     Ok(())
 }
@@ -79,13 +73,7 @@ impl SharedSteps {
         cx: &RunContext<'_>,
         from: usize,
     ) -> Result<()> {
-        let mut run = JoinRun {
-            plan,
-            params,
-            cx,
-            memory: 0,
-            stop_at: plan.steps.len(),
-        };
+        let mut run = JoinRun::new(plan, params, cx, plan.steps.len());
         for (step, cell) in plan.steps.iter().zip(&self.kept).skip(from) {
             run.make_kept(step, cell)?;
         }
@@ -105,13 +93,7 @@ pub(crate) fn join_prefix(
     f: &mut dyn FnMut(&[Value]) -> Result<bool>,
 ) -> Result<()> {
     let mut buf = vec![Value::Null; plan.width];
-    let mut run = JoinRun {
-        plan,
-        params,
-        cx,
-        memory: 0,
-        stop_at: upto,
-    };
+    let mut run = JoinRun::new(plan, params, cx, upto);
     run.step(0, &mut buf, &shared.kept, f)?;
     Ok(())
 }
@@ -127,13 +109,7 @@ pub(crate) fn join_from(
     buf: &mut Vec<Value>,
     f: &mut dyn FnMut(&[Value]) -> Result<bool>,
 ) -> Result<bool> {
-    let mut run = JoinRun {
-        plan,
-        params,
-        cx,
-        memory: 0,
-        stop_at: plan.steps.len(),
-    };
+    let mut run = JoinRun::new(plan, params, cx, plan.steps.len());
     run.step(from, buf, &shared.kept[from..], f)
 }
 
@@ -148,13 +124,7 @@ pub(crate) fn join_first_row(
     buf: &mut Vec<Value>,
     f: &mut dyn FnMut(&[Value]) -> Result<bool>,
 ) -> Result<bool> {
-    let mut run = JoinRun {
-        plan,
-        params,
-        cx,
-        memory: 0,
-        stop_at: plan.steps.len(),
-    };
+    let mut run = JoinRun::new(plan, params, cx, plan.steps.len());
     let first = &plan.steps[0];
     let env = run.env();
     for e in &first.on {
@@ -177,6 +147,23 @@ struct JoinRun<'a> {
 }
 
 impl<'a> JoinRun<'a> {
+    /// A run of `plan`'s steps before `stop_at` (the rows reaching it go
+    /// to the caller).
+    fn new(
+        plan: &'a JoinPlan,
+        params: &'a [Value],
+        cx: &'a RunContext<'a>,
+        stop_at: usize,
+    ) -> JoinRun<'a> {
+        JoinRun {
+            plan,
+            params,
+            cx,
+            memory: 0,
+            stop_at,
+        }
+    }
+
     fn env(&self) -> Env<'a> {
         Env {
             params: self.params,
