@@ -6,6 +6,7 @@
 //! rows (`EXPLAIN`) or its JSON document (`EXPLAIN FORMAT=JSON`).
 mod access_line;
 pub(crate) mod json;
+pub(crate) mod statement;
 
 use crate::expr::subquery::Subquery;
 use crate::expr::Expr;
@@ -57,6 +58,19 @@ pub(crate) fn describe(plan: &QueryPlan, params: &[Value]) -> Block {
         if simple { "SIMPLE" } else { "PRIMARY" },
         params.len(),
     )
+}
+
+/// A changing statement's scan as MariaDB shows it: its rows are found by
+/// a range even where a SELECT would read one point (`const`), and its
+/// condition is attached.
+pub(crate) fn as_change(block: &mut Block) {
+    if let Shape::Select { lines, .. } = &mut block.shape {
+        for line in lines.iter_mut().filter(|l| l.access == Some("const")) {
+            line.access = Some("range");
+            line.refs.clear();
+            line.condition = true;
+        }
+    }
 }
 
 /// Whether a block has subqueries or derived tables.

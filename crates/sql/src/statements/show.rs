@@ -343,13 +343,12 @@ impl Session {
                         }
                     },
                 };
-                let ast::Statement::Query(q) = statement.as_ref() else {
-                    return Err(SqlError::unsupported(
-                        "EXPLAIN of a statement other than SELECT",
-                    ));
-                };
-                let plan = self.plan_select(q, params)?;
-                let described = crate::explain::describe(&plan, &[]);
+                let (q, changes) = crate::explain::statement::explained_query(statement)?;
+                let plan = self.plan_select(&q, params)?;
+                let mut described = crate::explain::describe(&plan, &[]);
+                if changes {
+                    crate::explain::as_change(&mut described);
+                }
                 if json {
                     return self.rows(
                         sink,
