@@ -162,17 +162,9 @@ pub(crate) fn run_uncorrelated<'e>(
     params: &[Value],
     cx: &RunContext<'_>,
 ) -> Result<()> {
-    fn visit<'e>(e: &'e crate::expr::Expr, out: &mut Vec<&'e Subquery>) {
-        if let crate::expr::Expr::Subquery(sub, _) = e {
-            if !sub.correlated {
-                out.push(sub);
-            }
-        }
-        e.children().into_iter().for_each(|c| visit(c, out));
-    }
     let mut subs = Vec::new();
-    exprs.for_each(|e| visit(e, &mut subs));
-    for sub in subs {
+    exprs.for_each(|e| e.subqueries(&mut subs));
+    for sub in subs.into_iter().filter(|s| !s.correlated) {
         // The block's parameters, as an evaluation would pass them.
         let mut p: Vec<Value> = params.iter().take(sub.base).cloned().collect();
         p.resize(sub.base, Value::Null);

@@ -76,7 +76,7 @@ pub(crate) fn as_change(block: &mut Block) {
 /// Whether a block has subqueries or derived tables.
 fn has_nested(s: &SelectPlan) -> bool {
     let mut subs = Vec::new();
-    expressions(s, &mut |e| collect_subqueries(e, &mut subs));
+    expressions(s, &mut |e| e.subqueries(&mut subs));
     if !subs.is_empty() {
         return true;
     }
@@ -87,13 +87,13 @@ fn has_nested(s: &SelectPlan) -> bool {
                 !matches!(source, Source::System(..))
                     || filter.as_ref().is_some_and(|f| {
                         let mut subs = Vec::new();
-                        collect_subqueries(f, &mut subs);
+                        f.subqueries(&mut subs);
                         !subs.is_empty()
                     })
             }
             StepInput::Table { filter, .. } => filter.as_ref().is_some_and(|f| {
                 let mut subs = Vec::new();
-                collect_subqueries(f, &mut subs);
+                f.subqueries(&mut subs);
                 !subs.is_empty()
             }),
         }),
@@ -122,18 +122,6 @@ fn expressions<'p>(s: &'p SelectPlan, f: &mut dyn FnMut(&'p Expr)) {
     s.group_by.iter().for_each(&mut *f);
     s.having.iter().for_each(&mut *f);
     s.order_by.iter().map(|(e, _)| e).for_each(&mut *f);
-}
-
-/// The subqueries in `e` (not those inside them), each once.
-fn collect_subqueries<'e>(e: &'e Expr, out: &mut Vec<&'e Subquery>) {
-    if let Expr::Subquery(sub, _) = e {
-        if !out.iter().any(|s| s.id == sub.id) {
-            out.push(sub);
-        }
-    }
-    for c in e.children() {
-        collect_subqueries(c, out);
-    }
 }
 
 struct Describer<'a> {
@@ -200,15 +188,13 @@ impl Describer<'_> {
         self.outer_rows.push((base, row_names(&s.source)));
         // The select list's subqueries come first in the statement.
         let mut listed = Vec::new();
-        s.projection
-            .iter()
-            .for_each(|e| collect_subqueries(e, &mut listed));
+        s.projection.iter().for_each(|e| e.subqueries(&mut listed));
         for sub in &listed {
             nested.push(self.subquery(sub));
         }
         let lines = self.source_lines(s, base, &mut nested);
         let mut rest = Vec::new();
-        expressions(s, &mut |e| collect_subqueries(e, &mut rest));
+        expressions(s, &mut |e| e.subqueries(&mut rest));
         for sub in rest.iter().filter(|r| !listed.iter().any(|l| l.id == r.id)) {
             nested.push(self.subquery(sub));
         }

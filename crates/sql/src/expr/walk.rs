@@ -34,6 +34,19 @@ impl Expr {
         pred(self) || self.children().into_iter().any(|c| c.any(pred))
     }
 
+    /// Adds the subqueries in this expression (not those inside them) to
+    /// `out`, each once.
+    pub(crate) fn subqueries<'e>(&'e self, out: &mut Vec<&'e super::subquery::Subquery>) {
+        if let Expr::Subquery(sub, _) = self {
+            if !out.iter().any(|s| s.id == sub.id) {
+                out.push(sub);
+            }
+        }
+        for c in self.children() {
+            c.subqueries(out);
+        }
+    }
+
     /// Has a subquery that reads the row (it must see the whole row).
     pub(crate) fn has_correlated_subquery(&self) -> bool {
         self.any(&|e| matches!(e, Expr::Subquery(s, _) if s.correlated))
