@@ -264,6 +264,11 @@ struct SeedArgs {
     /// seed000-q6 on SQLite.
     #[arg(long)]
     compare: Option<String>,
+    /// seed001-scans with `--compare mariadb`: MariaDB as configured in
+    /// ANCHORS.md only, without the seed's variants (adaptive hash index
+    /// on, performance_schema on).
+    #[arg(long)]
+    no_variants: bool,
 }
 
 impl SeedArgs {
@@ -530,7 +535,7 @@ fn main() -> anyhow::Result<()> {
             }
             Experiment::Seed001Scans(a) => {
                 if let Some(mut systems) = a.sysbench_systems()? {
-                    if systems.iter().any(|s| s == "mariadb") {
+                    if systems.iter().any(|s| s == "mariadb") && !a.no_variants {
                         // The seed's variants: adaptive hash index on, and
                         // performance_schema on.
                         systems.extend(["mariadb-ahi".into(), "mariadb-ps".into()]);
