@@ -392,6 +392,10 @@ struct Dbt3Args {
     /// Buffer pool of each server in MiB.
     #[arg(long, default_value_t = 4096)]
     pool_mib: usize,
+    /// lineardb's memory budget per query in MiB (`lineardb_query_memory`;
+    /// sorts and groups past it spill to temporary files).
+    #[arg(long)]
+    query_memory_mib: Option<usize>,
     /// Working folder (data of the same scale there is reused).
     #[arg(long, default_value = "bench-work/dbt3")]
     work: PathBuf,
@@ -731,6 +735,7 @@ fn dbt3(a: &Dbt3Args) -> anyhow::Result<()> {
         work: a.work.clone(),
         lineardb: std::env::current_exe()?,
         pool_mib: a.pool_mib,
+        query_memory_mib: a.query_memory_mib,
         threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
         answers,
     };

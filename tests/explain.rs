@@ -115,6 +115,14 @@ fn explain_shows_the_plan_that_runs() {
     let server = Server::start();
     let mut c = connect(&server.url(""));
     let cases: &[(&str, &[&str])] = &[
+        // SELECT STRAIGHT_JOIN: the written order, whatever the sizes.
+        (
+            "EXPLAIN SELECT STRAIGHT_JOIN * FROM el, eo WHERE el.oid = eo.id AND eo.id < 3",
+            &[
+                "1 | SIMPLE | el | ALL | NULL | NULL | ",
+                "1 | SIMPLE | eo | eq_ref | PRIMARY | ex.el.oid | Using where",
+            ],
+        ),
         (
             "EXPLAIN SELECT * FROM eo, el WHERE el.oid = eo.id AND eo.id < 3",
             &[

@@ -22,6 +22,8 @@ pub struct Dbt3Options {
     pub work: PathBuf,
     pub lineardb: PathBuf,
     pub pool_mib: usize,
+    /// lineardb's `lineardb_query_memory` in MiB (its default if None).
+    pub query_memory_mib: Option<usize>,
     pub threads: usize,
     /// The reference answers of this scale factor (`qNN.csv`), if any.
     pub answers: Option<PathBuf>,
@@ -217,6 +219,9 @@ fn time_queries(
 ) -> anyhow::Result<Vec<QueryTiming>> {
     let mut c = connect(server.port)?;
     c.query_drop("USE tpch")?;
+    if let (Some(mib), "lineardb") = (o.query_memory_mib, system) {
+        c.query_drop(format!("SET lineardb_query_memory = {}", mib << 20))?;
+    }
     let mut out = Vec::new();
     for (i, sql) in QUERIES.iter().enumerate() {
         let q = i + 1;
@@ -228,21 +233,32 @@ fn time_queries(
         };
         for run in 0..o.runs {
             let start = Instant::now();
-            let rows: Vec<Vec<String>> = c
-                .query_iter(*sql)?
-                .map(|r| {
-                    r.map(|row| {
-                        row.unwrap()
-                            .into_iter()
-                            .map(|v| match v {
-                                mysql::Value::NULL => "NULL".to_string(),
-                                mysql::Value::Bytes(b) => String::from_utf8_lossy(&b).into_owned(),
-                                other => other.as_sql(true),
-                            })
-                            .collect()
+            let rows = c.query_iter(*sql).and_then(|result| {
+                result
+                    .map(|r| {
+                        r.map(|row| {
+                            row.unwrap()
+                                .into_iter()
+                                .map(|v| match v {
+                                    mysql::Value::NULL => "NULL".to_string(),
+                                    mysql::Value::Bytes(b) => {
+                                        String::from_utf8_lossy(&b).into_owned()
+                                    }
+                                    other => other.as_sql(true),
+                                })
+                                .collect::<Vec<String>>()
+                        })
                     })
-                })
-                .collect::<Result<_, _>>()?;
+                    .collect::<Result<Vec<_>, _>>()
+            });
+            // A failed query is reported as such; the others still run.
+            let rows = match rows {
+                Ok(rows) => rows,
+                Err(e) => {
+                    t.wrong = Some(format!("failed: {e}"));
+                    break;
+                }
+            };
             t.seconds.push(start.elapsed().as_secs_f64());
             if run == 0 {
                 if let (Some(r), Some(dir)) = (reference, &o.answers) {

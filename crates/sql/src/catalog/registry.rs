@@ -22,19 +22,22 @@ pub struct Counters {
     pub com_delete: LocalCounter,
     /// Scans that ran on several threads.
     pub parallel_scans: LocalCounter,
+    /// Rows written to spill files (sorts past the memory budget).
+    pub spilled_rows: LocalCounter,
 }
 
-const COUNTER_NAMES: [&str; 6] = [
+const COUNTER_NAMES: [&str; 7] = [
     "Questions",
     "Com_select",
     "Com_insert",
     "Com_update",
     "Com_delete",
     "Lineardb_parallel_scans",
+    "Lineardb_spilled_rows",
 ];
 
 impl Counters {
-    fn values(&self) -> [u64; 6] {
+    fn values(&self) -> [u64; 7] {
         [
             self.questions.get(),
             self.com_select.get(),
@@ -42,6 +45,7 @@ impl Counters {
             self.com_update.get(),
             self.com_delete.get(),
             self.parallel_scans.get(),
+            self.spilled_rows.get(),
         ]
     }
 }

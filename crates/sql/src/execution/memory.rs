@@ -12,10 +12,13 @@ pub(crate) fn value_bytes(v: &Value) -> usize {
         }
 }
 
+/// The error code of a query over its memory budget (ER_OUT_OF_SORTMEMORY).
+pub(crate) const OVER_BUDGET: u16 = 1038;
+
 /// The error of a query over its memory budget.
 pub(crate) fn over_budget(what: &str, memory: usize) -> SqlError {
     SqlError::new(
-        1038,
+        OVER_BUDGET,
         "HY001",
         format!(
             "Out of sort memory: {what} needs more than lineardb_query_memory ({memory} bytes)"

@@ -6,12 +6,14 @@ mod memory;
 mod output;
 pub(crate) mod recursive;
 mod set_ops;
+mod spill;
 pub(crate) mod subqueries;
 mod window;
 use crate::error::{Result, SqlError};
 use crate::execution::access::{access_for_run, estimate, TableRun};
 use crate::execution::memory::value_bytes;
 use crate::execution::output::Output;
+use crate::execution::spill::sort::{SortBuffer, Sorted};
 use crate::expr::row_key::{encode_value, KeyMap};
 use crate::expr::{sort_order, truth_of, Acc, AggFunc, Env, Expr, Row};
 use crate::planner::plan::{
@@ -102,6 +104,20 @@ struct Groups {
     list: Vec<Group>,
     /// About what the groups hold, for the memory budget.
     bytes: usize,
+    /// Past the budget, rows of groups not held go to a spill file
+    /// (GROUP BY without ROLLUP on one thread); else the query fails.
+    may_spill: bool,
+    spill: Option<GroupSpill>,
+}
+
+/// The rows of groups that did not fit, sorted by group: their GROUP BY
+/// values, then the encoded key (groups equal as values but not as keys,
+/// 1 and '1', stay apart).
+struct GroupSpill {
+    rows: SortBuffer,
+    /// The columns the aggregation reads, kept of each row (others NULL).
+    columns: Vec<usize>,
+    width: usize,
 }
 
 impl Groups {
@@ -148,6 +164,10 @@ impl SelectPlan {
     /// [`QueryPlan::run`], which gives `cx` its subquery cache).
     /// Stops with error 1317 when `cx.stop` is set (KILL QUERY).
     fn run(&self, params: &[Value], cx: &RunContext<'_>, sink: &mut dyn RowSink) -> Result<()> {
+        let cx = &RunContext {
+            memory: self.hints.memory.unwrap_or(cx.memory),
+            ..*cx
+        };
         sink.columns(&self.columns)?;
         let env = cx.env(params);
         let int_of = |e: &Option<Expr>| -> Result<Option<u64>> {
@@ -167,7 +187,7 @@ impl SelectPlan {
         };
         let limit = int_of(&self.limit)?.unwrap_or(u64::MAX);
         let offset = int_of(&self.offset)?.unwrap_or(0);
-        let mut out = Output::new(self, limit, offset, cx.memory);
+        let mut out = Output::new(self, limit, offset, cx.memory, cx.spilled_rows);
         if limit == 0 {
             return Ok(());
         }
@@ -179,15 +199,22 @@ impl SelectPlan {
         let table_run = table_run.as_ref();
         if self.aggregate {
             let cx = RunContext {
-                threads: self.parallel_hint.0.unwrap_or(cx.threads),
-                min_rows: self.parallel_hint.1.unwrap_or(cx.min_rows),
+                threads: self.hints.threads.unwrap_or(cx.threads),
+                min_rows: self.hints.min_rows.unwrap_or(cx.min_rows),
                 ..*cx
             };
-            let parallel = self.parallel_aggregate(params, &cx, table_run)?;
+            // Threads over the budget give way to one thread, which spills.
+            let parallel = match self.parallel_aggregate(params, &cx, table_run) {
+                Err(e) if e.code == crate::execution::memory::OVER_BUDGET => None,
+                other => other?,
+            };
             let mut groups = match parallel {
                 Some(groups) => groups,
                 None => {
-                    let mut groups = Groups::default();
+                    let mut groups = Groups {
+                        may_spill: !self.rollup && !self.group_by.is_empty(),
+                        ..Groups::default()
+                    };
                     let mut key = Vec::new();
                     self.scan_fallible(params, &cx, table_run, &mut |row| {
                         self.accumulate(row, env, &mut groups, &mut key, cx.memory)
@@ -196,6 +223,13 @@ impl SelectPlan {
                     groups
                 }
             };
+            if let Some(spill) = groups.spill.take() {
+                if let Some(c) = cx.spilled_rows {
+                    c.add(spill.rows.spilled());
+                }
+                self.emit_spilled_groups(groups, spill, env, &mut out, sink)?;
+                return out.finish(env, sink);
+            }
             if groups.list.is_empty() && self.group_by.is_empty() {
                 // No rows and no GROUP BY: one row of empty aggregates.
                 groups.list.push(Group {
@@ -211,22 +245,7 @@ impl SelectPlan {
                 self.sort_for_rollup(&mut groups.list, env)?;
             }
             for g in &groups.list {
-                let aggs: Vec<Value> = g.accs.iter().map(Acc::finish).collect();
-                let genv = Env { aggs: &aggs, ..env };
-                if let Some(h) = &self.having {
-                    let first_row = GroupRow {
-                        values: &g.first_row,
-                        columns: &self.group_row_columns,
-                    };
-                    if truth_of(&h.eval(&first_row, genv)?) != Some(true) {
-                        continue;
-                    }
-                }
-                let first_row = GroupRow {
-                    values: &g.first_row,
-                    columns: &self.group_row_columns,
-                };
-                if !out.push(&first_row, genv, sink)? {
+                if !self.emit_group(g, env, &mut out, sink)? {
                     break;
                 }
             }
@@ -637,6 +656,9 @@ impl SelectPlan {
             }
             let found = groups.index.get(key.as_slice()).copied();
             if found.is_none() {
+                if groups.may_spill && groups.bytes > memory / 4 * 3 {
+                    return self.spill_row(row, env, groups, key, memory);
+                }
                 groups.index.insert(key.clone(), groups.list.len());
             }
             found
@@ -697,7 +719,7 @@ impl SelectPlan {
         groups.bytes += key_len
             + self.aggs.len() * std::mem::size_of::<Acc>()
             + first_row.iter().map(value_bytes).sum::<usize>();
-        if groups.bytes > memory {
+        if groups.bytes > memory && !groups.may_spill {
             return Err(crate::execution::memory::over_budget("GROUP BY", memory));
         }
         groups.list.push(Group {
@@ -706,6 +728,136 @@ impl SelectPlan {
             level,
         });
         Ok(groups.list.len() - 1)
+    }
+
+    /// Sends one group's row (if it passes HAVING); false when no more
+    /// are wanted.
+    fn emit_group(
+        &self,
+        g: &Group,
+        env: Env<'_>,
+        out: &mut Output<'_>,
+        sink: &mut dyn RowSink,
+    ) -> Result<bool> {
+        let aggs: Vec<Value> = g.accs.iter().map(Acc::finish).collect();
+        let genv = Env { aggs: &aggs, ..env };
+        let first_row = GroupRow {
+            values: &g.first_row,
+            columns: &self.group_row_columns,
+        };
+        if let Some(h) = &self.having {
+            if truth_of(&h.eval(&first_row, genv)?) != Some(true) {
+                return Ok(true);
+            }
+        }
+        out.push(&first_row, genv, sink)
+    }
+
+    /// Sends a row of a group not held (the groups held fill the budget)
+    /// to the spill file, with the columns the aggregation reads.
+    fn spill_row(
+        &self,
+        row: &SourceRow<'_>,
+        env: Env<'_>,
+        groups: &mut Groups,
+        key: &[u8],
+        memory: usize,
+    ) -> Result<()> {
+        let spill = groups.spill.get_or_insert_with(|| {
+            let mut columns = self.group_row_columns.clone();
+            for e in self
+                .group_by
+                .iter()
+                .chain(self.aggs.iter().flat_map(|a| a.exprs()))
+            {
+                e.columns(&mut |c| columns.push(c));
+            }
+            columns.sort_unstable();
+            columns.dedup();
+            let width = columns.last().map_or(0, |c| c + 1);
+            GroupSpill {
+                rows: SortBuffer::new(vec![false; self.group_by.len() + 1], memory / 4, None),
+                columns,
+                width,
+            }
+        });
+        let mut keys = Vec::with_capacity(self.group_by.len() + 1);
+        for g in &self.group_by {
+            keys.push(g.eval(row, env)?);
+        }
+        keys.push(Value::Bytes(key.to_vec()));
+        let mut values = vec![Value::Null; spill.width];
+        for &c in &spill.columns {
+            values[c] = row.get(c);
+        }
+        spill.rows.push(keys, values)
+    }
+
+    /// Sends the groups held and those of the spilled rows, in the order
+    /// of their GROUP BY values (MariaDB's order without ORDER BY): the
+    /// held groups sorted, merged with the spilled rows sorted by group;
+    /// a held group takes the spilled rows of its key, the rows of any
+    /// other key make a group of their own, one at a time.
+    fn emit_spilled_groups(
+        &self,
+        groups: Groups,
+        spill: GroupSpill,
+        env: Env<'_>,
+        out: &mut Output<'_>,
+        sink: &mut dyn RowSink,
+    ) -> Result<()> {
+        let desc = vec![false; self.group_by.len() + 1];
+        let mut held: Vec<(Vec<Value>, Option<Group>)> = Vec::with_capacity(groups.list.len());
+        let mut list: Vec<Option<Group>> = groups.list.into_iter().map(Some).collect();
+        for (key, i) in groups.index {
+            let g = list[i].take().expect("one key per group");
+            let row = GroupRow {
+                values: &g.first_row,
+                columns: &self.group_row_columns,
+            };
+            let mut keys = Vec::with_capacity(desc.len());
+            for e in &self.group_by {
+                keys.push(e.eval(&row, env)?);
+            }
+            keys.push(Value::Bytes(key));
+            held.push((keys, Some(g)));
+        }
+        held.sort_by(|a, b| sort_order(&a.0, &b.0, &desc));
+        let mut spilled: Sorted = spill.rows.finish()?;
+        let mut next = spilled.next_row()?;
+        let mut held = held.into_iter().peekable();
+        loop {
+            let from_held = match (held.peek(), &next) {
+                (None, None) => return Ok(()),
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (Some((h, _)), Some((s, _))) => sort_order(h, s, &desc).is_le(),
+            };
+            let (keys, mut group) = if from_held {
+                let (keys, g) = held.next().expect("peeked");
+                (keys, g.expect("taken once"))
+            } else {
+                let (keys, row) = next.as_ref().expect("checked");
+                let row = SourceRow::Values(row);
+                let group = Group {
+                    first_row: self.group_row_columns.iter().map(|&c| row.get(c)).collect(),
+                    accs: self.aggs.iter().map(Acc::new).collect(),
+                    level: self.group_by.len(),
+                };
+                (keys.clone(), group)
+            };
+            // The spilled rows of this key (the last sort key).
+            while let Some((k, row)) = &next {
+                if k.last() != keys.last() {
+                    break;
+                }
+                self.add_to_group(&mut group.accs, &SourceRow::Values(row), env)?;
+                next = spilled.next_row()?;
+            }
+            if !self.emit_group(&group, env, out, sink)? {
+                return Ok(());
+            }
+        }
     }
 
     /// Adds one row to a group's aggregates.
@@ -1016,9 +1168,12 @@ pub(crate) struct RunContext<'a> {
     pub min_rows: u64,
     /// Counts the scans that ran in parallel (the session's own counter).
     pub parallel_scans: Option<&'a LocalCounter>,
+    /// Counts the rows written to spill files (the session's own counter).
+    pub spilled_rows: Option<&'a LocalCounter>,
     /// Bytes a query may hold in rows for ORDER BY and DISTINCT, and in
-    /// groups (per thread) — `lineardb_query_memory`; beyond it the query
-    /// fails cleanly rather than take the server's memory.
+    /// groups (per thread) — `lineardb_query_memory`; beyond it a sort
+    /// spills to files, and the rest fail cleanly rather than take the
+    /// server's memory.
     pub memory: usize,
     /// Subquery results kept for this execution (set by the outermost
     /// run).

@@ -1,12 +1,14 @@
 //! The output stages of a SELECT over produced rows: window functions,
 //! projection, DISTINCT, ORDER BY, OFFSET and LIMIT.
 use crate::error::Result;
-use crate::execution::memory::{over_budget, value_bytes};
+use crate::execution::memory::over_budget;
+use crate::execution::spill::sort::SortBuffer;
 use crate::execution::window::WindowStage;
 use crate::expr::row_key::{encode_row, KeySet};
-use crate::expr::{sort_order, Env, Expr, Row};
+use crate::expr::{Env, Expr, Row};
 use crate::planner::plan::SelectPlan;
 use crate::result::RowSink;
+use lineardb_sync::LocalCounter;
 use lineardb_table::Value;
 
 /// Window functions, projection, DISTINCT, ORDER BY, OFFSET and LIMIT
@@ -23,37 +25,51 @@ pub(crate) struct Output<'p> {
     offset: u64,
     sent: u64,
     skipped: u64,
-    /// Rows held for sorting or DISTINCT: (sort keys, row).
-    held: Vec<(Vec<Value>, Vec<Value>)>,
+    /// The rows to sort (ORDER BY), spilled to files past the budget.
+    sort: Option<SortBuffer>,
     /// The row keys of the DISTINCT rows sent (or held) so far.
     seen: KeySet,
     /// The key being looked up (kept to reuse its buffer).
     key: Vec<u8>,
-    /// About what `held` and `seen` take, and the most they may.
+    /// About what `seen` takes, and the most it may.
     bytes: usize,
     memory: usize,
+    /// Counts the rows the sort spills.
+    spilled_rows: Option<&'p LocalCounter>,
 }
 
 impl<'p> Output<'p> {
-    pub(crate) fn new(plan: &'p SelectPlan, limit: u64, offset: u64, memory: usize) -> Self {
+    pub(crate) fn new(
+        plan: &'p SelectPlan,
+        limit: u64,
+        offset: u64,
+        memory: usize,
+        spilled_rows: Option<&'p LocalCounter>,
+    ) -> Self {
         let (projection, order_by) = match &plan.window {
             Some(w) => (&w.projection[..], &w.order_by[..]),
             None => (&plan.projection[..], &plan.order_by[..]),
         };
+        // Without DISTINCT, only the first offset + limit sorted rows are
+        // sent (DISTINCT drops rows after the sort, so it needs them all).
+        let keep = (limit != u64::MAX && !plan.distinct)
+            .then(|| usize::try_from(offset.saturating_add(limit)).unwrap_or(usize::MAX));
         Output {
             plan,
             projection,
             order_by,
+            sort: (!order_by.is_empty())
+                .then(|| SortBuffer::new(order_by.iter().map(|(_, d)| *d).collect(), memory, keep)),
             window: plan.window.as_deref().map(|w| WindowStage::new(w, memory)),
             limit,
             offset,
             sent: 0,
             skipped: 0,
-            held: Vec::new(),
             seen: Default::default(),
             key: Vec::new(),
             bytes: 0,
             memory,
+            spilled_rows,
         }
     }
 
@@ -81,13 +97,9 @@ impl<'p> Output<'p> {
         sink: &mut dyn RowSink,
     ) -> Result<bool> {
         let values = eval_all(self.projection.iter(), row, env)?;
-        if !self.order_by.is_empty() {
+        if let Some(sort) = &mut self.sort {
             let keys = eval_all(self.order_by.iter().map(|(e, _)| e), row, env)?;
-            self.bytes += keys.iter().chain(&values).map(value_bytes).sum::<usize>();
-            if self.bytes > self.memory {
-                return Err(over_budget("ORDER BY", self.memory));
-            }
-            self.held.push((keys, values));
+            sort.push(keys, values)?;
             return Ok(true);
         }
         if self.plan.distinct {
@@ -135,13 +147,14 @@ impl<'p> Output<'p> {
                 }
             }
         }
-        if self.order_by.is_empty() {
+        let Some(sort) = self.sort.take() else {
             return Ok(());
+        };
+        if let Some(c) = self.spilled_rows {
+            c.add(sort.spilled());
         }
-        let desc: Vec<bool> = self.order_by.iter().map(|(_, d)| *d).collect();
-        let mut held = std::mem::take(&mut self.held);
-        held.sort_by(|a, b| sort_order(&a.0, &b.0, &desc));
-        for (_, values) in held {
+        let mut sorted = sort.finish()?;
+        while let Some((_, values)) = sorted.next_row()? {
             if self.plan.distinct && !self.first_time(&values) {
                 continue;
             }

@@ -74,8 +74,8 @@ pub(super) fn merge_derived(plan: &mut SelectPlan) {
             *e = replace(e);
         }
     }
-    if plan.parallel_hint == (None, None) {
-        plan.parallel_hint = inner.parallel_hint;
+    if plan.hints == Default::default() {
+        plan.hints = inner.hints;
     }
     plan.source = inner.source;
     plan.group_row_columns = plan.columns_groups_keep(&[]);

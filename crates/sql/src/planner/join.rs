@@ -47,6 +47,11 @@ pub(super) struct PreparedJoin {
 }
 
 impl PreparedJoin {
+    /// `SELECT STRAIGHT_JOIN`: the units are read in their written order.
+    pub(super) fn keep_written_order(&mut self) {
+        self.straight = true;
+    }
+
     /// One FROM item as a join of one unit (to which semi joins are added).
     pub(super) fn single(
         source: Source,

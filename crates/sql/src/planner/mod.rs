@@ -268,13 +268,13 @@ impl SubqueryPlanner for Planner<'_> {
     }
 }
 
-/// The parallel-scan settings a statement's optimizer hints give:
+/// The settings a statement's optimizer hints give:
 /// `/*+ SET_VAR(lineardb_parallel_threads = N) */`,
-/// `SET_VAR(lineardb_parallel_min_rows = N)`, and `PARALLEL(N)` (N threads
-/// whatever the size). Other hints (RESOURCE_GROUP, join order...) are
-/// accepted and have no effect.
-fn parallel_hints(hints: &[ast::OptimizerHint]) -> (Option<usize>, Option<u64>) {
-    let (mut threads, mut min_rows) = (None, None);
+/// `SET_VAR(lineardb_parallel_min_rows = N)`, `PARALLEL(N)` (N threads
+/// whatever the size) and `SET_VAR(lineardb_query_memory = N)`. Other
+/// hints (RESOURCE_GROUP, join order...) are accepted and have no effect.
+fn run_hints(hints: &[ast::OptimizerHint]) -> plan::RunHints {
+    let (mut threads, mut min_rows, mut memory) = (None, None, None);
     for h in hints.iter().filter(|h| h.prefix.is_empty()) {
         let mut rest = h.text.as_str();
         // NAME ( ARGS ) repeated.
@@ -305,6 +305,12 @@ fn parallel_hints(hints: &[ast::OptimizerHint]) -> (Option<usize>, Option<u64>) 
                                 .or(threads)
                         }
                         "lineardb_parallel_min_rows" => min_rows = number(value).or(min_rows),
+                        "lineardb_query_memory" => {
+                            memory = number(value)
+                                .filter(|n| *n >= 1024)
+                                .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+                                .or(memory)
+                        }
                         _ => {}
                     }
                 }
@@ -312,5 +318,9 @@ fn parallel_hints(hints: &[ast::OptimizerHint]) -> (Option<usize>, Option<u64>) 
             }
         }
     }
-    (threads, min_rows)
+    plan::RunHints {
+        threads,
+        min_rows,
+        memory,
+    }
 }

@@ -132,9 +132,9 @@ pub(crate) struct SelectPlan {
     pub offset: Option<Expr>,
     /// Is this an aggregate query (one output row per group)?
     pub aggregate: bool,
-    /// Optimizer hints that override the session's parallel-scan settings
-    /// for this statement: (threads, fewest rows).
-    pub parallel_hint: (Option<usize>, Option<u64>),
+    /// Optimizer hints that override the session's settings for this
+    /// statement.
+    pub hints: RunHints,
     /// Columns a group keeps of its first row: those the projection,
     /// HAVING and ORDER BY read.
     pub group_row_columns: Vec<usize>,
@@ -145,6 +145,18 @@ pub(crate) struct SelectPlan {
     /// run of groups sharing a prefix of the keys followed by a row that
     /// aggregates it (the keys after the prefix NULL).
     pub rollup: bool,
+}
+
+/// The settings a statement's optimizer hints give for its run
+/// (`SET_VAR(name = value)`, `PARALLEL(n)`), over the session's.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct RunHints {
+    /// `lineardb_parallel_threads`.
+    pub threads: Option<usize>,
+    /// `lineardb_parallel_min_rows`.
+    pub min_rows: Option<u64>,
+    /// `lineardb_query_memory`.
+    pub memory: Option<usize>,
 }
 
 impl SelectPlan {

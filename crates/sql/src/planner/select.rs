@@ -2,7 +2,7 @@
 //! select list, HAVING, ORDER BY and LIMIT.
 use super::join::{build_join, PreparedJoin};
 use super::{derived_merge, semi_join};
-use super::{parallel_hints, Planner};
+use super::{run_hints, Planner};
 use crate::error::{Result, SqlError};
 use crate::expr::window;
 use crate::expr::{conjuncts, factor_or, AggFunc, Compiler, Expr, ScopeColumn};
@@ -63,7 +63,14 @@ impl Planner<'_> {
                 hints,
             })) => (source, scope, hints, None),
             Some(tree) => {
-                let (prepared, scope) = self.prepare_join(tree)?;
+                let (mut prepared, scope) = self.prepare_join(tree)?;
+                if select
+                    .select_modifiers
+                    .as_ref()
+                    .is_some_and(|m| m.straight_join)
+                {
+                    prepared.keep_written_order();
+                }
                 (Source::Nothing, scope, Vec::new(), Some(prepared))
             }
         };
@@ -313,7 +320,7 @@ impl Planner<'_> {
             limit,
             offset,
             aggregate,
-            parallel_hint: parallel_hints(&select.optimizer_hints),
+            hints: run_hints(&select.optimizer_hints),
             group_row_columns: Vec::new(),
             window,
             rollup,

@@ -58,7 +58,7 @@ impl Planner<'_> {
             limit,
             offset,
             aggregate: false,
-            parallel_hint: (None, None),
+            hints: Default::default(),
             group_row_columns: Vec::new(),
             window: None,
             rollup: false,

@@ -173,6 +173,7 @@ impl Session {
             threads: self.parallel_threads,
             min_rows: self.parallel_min_rows,
             parallel_scans: Some(&self.slot.counters.parallel_scans),
+            spilled_rows: Some(&self.slot.counters.spilled_rows),
             memory: self.query_memory,
             subqueries: None,
             rows_kept: false,

@@ -1,0 +1,142 @@
+//! Queries past their memory budget spill to temporary files and give
+//! MariaDB's rows: ORDER BY sorts runs to files and merges them, GROUP BY
+//! sends the rows of groups it cannot hold to a file sorted by group and
+//! merges them with the groups it holds (in MariaDB's group order), and
+//! ORDER BY … LIMIT keeps only the rows it may send. The budget is set per
+//! statement by a hint (a comment to MariaDB); `Lineardb_spilled_rows`
+//! shows whether rows went to a file.
+mod common;
+use common::differential::{same_as_mariadb, Shown};
+use common::mariadb::MariaDb;
+use common::Server;
+use mysql::prelude::*;
+
+const SETUP: &[&str] = &[
+    "CREATE TABLE d (n INT PRIMARY KEY)",
+    "INSERT INTO d VALUES (0),(1),(2),(3),(4),(5),(6),(7),(8),(9)",
+    "CREATE TABLE t (id INT PRIMARY KEY, g INT, k INT, s VARCHAR(20), v DECIMAL(10,2), \
+     dt DATE, x DOUBLE)",
+    "INSERT INTO t SELECT a.n * 1000 + b.n * 100 + c.n * 10 + e.n, \
+     CASE WHEN (a.n + c.n) % 7 = 0 THEN NULL ELSE (a.n * 1000 + b.n * 100 + c.n * 10 + e.n) * 37 % 3001 END, \
+     (b.n * 3 + e.n) % 11, \
+     CONCAT('s', (a.n * 1000 + b.n * 100 + c.n * 10 + e.n) * 53 % 1999), \
+     ((a.n * 1000 + b.n * 100 + c.n * 10 + e.n) * 7 % 1000) / 8, \
+     DATE_ADD('2020-01-01', INTERVAL (a.n * 1000 + b.n * 100 + c.n * 10 + e.n) % 900 DAY), \
+     (a.n * 1000 + b.n * 100 + c.n * 10 + e.n) % 97 * 0.25 \
+     FROM d a, d b, d c, d e",
+    "INSERT INTO t SELECT id + 10000, g, k, s, v, dt, x FROM t",
+    "CREATE TABLE u (g INT PRIMARY KEY, label VARCHAR(10))",
+    "INSERT INTO u SELECT a.n * 100 + b.n * 10 + c.n, CONCAT('L', (a.n * 100 + b.n * 10 + c.n) % 13) \
+     FROM d a, d b, d c",
+];
+
+/// (query after SELECT, memory budget in KiB, whether it must spill): 64
+/// KiB is far less than each query holds.
+const QUERIES: &[(&str, usize, bool)] = &[
+    // Sorts of every row, ties kept in the order rows came.
+    ("id, s, v FROM t ORDER BY s, id", 64, true),
+    ("id, g, x FROM t ORDER BY g DESC, v, id", 64, true),
+    ("s, dt FROM t WHERE k < 5 ORDER BY dt DESC, s, id", 64, true),
+    // ORDER BY … LIMIT keeps only the rows it may send.
+    (
+        "id, v FROM t ORDER BY v DESC, id LIMIT 10 OFFSET 5",
+        64,
+        false,
+    ),
+    ("id FROM t ORDER BY x, id LIMIT 3000", 64, true),
+    // Groups that do not fit: listed by key without ORDER BY.
+    (
+        "g, COUNT(*), SUM(v), MIN(s), MAX(dt), AVG(v), COUNT(k), MAX(x) FROM t GROUP BY g",
+        64,
+        true,
+    ),
+    ("s, COUNT(DISTINCT k), SUM(id) FROM t GROUP BY s", 64, true),
+    (
+        "g, k, COUNT(*), MAX(id) FROM t WHERE id % 3 = 0 GROUP BY g, k",
+        64,
+        true,
+    ),
+    (
+        "g, GROUP_CONCAT(k ORDER BY k SEPARATOR '') FROM t GROUP BY g HAVING COUNT(*) > 6",
+        64,
+        true,
+    ),
+    // Then sorted, or cut by LIMIT.
+    (
+        "g, SUM(v) AS total FROM t GROUP BY g ORDER BY total DESC, g LIMIT 20",
+        64,
+        true,
+    ),
+    (
+        "dt, COUNT(*) FROM t GROUP BY dt ORDER BY COUNT(*), dt",
+        64,
+        true,
+    ),
+    // Over a join (t read first, u looked up by its key: no hash table).
+    (
+        "STRAIGHT_JOIN u.label, t.g, COUNT(*), SUM(t.v) FROM t JOIN u ON u.g = t.g \
+         GROUP BY u.label, t.g",
+        64,
+        true,
+    ),
+];
+
+fn hint(kib: usize) -> String {
+    format!("/*+ SET_VAR(lineardb_query_memory = {}) */", kib << 10)
+}
+
+#[test]
+fn sorts_and_groups_past_the_budget_spill_and_give_mariadbs_rows() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    let statements: Vec<String> = QUERIES
+        .iter()
+        .map(|(q, kib, _)| format!("SELECT {} {q}", hint(*kib)))
+        .collect();
+    let refs: Vec<&str> = statements.iter().map(String::as_str).collect();
+    same_as_mariadb(&server, &mariadb, "sp", SETUP, &refs, Shown::Rows);
+
+    let mut c = mysql::Conn::new(mysql::Opts::from_url(&server.url("sp")).unwrap()).unwrap();
+    let spilled = |c: &mut mysql::Conn| -> u64 {
+        let row: Option<(String, u64)> = c
+            .query_first("SHOW SESSION STATUS LIKE 'Lineardb_spilled_rows'")
+            .unwrap();
+        row.unwrap().1
+    };
+    for (statement, (_, kib, spills)) in statements.iter().zip(QUERIES) {
+        let before = spilled(&mut c);
+        let _: Vec<mysql::Row> = c.query(statement).unwrap();
+        let after = spilled(&mut c);
+        assert_eq!(
+            after > before,
+            *spills,
+            "{statement}: {} rows spilled",
+            after - before
+        );
+        // Within the default budget nothing spills.
+        let plain = statement.replace(&hint(*kib), "");
+        let _: Vec<mysql::Row> = c.query(&plain).unwrap();
+        assert_eq!(spilled(&mut c), after, "{plain}");
+    }
+}
+
+#[test]
+fn an_aggregate_on_threads_over_the_budget_runs_on_one_thread_and_spills() {
+    let server = Server::start();
+    let mut c = mysql::Conn::new(mysql::Opts::from_url(&server.url("")).unwrap()).unwrap();
+    c.query_drop("CREATE DATABASE th").unwrap();
+    c.query_drop("USE th").unwrap();
+    for s in SETUP {
+        c.query_drop(s).unwrap();
+    }
+    let query = "SELECT g, COUNT(*), SUM(v) FROM t GROUP BY g";
+    let expected: Vec<(Option<i64>, i64, String)> = c.query(query).unwrap();
+    let hinted = "SELECT /*+ SET_VAR(lineardb_query_memory = 65536) \
+                  SET_VAR(lineardb_parallel_min_rows = 1000) */ g, COUNT(*), SUM(v) FROM t GROUP BY g";
+    let got: Vec<(Option<i64>, i64, String)> = c.query(hinted).unwrap();
+    assert_eq!(got, expected);
+    let row: Option<(String, u64)> = c
+        .query_first("SHOW SESSION STATUS LIKE 'Lineardb_spilled_rows'")
+        .unwrap();
+    assert!(row.unwrap().1 > 0);
+}
