@@ -164,9 +164,13 @@ impl SelectPlan {
     /// [`QueryPlan::run`], which gives `cx` its subquery cache).
     /// Stops with error 1317 when `cx.stop` is set (KILL QUERY).
     fn run(&self, params: &[Value], cx: &RunContext<'_>, sink: &mut dyn RowSink) -> Result<()> {
-        let cx = &RunContext {
-            memory: self.hints.memory.unwrap_or(cx.memory),
-            ..*cx
+        let hinted;
+        let cx = match self.hints.memory {
+            Some(memory) => {
+                hinted = RunContext { memory, ..*cx };
+                &hinted
+            }
+            None => cx,
         };
         sink.columns(&self.columns)?;
         let env = cx.env(params);

@@ -25,8 +25,9 @@ pub(crate) struct Output<'p> {
     offset: u64,
     sent: u64,
     skipped: u64,
-    /// The rows to sort (ORDER BY), spilled to files past the budget.
-    sort: Option<SortBuffer>,
+    /// The rows to sort (ORDER BY), spilled to files past the budget
+    /// (boxed: most queries sort nothing, and Output moves).
+    sort: Option<Box<SortBuffer>>,
     /// The row keys of the DISTINCT rows sent (or held) so far.
     seen: KeySet,
     /// The key being looked up (kept to reuse its buffer).
@@ -58,8 +59,10 @@ impl<'p> Output<'p> {
             plan,
             projection,
             order_by,
-            sort: (!order_by.is_empty())
-                .then(|| SortBuffer::new(order_by.iter().map(|(_, d)| *d).collect(), memory, keep)),
+            sort: (!order_by.is_empty()).then(|| {
+                let desc = order_by.iter().map(|(_, d)| *d).collect();
+                Box::new(SortBuffer::new(desc, memory, keep))
+            }),
             window: plan.window.as_deref().map(|w| WindowStage::new(w, memory)),
             limit,
             offset,

@@ -52,9 +52,19 @@ impl SortBuffer {
         self.spilled
     }
 
+    #[inline]
     pub(crate) fn push(&mut self, keys: Vec<Value>, values: Vec<Value>) -> Result<()> {
         self.bytes += row_bytes(&keys, &values);
         self.held.push((keys, values));
+        if self.keep.is_none() && self.bytes <= self.memory {
+            return Ok(());
+        }
+        self.make_room()
+    }
+
+    /// Cuts the rows held back to the limit, or spills them, as needed.
+    #[inline(never)]
+    fn make_room(&mut self) -> Result<()> {
         if let Some(keep) = self.keep {
             // Cut back when twice the rows wanted are held (amortized: one
             // sort per `keep` rows), or sooner when they outgrow the budget.
@@ -135,6 +145,7 @@ impl SortBuffer {
     }
 }
 
+#[inline]
 fn row_bytes(keys: &[Value], values: &[Value]) -> usize {
     keys.iter().chain(values).map(value_bytes).sum::<usize>()
         + 2 * std::mem::size_of::<Vec<Value>>()
@@ -153,6 +164,7 @@ enum Rows {
 }
 
 impl Sorted {
+    #[inline]
     pub(crate) fn next_row(&mut self) -> Result<Option<Keyed>> {
         if self.left == 0 {
             return Ok(None);
