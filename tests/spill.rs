@@ -1,8 +1,10 @@
 //! Queries past their memory budget spill to temporary files and give
 //! MariaDB's rows: ORDER BY sorts runs to files and merges them, GROUP BY
 //! sends the rows of groups it cannot hold to a file sorted by group and
-//! merges them with the groups it holds (in MariaDB's group order), and
-//! ORDER BY … LIMIT keeps only the rows it may send. The budget is set per
+//! merges them with the groups it holds (in MariaDB's group order),
+//! DISTINCT sends the rows of keys it cannot hold to a file and, at the
+//! end, each key's first row in the order they came, and ORDER BY … LIMIT
+//! keeps only the rows it may send. The budget is set per
 //! statement by a hint (a comment to MariaDB); `Lineardb_spilled_rows`
 //! shows whether rows went to a file.
 mod common;
@@ -44,6 +46,10 @@ const QUERIES: &[(&str, usize, bool)] = &[
         false,
     ),
     ("id FROM t ORDER BY x, id LIMIT 3000", 64, true),
+    // DISTINCT past the budget: each row's first appearance, in order.
+    ("DISTINCT g, k FROM t", 64, true),
+    ("DISTINCT s FROM t WHERE k > 2", 64, true),
+    ("DISTINCT dt, k FROM t LIMIT 2000", 64, true),
     // Groups that do not fit: listed by key without ORDER BY.
     (
         "g, COUNT(*), SUM(v), MIN(s), MAX(dt), AVG(v), COUNT(k), MAX(x) FROM t GROUP BY g",

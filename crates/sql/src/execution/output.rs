@@ -1,7 +1,6 @@
 //! The output stages of a SELECT over produced rows: window functions,
 //! projection, DISTINCT, ORDER BY, OFFSET and LIMIT.
 use crate::error::Result;
-use crate::execution::memory::over_budget;
 use crate::execution::spill::sort::SortBuffer;
 use crate::execution::window::WindowStage;
 use crate::expr::row_key::{encode_row, KeySet};
@@ -30,6 +29,11 @@ pub(crate) struct Output<'p> {
     sort: Option<Box<SortBuffer>>,
     /// The row keys of the DISTINCT rows sent (or held) so far.
     seen: KeySet,
+    /// DISTINCT past the budget: rows not among those sent, with their
+    /// row key and place, sorted to find each key's first row.
+    distinct_spill: Option<Box<SortBuffer>>,
+    /// Rows sent to `distinct_spill` so far (their places).
+    arrivals: u64,
     /// The key being looked up (kept to reuse its buffer).
     key: Vec<u8>,
     /// About what `seen` takes, and the most it may.
@@ -69,6 +73,8 @@ impl<'p> Output<'p> {
             sent: 0,
             skipped: 0,
             seen: Default::default(),
+            distinct_spill: None,
+            arrivals: 0,
             key: Vec::new(),
             bytes: 0,
             memory,
@@ -106,15 +112,57 @@ impl<'p> Output<'p> {
             return Ok(true);
         }
         if self.plan.distinct {
+            if let Some(spill) = &mut self.distinct_spill {
+                self.key.clear();
+                encode_row(&values, &mut self.key);
+                if !self.seen.contains(self.key.as_slice()) {
+                    self.arrivals += 1;
+                    let keys = vec![Value::Bytes(self.key.clone()), Value::UInt(self.arrivals)];
+                    spill.push(keys, values)?;
+                }
+                return Ok(true);
+            }
             if !self.first_time(&values) {
                 return Ok(true);
             }
             self.bytes += self.key.len() + 32;
             if self.bytes > self.memory {
-                return Err(over_budget("DISTINCT", self.memory));
+                // The keys sent so far stay; rows of other keys go to a
+                // file and are sent at the end, each key's first row in
+                // the order they came.
+                self.distinct_spill = Some(Box::new(SortBuffer::new(
+                    vec![false, false],
+                    self.memory / 4,
+                    None,
+                )));
             }
         }
         self.emit(&values, sink)
+    }
+
+    /// Sends the first row of each key that went to the DISTINCT spill
+    /// file, in the order the rows came: sorted by (key, place), the first
+    /// of each key kept, then sorted by place.
+    fn finish_distinct_spill(&mut self, spill: SortBuffer, sink: &mut dyn RowSink) -> Result<()> {
+        let mut by_key = spill.finish_counted(self.spilled_rows)?;
+        let mut firsts = SortBuffer::new(vec![false], self.memory / 4, None);
+        let mut last_key: Option<Value> = None;
+        while let Some((mut keys, values)) = by_key.next_row()? {
+            let place = keys.pop().expect("key and place");
+            let key = keys.pop().expect("key and place");
+            if last_key.as_ref() == Some(&key) {
+                continue;
+            }
+            last_key = Some(key);
+            firsts.push(vec![place], values)?;
+        }
+        let mut in_order = firsts.finish_counted(self.spilled_rows)?;
+        while let Some((_, values)) = in_order.next_row()? {
+            if !self.emit(&values, sink)? {
+                break;
+            }
+        }
+        Ok(())
     }
 
     /// Whether no equal row came before `values` (NULLs equal, values
@@ -150,13 +198,13 @@ impl<'p> Output<'p> {
                 }
             }
         }
+        if let Some(spill) = self.distinct_spill.take() {
+            return self.finish_distinct_spill(*spill, sink);
+        }
         let Some(sort) = self.sort.take() else {
             return Ok(());
         };
-        if let Some(c) = self.spilled_rows {
-            c.add(sort.spilled());
-        }
-        let mut sorted = sort.finish()?;
+        let mut sorted = (*sort).finish_counted(self.spilled_rows)?;
         while let Some((_, values)) = sorted.next_row()? {
             if self.plan.distinct && !self.first_time(&values) {
                 continue;

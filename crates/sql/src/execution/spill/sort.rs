@@ -82,6 +82,17 @@ impl SortBuffer {
         Ok(())
     }
 
+    /// The rows in order, the rows spilled added to `counter`.
+    pub(crate) fn finish_counted(
+        self,
+        counter: Option<&lineardb_sync::LocalCounter>,
+    ) -> Result<Sorted> {
+        if let Some(c) = counter {
+            c.add(self.spilled);
+        }
+        self.finish()
+    }
+
     /// The rows in order.
     pub(crate) fn finish(mut self) -> Result<Sorted> {
         self.sort_held();
