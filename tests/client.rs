@@ -424,7 +424,8 @@ fn multi_statements_processlist_and_kill() {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
     assert!(gone, "the killed session is still listed");
-    let status: Vec<(String, String)> = other.query("SHOW STATUS LIKE 'Com_select'").unwrap();
+    let status: Vec<(String, String)> =
+        other.query("SHOW GLOBAL STATUS LIKE 'Com_select'").unwrap();
     assert_eq!(status.len(), 1);
     assert!(status[0].1.parse::<u64>().unwrap() >= 5);
 }

@@ -500,3 +500,42 @@ fn shared_writes_table_lists_every_source() {
         other => panic!("COUNTED {other}"),
     }
 }
+
+/// SHOW [SESSION] STATUS gives the session's own statement counters, SHOW
+/// GLOBAL STATUS the server's, as MariaDB does: a session's counters move
+/// by its own statements only, whatever other sessions run.
+#[test]
+fn session_status_counts_the_sessions_own_statements() {
+    let server = Server::start();
+    let mariadb = common::mariadb::MariaDb::start();
+    let moves = |url: &str| -> Vec<i64> {
+        let mut c = Conn::new(Opts::from_url(url).unwrap()).unwrap();
+        let mut other = Conn::new(Opts::from_url(url).unwrap()).unwrap();
+        let counters = |c: &mut Conn, scope: &str| -> Vec<i64> {
+            let rows: Vec<(String, i64)> = c
+                .query(format!(
+                    "SHOW {scope} STATUS WHERE Variable_name IN ('Com_select', 'Questions')"
+                ))
+                .unwrap();
+            rows.into_iter().map(|(_, v)| v).collect()
+        };
+        let before = counters(&mut c, "SESSION");
+        for _ in 0..5 {
+            other.query_drop("SELECT 1").unwrap();
+        }
+        c.query_drop("SELECT 1").unwrap();
+        c.query_drop("SELECT 2").unwrap();
+        let after = counters(&mut c, "");
+        let global = counters(&mut c, "GLOBAL");
+        assert!(
+            global[1] > after[1],
+            "{url}: global {global:?}, session {after:?}"
+        );
+        before.iter().zip(&after).map(|(b, a)| a - b).collect()
+    };
+    let ours = moves(&server.url(""));
+    let theirs = moves(&format!("mysql://root@127.0.0.1:{}/", mariadb.port));
+    assert_eq!(ours, theirs);
+    // Two SELECTs; two SELECTs and a SHOW.
+    assert_eq!(ours, [2, 3]);
+}

@@ -220,6 +220,12 @@ impl SessionSlot {
             .add(ns, error);
     }
 
+    /// This session's own statement counters, as SHOW SESSION STATUS
+    /// gives them.
+    pub(crate) fn own_counters(&self) -> impl Iterator<Item = (&'static str, u64)> {
+        COUNTER_NAMES.into_iter().zip(self.counters.values())
+    }
+
     pub fn killed(&self) -> bool {
         self.killed.get()
     }

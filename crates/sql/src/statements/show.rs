@@ -119,8 +119,18 @@ impl Session {
                 let header = ["Variable_name", "Value"];
                 self.rows(sink, &header, filter_rows(filter.as_ref(), &header, rows)?)
             }
-            S::ShowStatus { filter, .. } => {
+            S::ShowStatus { filter, global, .. } => {
                 let mut status = self.registry.status();
+                if !global {
+                    // SESSION (the default) gives this session's own
+                    // statement counters; the rest (Queries too, as in
+                    // MariaDB) are the server's.
+                    for (name, value) in self.slot.own_counters() {
+                        if let Some(s) = status.iter_mut().find(|(n, _)| *n == name) {
+                            s.1 = value;
+                        }
+                    }
+                }
                 let log = self.engine.log_stats();
                 status.push(("Lineardb_log_syncs", log.syncs));
                 status.push(("Lineardb_log_written", log.written));
