@@ -4,7 +4,8 @@
 //! merges them with the groups it holds (in MariaDB's group order),
 //! DISTINCT sends the rows of keys it cannot hold to a file and, at the
 //! end, each key's first row in the order they came, and ORDER BY … LIMIT
-//! keeps only the rows it may send. The budget is set per
+//! keeps only the rows it may send, a hash join cuts both its sides into
+//! partitions by key and joins one partition at a time. The budget is set per
 //! statement by a hint (a comment to MariaDB); `Lineardb_spilled_rows`
 //! shows whether rows went to a file.
 mod common;
@@ -82,6 +83,62 @@ const QUERIES: &[(&str, usize, bool)] = &[
     (
         "STRAIGHT_JOIN u.label, t.g, COUNT(*), SUM(t.v) FROM t JOIN u ON u.g = t.g \
          GROUP BY u.label, t.g",
+        64,
+        true,
+    ), // Hash joins whose tables do not fit: both sides cut into partitions
+    // by key, joined a partition at a time (aggregates: the order of the
+    // joined rows does not show).
+    (
+        "COUNT(*), SUM(a.id * 3 + b.id), MAX(b.s) FROM t a JOIN t b \
+         ON a.s = b.s AND a.k = b.k WHERE a.id < b.id",
+        64,
+        true,
+    ),
+    (
+        "COUNT(*), COUNT(u.g), SUM(t.id * (u.g IS NULL)), MIN(u.label) FROM t \
+         LEFT JOIN u ON u.label = CONCAT('L', t.g % 20)",
+        64,
+        true,
+    ),
+    (
+        "COUNT(*), SUM(a.id) FROM t a WHERE NOT EXISTS \
+         (SELECT 1 FROM t b WHERE b.x = a.x AND b.k = a.k AND b.id < a.id)",
+        64,
+        true,
+    ),
+    (
+        "COUNT(*), SUM(a.id) FROM t a WHERE EXISTS \
+         (SELECT 1 FROM t b WHERE b.s = a.s AND b.k <> a.k)",
+        64,
+        true,
+    ),
+    (
+        "a.id, b.id FROM t a JOIN t b ON a.s = b.s WHERE a.k = 1 AND b.k = 2 \
+         ORDER BY a.id, b.id",
+        64,
+        true,
+    ),
+    // Keys with more rows than the budget holds (t.k has 11 values): a
+    // partition is joined part by part, remembering which rows matched.
+    (
+        "u.label, COUNT(*), SUM(t.v) FROM u JOIN t ON t.k = u.g % 11 GROUP BY u.label",
+        64,
+        true,
+    ),
+    (
+        "COUNT(*), COUNT(b.id), SUM(a.g), SUM(b.id) FROM u a LEFT JOIN t b ON b.k = a.g % 17",
+        64,
+        true,
+    ),
+    (
+        "COUNT(*), SUM(g) FROM u WHERE NOT EXISTS \
+         (SELECT 1 FROM t WHERE t.k = u.g % 17 AND t.id > u.g * 20)",
+        64,
+        true,
+    ),
+    (
+        "COUNT(*), SUM(g) FROM u WHERE EXISTS \
+         (SELECT 1 FROM t WHERE t.k = u.g % 17 AND t.id > u.g * 20)",
         64,
         true,
     ),

@@ -5,8 +5,10 @@
 //! found a match (none), and handing complete rows on.
 use super::access::access_for_run;
 use super::memory::{over_budget, value_bytes};
+use super::spill::file::SpillReader;
+use super::spill::partition::Partitions;
 use super::{scan_source, RunContext, SourceRow};
-use crate::error::{Result, SqlError};
+use crate::error::Result;
 use crate::expr::row_key::{encode_value, KeyMap};
 use crate::expr::{compare, truth_of, Env, Row};
 use crate::planner::plan::{JoinKind, JoinPlan, JoinStep, JoinStrategy, StepInput};
@@ -20,6 +22,10 @@ enum Kept {
     Rows(Vec<Vec<Value>>),
     /// Rows by the encoding of their hash-key values.
     Hashed(KeyMap<Vec<Vec<Value>>>),
+    /// A hash step's rows went to partition files (the run holds them).
+    Spilled,
+    /// A nested loop's rows do not fit the budget: read for every row.
+    Reread,
 }
 
 /// A row of one item read as the joined row it will be part of.
@@ -47,7 +53,10 @@ pub(crate) fn run_join(
     let kept: Vec<OnceLock<Kept>> = plan.steps.iter().map(|_| OnceLock::new()).collect();
     let mut buf = vec![Value::Null; plan.width];
     let mut run = JoinRun::new(plan, params, cx, plan.steps.len());
-    run.step(0, &mut buf, &kept, f)?;
+    run.may_spill = true;
+    if run.step(0, &mut buf, &kept, f)? {
+        run.join_spilled(&kept, f)?;
+    }
     Ok(())
 }
 
@@ -74,8 +83,8 @@ impl SharedSteps {
         from: usize,
     ) -> Result<()> {
         let mut run = JoinRun::new(plan, params, cx, plan.steps.len());
-        for (step, cell) in plan.steps.iter().zip(&self.kept).skip(from) {
-            run.make_kept(step, cell)?;
+        for (k, (step, cell)) in plan.steps.iter().zip(&self.kept).enumerate().skip(from) {
+            run.make_kept(k, step, cell)?;
         }
         Ok(())
     }
@@ -144,7 +153,34 @@ struct JoinRun<'a> {
     /// The rows reaching this step go to the caller (the steps from here
     /// on run elsewhere).
     stop_at: usize,
+    /// Whether a hash step over the budget may go to files (only a run of
+    /// the whole join on one thread may; threads that share the steps
+    /// give way to one thread instead).
+    may_spill: bool,
+    /// The hash steps that went to files, by step: their rows and the rows
+    /// that probe them, joined once the steps before have run.
+    spilled: Vec<Option<HashSpill>>,
 }
+
+/// A hash step past the budget: its item's rows and the rows reaching the
+/// step (the columns of the steps before), in partitions by key.
+struct HashSpill {
+    build: Partitions,
+    probe: Partitions,
+}
+
+/// What one candidate found by a step's read goes through (its ON
+/// conditions, then the steps after); false: read no more candidates.
+type Candidate<'c, 'a> = dyn FnMut(&mut JoinRun<'a>, &mut Vec<Value>) -> Result<bool> + 'c;
+
+/// How a step's candidates for one row are found: each goes to the
+/// candidate handler given; false when it said stop.
+type Find<'c, 'a> =
+    dyn FnMut(&mut JoinRun<'a>, &mut Vec<Value>, &mut Candidate<'_, 'a>) -> Result<bool> + 'c;
+
+/// How many times a partition past the budget is cut again before the
+/// join gives up (rows of one key that do not fit stay together).
+const MAX_CUTS: u64 = 3;
 
 impl<'a> JoinRun<'a> {
     /// A run of `plan`'s steps before `stop_at` (the rows reaching it go
@@ -161,6 +197,8 @@ impl<'a> JoinRun<'a> {
             cx,
             memory: 0,
             stop_at,
+            may_spill: false,
+            spilled: plan.steps.iter().map(|_| None).collect(),
         }
     }
 
@@ -187,13 +225,99 @@ impl<'a> JoinRun<'a> {
             return f(buf);
         };
         let (mine, later) = kept.split_first().expect("a state per step");
-        let mut matched = false;
-        // A semi or anti join wants to know of one match only.
+        match step.strategy {
+            JoinStrategy::Scan | JoinStrategy::Lookup => {
+                self.match_rows(k, buf, later, f, &mut |this, buf, candidate| {
+                    this.read_for_row(step, buf, candidate)
+                })
+            }
+            JoinStrategy::Hash => {
+                let kept = self.make_kept(k, step, mine)?;
+                let key = self.probe_key(step, buf)?;
+                match (kept, key) {
+                    (Kept::Hashed(table), Some(key)) => {
+                        self.match_rows(k, buf, later, f, &mut |this, buf, candidate| {
+                            this.probe(step, table, &key, buf, candidate)
+                        })
+                    }
+                    // The row waits in the key's partition.
+                    (Kept::Spilled, Some(key)) => {
+                        let spill = self.spilled[k].as_mut().expect("spilled step");
+                        let before: Vec<Value> = self.plan.steps[..k]
+                            .iter()
+                            .flat_map(|s| buf[s.offset..s.offset + s.width].iter().cloned())
+                            .collect();
+                        spill.probe.write(&key, &before)?;
+                        Ok(true)
+                    }
+                    // A NULL key matches nothing.
+                    (_, None) => self.match_rows(k, buf, later, f, &mut |_, _, _| Ok(true)),
+                    (Kept::Rows(_) | Kept::Reread, Some(_)) => {
+                        unreachable!("a hash step keeps a hash table")
+                    }
+                }
+            }
+            JoinStrategy::NestedLoop => match self.make_kept(k, step, mine)? {
+                Kept::Rows(rows) => {
+                    self.match_rows(k, buf, later, f, &mut |this, buf, candidate| {
+                        for row in rows.iter() {
+                            buf[step.offset..step.offset + step.width].clone_from_slice(row);
+                            if !candidate(this, buf)? {
+                                return Ok(false);
+                            }
+                        }
+                        Ok(true)
+                    })
+                }
+                // Too big to keep: read again for every row.
+                Kept::Reread => self.match_rows(k, buf, later, f, &mut |this, buf, candidate| {
+                    let params = this.params;
+                    this.read(step, params, buf, candidate)
+                }),
+                Kept::Hashed(_) | Kept::Spilled => unreachable!("a nested loop keeps rows"),
+            },
+        }
+    }
+
+    /// Step `k` for the row in `buf`, its candidates found by `find`
+    /// (false from `find`: the candidates it handed on said stop): each
+    /// candidate meeting the ON conditions goes on to the steps after; an
+    /// outer step with no match NULL-extends the row, a semi (anti) step
+    /// lets it on once when something (nothing) matched.
+    fn match_rows(
+        &mut self,
+        k: usize,
+        buf: &mut Vec<Value>,
+        later: &[OnceLock<Kept>],
+        f: &mut dyn FnMut(&[Value]) -> Result<bool>,
+        find: &mut Find<'_, 'a>,
+    ) -> Result<bool> {
+        self.match_in_pass(k, buf, later, f, find, Pass::Whole)
+    }
+
+    /// [`match_rows`](Self::match_rows) over one `pass` of the step's
+    /// candidates.
+    fn match_in_pass(
+        &mut self,
+        k: usize,
+        buf: &mut Vec<Value>,
+        later: &[OnceLock<Kept>],
+        f: &mut dyn FnMut(&[Value]) -> Result<bool>,
+        find: &mut Find<'_, 'a>,
+        pass: Pass<'_>,
+    ) -> Result<bool> {
+        let step = &self.plan.steps[k];
+        let (matched_before, last) = match &pass {
+            Pass::Whole => (false, true),
+            Pass::Part { matched, last } => (**matched, *last),
+        };
+        // A semi or anti step is decided by its first match.
         let first_match_only = matches!(step.kind, JoinKind::Semi | JoinKind::Anti);
-        // One candidate, its columns in `buf`: checked, then the steps
-        // after (false: read no more candidates).
-        let mut go_on = true;
-        let mut candidate = |this: &mut Self, buf: &mut Vec<Value>| -> Result<bool> {
+        if first_match_only && matched_before {
+            return Ok(true);
+        }
+        let mut matched = false;
+        let go_on = find(self, buf, &mut |this, buf| {
             let env = this.env();
             for e in &step.on {
                 if truth_of(&e.eval(&buf[..], env)?) != Some(true) {
@@ -205,76 +329,18 @@ impl<'a> JoinRun<'a> {
                 return Ok(false);
             }
             this.after(k, step, buf, later, f)
-        };
-        match step.strategy {
-            JoinStrategy::Scan | JoinStrategy::Lookup => {
-                // Read the item now, for this row (a lookup's filter reads
-                // the joined row as parameters).
-                let params: Vec<Value>;
-                let run_params: &[Value] = match &step.input {
-                    StepInput::Table {
-                        correlated: true, ..
-                    } => {
-                        params = self.params.iter().chain(buf.iter()).cloned().collect();
-                        &params
-                    }
-                    _ => self.params,
-                };
-                let rows =
-                    self.read(step, run_params, buf, &mut |this, buf| candidate(this, buf))?;
-                go_on = rows;
-            }
-            JoinStrategy::Hash => {
-                let Kept::Hashed(table) = self.make_kept(step, mine)? else {
-                    unreachable!("a hash step keeps a hash table")
-                };
-                let env = self.env();
-                let mut key = Vec::new();
-                let mut probe = Vec::with_capacity(step.hash_keys.len());
-                let mut null = false;
-                for (p, _) in &step.hash_keys {
-                    let v = p.eval(&buf[..], env)?;
-                    null |= !encode_value(&v, &mut key);
-                    probe.push(v);
-                }
-                if !null {
-                    if let Some(rows) = table.get(&key) {
-                        for row in rows {
-                            buf[step.offset..step.offset + step.width].clone_from_slice(row);
-                            // Equal keys, equal values: checked again.
-                            let mut equal = true;
-                            for ((_, b), p) in step.hash_keys.iter().zip(&probe) {
-                                let v = b.eval(&buf[..], env)?;
-                                equal &= compare(p, &v) == Some(Ordering::Equal);
-                            }
-                            if equal && !candidate(self, buf)? {
-                                go_on = false;
-                                break;
-                            }
-                        }
-                    }
-                }
-            }
-            JoinStrategy::NestedLoop => {
-                let Kept::Rows(rows) = self.make_kept(step, mine)? else {
-                    unreachable!("a nested loop keeps rows")
-                };
-                for row in rows.iter() {
-                    buf[step.offset..step.offset + step.width].clone_from_slice(row);
-                    if !candidate(self, buf)? {
-                        go_on = false;
-                        break;
-                    }
-                }
-            }
+        })?;
+        if let Pass::Part { matched: m, .. } = pass {
+            *m |= matched;
         }
+        let matched_ever = matched || matched_before;
         match step.kind {
             // (A false from the reads above only ended the search.)
             JoinKind::Semi if matched => self.after(k, step, buf, later, f),
-            JoinKind::Anti if !matched => self.after(k, step, buf, later, f),
+            JoinKind::Anti if last && !matched_ever => self.after(k, step, buf, later, f),
             JoinKind::Semi | JoinKind::Anti => Ok(true),
             _ if !go_on => Ok(false),
-            JoinKind::LeftOuter if !matched => {
+            JoinKind::LeftOuter if last && !matched_ever => {
                 for v in &mut buf[step.offset..step.offset + step.width] {
                     *v = Value::Null;
                 }
@@ -303,6 +369,204 @@ impl<'a> JoinRun<'a> {
         self.step(k + 1, buf, later, f)
     }
 
+    /// Reads a scan or lookup step's item for the row in `buf` (a lookup's
+    /// filter reads the joined row as parameters).
+    fn read_for_row(
+        &mut self,
+        step: &JoinStep,
+        buf: &mut Vec<Value>,
+        candidate: &mut Candidate<'_, 'a>,
+    ) -> Result<bool> {
+        let params: Vec<Value>;
+        let run_params: &[Value] = match &step.input {
+            StepInput::Table {
+                correlated: true, ..
+            } => {
+                params = self.params.iter().chain(buf.iter()).cloned().collect();
+                &params
+            }
+            _ => self.params,
+        };
+        self.read(step, run_params, buf, candidate)
+    }
+
+    /// The hash key of the row in `buf` for `step`; None when a key value
+    /// is NULL (it matches nothing).
+    fn probe_key(&self, step: &JoinStep, buf: &[Value]) -> Result<Option<Vec<u8>>> {
+        let env = self.env();
+        let mut key = Vec::new();
+        for (p, _) in &step.hash_keys {
+            if !encode_value(&p.eval(buf, env)?, &mut key) {
+                return Ok(None);
+            }
+        }
+        Ok(Some(key))
+    }
+
+    /// Hands the rows of `table` under `key` (the row in `buf`'s) to
+    /// `candidate`, each in its place in `buf`; false when it said stop.
+    fn probe(
+        &mut self,
+        step: &JoinStep,
+        table: &KeyMap<Vec<Vec<Value>>>,
+        key: &[u8],
+        buf: &mut Vec<Value>,
+        candidate: &mut Candidate<'_, 'a>,
+    ) -> Result<bool> {
+        let Some(rows) = table.get(key) else {
+            return Ok(true);
+        };
+        let env = self.env();
+        let probe = step
+            .hash_keys
+            .iter()
+            .map(|(p, _)| p.eval(&buf[..], env))
+            .collect::<Result<Vec<Value>>>()?;
+        for row in rows {
+            buf[step.offset..step.offset + step.width].clone_from_slice(row);
+            // Equal keys, equal values: checked again.
+            let mut equal = true;
+            for ((_, b), p) in step.hash_keys.iter().zip(&probe) {
+                let v = b.eval(&buf[..], env)?;
+                equal &= compare(p, &v) == Some(Ordering::Equal);
+            }
+            if equal && !candidate(self, buf)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Joins the hash steps that went to files, first to last (a row of
+    /// one may go on to a later one's files): partition by partition, the
+    /// item's rows of the partition into a hash table, then the rows that
+    /// probe it; false when no more rows are wanted.
+    fn join_spilled(
+        &mut self,
+        kept: &[OnceLock<Kept>],
+        f: &mut dyn FnMut(&[Value]) -> Result<bool>,
+    ) -> Result<bool> {
+        for k in 0..self.plan.steps.len() {
+            let Some(spill) = self.spilled[k].take() else {
+                continue;
+            };
+            if let Some(c) = self.cx.spilled_rows {
+                c.add(spill.build.rows() + spill.probe.rows());
+            }
+            let mut pending: Vec<Pending> = Vec::new();
+            push_partitions(&mut pending, 0, spill)?;
+            while let Some(partition) = pending.pop() {
+                if !self.join_partition(k, partition, &mut pending, &kept[k + 1..], f)? {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// Joins one partition of spilled hash step `k`: its item's rows into
+    /// a hash table, then its probe rows through it. A partition past the
+    /// budget is cut again (onto `pending`); one that cannot be (cut
+    /// `MAX_CUTS` times, or its rows share one key) is joined a budget's
+    /// worth of its item's rows at a time, the probe rows read once for
+    /// each, remembering which found a match (for outer, semi and anti
+    /// steps). False when no more rows are wanted.
+    fn join_partition(
+        &mut self,
+        k: usize,
+        (cuts, build, probe): Pending,
+        pending: &mut Vec<Pending>,
+        later: &[OnceLock<Kept>],
+        f: &mut dyn FnMut(&[Value]) -> Result<bool>,
+    ) -> Result<bool> {
+        let Some(mut probe) = probe else {
+            // Nothing probes these rows.
+            return Ok(true);
+        };
+        let step = &self.plan.steps[k];
+        let mut build = build;
+        let mut buf = vec![Value::Null; self.plan.width];
+        // Which probe rows found a match in earlier parts (by position).
+        let mut matched: Vec<bool> = Vec::new();
+        let mut first_part = true;
+        loop {
+            let mut table: KeyMap<Vec<Vec<Value>>> = KeyMap::default();
+            let mut bytes = 0;
+            let mut more = false;
+            if let Some(build) = &mut build {
+                while let Some((key, row)) = build.next_keyed()? {
+                    bytes += row_bytes(&row);
+                    table.entry(key).or_default().push(row);
+                    if self.memory + bytes > self.cx.memory {
+                        more = true;
+                        break;
+                    }
+                }
+            }
+            if more && first_part && cuts < MAX_CUTS && table.len() > 1 {
+                let build = build.as_mut().expect("rows were read");
+                let mut again = HashSpill {
+                    build: Partitions::new(cuts + 1),
+                    probe: Partitions::new(cuts + 1),
+                };
+                for (key, rows) in table {
+                    for row in rows {
+                        again.build.write(&key, &row)?;
+                    }
+                }
+                while let Some((key, row)) = build.next_keyed()? {
+                    again.build.write(&key, &row)?;
+                }
+                while let Some((key, row)) = probe.next_keyed()? {
+                    again.probe.write(&key, &row)?;
+                }
+                if let Some(c) = self.cx.spilled_rows {
+                    c.add(again.build.rows() + again.probe.rows());
+                }
+                return push_partitions(pending, cuts + 1, again).map(|()| true);
+            }
+            let whole = first_part && !more;
+            let mut position = 0;
+            while let Some((key, before)) = probe.next_keyed()? {
+                let mut values = before.into_iter();
+                for s in &self.plan.steps[..k] {
+                    for (slot, v) in buf[s.offset..s.offset + s.width]
+                        .iter_mut()
+                        .zip(&mut values)
+                    {
+                        *slot = v;
+                    }
+                }
+                let table = &table;
+                let mut find =
+                    |this: &mut Self, buf: &mut Vec<Value>, c: &mut Candidate<'_, 'a>| {
+                        this.probe(step, table, &key, buf, c)
+                    };
+                let go_on = if whole {
+                    self.match_rows(k, &mut buf, later, f, &mut find)?
+                } else {
+                    if matched.len() <= position {
+                        matched.push(false);
+                    }
+                    let pass = Pass::Part {
+                        matched: &mut matched[position],
+                        last: !more,
+                    };
+                    self.match_in_pass(k, &mut buf, later, f, &mut find, pass)?
+                };
+                if !go_on {
+                    return Ok(false);
+                }
+                position += 1;
+            }
+            if !more {
+                return Ok(true);
+            }
+            probe.rewind()?;
+            first_part = false;
+        }
+    }
+
     /// Reads step's item for the current row, putting each row's columns
     /// in `buf` and calling `each`; false when `each` said stop.
     fn read(
@@ -310,7 +574,7 @@ impl<'a> JoinRun<'a> {
         step: &JoinStep,
         params: &[Value],
         buf: &mut Vec<Value>,
-        each: &mut dyn FnMut(&mut Self, &mut Vec<Value>) -> Result<bool>,
+        each: &mut Candidate<'_, 'a>,
     ) -> Result<bool> {
         let cx = self.cx;
         let (offset, width) = (step.offset, step.width);
@@ -356,20 +620,35 @@ impl<'a> JoinRun<'a> {
         }
     }
 
-    /// What a hash or nested-loop step keeps, read on first use.
-    fn make_kept<'k>(&mut self, step: &JoinStep, cell: &'k OnceLock<Kept>) -> Result<&'k Kept> {
+    /// What hash or nested-loop step `k` keeps, read on first use.
+    fn make_kept<'k>(
+        &mut self,
+        k: usize,
+        step: &JoinStep,
+        cell: &'k OnceLock<Kept>,
+    ) -> Result<&'k Kept> {
         if let Some(kept) = cell.get() {
             return Ok(kept);
         }
         let kept = match step.strategy {
-            JoinStrategy::Hash => Kept::Hashed(self.build_hash(step)?),
+            JoinStrategy::Hash => match self.build_hash(step)? {
+                Built::Table(table) => Kept::Hashed(table),
+                Built::Spilled(spill) => {
+                    self.spilled[k] = Some(*spill);
+                    Kept::Spilled
+                }
+            },
             JoinStrategy::NestedLoop => {
                 let mut rows = Vec::new();
-                self.read_all(step, &mut |row| {
+                let fits = self.read_all(step, &mut |row| {
                     rows.push(row);
                     Ok(())
                 })?;
-                Kept::Rows(rows)
+                if fits {
+                    Kept::Rows(rows)
+                } else {
+                    Kept::Reread
+                }
             }
             // Read per row: nothing kept.
             JoinStrategy::Scan | JoinStrategy::Lookup => Kept::Rows(Vec::new()),
@@ -377,56 +656,124 @@ impl<'a> JoinRun<'a> {
         Ok(cell.get_or_init(|| kept))
     }
 
-    /// Every row of step's item (its own filter applied), once.
+    /// Every row of step's item (its own filter applied), once, while they
+    /// fit the budget: false (and the memory they took given back) when
+    /// they do not and the run may spill, the error 1038 when it may not.
     fn read_all(
         &mut self,
         step: &JoinStep,
         keep: &mut dyn FnMut(Vec<Value>) -> Result<()>,
-    ) -> Result<()> {
+    ) -> Result<bool> {
         let mut buf = vec![Value::Null; self.plan.width];
         let (offset, width) = (step.offset, step.width);
         let budget = self.cx.memory;
         let params = self.params;
+        let start = self.memory;
+        let mut fits = true;
         self.read(step, params, &mut buf, &mut |this, buf| {
             let row = buf[offset..offset + width].to_vec();
-            this.memory += row.iter().map(value_bytes).sum::<usize>() + 24;
+            this.memory += row_bytes(&row);
             if this.memory > budget {
-                return Err(over_budget("a join", budget));
+                if !this.may_spill {
+                    return Err(over_budget("a join", budget));
+                }
+                fits = false;
+                return Ok(false);
             }
             keep(row)?;
             Ok(true)
         })?;
-        Ok(())
+        if !fits {
+            self.memory = start;
+        }
+        Ok(fits)
     }
 
     /// The hash table of step's item: rows by their key values (rows with
-    /// a NULL key are left out: they match nothing).
-    fn build_hash(&mut self, step: &JoinStep) -> Result<KeyMap<Vec<Vec<Value>>>> {
+    /// a NULL key are left out: they match nothing). Past the budget (when
+    /// the run may spill), every row goes to a partition file instead.
+    fn build_hash(&mut self, step: &JoinStep) -> Result<Built> {
         let mut table: KeyMap<Vec<Vec<Value>>> = KeyMap::default();
+        let mut spill: Option<Box<HashSpill>> = None;
+        let mut buf = vec![Value::Null; self.plan.width];
+        let (offset, width) = (step.offset, step.width);
+        let (budget, start) = (self.cx.memory, self.memory);
         let env = Env::new(self.params);
-        let offset = step.offset;
-        let mut err: Option<SqlError> = None;
-        self.read_all(step, &mut |row| {
+        let params = self.params;
+        self.read(step, params, &mut buf, &mut |this, buf| {
+            let row = buf[offset..offset + width].to_vec();
             let placed = Placed { row: &row, offset };
             let mut key = Vec::new();
             for (_, b) in &step.hash_keys {
-                let v = match b.eval(&placed, env) {
-                    Ok(v) => v,
-                    Err(e) => {
-                        err = Some(e);
-                        return Ok(());
-                    }
-                };
-                if !encode_value(&v, &mut key) {
-                    return Ok(());
+                if !encode_value(&b.eval(&placed, env)?, &mut key) {
+                    return Ok(true);
                 }
             }
+            if let Some(spill) = &mut spill {
+                spill.build.write(&key, &row)?;
+                return Ok(true);
+            }
+            this.memory += row_bytes(&row);
             table.entry(key).or_default().push(row);
-            Ok(())
+            if this.memory > budget {
+                if !this.may_spill {
+                    return Err(over_budget("a join", budget));
+                }
+                let mut to_files = Box::new(HashSpill {
+                    build: Partitions::new(0),
+                    probe: Partitions::new(0),
+                });
+                for (key, rows) in std::mem::take(&mut table) {
+                    for row in rows {
+                        to_files.build.write(&key, &row)?;
+                    }
+                }
+                this.memory = start;
+                spill = Some(to_files);
+            }
+            Ok(true)
         })?;
-        match err {
-            Some(e) => Err(e),
-            None => Ok(table),
-        }
+        Ok(match spill {
+            Some(spill) => Built::Spilled(spill),
+            None => Built::Table(table),
+        })
     }
+}
+
+/// A partition of a spilled hash step waiting to be joined: how many
+/// times it was cut, its item's rows, the rows that probe them (None:
+/// none landed there).
+type Pending = (u64, Option<SpillReader>, Option<SpillReader>);
+
+/// Which of a step's candidates a call of
+/// [`JoinRun::match_in_pass`] sees.
+enum Pass<'m> {
+    /// All of them.
+    Whole,
+    /// A part: whether the row matched in an earlier part, set when it
+    /// matches in this one; `last` for the last part (where an outer step
+    /// NULL-extends and an anti step lets on the rows that never matched).
+    Part { matched: &'m mut bool, last: bool },
+}
+
+/// A hash step's item, read.
+enum Built {
+    Table(KeyMap<Vec<Vec<Value>>>),
+    Spilled(Box<HashSpill>),
+}
+
+/// About the memory a kept row takes.
+fn row_bytes(row: &[Value]) -> usize {
+    row.iter().map(value_bytes).sum::<usize>() + 24
+}
+
+/// Puts `spill`'s partitions (cut `cuts` times) on `pending`, the first
+/// on top.
+fn push_partitions(pending: &mut Vec<Pending>, cuts: u64, spill: HashSpill) -> Result<()> {
+    let build = spill.build.finish()?;
+    let probe = spill.probe.finish()?;
+    for (b, p) in build.into_iter().zip(probe).rev() {
+        pending.push((cuts, b, p));
+    }
+    Ok(())
 }

@@ -256,7 +256,13 @@ impl SelectPlan {
         } else {
             // HAVING without grouping filters the rows (after WHERE).
             let having = self.having.as_ref();
-            if let Some(rows) = self.parallel_rows(params, cx, table_run)? {
+            // Threads over the budget (a hash join's table) give way to
+            // one thread, which spills.
+            let parallel = match self.parallel_rows(params, cx, table_run) {
+                Err(e) if e.code == crate::execution::memory::OVER_BUDGET => None,
+                other => other?,
+            };
+            if let Some(rows) = parallel {
                 for row in &rows {
                     let row = SourceRow::Values(row);
                     if let Some(h) = having {
@@ -1174,10 +1180,12 @@ pub(crate) struct RunContext<'a> {
     pub parallel_scans: Option<&'a LocalCounter>,
     /// Counts the rows written to spill files (the session's own counter).
     pub spilled_rows: Option<&'a LocalCounter>,
-    /// Bytes a query may hold in rows for ORDER BY and DISTINCT, and in
-    /// groups (per thread) — `lineardb_query_memory`; beyond it a sort
-    /// spills to files, and the rest fail cleanly rather than take the
-    /// server's memory.
+    /// Bytes a query may hold in rows for ORDER BY and DISTINCT, in groups
+    /// (per thread) and in a join's hash tables — `lineardb_query_memory`;
+    /// beyond it sorts, groups, DISTINCT and hash joins spill to files, a
+    /// nested loop reads its table again for every row, and the rest
+    /// (window functions, set operations) fail cleanly rather than take
+    /// the server's memory.
     pub memory: usize,
     /// Subquery results kept for this execution (set by the outermost
     /// run).

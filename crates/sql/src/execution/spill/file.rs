@@ -22,11 +22,19 @@ pub(crate) struct SpillWriter {
     out: BufWriter<File>,
     record: Vec<u8>,
     rows: u64,
+    /// Bytes of I/O buffer the writer and its reader take.
+    buffer: usize,
 }
 
 impl SpillWriter {
     /// A new, empty file in the temporary directory (`TMPDIR`, else /tmp).
     pub(crate) fn create() -> Result<SpillWriter> {
+        SpillWriter::with_buffer(BUFFER)
+    }
+
+    /// [`create`](Self::create) with an I/O buffer of `buffer` bytes (for
+    /// many files open at once).
+    pub(crate) fn with_buffer(buffer: usize) -> Result<SpillWriter> {
         let dir = std::env::temp_dir();
         let made = MADE.with(|m| {
             m.set(m.get() + 1);
@@ -47,9 +55,10 @@ impl SpillWriter {
         // Open files stay readable after their name is gone.
         std::fs::remove_file(&path).map_err(|e| write_error(&path.display().to_string(), &e))?;
         Ok(SpillWriter {
-            out: BufWriter::with_capacity(BUFFER, file),
+            out: BufWriter::with_capacity(buffer, file),
             record: Vec::new(),
             rows: 0,
+            buffer,
         })
     }
 
@@ -65,6 +74,27 @@ impl SpillWriter {
         Ok(())
     }
 
+    /// Appends one row with a key of bytes beside it (read back by
+    /// [`SpillReader::next_keyed`]).
+    pub(crate) fn write_keyed(&mut self, key: &[u8], values: &[Value]) -> Result<()> {
+        self.record.clear();
+        self.record
+            .extend_from_slice(&(key.len() as u32).to_le_bytes());
+        self.record.extend_from_slice(key);
+        encode_row(values, &mut self.record);
+        self.out
+            .write_all(&(self.record.len() as u32).to_le_bytes())
+            .and_then(|()| self.out.write_all(&self.record))
+            .map_err(|e| write_error("a spill file", &e))?;
+        self.rows += 1;
+        Ok(())
+    }
+
+    /// Rows written so far.
+    pub(crate) fn rows(&self) -> u64 {
+        self.rows
+    }
+
     /// The rows written, to be read back from the first.
     pub(crate) fn finish(self) -> Result<SpillReader> {
         let rows = self.rows;
@@ -74,9 +104,10 @@ impl SpillWriter {
             .map_err(|e| write_error("a spill file", e.error()))?;
         file.seek(SeekFrom::Start(0)).map_err(|e| read_error(&e))?;
         Ok(SpillReader {
-            input: BufReader::with_capacity(BUFFER, file),
+            input: BufReader::with_capacity(self.buffer, file),
             record: Vec::new(),
             left: rows,
+            rows,
         })
     }
 }
@@ -86,13 +117,52 @@ pub(crate) struct SpillReader {
     input: BufReader<File>,
     record: Vec<u8>,
     left: u64,
+    /// Rows in the file.
+    rows: u64,
 }
 
 impl SpillReader {
+    /// Reads again from the first row.
+    pub(crate) fn rewind(&mut self) -> Result<()> {
+        self.input
+            .seek(SeekFrom::Start(0))
+            .map_err(|e| read_error(&e))?;
+        self.left = self.rows;
+        Ok(())
+    }
+
     /// The next row, None after the last.
     pub(crate) fn next_row(&mut self) -> Result<Option<Vec<Value>>> {
-        if self.left == 0 {
+        if !self.next_record()? {
             return Ok(None);
+        }
+        decode_row(&mut &self.record[..])
+            .map(Some)
+            .ok_or_else(damaged)
+    }
+
+    /// The next row written by [`SpillWriter::write_keyed`] and its key,
+    /// None after the last.
+    pub(crate) fn next_keyed(&mut self) -> Result<Option<(Vec<u8>, Vec<Value>)>> {
+        if !self.next_record()? {
+            return Ok(None);
+        }
+        let mut input = &self.record[..];
+        let len = input
+            .get(..4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+            .ok_or_else(damaged)?;
+        input = &input[4..];
+        let key = input.get(..len).ok_or_else(damaged)?.to_vec();
+        input = &input[len..];
+        let row = decode_row(&mut input).ok_or_else(damaged)?;
+        Ok(Some((key, row)))
+    }
+
+    /// Reads the next record into `self.record`; false after the last.
+    fn next_record(&mut self) -> Result<bool> {
+        if self.left == 0 {
+            return Ok(false);
         }
         let mut len = [0u8; 4];
         self.input
@@ -102,12 +172,14 @@ impl SpillReader {
         self.input
             .read_exact(&mut self.record)
             .map_err(|e| read_error(&e))?;
-        let row = decode_row(&mut &self.record[..]).ok_or_else(|| {
-            SqlError::new(1030, "HY000", "Got error: a spill file holds a damaged row")
-        })?;
         self.left -= 1;
-        Ok(Some(row))
+        Ok(true)
     }
+}
+
+/// The error of a record this module did not write.
+fn damaged() -> SqlError {
+    SqlError::new(1030, "HY000", "Got error: a spill file holds a damaged row")
 }
 
 /// MariaDB's ER_ERROR_ON_WRITE (a full disk among its causes).

@@ -3,4 +3,5 @@
 //! query, and comes back in order.
 mod codec;
 pub(crate) mod file;
+pub(crate) mod partition;
 pub(crate) mod sort;
