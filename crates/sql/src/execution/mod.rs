@@ -1,6 +1,7 @@
 //! SELECT execution: a [`SelectPlan`] run with parameters (scan, filter,
 //! aggregate, sort, limit), streaming rows to a [`RowSink`].
 pub(crate) mod access;
+pub(crate) mod analyze;
 mod join;
 mod memory;
 mod output;
@@ -1023,7 +1024,8 @@ struct Filtered<'f, 'e> {
     filter: Option<Filter<'f>>,
     env: Env<'e>,
     stop: &'f SharedFlag,
-    seen: u32,
+    /// Rows offered (the stop flag is checked every 1024).
+    seen: u64,
     err: Option<SqlError>,
 }
 
@@ -1067,6 +1069,52 @@ fn scan_table(
     unordered: bool,
     f: &mut dyn FnMut(&SourceRow<'_>) -> bool,
 ) -> Result<()> {
+    match cx.analyze {
+        Some(stats) => measured(stats, node_of(ts), f, |f| {
+            scan_table_rows(ts, run, params, cx, unordered, f)
+        }),
+        None => scan_table_rows(ts, run, params, cx, unordered, f).map(|_| ()),
+    }
+}
+
+/// Runs `read` of plan node `node` for ANALYZE, counting the rows it
+/// hands to `f` and the time it takes outside `f`; `read` returns the rows
+/// it read before its own conditions.
+fn measured(
+    stats: &analyze::AnalyzeStats,
+    node: usize,
+    f: &mut dyn FnMut(&SourceRow<'_>) -> bool,
+    read: impl FnOnce(&mut dyn FnMut(&SourceRow<'_>) -> bool) -> Result<u64>,
+) -> Result<()> {
+    let start = std::time::Instant::now();
+    let mut passed = 0u64;
+    let mut inside = std::time::Duration::ZERO;
+    let rows = read(&mut |row: &SourceRow<'_>| {
+        passed += 1;
+        let at = std::time::Instant::now();
+        let go = f(row);
+        inside += at.elapsed();
+        go
+    })?;
+    stats.record(node, rows, passed, start.elapsed().saturating_sub(inside));
+    Ok(())
+}
+
+/// Where `ANALYZE` counts the reads of a plan node (EXPLAIN's lines name
+/// the same).
+pub(crate) fn node_of<T>(node: &T) -> usize {
+    node as *const T as usize
+}
+
+/// [`scan_table`]'s rows; the rows read, before the filter.
+fn scan_table_rows(
+    ts: &TableSource,
+    run: &TableRun,
+    params: &[Value],
+    cx: &RunContext<'_>,
+    unordered: bool,
+    f: &mut dyn FnMut(&SourceRow<'_>) -> bool,
+) -> Result<u64> {
     // Only the conjuncts the key ranges do not guarantee are evaluated per row.
     let mut w = Filtered {
         filter: run.filter.as_ref().map(Filter::Table),
@@ -1086,7 +1134,8 @@ fn scan_table(
             break;
         }
     }
-    w.finish()
+    let seen = w.seen;
+    w.finish().map(|()| seen)
 }
 
 /// Rows of a source other than a stored table, through `filter`.
@@ -1097,6 +1146,25 @@ fn scan_other(
     cx: &RunContext<'_>,
     f: &mut dyn FnMut(&SourceRow<'_>) -> bool,
 ) -> Result<()> {
+    match (cx.analyze, source) {
+        // (A join's and a table's reads count themselves.)
+        (Some(stats), source) if !matches!(source, Source::Join(_) | Source::Table(_)) => {
+            measured(stats, node_of(source), f, |f| {
+                scan_other_rows(source, filter, params, cx, f)
+            })
+        }
+        _ => scan_other_rows(source, filter, params, cx, f).map(|_| ()),
+    }
+}
+
+/// [`scan_other`]'s rows; the rows read, before the filter.
+fn scan_other_rows(
+    source: &Source,
+    filter: Option<&Expr>,
+    params: &[Value],
+    cx: &RunContext<'_>,
+    f: &mut dyn FnMut(&SourceRow<'_>) -> bool,
+) -> Result<u64> {
     let mut w = Filtered {
         filter: filter.map(Filter::Expr),
         env: cx.env(params),
@@ -1161,10 +1229,12 @@ fn scan_other(
         }
         Source::Table(ts) => {
             let run = access_for_run(ts, filter, params)?;
-            return scan_table(ts, &run, params, cx, false, f);
+            // (Counted by `scan_table` under ANALYZE.)
+            return scan_table(ts, &run, params, cx, false, f).map(|()| 0);
         }
     }
-    w.finish()
+    let seen = w.seen;
+    w.finish().map(|()| seen)
 }
 
 /// How a plan runs: the KILL QUERY flag it watches and the threads a big
@@ -1193,6 +1263,9 @@ pub(crate) struct RunContext<'a> {
     /// Whoever runs the plan keeps all its rows (a subquery's, a derived
     /// table's): a big scan may gather them on several threads first.
     pub rows_kept: bool,
+    /// `ANALYZE <statement>`: where each table read counts what it did
+    /// (the plan then runs on one thread).
+    pub analyze: Option<&'a analyze::AnalyzeStats>,
 }
 
 impl RunContext<'_> {

@@ -2,6 +2,8 @@
 //! (access type, possible and chosen keys, key length, what the key is
 //! compared with, estimated rows, notes).
 use crate::execution::access::{access_for_run, estimate};
+use crate::execution::analyze::ReadStats;
+use crate::execution::node_of;
 use crate::expr::Expr;
 use crate::planner::plan::{Access, KeyPredicate, Path, TableSource};
 use lineardb_table::{DataType, KeyRange, Table, Value};
@@ -28,6 +30,10 @@ pub(crate) struct TableLine {
     pub using_index: bool,
     /// Notes after `Using where` / `Using index`, in order.
     pub notes: Vec<String>,
+    /// The plan node it reads (where ANALYZE counts its reads).
+    pub node: Option<usize>,
+    /// What its reads did (ANALYZE): None when it was never read.
+    pub read: Option<ReadStats>,
 }
 
 impl TableLine {
@@ -120,6 +126,7 @@ pub(crate) fn scanned(ts: &TableSource, filter: Option<&Expr>, params: &[Value])
     let mut line = TableLine {
         table: Some(ts.alias.clone()),
         possible_keys: possible_keys(ts),
+        node: Some(node_of::<TableSource>(ts)),
         ..TableLine::default()
     };
     let Ok(run) = access_for_run(ts, filter, params) else {
@@ -192,6 +199,7 @@ pub(crate) fn looked_up(
     let fixes_unique = unique && key.eq.len() == columns.len() && key.ranges.is_empty();
     let mut line = TableLine {
         table: Some(ts.alias.clone()),
+        node: Some(node_of::<TableSource>(ts)),
         access: Some(if fixes_unique { "eq_ref" } else { "ref" }),
         possible_keys: possible_keys(ts),
         rows: Some(if fixes_unique {

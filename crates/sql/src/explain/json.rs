@@ -7,11 +7,47 @@ use serde_json::{json, Map, Value as Json};
 
 /// The document, indented as MariaDB indents it.
 pub(crate) fn document(block: &Block) -> String {
-    let doc = json!({ "query_block": query_block(block) });
+    let doc = json!({ "query_block": query_block(block, false) });
     serde_json::to_string_pretty(&doc).unwrap_or_default()
 }
 
-fn query_block(block: &Block) -> Json {
+/// `ANALYZE FORMAT=JSON`: the document of a plan that ran in `total`, its
+/// lines' reads filled in (`r_loops`, `r_rows`, `r_table_time_ms`,
+/// `r_filtered`).
+pub(crate) fn analyzed_document(block: &Block, total: std::time::Duration) -> String {
+    let mut qb = query_block(block, true);
+    if let Json::Object(map) = &mut qb {
+        // After select_id, as MariaDB places them.
+        let rest: Vec<(String, Json)> = std::mem::take(map).into_iter().collect();
+        for (k, v) in rest {
+            let is_id = k == "select_id";
+            map.insert(k, v);
+            if is_id {
+                map.insert("r_loops".into(), json!(1));
+                map.insert("r_total_time_ms".into(), millis(total));
+            }
+        }
+    }
+    let doc = json!({ "query_block": qb });
+    serde_json::to_string_pretty(&doc).unwrap_or_default()
+}
+
+/// A duration in milliseconds, as MariaDB shows times.
+fn millis(d: std::time::Duration) -> Json {
+    number(d.as_secs_f64() * 1000.0)
+}
+
+/// A measured number as MariaDB writes it: whole numbers without a
+/// fraction, others to nine decimals.
+fn number(v: f64) -> Json {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        json!(v as i64)
+    } else {
+        json!((v * 1e9).round() / 1e9)
+    }
+}
+
+fn query_block(block: &Block, analyzed: bool) -> Json {
     match &block.shape {
         Shape::SetOp { operands, result } => {
             let mut union = Map::new();
@@ -24,7 +60,7 @@ fn query_block(block: &Block) -> Json {
                 Json::Array(
                     operands
                         .iter()
-                        .map(|o| json!({ "query_block": query_block(o) }))
+                        .map(|o| json!({ "query_block": query_block(o, analyzed) }))
                         .collect(),
                 ),
             );
@@ -56,7 +92,7 @@ fn query_block(block: &Block) -> Json {
                 let tables: Vec<Json> = lines
                     .iter()
                     .map(|l| {
-                        let mut t = table(l);
+                        let mut t = table(l, analyzed);
                         let name = l.table.as_deref().unwrap_or("");
                         if let Some(d) = derived
                             .iter()
@@ -64,7 +100,7 @@ fn query_block(block: &Block) -> Json {
                         {
                             t.insert(
                                 "materialized".into(),
-                                json!({ "query_block": query_block(d) }),
+                                json!({ "query_block": query_block(d, analyzed) }),
                             );
                         }
                         json!({ "table": t })
@@ -77,7 +113,7 @@ fn query_block(block: &Block) -> Json {
                         Json::Array(
                             others
                                 .iter()
-                                .map(|o| json!({ "query_block": query_block(o) }))
+                                .map(|o| json!({ "query_block": query_block(o, analyzed) }))
                                 .collect(),
                         ),
                     );
@@ -88,8 +124,9 @@ fn query_block(block: &Block) -> Json {
     }
 }
 
-/// One table's object, keys in MariaDB's order.
-fn table(l: &TableLine) -> Map<String, Json> {
+/// One table's object, keys in MariaDB's order (with what its reads did
+/// when `analyzed`).
+fn table(l: &TableLine, analyzed: bool) -> Map<String, Json> {
     let mut t = Map::new();
     t.insert("table_name".into(), json!(l.table));
     t.insert("access_type".into(), json!(l.access));
@@ -108,10 +145,23 @@ fn table(l: &TableLine) -> Map<String, Json> {
     if !l.refs.is_empty() {
         t.insert("ref".into(), json!(l.refs));
     }
+    if analyzed {
+        t.insert("r_loops".into(), json!(l.read.map_or(0, |r| r.loops)));
+    }
     if let Some(r) = l.rows {
         t.insert("rows".into(), json!(r));
     }
+    if let Some(read) = l.read.filter(|_| analyzed) {
+        t.insert("r_rows".into(), number(read.rows_per_loop()));
+        t.insert("r_table_time_ms".into(), millis(read.time));
+    }
     t.insert("filtered".into(), json!(100));
+    if let Some(read) = l.read.filter(|_| analyzed) {
+        t.insert(
+            "r_filtered".into(),
+            number((read.filtered() * 100.0).round() / 100.0),
+        );
+    }
     if l.using_index {
         t.insert("using_index".into(), json!(true));
     }

@@ -8,6 +8,8 @@ mod access_line;
 pub(crate) mod json;
 pub(crate) mod statement;
 
+use crate::execution::analyze::AnalyzeStats;
+use crate::execution::node_of;
 use crate::expr::subquery::Subquery;
 use crate::expr::Expr;
 use crate::planner::plan::{
@@ -37,7 +39,7 @@ pub(crate) enum Shape {
     /// the line of its result (`<union1,2>`).
     SetOp {
         operands: Vec<Block>,
-        result: Option<TableLine>,
+        result: Option<Box<TableLine>>,
     },
 }
 
@@ -70,6 +72,27 @@ pub(crate) fn as_change(block: &mut Block) {
             line.refs.clear();
             line.condition = true;
         }
+    }
+}
+
+/// ANALYZE: what each line's reads did, from `stats` of the run of the
+/// plan `block` describes. A `const` line shows none, as MariaDB's (which
+/// reads it while planning).
+pub(crate) fn add_reads(block: &mut Block, stats: &AnalyzeStats) {
+    let fill = |line: &mut TableLine| {
+        if line.access != Some("const") {
+            line.read = line.node.and_then(|n| stats.of(n));
+        }
+    };
+    match &mut block.shape {
+        Shape::Select { lines, .. } => lines.iter_mut().for_each(fill),
+        Shape::SetOp { operands, result } => {
+            operands.iter_mut().for_each(|o| add_reads(o, stats));
+            result.iter_mut().for_each(|r| fill(r));
+        }
+    }
+    for n in &mut block.nested {
+        add_reads(n, stats);
     }
 }
 
@@ -162,14 +185,16 @@ impl Describer<'_> {
                     ids.extend(block.id);
                     operands.push(block);
                 }
-                let result = (!all_union).then(|| TableLine {
-                    table: Some(format!(
-                        "<{}{}>",
-                        operation_name(last_op).to_ascii_lowercase(),
-                        ids.iter().map(u64::to_string).collect::<Vec<_>>().join(",")
-                    )),
-                    access: Some("ALL"),
-                    ..TableLine::default()
+                let result = (!all_union).then(|| {
+                    Box::new(TableLine {
+                        table: Some(format!(
+                            "<{}{}>",
+                            operation_name(last_op).to_ascii_lowercase(),
+                            ids.iter().map(u64::to_string).collect::<Vec<_>>().join(",")
+                        )),
+                        access: Some("ALL"),
+                        ..TableLine::default()
+                    })
                 });
                 Block {
                     id: None,
@@ -283,6 +308,20 @@ impl Describer<'_> {
 
     /// A line for a source that is not a stored table.
     fn other_line(&mut self, source: &Source, base: usize, nested: &mut Vec<Block>) -> TableLine {
+        let mut line = self.other_line_unnamed(source, base, nested);
+        if !matches!(source, Source::Join(_)) {
+            line.node = Some(node_of::<Source>(source));
+        }
+        line
+    }
+
+    /// [`other_line`](Self::other_line) without its plan node.
+    fn other_line_unnamed(
+        &mut self,
+        source: &Source,
+        base: usize,
+        nested: &mut Vec<Block>,
+    ) -> TableLine {
         match source {
             Source::Derived(q) => self.derived(q, base, nested),
             Source::Recursive(r) => {
@@ -477,8 +516,41 @@ fn operation_name(op: SetOperator) -> &'static str {
 /// The rows of `EXPLAIN` (MariaDB's ten columns), blocks depth first.
 pub(crate) fn rows(block: &Block) -> Vec<Vec<Value>> {
     let mut out = Vec::new();
-    push_rows(block, &mut out);
+    push_rows(block, false, &mut out);
     out
+}
+
+/// The rows of `ANALYZE` ([`ANALYZE_COLUMNS`]): EXPLAIN's with what each
+/// line's reads did.
+pub(crate) fn analyzed_rows(block: &Block) -> Vec<Vec<Value>> {
+    let mut out = Vec::new();
+    push_rows(block, true, &mut out);
+    out
+}
+
+/// The column names of [`analyzed_rows`].
+pub(crate) const ANALYZE_COLUMNS: [&str; 13] = [
+    "id",
+    "select_type",
+    "table",
+    "type",
+    "possible_keys",
+    "key",
+    "key_len",
+    "ref",
+    "rows",
+    "r_rows",
+    "filtered",
+    "r_filtered",
+    "Extra",
+];
+
+/// A share in percent as MariaDB shows `filtered` (two decimals).
+fn percent(p: f64) -> Value {
+    Value::Decimal(lineardb_table::Dec {
+        unscaled: (p * 100.0).round() as i128,
+        scale: 2,
+    })
 }
 
 /// The column names of [`rows`].
@@ -495,7 +567,7 @@ pub(crate) const COLUMNS: [&str; 10] = [
     "Extra",
 ];
 
-fn push_rows(block: &Block, out: &mut Vec<Vec<Value>>) {
+fn push_rows(block: &Block, analyzed: bool, out: &mut Vec<Vec<Value>>) {
     let text = |s: &Option<String>| s.as_deref().map_or(Value::Null, Value::str);
     let joined = |v: &[String]| {
         if v.is_empty() {
@@ -505,7 +577,7 @@ fn push_rows(block: &Block, out: &mut Vec<Vec<Value>>) {
         }
     };
     let line_row = |id: Option<u64>, select_type: &str, l: &TableLine| {
-        vec![
+        let mut row = vec![
             id.map_or(Value::Null, |i| Value::Int(i as i64)),
             Value::str(select_type),
             text(&l.table),
@@ -517,26 +589,42 @@ fn push_rows(block: &Block, out: &mut Vec<Vec<Value>>) {
             joined(&l.refs),
             l.rows.map_or(Value::Null, |n| Value::Int(n as i64)),
             Value::str(&l.extra()),
-        ]
+        ];
+        if analyzed {
+            let read = l.read;
+            let extra = row.pop().expect("Extra");
+            row.push(read.map_or(Value::Null, |r| {
+                Value::str(&format!("{:.2}", r.rows_per_loop()))
+            }));
+            // (A set operation's result is not filtered.)
+            let result = select_type.ends_with("RESULT");
+            row.push(match l.access {
+                Some(_) if !result => percent(100.0),
+                _ => Value::Null,
+            });
+            row.push(read.map_or(Value::Null, |r| percent(r.filtered())));
+            row.push(extra);
+        }
+        row
     };
     match &block.shape {
         Shape::Select { lines, no_tables } => {
             if lines.is_empty() {
                 let extra = if *no_tables { "No tables used" } else { "" };
                 let mut row = line_row(block.id, &block.select_type, &TableLine::default());
-                row[9] = Value::str(extra);
+                *row.last_mut().expect("Extra") = Value::str(extra);
                 out.push(row);
             }
             for l in lines {
                 out.push(line_row(block.id, &block.select_type, l));
             }
             for n in &block.nested {
-                push_rows(n, out);
+                push_rows(n, analyzed, out);
             }
         }
         Shape::SetOp { operands, result } => {
             for o in operands {
-                push_rows(o, out);
+                push_rows(o, analyzed, out);
             }
             if let Some(r) = result {
                 out.push(line_row(None, &block.select_type, r));

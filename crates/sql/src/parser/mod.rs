@@ -44,8 +44,26 @@ fn strip_conditional_comments(sql: &str) -> std::borrow::Cow<'_, str> {
 pub(crate) fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
     let sql = strip_conditional_comments(sql);
     let sql = unsupported::without_sql_cache(&sql);
+    let sql = match analyze_statement(&sql) {
+        Some(explain) => std::borrow::Cow::Owned(explain),
+        None => sql,
+    };
     match Parser::parse_sql(&MySqlDialect {}, &sql) {
         Ok(statements) => {
+            // MariaDB has no EXPLAIN ANALYZE: its form is ANALYZE
+            // <statement> (read as EXPLAIN ANALYZE above).
+            if let Some(ast::Statement::Explain {
+                analyze: true,
+                statement,
+                ..
+            }) = statements.first()
+            {
+                if !sql.contains(ANALYZE_MARK) {
+                    return Err(crate::error::SqlError::syntax_near(format!(
+                        "analyze {statement}"
+                    )));
+                }
+            }
             // MariaDB 10.11 spells a shared locking read LOCK IN SHARE MODE
             // only.
             if statements.iter().any(|s| {
@@ -170,6 +188,65 @@ fn set_assignments_with_equals(sql: &str) -> Option<String> {
         out.push_str(&t.to_string());
     }
     changed.then_some(out)
+}
+
+/// Marks an `ANALYZE <statement>` read as `EXPLAIN ANALYZE` (a comment the
+/// parser skips).
+const ANALYZE_MARK: &str = "/*analyze-statement*/";
+
+/// MariaDB's `ANALYZE [FORMAT=JSON|TRADITIONAL] <statement>` (the statement
+/// runs, and EXPLAIN's rows come back with what each table's reads did)
+/// as the parser's `EXPLAIN ANALYZE [FORMAT=JSON] <statement>`; None for
+/// other statements (ANALYZE TABLE among them).
+fn analyze_statement(sql: &str) -> Option<String> {
+    use sqlparser::tokenizer::{Token, Tokenizer};
+    let tokens = Tokenizer::new(&MySqlDialect {}, sql).tokenize().ok()?;
+    let is = |t: &Token, w: &str| matches!(t, Token::Word(x) if x.value.eq_ignore_ascii_case(w));
+    let words: Vec<usize> = tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| !matches!(t, Token::Whitespace(_)))
+        .map(|(i, _)| i)
+        .take(5)
+        .collect();
+    let (&first, rest) = words.split_first()?;
+    if !is(&tokens[first], "ANALYZE") {
+        return None;
+    }
+    let mut skip: Vec<usize> = vec![first];
+    let statement_at = match rest {
+        [f, eq, name, next, ..]
+            if is(&tokens[*f], "FORMAT")
+                && tokens[*eq] == Token::Eq
+                && is(&tokens[*name], "TRADITIONAL") =>
+        {
+            skip.extend([*f, *eq, *name]);
+            *next
+        }
+        [f, ..] if is(&tokens[*f], "FORMAT") => *f,
+        [s, ..] => *s,
+        [] => return None,
+    };
+    let starts = &tokens[statement_at];
+    if !(is(starts, "SELECT")
+        || is(starts, "WITH")
+        || is(starts, "VALUES")
+        || is(starts, "FORMAT")
+        || is(starts, "UPDATE")
+        || is(starts, "DELETE")
+        || is(starts, "INSERT")
+        || is(starts, "REPLACE")
+        || *starts == Token::LParen)
+    {
+        return None;
+    }
+    let mut out = format!("{ANALYZE_MARK}EXPLAIN ANALYZE ");
+    for (i, t) in tokens.iter().enumerate() {
+        if !skip.contains(&i) {
+            out.push_str(&t.to_string());
+        }
+    }
+    Some(out)
 }
 
 /// MariaDB's EXPLAIN options the parser lacks: `EXTENDED` (the `filtered`

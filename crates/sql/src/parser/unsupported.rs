@@ -10,30 +10,6 @@ use std::ops::ControlFlow;
 /// Statements (by their first words) MariaDB has and lineardb does not.
 const STATEMENTS: &[(&[&str], &str)] = &[
     (&["XA"], "XA transactions"),
-    (
-        &["ANALYZE", "SELECT"],
-        "ANALYZE <statement> (EXPLAIN shows the plan)",
-    ),
-    (
-        &["ANALYZE", "FORMAT"],
-        "ANALYZE <statement> (EXPLAIN shows the plan)",
-    ),
-    (
-        &["ANALYZE", "WITH"],
-        "ANALYZE <statement> (EXPLAIN shows the plan)",
-    ),
-    (
-        &["ANALYZE", "UPDATE"],
-        "ANALYZE <statement> (EXPLAIN shows the plan)",
-    ),
-    (
-        &["ANALYZE", "DELETE"],
-        "ANALYZE <statement> (EXPLAIN shows the plan)",
-    ),
-    (
-        &["ANALYZE", "INSERT"],
-        "ANALYZE <statement> (EXPLAIN shows the plan)",
-    ),
     (&["HANDLER"], "HANDLER"),
     (&["LOAD", "DATA"], "LOAD DATA"),
     (&["LOAD", "XML"], "LOAD XML"),

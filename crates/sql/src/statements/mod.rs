@@ -2,6 +2,7 @@
 //! session's state, and the helpers they share.
 mod accounts;
 mod admin;
+mod analyze;
 mod ddl;
 mod dml;
 mod dml_subqueries;

@@ -177,6 +177,7 @@ impl Session {
             memory: self.query_memory,
             subqueries: None,
             rows_kept: false,
+            analyze: None,
         }
     }
 }

@@ -330,10 +330,6 @@ impl Session {
                 options: None,
                 ..
             } => {
-                if *analyze {
-                    // MariaDB's form is ANALYZE <statement>.
-                    return Err(SqlError::syntax_near(format!("analyze {statement}")));
-                }
                 let json = match format {
                     None => false,
                     Some(
@@ -354,7 +350,15 @@ impl Session {
                     },
                 };
                 let (q, changes) = crate::explain::statement::explained_query(statement)?;
+                if *analyze && changes {
+                    return Err(SqlError::unsupported(
+                        "ANALYZE of UPDATE and DELETE (EXPLAIN shows their plan)",
+                    ));
+                }
                 let plan = self.plan_select(&q, params)?;
+                if *analyze {
+                    return self.analyze(&plan, json, sink);
+                }
                 let mut described = crate::explain::describe(&plan, &[]);
                 if changes {
                     crate::explain::as_change(&mut described);
