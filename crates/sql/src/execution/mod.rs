@@ -375,18 +375,24 @@ impl SelectPlan {
         }
         subqueries::run_uncorrelated(exprs, params, cx)?;
         let shared = join::SharedSteps::new(join);
+        // Only the prefix steps' columns are kept (the rest are NULL).
+        let columns: Vec<usize> = join.steps[..upto]
+            .iter()
+            .flat_map(|s| s.offset..s.offset + s.width)
+            .collect();
         let mut prefix: Vec<Vec<Value>> = Vec::new();
         let mut bytes = 0usize;
         // The estimates may be far off: past a share of the query's memory
         // the join runs on one thread instead, as it would have.
         let mut too_many = false;
         join::join_prefix(join, params, cx, &shared, upto, &mut |row| {
-            bytes += row.iter().map(value_bytes).sum::<usize>() + 24;
+            let kept: Vec<Value> = columns.iter().map(|&c| row[c].clone()).collect();
+            bytes += kept.iter().map(value_bytes).sum::<usize>() + 24;
             if bytes > cx.memory / 4 {
                 too_many = true;
                 return Ok(false);
             }
-            prefix.push(row.to_vec());
+            prefix.push(kept);
             Ok(true)
         })?;
         if too_many {
@@ -417,7 +423,11 @@ impl SelectPlan {
                     return Ok(());
                 }
                 for row in &prefix[piece.clone()] {
-                    buf.clone_from(row);
+                    buf.clear();
+                    buf.resize(join.width, Value::Null);
+                    for (&c, v) in columns.iter().zip(row) {
+                        buf[c] = v.clone();
+                    }
                     let joined = join::join_from(join, params, cx, &shared, upto, buf, &mut |r| {
                         self.accumulate(&SourceRow::Values(r), env, groups, key, cx.memory)
                             .map(|()| true)
