@@ -84,6 +84,11 @@ fn explain_matches_mariadb_where_the_plans_agree() {
         "EXPLAIN ANALYZE SELECT 1",
         "EXPLAIN UPDATE eo SET total = 1 WHERE id = 2",
         "EXPLAIN DELETE FROM eo WHERE id > 2",
+        "EXPLAIN INSERT INTO eo VALUES (9, 1, 'F', 1)",
+        "EXPLAIN EXTENDED INSERT INTO eo VALUES (9, 1, 'F', 1)",
+        "EXPLAIN FORMAT=JSON INSERT INTO eo VALUES (9, 1, 'F', 1)",
+        "EXPLAIN INSERT INTO ec SELECT id, 'x', cust FROM eo WHERE id > 1",
+        "EXPLAIN REPLACE INTO ec SELECT id, 'x', cust FROM eo WHERE id > 1",
     ] {
         assert_eq!(outcome(&mut ours, sql), outcome(&mut theirs, sql), "{sql}");
     }
@@ -95,6 +100,9 @@ fn explain_matches_mariadb_where_the_plans_agree() {
         "EXPLAIN SELECT * FROM (SELECT cust, COUNT(*) c FROM eo GROUP BY cust) d",
         "EXPLAIN EXTENDED SELECT * FROM eo JOIN ec ON ec.cid = eo.cust",
         "EXPLAIN FORMAT=JSON SELECT * FROM eo, el WHERE el.oid = eo.id",
+        "EXPLAIN UPDATE eo JOIN el ON el.oid = eo.id SET eo.total = 1 WHERE el.supp = 5",
+        "EXPLAIN DELETE eo FROM eo JOIN el ON el.oid = eo.id WHERE el.supp = 5",
+        "EXPLAIN DELETE FROM eo USING eo JOIN el ON el.oid = eo.id WHERE el.supp = 5",
     ] {
         let (a, b) = (outcome(&mut ours, sql), outcome(&mut theirs, sql));
         assert_eq!(a.as_ref().map(|r| &r.0), b.as_ref().map(|r| &r.0), "{sql}");
@@ -211,6 +219,14 @@ fn explain_shows_the_plan_that_runs() {
     assert_eq!(tables[1]["table"]["used_key_parts"][0], "oid");
 }
 
+/// ANALYZE's rows as compared: id, select_type, table, type, r_rows,
+/// filtered, r_filtered.
+fn measured(rows: &[Vec<String>]) -> Vec<String> {
+    rows.iter()
+        .map(|r| [0, 1, 2, 3, 9, 10, 11].map(|i| r[i].as_str()).join(" | "))
+        .collect()
+}
+
 /// `ANALYZE <statement>` runs the query and shows, per table, the rows
 /// each read gave (`r_rows`) and the share that passed the conditions
 /// checked there (`r_filtered`): MariaDB's figures where both servers
@@ -245,13 +261,7 @@ fn analyze_counts_what_each_table_read_as_mariadb_does() {
         let (a, b) = (outcome(&mut ours, sql), outcome(&mut theirs, sql));
         let (a, b) = (a.unwrap(), b.unwrap());
         assert_eq!(a.0, b.0, "{sql}: columns");
-        // id, select_type, table, type, r_rows, filtered, r_filtered.
-        let shown = |rows: &[Vec<String>]| -> Vec<String> {
-            rows.iter()
-                .map(|r| [0, 1, 2, 3, 9, 10, 11].map(|i| r[i].as_str()).join(" | "))
-                .collect()
-        };
-        assert_eq!(shown(&a.1), shown(&b.1), "{sql}");
+        assert_eq!(measured(&a.1), measured(&b.1), "{sql}");
     }
     // FORMAT=JSON: reads, rows per read, time, share passed per table.
     let json: String = ours
@@ -279,16 +289,23 @@ fn analyze_counts_what_each_table_read_as_mariadb_does() {
         (rows[1][9].as_str(), rows[1][11].as_str()),
         ("1.00", "100.00")
     );
-    // Changes are not run for ANALYZE yet; EXPLAIN ANALYZE is not MariaDB's.
-    assert_eq!(
-        outcome(&mut ours, "ANALYZE DELETE FROM an WHERE id > 2").map(|_| ()),
-        Err(1235)
-    );
-    let left: u64 = ours
-        .query_first("SELECT COUNT(*) FROM an")
-        .unwrap()
-        .unwrap();
-    assert_eq!(left, 1000);
+    // Changes run, their reads counted as MariaDB counts them.
+    for sql in [
+        "ANALYZE DELETE FROM an WHERE id > 997",
+        "ANALYZE UPDATE an SET s = 'y' WHERE k = 3 AND id < 100",
+        "ANALYZE INSERT INTO an VALUES (5000, 1, 'z')",
+    ] {
+        let (a, b) = (outcome(&mut ours, sql), outcome(&mut theirs, sql));
+        let (a, b) = (a.unwrap(), b.unwrap());
+        assert_eq!(a.0, b.0, "{sql}: columns");
+        assert_eq!(measured(&a.1), measured(&b.1), "{sql}");
+    }
+    let state = "SELECT COUNT(*), SUM(s = 'y'), SUM(s = 'z') FROM an";
+    let ours_state: (u64, u64, u64) = ours.query_first(state).unwrap().unwrap();
+    let theirs_state: (u64, u64, u64) = theirs.query_first(state).unwrap().unwrap();
+    assert_eq!(ours_state, theirs_state);
+    assert_eq!(ours_state, (999, 10, 1));
+    // EXPLAIN ANALYZE is not MariaDB's.
     assert_eq!(
         outcome(&mut ours, "EXPLAIN ANALYZE SELECT 1").map(|_| ()),
         Err(1064)

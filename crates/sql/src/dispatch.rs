@@ -321,7 +321,7 @@ impl Session {
         r
     }
 
-    fn run_statement(
+    pub(crate) fn run_statement(
         &mut self,
         stmt: &ast::Statement,
         params: &Params,

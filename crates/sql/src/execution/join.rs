@@ -227,18 +227,22 @@ impl<'a> JoinRun<'a> {
         let (mine, later) = kept.split_first().expect("a state per step");
         match step.strategy {
             JoinStrategy::Scan | JoinStrategy::Lookup => {
-                self.match_rows(k, buf, later, f, &mut |this, buf, candidate| {
-                    this.read_for_row(step, buf, candidate)
-                })
+                let mut find =
+                    |this: &mut Self, buf: &mut Vec<Value>, c: &mut Candidate<'_, 'a>| {
+                        this.read_for_row(step, buf, c)
+                    };
+                self.match_rows(k, buf, later, f, &mut find, Pass::Whole)
             }
             JoinStrategy::Hash => {
                 let kept = self.make_kept(k, step, mine)?;
                 let key = self.probe_key(step, buf)?;
                 match (kept, key) {
                     (Kept::Hashed(table), Some(key)) => {
-                        self.match_rows(k, buf, later, f, &mut |this, buf, candidate| {
-                            this.probe(step, table, &key, buf, candidate)
-                        })
+                        let mut find =
+                            |this: &mut Self, buf: &mut Vec<Value>, c: &mut Candidate<'_, 'a>| {
+                                this.probe(step, table, &key, buf, c)
+                            };
+                        self.match_rows(k, buf, later, f, &mut find, Pass::Whole)
                     }
                     // The row waits in the key's partition.
                     (Kept::Spilled, Some(key)) => {
@@ -251,7 +255,9 @@ impl<'a> JoinRun<'a> {
                         Ok(true)
                     }
                     // A NULL key matches nothing.
-                    (_, None) => self.match_rows(k, buf, later, f, &mut |_, _, _| Ok(true)),
+                    (_, None) => {
+                        self.match_rows(k, buf, later, f, &mut |_, _, _| Ok(true), Pass::Whole)
+                    }
                     (Kept::Rows(_) | Kept::Reread, Some(_)) => {
                         unreachable!("a hash step keeps a hash table")
                     }
@@ -259,45 +265,38 @@ impl<'a> JoinRun<'a> {
             }
             JoinStrategy::NestedLoop => match self.make_kept(k, step, mine)? {
                 Kept::Rows(rows) => {
-                    self.match_rows(k, buf, later, f, &mut |this, buf, candidate| {
-                        for row in rows.iter() {
-                            buf[step.offset..step.offset + step.width].clone_from_slice(row);
-                            if !candidate(this, buf)? {
-                                return Ok(false);
+                    let mut find =
+                        |this: &mut Self, buf: &mut Vec<Value>, c: &mut Candidate<'_, 'a>| {
+                            for row in rows.iter() {
+                                buf[step.offset..step.offset + step.width].clone_from_slice(row);
+                                if !c(this, buf)? {
+                                    return Ok(false);
+                                }
                             }
-                        }
-                        Ok(true)
-                    })
+                            Ok(true)
+                        };
+                    self.match_rows(k, buf, later, f, &mut find, Pass::Whole)
                 }
                 // Too big to keep: read again for every row.
-                Kept::Reread => self.match_rows(k, buf, later, f, &mut |this, buf, candidate| {
-                    let params = this.params;
-                    this.read(step, params, buf, candidate)
-                }),
+                Kept::Reread => {
+                    let mut find =
+                        |this: &mut Self, buf: &mut Vec<Value>, c: &mut Candidate<'_, 'a>| {
+                            let params = this.params;
+                            this.read(step, params, buf, c)
+                        };
+                    self.match_rows(k, buf, later, f, &mut find, Pass::Whole)
+                }
                 Kept::Hashed(_) | Kept::Spilled => unreachable!("a nested loop keeps rows"),
             },
         }
     }
 
-    /// Step `k` for the row in `buf`, its candidates found by `find`
-    /// (false from `find`: the candidates it handed on said stop): each
-    /// candidate meeting the ON conditions goes on to the steps after; an
-    /// outer step with no match NULL-extends the row, a semi (anti) step
-    /// lets it on once when something (nothing) matched.
+    /// Step `k` for the row in `buf`, its candidates (those of `pass`)
+    /// found by `find` (false from `find`: the candidates it handed on
+    /// said stop): each candidate meeting the ON conditions goes on to the
+    /// steps after; an outer step with no match NULL-extends the row, a
+    /// semi (anti) step lets it on once when something (nothing) matched.
     fn match_rows(
-        &mut self,
-        k: usize,
-        buf: &mut Vec<Value>,
-        later: &[OnceLock<Kept>],
-        f: &mut dyn FnMut(&[Value]) -> Result<bool>,
-        find: &mut Find<'_, 'a>,
-    ) -> Result<bool> {
-        self.match_in_pass(k, buf, later, f, find, Pass::Whole)
-    }
-
-    /// [`match_rows`](Self::match_rows) over one `pass` of the step's
-    /// candidates.
-    fn match_in_pass(
         &mut self,
         k: usize,
         buf: &mut Vec<Value>,
@@ -543,7 +542,7 @@ impl<'a> JoinRun<'a> {
                         this.probe(step, table, &key, buf, c)
                     };
                 let go_on = if whole {
-                    self.match_rows(k, &mut buf, later, f, &mut find)?
+                    self.match_rows(k, &mut buf, later, f, &mut find, Pass::Whole)?
                 } else {
                     if matched.len() <= position {
                         matched.push(false);
@@ -552,7 +551,7 @@ impl<'a> JoinRun<'a> {
                         matched: &mut matched[position],
                         last: !more,
                     };
-                    self.match_in_pass(k, &mut buf, later, f, &mut find, pass)?
+                    self.match_rows(k, &mut buf, later, f, &mut find, pass)?
                 };
                 if !go_on {
                     return Ok(false);
@@ -746,7 +745,7 @@ impl<'a> JoinRun<'a> {
 type Pending = (u64, Option<SpillReader>, Option<SpillReader>);
 
 /// Which of a step's candidates a call of
-/// [`JoinRun::match_in_pass`] sees.
+/// [`JoinRun::match_rows`] sees.
 enum Pass<'m> {
     /// All of them.
     Whole,

@@ -1039,6 +1039,19 @@ struct Filtered<'f, 'e> {
     err: Option<SqlError>,
 }
 
+impl<'f> Filtered<'f, 'f> {
+    /// Rows of a read under `cx` through `filter` (None: all pass).
+    fn new(filter: Option<Filter<'f>>, cx: &'f RunContext<'_>, params: &'f [Value]) -> Self {
+        Filtered {
+            filter,
+            env: cx.env(params),
+            stop: cx.stop,
+            seen: 0,
+            err: None,
+        }
+    }
+}
+
 impl Filtered<'_, '_> {
     #[inline(always)]
     fn pass(&mut self, row: &SourceRow<'_>, f: &mut dyn FnMut(&SourceRow<'_>) -> bool) -> bool {
@@ -1126,13 +1139,7 @@ fn scan_table_rows(
     f: &mut dyn FnMut(&SourceRow<'_>) -> bool,
 ) -> Result<u64> {
     // Only the conjuncts the key ranges do not guarantee are evaluated per row.
-    let mut w = Filtered {
-        filter: run.filter.as_ref().map(Filter::Table),
-        env: cx.env(params),
-        stop: cx.stop,
-        seen: 0,
-        err: None,
-    };
+    let mut w = Filtered::new(run.filter.as_ref().map(Filter::Table), cx, params);
     let mut pass = |row: &SourceRow<'_>| w.pass(row, f);
     for r in &run.ranges {
         let go = if run.points {
@@ -1175,13 +1182,7 @@ fn scan_other_rows(
     cx: &RunContext<'_>,
     f: &mut dyn FnMut(&SourceRow<'_>) -> bool,
 ) -> Result<u64> {
-    let mut w = Filtered {
-        filter: filter.map(Filter::Expr),
-        env: cx.env(params),
-        stop: cx.stop,
-        seen: 0,
-        err: None,
-    };
+    let mut w = Filtered::new(filter.map(Filter::Expr), cx, params);
     match source {
         Source::Nothing => {
             w.pass(&SourceRow::Values(&[]), f);

@@ -520,7 +520,7 @@ pub(crate) fn rows(block: &Block) -> Vec<Vec<Value>> {
     out
 }
 
-/// The rows of `ANALYZE` ([`ANALYZE_COLUMNS`]): EXPLAIN's with what each
+/// The rows of `ANALYZE` ([`analyze_columns`]): EXPLAIN's with what each
 /// line's reads did.
 pub(crate) fn analyzed_rows(block: &Block) -> Vec<Vec<Value>> {
     let mut out = Vec::new();
@@ -528,22 +528,13 @@ pub(crate) fn analyzed_rows(block: &Block) -> Vec<Vec<Value>> {
     out
 }
 
-/// The column names of [`analyzed_rows`].
-pub(crate) const ANALYZE_COLUMNS: [&str; 13] = [
-    "id",
-    "select_type",
-    "table",
-    "type",
-    "possible_keys",
-    "key",
-    "key_len",
-    "ref",
-    "rows",
-    "r_rows",
-    "filtered",
-    "r_filtered",
-    "Extra",
-];
+/// The column names of [`analyzed_rows`]: EXPLAIN's with `r_rows`,
+/// `filtered` and `r_filtered` before Extra.
+pub(crate) fn analyze_columns() -> Vec<&'static str> {
+    let mut columns = COLUMNS.to_vec();
+    columns.splice(9..9, ["r_rows", "filtered", "r_filtered"]);
+    columns
+}
 
 /// A share in percent as MariaDB shows `filtered` (two decimals).
 fn percent(p: f64) -> Value {

@@ -194,48 +194,60 @@ fn set_assignments_with_equals(sql: &str) -> Option<String> {
 /// parser skips).
 const ANALYZE_MARK: &str = "/*analyze-statement*/";
 
+/// `sql`'s tokens and the places of its first `n` that are not whitespace
+/// or comments; None when it does not tokenize.
+fn leading_words(sql: &str, n: usize) -> Option<(Vec<sqlparser::tokenizer::Token>, Vec<usize>)> {
+    use sqlparser::tokenizer::{Token, Tokenizer};
+    let tokens = Tokenizer::new(&MySqlDialect {}, sql).tokenize().ok()?;
+    let words = tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| !matches!(t, Token::Whitespace(_)))
+        .map(|(i, _)| i)
+        .take(n)
+        .collect();
+    Some((tokens, words))
+}
+
+/// Whether `t` is the keyword or name `w` (any case).
+fn is_word(t: &sqlparser::tokenizer::Token, w: &str) -> bool {
+    matches!(t, sqlparser::tokenizer::Token::Word(x) if x.value.eq_ignore_ascii_case(w))
+}
+
 /// MariaDB's `ANALYZE [FORMAT=JSON|TRADITIONAL] <statement>` (the statement
 /// runs, and EXPLAIN's rows come back with what each table's reads did)
 /// as the parser's `EXPLAIN ANALYZE [FORMAT=JSON] <statement>`; None for
 /// other statements (ANALYZE TABLE among them).
 fn analyze_statement(sql: &str) -> Option<String> {
-    use sqlparser::tokenizer::{Token, Tokenizer};
-    let tokens = Tokenizer::new(&MySqlDialect {}, sql).tokenize().ok()?;
-    let is = |t: &Token, w: &str| matches!(t, Token::Word(x) if x.value.eq_ignore_ascii_case(w));
-    let words: Vec<usize> = tokens
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| !matches!(t, Token::Whitespace(_)))
-        .map(|(i, _)| i)
-        .take(5)
-        .collect();
+    use sqlparser::tokenizer::Token;
+    let (tokens, words) = leading_words(sql, 5)?;
     let (&first, rest) = words.split_first()?;
-    if !is(&tokens[first], "ANALYZE") {
+    if !is_word(&tokens[first], "ANALYZE") {
         return None;
     }
     let mut skip: Vec<usize> = vec![first];
     let statement_at = match rest {
         [f, eq, name, next, ..]
-            if is(&tokens[*f], "FORMAT")
+            if is_word(&tokens[*f], "FORMAT")
                 && tokens[*eq] == Token::Eq
-                && is(&tokens[*name], "TRADITIONAL") =>
+                && is_word(&tokens[*name], "TRADITIONAL") =>
         {
             skip.extend([*f, *eq, *name]);
             *next
         }
-        [f, ..] if is(&tokens[*f], "FORMAT") => *f,
+        [f, ..] if is_word(&tokens[*f], "FORMAT") => *f,
         [s, ..] => *s,
         [] => return None,
     };
     let starts = &tokens[statement_at];
-    if !(is(starts, "SELECT")
-        || is(starts, "WITH")
-        || is(starts, "VALUES")
-        || is(starts, "FORMAT")
-        || is(starts, "UPDATE")
-        || is(starts, "DELETE")
-        || is(starts, "INSERT")
-        || is(starts, "REPLACE")
+    if !(is_word(starts, "SELECT")
+        || is_word(starts, "WITH")
+        || is_word(starts, "VALUES")
+        || is_word(starts, "FORMAT")
+        || is_word(starts, "UPDATE")
+        || is_word(starts, "DELETE")
+        || is_word(starts, "INSERT")
+        || is_word(starts, "REPLACE")
         || *starts == Token::LParen)
     {
         return None;
@@ -252,30 +264,22 @@ fn analyze_statement(sql: &str) -> Option<String> {
 /// MariaDB's EXPLAIN options the parser lacks: `EXTENDED` (the `filtered`
 /// column) as `VERBOSE`, and `FORMAT=TRADITIONAL` (the default) left out.
 fn explain_options(sql: &str) -> Option<String> {
-    use sqlparser::tokenizer::{Token, Tokenizer};
-    let tokens = Tokenizer::new(&MySqlDialect {}, sql).tokenize().ok()?;
-    let is = |t: &Token, w: &str| matches!(t, Token::Word(x) if x.value.eq_ignore_ascii_case(w));
-    let words: Vec<usize> = tokens
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| !matches!(t, Token::Whitespace(_)))
-        .map(|(i, _)| i)
-        .take(4)
-        .collect();
+    use sqlparser::tokenizer::Token;
+    let (tokens, words) = leading_words(sql, 4)?;
     let first = *words.first()?;
     if !["EXPLAIN", "DESCRIBE", "DESC"]
         .iter()
-        .any(|w| is(&tokens[first], w))
+        .any(|w| is_word(&tokens[first], w))
     {
         return None;
     }
     let mut replaced: Vec<(usize, &str)> = Vec::new();
     match words.get(1..) {
-        Some([e, ..]) if is(&tokens[*e], "EXTENDED") => replaced.push((*e, "VERBOSE")),
+        Some([e, ..]) if is_word(&tokens[*e], "EXTENDED") => replaced.push((*e, "VERBOSE")),
         Some([f, eq, name, ..])
-            if is(&tokens[*f], "FORMAT")
+            if is_word(&tokens[*f], "FORMAT")
                 && tokens[*eq] == Token::Eq
-                && is(&tokens[*name], "TRADITIONAL") =>
+                && is_word(&tokens[*name], "TRADITIONAL") =>
         {
             replaced.extend([(*f, ""), (*eq, ""), (*name, "")]);
         }

@@ -349,15 +349,28 @@ impl Session {
                         }
                     },
                 };
-                let (q, changes) = crate::explain::statement::explained_query(statement)?;
-                if *analyze && changes {
-                    return Err(SqlError::unsupported(
-                        "ANALYZE of UPDATE and DELETE (EXPLAIN shows their plan)",
-                    ));
-                }
+                use crate::explain::statement::{explained, Explained};
+                // ANALYZE runs a change itself (after reading its rows as
+                // the change will).
+                let change = (!matches!(statement.as_ref(), ast::Statement::Query(_)))
+                    .then_some(statement.as_ref());
+                let (q, changes) = match explained(statement)? {
+                    Explained::Query { query, changes } => (query, changes),
+                    Explained::InsertValues { table } => {
+                        if *analyze {
+                            self.run_change(change, params)?;
+                        }
+                        return self.insert_values_line(&table, json, *analyze, *verbose, sink);
+                    }
+                };
                 let plan = self.plan_select(&q, params)?;
                 if *analyze {
-                    return self.analyze(&plan, json, sink);
+                    let how = crate::statements::analyze::Analyzed {
+                        json,
+                        changes,
+                        change,
+                    };
+                    return self.analyze(&plan, how, params, sink);
                 }
                 let mut described = crate::explain::describe(&plan, &[]);
                 if changes {

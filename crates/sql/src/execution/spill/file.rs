@@ -14,6 +14,16 @@ thread_local! {
     static MADE: Cell<u64> = const { Cell::new(0) };
 }
 
+/// The start of the names of this thread's spill files (process, thread).
+fn name_prefix() -> String {
+    let thread = format!("{:?}", std::thread::current().id());
+    format!(
+        "lineardb-spill-{}-{}-",
+        std::process::id(),
+        thread.trim_start_matches("ThreadId(").trim_end_matches(')'),
+    )
+}
+
 /// I/O buffer of a spill file's writer or reader.
 const BUFFER: usize = 256 << 10;
 
@@ -40,12 +50,7 @@ impl SpillWriter {
             m.set(m.get() + 1);
             m.get()
         });
-        let thread = format!("{:?}", std::thread::current().id());
-        let path = dir.join(format!(
-            "lineardb-spill-{}-{}-{made}",
-            std::process::id(),
-            thread.trim_start_matches("ThreadId(").trim_end_matches(')'),
-        ));
+        let path = dir.join(format!("{}{made}", name_prefix()));
         let file = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
@@ -66,12 +71,7 @@ impl SpillWriter {
     pub(crate) fn write(&mut self, values: &[Value]) -> Result<()> {
         self.record.clear();
         encode_row(values, &mut self.record);
-        self.out
-            .write_all(&(self.record.len() as u32).to_le_bytes())
-            .and_then(|()| self.out.write_all(&self.record))
-            .map_err(|e| write_error("a spill file", &e))?;
-        self.rows += 1;
-        Ok(())
+        self.put_record()
     }
 
     /// Appends one row with a key of bytes beside it (read back by
@@ -82,6 +82,11 @@ impl SpillWriter {
             .extend_from_slice(&(key.len() as u32).to_le_bytes());
         self.record.extend_from_slice(key);
         encode_row(values, &mut self.record);
+        self.put_record()
+    }
+
+    /// Writes `self.record` after its length.
+    fn put_record(&mut self) -> Result<()> {
         self.out
             .write_all(&(self.record.len() as u32).to_le_bytes())
             .and_then(|()| self.out.write_all(&self.record))
@@ -226,11 +231,8 @@ mod tests {
         std::fs::read_dir(std::env::temp_dir())
             .map(|d| {
                 d.filter_map(|e| e.ok())
-                    .filter(|e| {
-                        e.file_name()
-                            .to_string_lossy()
-                            .starts_with(&format!("lineardb-spill-{}-", std::process::id()))
-                    })
+                    // (This thread's: tests beside it spill too.)
+                    .filter(|e| e.file_name().to_string_lossy().starts_with(&name_prefix()))
                     .count()
             })
             .unwrap_or(0)
