@@ -51,6 +51,9 @@ const QUERIES: &[(&str, usize, bool)] = &[
     ("DISTINCT g, k FROM t", 64, true),
     ("DISTINCT s FROM t WHERE k > 2", 64, true),
     ("DISTINCT dt, k FROM t LIMIT 2000", 64, true),
+    // DISTINCT after ORDER BY: the keys past the budget spill too.
+    ("DISTINCT s, k FROM t ORDER BY k DESC, s", 64, true),
+    ("DISTINCT s, g FROM t ORDER BY g, s LIMIT 5000", 64, true),
     // Groups that do not fit: listed by key without ORDER BY.
     (
         "g, COUNT(*), SUM(v), MIN(s), MAX(dt), AVG(v), COUNT(k), MAX(x) FROM t GROUP BY g",

@@ -112,30 +112,36 @@ impl<'p> Output<'p> {
             return Ok(true);
         }
         if self.plan.distinct {
-            if let Some(spill) = &mut self.distinct_spill {
-                self.key.clear();
-                encode_row(&values, &mut self.key);
-                if !self.seen.contains(self.key.as_slice()) {
-                    self.arrivals += 1;
-                    let keys = vec![Value::Bytes(self.key.clone()), Value::UInt(self.arrivals)];
-                    spill.push(keys, values)?;
-                }
-                return Ok(true);
+            return self.distinct_row(values, sink);
+        }
+        self.emit(&values, sink)
+    }
+
+    /// DISTINCT: sends `values` when no equal row came before. Past the
+    /// budget the keys sent so far stay, and rows of other keys go to a
+    /// file, to be sent at the end (each key's first row, in the order
+    /// they came).
+    fn distinct_row(&mut self, values: Vec<Value>, sink: &mut dyn RowSink) -> Result<bool> {
+        if let Some(spill) = &mut self.distinct_spill {
+            self.key.clear();
+            encode_row(&values, &mut self.key);
+            if !self.seen.contains(self.key.as_slice()) {
+                self.arrivals += 1;
+                let keys = vec![Value::Bytes(self.key.clone()), Value::UInt(self.arrivals)];
+                spill.push(keys, values)?;
             }
-            if !self.first_time(&values) {
-                return Ok(true);
-            }
-            self.bytes += self.key.len() + 32;
-            if self.bytes > self.memory {
-                // The keys sent so far stay; rows of other keys go to a
-                // file and are sent at the end, each key's first row in
-                // the order they came.
-                self.distinct_spill = Some(Box::new(SortBuffer::new(
-                    vec![false, false],
-                    self.memory / 4,
-                    None,
-                )));
-            }
+            return Ok(true);
+        }
+        if !self.first_time(&values) {
+            return Ok(true);
+        }
+        self.bytes += self.key.len() + 32;
+        if self.bytes > self.memory {
+            self.distinct_spill = Some(Box::new(SortBuffer::new(
+                vec![false, false],
+                self.memory / 4,
+                None,
+            )));
         }
         self.emit(&values, sink)
     }
@@ -206,14 +212,21 @@ impl<'p> Output<'p> {
         };
         let mut sorted = (*sort).finish_counted(self.spilled_rows)?;
         while let Some((_, values)) = sorted.next_row()? {
-            if self.plan.distinct && !self.first_time(&values) {
-                continue;
-            }
-            if !self.emit(&values, sink)? {
+            // DISTINCT after the sort: the first of equal rows in sorted
+            // order, its keys within the budget as without ORDER BY.
+            let more = if self.plan.distinct {
+                self.distinct_row(values, sink)?
+            } else {
+                self.emit(&values, sink)?
+            };
+            if !more {
                 break;
             }
         }
-        Ok(())
+        match self.distinct_spill.take() {
+            Some(spill) => self.finish_distinct_spill(*spill, sink),
+            None => Ok(()),
+        }
     }
 }
 
