@@ -508,11 +508,7 @@ impl<'a> JoinRun<'a> {
                     build: Partitions::new(cuts + 1),
                     probe: Partitions::new(cuts + 1),
                 };
-                for (key, rows) in table {
-                    for row in rows {
-                        again.build.write(&key, &row)?;
-                    }
-                }
+                again.build.write_table(table)?;
                 while let Some((key, row)) = build.next_keyed()? {
                     again.build.write(&key, &row)?;
                 }
@@ -722,11 +718,7 @@ impl<'a> JoinRun<'a> {
                     build: Partitions::new(0),
                     probe: Partitions::new(0),
                 });
-                for (key, rows) in std::mem::take(&mut table) {
-                    for row in rows {
-                        to_files.build.write(&key, &row)?;
-                    }
-                }
+                to_files.build.write_table(std::mem::take(&mut table))?;
                 this.memory = start;
                 spill = Some(to_files);
             }

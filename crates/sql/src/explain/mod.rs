@@ -537,7 +537,7 @@ pub(crate) fn analyze_columns() -> Vec<&'static str> {
 }
 
 /// A share in percent as MariaDB shows `filtered` (two decimals).
-fn percent(p: f64) -> Value {
+pub(crate) fn percent(p: f64) -> Value {
     Value::Decimal(lineardb_table::Dec {
         unscaled: (p * 100.0).round() as i128,
         scale: 2,

@@ -44,24 +44,28 @@ fn strip_conditional_comments(sql: &str) -> std::borrow::Cow<'_, str> {
 pub(crate) fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
     let sql = strip_conditional_comments(sql);
     let sql = unsupported::without_sql_cache(&sql);
-    let sql = match analyze_statement(&sql) {
-        Some(explain) => std::borrow::Cow::Owned(explain),
+    let analyzed = analyze_statement(&sql);
+    let sql = match &analyzed {
+        Some(explain) => std::borrow::Cow::Borrowed(explain.as_str()),
         None => sql,
     };
     match Parser::parse_sql(&MySqlDialect {}, &sql) {
         Ok(statements) => {
             // MariaDB has no EXPLAIN ANALYZE: its form is ANALYZE
-            // <statement> (read as EXPLAIN ANALYZE above).
-            if let Some(ast::Statement::Explain {
-                analyze: true,
-                statement,
-                ..
-            }) = statements.first()
-            {
-                if !sql.contains(ANALYZE_MARK) {
-                    return Err(crate::error::SqlError::syntax_near(format!(
-                        "analyze {statement}"
-                    )));
+            // <statement> (read as EXPLAIN ANALYZE above, first in the
+            // text only).
+            for (i, s) in statements.iter().enumerate() {
+                if let ast::Statement::Explain {
+                    analyze: true,
+                    statement,
+                    ..
+                } = s
+                {
+                    if i > 0 || analyzed.is_none() {
+                        return Err(crate::error::SqlError::syntax_near(format!(
+                            "analyze {statement}"
+                        )));
+                    }
                 }
             }
             // MariaDB 10.11 spells a shared locking read LOCK IN SHARE MODE
@@ -190,10 +194,6 @@ fn set_assignments_with_equals(sql: &str) -> Option<String> {
     changed.then_some(out)
 }
 
-/// Marks an `ANALYZE <statement>` read as `EXPLAIN ANALYZE` (a comment the
-/// parser skips).
-const ANALYZE_MARK: &str = "/*analyze-statement*/";
-
 /// `sql`'s tokens and the places of its first `n` that are not whitespace
 /// or comments; None when it does not tokenize.
 fn leading_words(sql: &str, n: usize) -> Option<(Vec<sqlparser::tokenizer::Token>, Vec<usize>)> {
@@ -252,7 +252,7 @@ fn analyze_statement(sql: &str) -> Option<String> {
     {
         return None;
     }
-    let mut out = format!("{ANALYZE_MARK}EXPLAIN ANALYZE ");
+    let mut out = String::from("EXPLAIN ANALYZE ");
     for (i, t) in tokens.iter().enumerate() {
         if !skip.contains(&i) {
             out.push_str(&t.to_string());

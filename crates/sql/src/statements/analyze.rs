@@ -116,7 +116,7 @@ impl Session {
             Value::Null,
             Value::Null,
         ]);
-        let percent = || Value::str("100.00");
+        let percent = || crate::explain::percent(100.0);
         let mut columns: Vec<&str> = crate::explain::COLUMNS.to_vec();
         if analyze {
             columns = crate::explain::analyze_columns();

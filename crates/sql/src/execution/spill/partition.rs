@@ -4,6 +4,7 @@
 //! cut again with another salt.
 use super::file::{SpillReader, SpillWriter};
 use crate::error::Result;
+use crate::expr::row_key::KeyMap;
 use lineardb_table::Value;
 use std::hash::{Hash, Hasher};
 
@@ -37,6 +38,16 @@ impl Partitions {
             *file = Some(SpillWriter::with_buffer(BUFFER)?);
         }
         file.as_mut().expect("made above").write_keyed(key, values)
+    }
+
+    /// Writes every row of a hash table (rows by key).
+    pub(crate) fn write_table(&mut self, table: KeyMap<Vec<Vec<Value>>>) -> Result<()> {
+        for (key, rows) in table {
+            for row in rows {
+                self.write(&key, &row)?;
+            }
+        }
+        Ok(())
     }
 
     /// Rows written so far.
