@@ -142,6 +142,7 @@ impl Session {
     fn run_admin(&mut self, a: &Admin, sink: &mut dyn RowSink) -> Result<Outcome> {
         match a {
             Admin::CheckTable(tables) => self.maintain("check", tables, sink),
+            Admin::AnalyzeTable(tables) => self.maintain("analyze", tables, sink),
             Admin::ShowEngineStatus(name) => self.show_engine_status(name, sink),
             Admin::Account(statement) => self.account_statement(statement, sink),
             Admin::Prepare { name, text } => self.prepare_named(name, text),

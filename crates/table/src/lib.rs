@@ -23,6 +23,7 @@ mod key_range;
 pub mod parallel;
 mod row;
 mod schema;
+mod stats;
 mod table;
 mod tree_scan;
 pub mod types;

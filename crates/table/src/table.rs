@@ -15,6 +15,7 @@ use crate::key::{decode_value, encode_value, prefix_end, skip_value, KeyColumn};
 use crate::key_range::KeyRange;
 use crate::row::{RowLayout, RowRef};
 use crate::schema::{IndexDef, TableDef};
+use crate::stats::TreeStats;
 use crate::tree_scan::{batch_inside, count_fetch, scan_range, BatchSize, SWEEP_BATCH};
 use crate::types::Value;
 use lineardb_btree::BTree;
@@ -179,6 +180,9 @@ pub struct Table {
     /// Serialises the check-then-insert of unique secondary entries
     /// (writers only; readers never take it).
     unique_lock: Arc<Mutex<()>>,
+    /// Distinct key prefixes: the clustered index's, then each secondary
+    /// index's (taken again after DDL, as the trees may change).
+    stats: Vec<TreeStats>,
 }
 
 impl Table {
@@ -196,7 +200,12 @@ impl Table {
             .map(|d| Index::new(&def, d, &primary_key_columns, pool))
             .collect();
         let layout = RowLayout::new(def.columns.iter().map(|c| c.data_type).collect());
+        let stats = std::iter::once(def.primary_key.len())
+            .chain(def.indexes.iter().map(|d| d.columns.len()))
+            .map(TreeStats::new)
+            .collect();
         let t = Table {
+            stats,
             primary_key_columns,
             layout,
             primary,
@@ -274,6 +283,29 @@ impl Table {
             .iter()
             .map(|r| tree.estimate_range(&r.start, r.end.as_deref()).unwrap_or(0))
             .sum()
+    }
+
+    /// Distinct values of the first `columns` key columns of the clustered
+    /// index (`None`) or of secondary index `i` (primary key columns not
+    /// counted): as ANALYZE TABLE last counted them, or estimated from a
+    /// sample when it has not or the tree's size has moved since. None for
+    /// a prefix the index does not have.
+    pub fn distinct_keys(&self, index: Option<usize>, columns: usize) -> Result<Option<u64>> {
+        let (stats, types) = match index {
+            None => (&self.stats[0], &self.primary_key_columns[..]),
+            Some(i) => (&self.stats[i + 1], &self.indexes[i].types[..]),
+        };
+        stats.distinct(self.tree(index), types, columns)
+    }
+
+    /// ANALYZE TABLE: counts every index's distinct key prefixes over the
+    /// entries `view` sees.
+    pub fn analyze(&self, view: &ReadView) -> Result<()> {
+        self.stats[0].count(&self.primary, &self.primary_key_columns, view)?;
+        for (idx, stats) in self.indexes.iter().zip(&self.stats[1..]) {
+            stats.count(&idx.tree, &idx.types, view)?;
+        }
+        Ok(())
     }
 
     /// Records in the clustered index (`None`) or secondary index `i`,

@@ -1,4 +1,5 @@
 //! Statements the SQL parser does not know, read by hand: CHECK TABLE,
+//! ANALYZE TABLE (several tables),
 //! SHOW ENGINE ... STATUS, PREPARE ... FROM, DROP PREPARE, and the account
 //! statements ([`accounts`](crate::parser::accounts)).
 use crate::error::Result;
@@ -9,6 +10,7 @@ use crate::parser::accounts::{
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Admin {
     CheckTable(Vec<Vec<String>>),
+    AnalyzeTable(Vec<Vec<String>>),
     /// SHOW ENGINE <name> STATUS.
     ShowEngineStatus(String),
     Account(AccountStatement),
@@ -43,6 +45,9 @@ fn looks_admin(sql: &str) -> bool {
     };
     let is = |x: &str, y: &str| a.eq_ignore_ascii_case(x) && b.eq_ignore_ascii_case(y);
     is("CHECK", "TABLE")
+        || is("ANALYZE", "TABLE")
+        || is("ANALYZE", "NO_WRITE_TO_BINLOG")
+        || is("ANALYZE", "LOCAL")
         || is("SHOW", "ENGINE")
         || is("DROP", "PREPARE")
         || a.eq_ignore_ascii_case("PREPARE")
@@ -60,20 +65,17 @@ pub(crate) fn parse_admin(sql: &str) -> Option<Result<Admin>> {
     }
     let mut r = Reader::of(sql)?;
     let stmt = if r.keywords(&["CHECK", "TABLE"]) {
-        let mut tables = Vec::new();
-        loop {
-            let mut parts = vec![r.name()?];
-            if r.punct('.') {
-                parts.push(r.name()?);
-            }
-            tables.push(parts);
-            if !r.punct(',') {
-                break;
-            }
-        }
+        let tables = table_list(&mut r)?;
         // Options such as QUICK, FAST, EXTENDED change nothing here.
         while r.name().is_some() {}
         Admin::CheckTable(tables)
+    } else if r.keyword("ANALYZE") {
+        // Nothing is written to a binary log either way.
+        let _ = r.keyword("NO_WRITE_TO_BINLOG") || r.keyword("LOCAL");
+        if !r.keyword("TABLE") {
+            return None;
+        }
+        Admin::AnalyzeTable(table_list(&mut r)?)
     } else if r.keywords(&["SHOW", "ENGINE"]) {
         let engine = r.name()?;
         if !r.keyword("STATUS") {
@@ -105,6 +107,21 @@ pub(crate) fn parse_admin(sql: &str) -> Option<Result<Admin>> {
     r.done().then_some(Ok(stmt))
 }
 
+/// `name[.name], …`: the tables of CHECK and ANALYZE TABLE.
+fn table_list(r: &mut Reader) -> Option<Vec<Vec<String>>> {
+    let mut tables = Vec::new();
+    loop {
+        let mut parts = vec![r.name()?];
+        if r.punct('.') {
+            parts.push(r.name()?);
+        }
+        tables.push(parts);
+        if !r.punct(',') {
+            return Some(tables);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,6 +147,15 @@ mod tests {
                 vec!["shop".into(), "b".into()]
             ])))
         );
+        assert_eq!(
+            parse_admin("ANALYZE LOCAL TABLE a, shop.b"),
+            Some(Ok(Admin::AnalyzeTable(vec![
+                vec!["a".into()],
+                vec!["shop".into(), "b".into()]
+            ])))
+        );
+        assert_eq!(parse_admin("ANALYZE TABLE a PERSISTENT FOR ALL"), None);
+        assert_eq!(parse_admin("ANALYZE SELECT 1"), None);
         assert_eq!(
             account("CREATE USER IF NOT EXISTS 'bob'@'%' IDENTIFIED BY 'p''w' ACCOUNT LOCK"),
             AccountStatement::CreateUser {

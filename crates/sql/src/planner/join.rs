@@ -15,7 +15,7 @@ use crate::planner::plan::{
     Access, JoinKind, JoinPlan, JoinStep, JoinStrategy, Path, Source, StepInput, TableSource,
 };
 use crate::result::ColumnKind;
-use lineardb_table::KeyRange;
+use lineardb_table::{KeyRange, Table};
 use sqlparser::ast;
 
 /// One unit of the pipeline: an item (or a nested join) whose columns sit
@@ -565,9 +565,11 @@ fn fan_out(units: &[Unit], conditions: &[Expr], i: usize, placed: &[bool]) -> f6
     if !connected {
         return rows;
     }
-    let pk = primary_key(&units[i]);
-    if !pk.is_empty() && pk.iter().all(|c| pairs.iter().any(|(b, _)| b == c)) {
-        return 1.0;
+    if let Source::Table(ts) = &units[i].source {
+        let bound: Vec<usize> = pairs.iter().map(|(b, _)| b - units[i].offset).collect();
+        if let Some(per_key) = rows_per_key(&ts.table, &bound) {
+            return per_key.max(1.0);
+        }
     }
     let mut best = rows / 10.0;
     for (j, u) in units.iter().enumerate().filter(|(j, _)| placed[*j]) {
@@ -577,6 +579,38 @@ fn fan_out(units: &[Unit], conditions: &[Expr], i: usize, placed: &[bool]) -> f6
         }
     }
     best.max(1.0)
+}
+
+/// Rows of `table` that one value of its columns `bound` is estimated to
+/// match, from the index whose leading columns the most of them bind: one
+/// for a whole unique key, else the rows over the distinct values of that
+/// prefix (index statistics). None when no index leads with one of them.
+fn rows_per_key(table: &Table, bound: &[usize]) -> Option<f64> {
+    let def = table.def();
+    let rows = table.estimate_rows() as f64;
+    let keys = std::iter::once((None, &def.primary_key, true)).chain(
+        def.indexes
+            .iter()
+            .enumerate()
+            .map(|(i, ix)| (Some(i), &ix.columns, ix.unique)),
+    );
+    let mut best: Option<f64> = None;
+    for (index, columns, unique) in keys {
+        let leading = columns.iter().take_while(|c| bound.contains(c)).count();
+        if leading == 0 {
+            continue;
+        }
+        let per_key = if leading == columns.len() && unique {
+            1.0
+        } else {
+            match table.distinct_keys(index, leading) {
+                Ok(Some(distinct)) => rows / distinct as f64,
+                _ => continue,
+            }
+        };
+        best = Some(best.map_or(per_key, |b: f64| b.min(per_key)));
+    }
+    best
 }
 
 /// Column equalities `a = c` that `a = b AND b = c` imply, for columns of

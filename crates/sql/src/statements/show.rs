@@ -477,6 +477,7 @@ impl Session {
                         "Index_type",
                         "Comment",
                         "Index_comment",
+                        "Ignored",
                     ],
                     index_rows(&t),
                 )
@@ -520,17 +521,22 @@ fn is_note(code: u16) -> bool {
 /// SHOW INDEX rows: the primary key, then each secondary index.
 fn index_rows(t: &Table) -> Vec<Vec<Value>> {
     let d = &t.def();
-    let mut keys: Vec<(&str, bool, &[usize])> = Vec::new();
+    let mut keys: Vec<(&str, bool, &[usize], Option<usize>)> = Vec::new();
     if !d.primary_key.is_empty() {
-        keys.push(("PRIMARY", true, &d.primary_key));
+        keys.push(("PRIMARY", true, &d.primary_key, None));
     }
-    for ix in &d.indexes {
-        keys.push((&ix.name, ix.unique, &ix.columns));
+    for (i, ix) in d.indexes.iter().enumerate() {
+        keys.push((&ix.name, ix.unique, &ix.columns, Some(i)));
     }
     let mut rows = Vec::new();
-    for (name, unique, cols) in keys {
+    for (name, unique, cols, index) in keys {
         for (seq, &c) in cols.iter().enumerate() {
             let col = &d.columns[c];
+            // Distinct values of the key's first seq + 1 columns.
+            let cardinality = match t.distinct_keys(index, seq + 1) {
+                Ok(Some(n)) => Value::UInt(n),
+                _ => Value::Null,
+            };
             rows.push(vec![
                 Value::str(&d.name),
                 Value::Int(!unique as i64),
@@ -538,13 +544,14 @@ fn index_rows(t: &Table) -> Vec<Vec<Value>> {
                 Value::Int(seq as i64 + 1),
                 Value::str(&col.name),
                 Value::str("A"),
-                Value::Null,
+                cardinality,
                 Value::Null,
                 Value::Null,
                 Value::str(if col.nullable { "YES" } else { "" }),
                 Value::str("BTREE"),
                 Value::str(""),
                 Value::str(""),
+                Value::str("NO"),
             ]);
         }
     }
