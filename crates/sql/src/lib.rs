@@ -23,6 +23,7 @@ mod error;
 mod execution;
 mod explain;
 mod expr;
+mod function;
 mod names;
 mod parser;
 mod planner;

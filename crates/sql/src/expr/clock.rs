@@ -88,6 +88,23 @@ pub(crate) fn local(utc: i64) -> i64 {
     utc + offset * 1_000_000
 }
 
+/// The UTC time of `local`, a time in the server's zone (in a fold, the
+/// earlier; in a gap, as if the offset before it still held).
+pub(crate) fn utc_of_local(local: i64) -> i64 {
+    use chrono::{Local, Offset, TimeZone};
+    let secs = local.div_euclid(1_000_000);
+    let offset = chrono::DateTime::from_timestamp(secs, 0)
+        .map(|d| d.naive_utc())
+        .and_then(|naive| match Local.offset_from_local_datetime(&naive) {
+            chrono::LocalResult::Single(o) | chrono::LocalResult::Ambiguous(o, _) => {
+                Some(o.fix().local_minus_utc() as i64)
+            }
+            chrono::LocalResult::None => None,
+        })
+        .unwrap_or_else(|| (local - self::local(local)) / -1_000_000);
+    local - offset * 1_000_000
+}
+
 /// Whole seconds of `micros` (DATETIME without fractional digits).
 pub(crate) fn whole_seconds(micros: i64) -> i64 {
     micros - micros.rem_euclid(1_000_000)

@@ -10,6 +10,8 @@ pub(crate) mod user_variables;
 mod walk;
 pub(crate) mod window;
 use crate::error::{Result, SqlError};
+use crate::function::arguments::{int_of, numeric};
+use crate::function::Builtin;
 use crate::result::ColumnKind;
 use lineardb_table::types::{civil_from_days, days_from_civil, parse_date, MICROS_PER_DAY};
 use lineardb_table::{Dec, RowRef, Value};
@@ -115,6 +117,8 @@ pub(crate) enum Func {
     UserVariable,
     /// `@name := value` (arguments: the name, the value).
     SetUserVariable,
+    /// A function of the registry, computed from its arguments' values.
+    Builtin(&'static Builtin),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -656,6 +660,34 @@ impl Compiler<'_> {
                 }
                 Expr::Func(Func::Substring, args)
             }
+            E::Trim {
+                expr,
+                trim_where,
+                trim_what,
+                trim_characters: None,
+            } => {
+                let what = match trim_what {
+                    Some(w) => self.compile(w)?,
+                    None => Expr::Lit(Value::str(" ")),
+                };
+                let side = match trim_where {
+                    Some(ast::TrimWhereField::Leading) => "LEADING",
+                    Some(ast::TrimWhereField::Trailing) => "TRAILING",
+                    _ => "BOTH",
+                };
+                let trim = crate::function::lookup("TRIM").expect("TRIM is registered");
+                Expr::Func(
+                    Func::Builtin(trim),
+                    vec![self.compile(expr)?, what, Expr::Lit(Value::str(side))],
+                )
+            }
+            E::Position { expr, r#in } => {
+                let locate = crate::function::lookup("LOCATE").expect("LOCATE is registered");
+                Expr::Func(
+                    Func::Builtin(locate),
+                    vec![self.compile(expr)?, self.compile(r#in)?],
+                )
+            }
             E::Exists { subquery, negated } => not_if(
                 *negated,
                 self.subquery(subquery, SubqueryTest::Exists, true)?,
@@ -821,9 +853,15 @@ impl Compiler<'_> {
                 args[0],
                 ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Wildcard)
             );
+        // TIMESTAMPDIFF/TIMESTAMPADD name their unit as a bare word.
+        let unit_first = matches!(name.as_str(), "TIMESTAMPDIFF" | "TIMESTAMPADD");
         let arg_exprs = |c: &mut Self| -> Result<Vec<Expr>> {
             args.iter()
-                .map(|a| match a {
+                .enumerate()
+                .map(|(i, a)| match a {
+                    ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(
+                        ast::Expr::Identifier(unit),
+                    )) if i == 0 && unit_first => Ok(Expr::Lit(Value::str(&unit.value))),
                     ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)) => c.compile(e),
                     other => Err(SqlError::unsupported(other.to_string())),
                 })
@@ -929,7 +967,7 @@ impl Compiler<'_> {
             "LOWER" | "LCASE" => (Func::Lower, 1..=1),
             "CONCAT" => (Func::Concat, 1..=usize::MAX),
             "REPEAT" => (Func::Repeat, 2..=2),
-            "SUBSTRING" | "SUBSTR" => (Func::Substring, 2..=3),
+            "SUBSTRING" | "SUBSTR" | "MID" => (Func::Substring, 2..=3),
             "ABS" => (Func::Abs, 1..=1),
             "ROUND" => (Func::Round, 1..=2),
             "FLOOR" => (Func::Floor, 1..=1),
@@ -960,14 +998,22 @@ impl Compiler<'_> {
             "UTC_TIMESTAMP" => (Func::UtcTimestamp, 0..=0),
             "UTC_DATE" => (Func::UtcDate, 0..=0),
             "UNIX_TIMESTAMP" if a.is_empty() => (Func::UnixTimestamp, 0..=0),
-            "UNIX_TIMESTAMP" => return Err(SqlError::unsupported("UNIX_TIMESTAMP(date)")),
-            _ => {
-                return Err(SqlError::new(
-                    1305,
-                    "42000",
-                    format!("FUNCTION {name} does not exist"),
-                ))
+            "MOD" => {
+                want(2..=2)?;
+                let mut a = a.into_iter();
+                let (x, y) = (a.next().expect("two"), a.next().expect("two"));
+                return Ok(Expr::Arith(ArithOp::Mod, Box::new(x), Box::new(y)));
             }
+            other => match crate::function::lookup(other) {
+                Some(b) => (Func::Builtin(b), b.arity.0..=b.arity.1),
+                None => {
+                    return Err(SqlError::new(
+                        1305,
+                        "42000",
+                        format!("FUNCTION {name} does not exist"),
+                    ))
+                }
+            },
         };
         want(func.1)?;
         Ok(Expr::Func(func.0, a))
@@ -1167,43 +1213,6 @@ impl Expr {
             ),
             Expr::Col(_) | Expr::Lit(_) | Expr::Agg(_) | Expr::Window(_) => self.clone(),
         }
-    }
-}
-
-/// A value in numeric context (strings are parsed as MySQL does: the
-/// longest numeric prefix, 0 if none).
-fn numeric(v: &Value) -> Value {
-    match v {
-        Value::Bytes(b) => {
-            let s = String::from_utf8_lossy(b);
-            let t = s.trim();
-            let end = t
-                .char_indices()
-                .take_while(|&(i, c)| {
-                    c.is_ascii_digit()
-                        || c == '.'
-                        || ((c == '-' || c == '+') && i == 0)
-                        || c == 'e'
-                        || c == 'E'
-                })
-                .map(|(i, c)| i + c.len_utf8())
-                .last()
-                .unwrap_or(0);
-            let t = &t[..end];
-            if t.is_empty() {
-                return Value::Int(0);
-            }
-            if let Ok(i) = t.parse::<i64>() {
-                Value::Int(i)
-            } else {
-                Value::Double(t.parse::<f64>().unwrap_or(0.0))
-            }
-        }
-        Value::Date(d) => {
-            let (y, m, dd) = civil_from_days(*d);
-            Value::Int(y as i64 * 10000 + m as i64 * 100 + dd as i64)
-        }
-        other => other.clone(),
     }
 }
 
@@ -1564,16 +1573,6 @@ fn add_interval(base: &Value, unit: IntervalUnit, n: i64) -> Value {
     }
 }
 
-fn int_of(v: &Value) -> Option<i64> {
-    match numeric(v) {
-        Value::Int(i) => Some(i),
-        Value::UInt(u) => Some(u as i64),
-        Value::Decimal(d) => Some(d.rescale(0).unscaled as i64),
-        Value::Double(f) => Some(f.round() as i64),
-        _ => None,
-    }
-}
-
 impl Expr {
     pub fn eval<R: Row + ?Sized>(&self, row: &R, env: Env<'_>) -> Result<Value> {
         Ok(match self {
@@ -1726,6 +1725,13 @@ impl Expr {
             Func::UtcTimestamp => Value::DateTime(clock::whole_seconds(clock::statement_utc())),
             Func::UtcDate => day(clock::statement_utc()),
             Func::UnixTimestamp => Value::Int(clock::statement_utc().div_euclid(1_000_000)),
+            Func::Builtin(b) => {
+                let values = args
+                    .iter()
+                    .map(|a| a.eval(row, env))
+                    .collect::<Result<Vec<_>>>()?;
+                b.call(&values)?
+            }
             Func::UserVariable => match &args[0].eval(row, env)? {
                 Value::Bytes(name) => user_variables::get(&String::from_utf8_lossy(name)),
                 _ => Value::Null,
@@ -1978,6 +1984,9 @@ impl Expr {
             Expr::Interval(..) => ColumnKind::Int,
             Expr::Func(f, args) => match f {
                 Func::UserVariable | Func::SetUserVariable => args[1].kind(scope, aggs),
+                Func::Builtin(b) => {
+                    (b.kind)(&args.iter().map(|a| a.kind(scope, aggs)).collect::<Vec<_>>())
+                }
                 Func::Length
                 | Func::CharLength
                 | Func::Year

@@ -1,0 +1,197 @@
+//! Arguments as the functions read them: in numeric, text, date and time
+//! context, converted as MariaDB converts them.
+use lineardb_table::types::{civil_from_days, parse_datetime, MICROS_PER_DAY};
+use lineardb_table::Value;
+
+/// A value in numeric context (strings are parsed as MySQL does: the
+/// longest numeric prefix, 0 if none).
+pub(crate) fn numeric(v: &Value) -> Value {
+    match v {
+        Value::Bytes(b) => {
+            let s = String::from_utf8_lossy(b);
+            let t = s.trim();
+            let end = t
+                .char_indices()
+                .take_while(|&(i, c)| {
+                    c.is_ascii_digit()
+                        || c == '.'
+                        || ((c == '-' || c == '+') && i == 0)
+                        || c == 'e'
+                        || c == 'E'
+                })
+                .map(|(i, c)| i + c.len_utf8())
+                .last()
+                .unwrap_or(0);
+            let t = &t[..end];
+            if t.is_empty() {
+                return Value::Int(0);
+            }
+            if let Ok(i) = t.parse::<i64>() {
+                Value::Int(i)
+            } else {
+                Value::Double(t.parse::<f64>().unwrap_or(0.0))
+            }
+        }
+        Value::Date(d) => {
+            let (y, m, dd) = civil_from_days(*d);
+            Value::Int(y as i64 * 10000 + m as i64 * 100 + dd as i64)
+        }
+        other => other.clone(),
+    }
+}
+/// A value as an integer (numeric context, rounded); None for NULL.
+pub(crate) fn int_of(v: &Value) -> Option<i64> {
+    match numeric(v) {
+        Value::Int(i) => Some(i),
+        Value::UInt(u) => Some(u as i64),
+        Value::Decimal(d) => Some(d.rescale(0).unscaled as i64),
+        Value::Double(f) => Some(f.round() as i64),
+        _ => None,
+    }
+}
+
+/// A value as a float (numeric context); None for NULL.
+pub(crate) fn float_of(v: &Value) -> Option<f64> {
+    numeric(v).as_f64()
+}
+
+/// A value as text (numbers and dates as the text protocol shows them);
+/// None for NULL.
+pub(crate) fn text_of(v: &Value) -> Option<String> {
+    v.to_text()
+}
+
+/// A value's bytes (text as UTF-8); None for NULL.
+pub(crate) fn bytes_of(v: &Value) -> Option<Vec<u8>> {
+    match v {
+        Value::Null => None,
+        Value::Bytes(b) => Some(b.clone()),
+        other => other.to_text().map(String::into_bytes),
+    }
+}
+
+/// A value as a point in time, microseconds since 1970-01-01: a DATE, a
+/// DATETIME, text `YYYY-MM-DD[ hh:mm:ss[.f]]`, or a number YYYYMMDD or
+/// YYYYMMDDhhmmss. None for NULL and what is not a date.
+pub(crate) fn datetime_of(v: &Value) -> Option<i64> {
+    match v {
+        Value::Date(d) => Some(*d as i64 * MICROS_PER_DAY),
+        Value::DateTime(t) => Some(*t),
+        Value::Bytes(b) => parse_datetime(std::str::from_utf8(b).ok()?),
+        Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_) => {
+            let n = int_of(v)?;
+            let digits = n.to_string();
+            let text = match digits.len() {
+                8 => format!("{}-{}-{}", &digits[..4], &digits[4..6], &digits[6..]),
+                14 => format!(
+                    "{}-{}-{} {}:{}:{}",
+                    &digits[..4],
+                    &digits[4..6],
+                    &digits[6..8],
+                    &digits[8..10],
+                    &digits[10..12],
+                    &digits[12..]
+                ),
+                _ => return None,
+            };
+            parse_datetime(&text)
+        }
+        Value::Null => None,
+    }
+}
+
+/// Days since 1970-01-01 of a value read as a date.
+pub(crate) fn days_of(v: &Value) -> Option<i64> {
+    datetime_of(v).map(|t| t.div_euclid(MICROS_PER_DAY))
+}
+
+/// (year, month, day) of a value read as a date.
+pub(crate) fn civil_of(v: &Value) -> Option<(i32, u32, u32)> {
+    days_of(v).map(|d| civil_from_days(d as i32))
+}
+
+/// A value as a TIME, signed microseconds (hours may pass 24): text
+/// `[-][D ]hh:mm[:ss[.f]]`, `hhmmss`, the time of day of a DATETIME or of
+/// text that is one, a number hhmmss. None for NULL and what is not one.
+pub(crate) fn time_of(v: &Value) -> Option<i64> {
+    match v {
+        Value::DateTime(t) => Some(t.rem_euclid(MICROS_PER_DAY)),
+        Value::Date(_) => Some(0),
+        Value::Bytes(b) => {
+            let s = std::str::from_utf8(b).ok()?.trim();
+            if s.len() > 10 && s.as_bytes().get(4) == Some(&b'-') {
+                return parse_datetime(s).map(|t| t.rem_euclid(MICROS_PER_DAY));
+            }
+            parse_time(s)
+        }
+        Value::Null => None,
+        other => {
+            let x = float_of(other)?;
+            let negative = x < 0.0;
+            let whole = x.abs().trunc() as i64;
+            let micros = ((x.abs().fract()) * 1e6).round() as i64;
+            let (h, m, s) = (whole / 10000, whole / 100 % 100, whole % 100);
+            if m > 59 || s > 59 {
+                return None;
+            }
+            let t = ((h * 60 + m) * 60 + s) * 1_000_000 + micros;
+            Some(if negative { -t } else { t })
+        }
+    }
+}
+
+/// `[-][D ]hh:mm[:ss[.f]]` or `[-]hhmmss[.f]`.
+fn parse_time(s: &str) -> Option<i64> {
+    let (negative, s) = match s.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, s),
+    };
+    let (days, s) = match s.split_once(' ') {
+        Some((d, rest)) => (d.parse::<i64>().ok()?, rest),
+        None => (0, s),
+    };
+    let (hms, frac) = match s.split_once('.') {
+        Some((a, f)) => (a, f),
+        None => (s, ""),
+    };
+    let (h, m, sec) = if hms.contains(':') {
+        let mut it = hms.split(':');
+        let h: i64 = it.next()?.parse().ok()?;
+        let m: i64 = it.next()?.parse().ok()?;
+        let sec: i64 = it.next().unwrap_or("0").parse().ok()?;
+        if it.next().is_some() {
+            return None;
+        }
+        (h, m, sec)
+    } else {
+        let n: i64 = hms.parse().ok()?;
+        (n / 10000, n / 100 % 100, n % 100)
+    };
+    if m > 59 || sec > 59 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let digits: String = frac.chars().take(6).collect();
+    let micros: i64 = format!("{digits:0<6}").parse().ok()?;
+    let t = (((days * 24 + h) * 60 + m) * 60 + sec) * 1_000_000 + micros;
+    Some(if negative { -t } else { t })
+}
+
+/// A TIME as MariaDB shows it: `[-]hh:mm:ss[.ffffff]` (the fraction only
+/// when there is one).
+pub(crate) fn format_time(micros: i64) -> String {
+    let sign = if micros < 0 { "-" } else { "" };
+    let t = micros.unsigned_abs();
+    let secs = t / 1_000_000;
+    let frac = t % 1_000_000;
+    let base = format!(
+        "{sign}{:02}:{:02}:{:02}",
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60
+    );
+    if frac == 0 {
+        base
+    } else {
+        format!("{base}.{frac:06}")
+    }
+}
