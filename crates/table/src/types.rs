@@ -218,15 +218,15 @@ pub fn format_date(days: i32) -> String {
 pub fn format_datetime(micros: i64) -> String {
     let days = micros.div_euclid(MICROS_PER_DAY);
     let rem = micros.rem_euclid(MICROS_PER_DAY);
-    let secs = rem / 1_000_000;
-    let frac = rem % 1_000_000;
-    let base = format!(
-        "{} {:02}:{:02}:{:02}",
-        format_date(days as i32),
-        secs / 3600,
-        secs / 60 % 60,
-        secs % 60
-    );
+    format!("{} {}", format_date(days as i32), format_clock(rem as u64))
+}
+
+/// `hh:mm:ss[.ffffff]` of a time of day or a duration (hours past 24
+/// shown whole; the fraction only when there is one).
+pub fn format_clock(micros: u64) -> String {
+    let secs = micros / 1_000_000;
+    let frac = micros % 1_000_000;
+    let base = format!("{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
     if frac == 0 {
         base
     } else {

@@ -1,6 +1,6 @@
 //! Arguments as the functions read them: in numeric, text, date and time
 //! context, converted as MariaDB converts them.
-use lineardb_table::types::{civil_from_days, parse_datetime, MICROS_PER_DAY};
+use lineardb_table::types::{civil_from_days, format_clock, parse_datetime, MICROS_PER_DAY};
 use lineardb_table::Value;
 
 /// A value in numeric context (strings are parsed as MySQL does: the
@@ -180,18 +180,5 @@ fn parse_time(s: &str) -> Option<i64> {
 /// when there is one).
 pub(crate) fn format_time(micros: i64) -> String {
     let sign = if micros < 0 { "-" } else { "" };
-    let t = micros.unsigned_abs();
-    let secs = t / 1_000_000;
-    let frac = t % 1_000_000;
-    let base = format!(
-        "{sign}{:02}:{:02}:{:02}",
-        secs / 3600,
-        secs / 60 % 60,
-        secs % 60
-    );
-    if frac == 0 {
-        base
-    } else {
-        format!("{base}.{frac:06}")
-    }
+    format!("{sign}{}", format_clock(micros.unsigned_abs()))
 }

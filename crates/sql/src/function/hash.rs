@@ -7,27 +7,9 @@ use lineardb_table::Value;
 use sha2::Digest;
 
 pub(super) const FUNCTIONS: &[Builtin] = &[
-    Builtin {
-        names: &["MD5"],
-        arity: (1, 1),
-        kind: text,
-        eval: md5,
-        strict: true,
-    },
-    Builtin {
-        names: &["SHA1", "SHA"],
-        arity: (1, 1),
-        kind: text,
-        eval: sha1,
-        strict: true,
-    },
-    Builtin {
-        names: &["SHA2"],
-        arity: (2, 2),
-        kind: text,
-        eval: sha2,
-        strict: true,
-    },
+    Builtin::new(&["MD5"], (1, 1), text, md5),
+    Builtin::new(&["SHA1", "SHA"], (1, 1), text, sha1),
+    Builtin::new(&["SHA2"], (2, 2), text, sha2),
 ];
 
 fn hex(digest: &[u8]) -> Value {

@@ -30,6 +30,30 @@ pub(crate) struct Builtin {
 }
 
 impl Builtin {
+    /// A function whose result is NULL when an argument is.
+    pub(crate) const fn new(
+        names: &'static [&'static str],
+        arity: (usize, usize),
+        kind: fn(&[ColumnKind]) -> ColumnKind,
+        eval: fn(&[Value]) -> Result<Value>,
+    ) -> Builtin {
+        Builtin {
+            names,
+            arity,
+            kind,
+            eval,
+            strict: true,
+        }
+    }
+
+    /// The same function seeing NULL arguments itself.
+    pub(crate) const fn sees_nulls(self) -> Builtin {
+        Builtin {
+            strict: false,
+            ..self
+        }
+    }
+
     /// The result for `args` (evaluated).
     pub(crate) fn call(&self, args: &[Value]) -> Result<Value> {
         if self.strict && args.iter().any(Value::is_null) {

@@ -9,46 +9,31 @@ use lineardb_table::{Dec, Value};
 use std::cmp::Ordering;
 
 pub(super) const FUNCTIONS: &[Builtin] = &[
-    f(&["TRUNCATE"], (2, 2), first_kind, truncate),
-    f(&["POW", "POWER"], (2, 2), double, pow),
-    f(&["SQRT"], (1, 1), double, sqrt),
-    f(&["EXP"], (1, 1), double, exp),
-    f(&["LN"], (1, 1), double, ln),
-    f(&["LOG"], (1, 2), double, log),
-    f(&["LOG2"], (1, 1), double, log2),
-    f(&["LOG10"], (1, 1), double, log10),
-    f(&["SIGN"], (1, 1), int, sign),
-    f(&["PI"], (0, 0), double, pi),
-    f(&["CONV"], (3, 3), text, conv),
-    f(&["GREATEST"], (2, usize::MAX), common_kind, greatest),
-    f(&["LEAST"], (2, usize::MAX), common_kind, least),
-    f(&["SIN"], (1, 1), double, sin),
-    f(&["COS"], (1, 1), double, cos),
-    f(&["TAN"], (1, 1), double, tan),
-    f(&["COT"], (1, 1), double, cot),
-    f(&["ASIN"], (1, 1), double, asin),
-    f(&["ACOS"], (1, 1), double, acos),
-    f(&["ATAN"], (1, 2), double, atan),
-    f(&["ATAN2"], (2, 2), double, atan2),
-    f(&["DEGREES"], (1, 1), double, degrees),
-    f(&["RADIANS"], (1, 1), double, radians),
-    f(&["CRC32"], (1, 1), uint, crc32),
+    Builtin::new(&["TRUNCATE"], (2, 2), first_kind, truncate),
+    Builtin::new(&["POW", "POWER"], (2, 2), double, pow),
+    Builtin::new(&["SQRT"], (1, 1), double, sqrt),
+    Builtin::new(&["EXP"], (1, 1), double, exp),
+    Builtin::new(&["LN"], (1, 1), double, ln),
+    Builtin::new(&["LOG"], (1, 2), double, log),
+    Builtin::new(&["LOG2"], (1, 1), double, log2),
+    Builtin::new(&["LOG10"], (1, 1), double, log10),
+    Builtin::new(&["SIGN"], (1, 1), int, sign),
+    Builtin::new(&["PI"], (0, 0), double, pi),
+    Builtin::new(&["CONV"], (3, 3), text, conv),
+    Builtin::new(&["GREATEST"], (2, usize::MAX), common_kind, greatest),
+    Builtin::new(&["LEAST"], (2, usize::MAX), common_kind, least),
+    Builtin::new(&["SIN"], (1, 1), double, sin),
+    Builtin::new(&["COS"], (1, 1), double, cos),
+    Builtin::new(&["TAN"], (1, 1), double, tan),
+    Builtin::new(&["COT"], (1, 1), double, cot),
+    Builtin::new(&["ASIN"], (1, 1), double, asin),
+    Builtin::new(&["ACOS"], (1, 1), double, acos),
+    Builtin::new(&["ATAN"], (1, 2), double, atan),
+    Builtin::new(&["ATAN2"], (2, 2), double, atan2),
+    Builtin::new(&["DEGREES"], (1, 1), double, degrees),
+    Builtin::new(&["RADIANS"], (1, 1), double, radians),
+    Builtin::new(&["CRC32"], (1, 1), uint, crc32),
 ];
-
-const fn f(
-    names: &'static [&'static str],
-    arity: (usize, usize),
-    kind: fn(&[ColumnKind]) -> ColumnKind,
-    eval: fn(&[Value]) -> Result<Value>,
-) -> Builtin {
-    Builtin {
-        names,
-        arity,
-        kind,
-        eval,
-        strict: true,
-    }
-}
 
 fn first_kind(k: &[ColumnKind]) -> ColumnKind {
     match k[0] {

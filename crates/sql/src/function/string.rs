@@ -5,58 +5,41 @@ use super::arguments::{bytes_of, float_of, int_of, text_of};
 use super::kinds::{int, text};
 use super::Builtin;
 use crate::error::{Result, SqlError};
-use crate::result::ColumnKind;
 use lineardb_table::Value;
 
 pub(super) const FUNCTIONS: &[Builtin] = &[
-    f(&["CONCAT_WS"], (2, usize::MAX), text, concat_ws, false),
-    f(&["LEFT"], (2, 2), text, left, true),
-    f(&["RIGHT"], (2, 2), text, right, true),
-    f(&["LPAD"], (3, 3), text, lpad, true),
-    f(&["RPAD"], (3, 3), text, rpad, true),
-    f(&["REPLACE"], (3, 3), text, replace, true),
-    f(&["REVERSE"], (1, 1), text, reverse, true),
-    f(&["INSTR"], (2, 2), int, instr, true),
-    f(&["LOCATE"], (2, 3), int, locate, true),
-    f(&["HEX"], (1, 1), text, hex, true),
-    f(&["UNHEX"], (1, 1), text, unhex, true),
-    f(&["ASCII"], (1, 1), int, ascii, true),
-    f(&["ORD"], (1, 1), int, ord, true),
-    f(&["CHAR"], (1, usize::MAX), text, char_of, false),
-    f(&["SPACE"], (1, 1), text, space, true),
-    f(&["STRCMP"], (2, 2), int, strcmp, true),
-    f(&["FIELD"], (2, usize::MAX), int, field, false),
-    f(&["FIND_IN_SET"], (2, 2), int, find_in_set, true),
-    f(&["ELT"], (2, usize::MAX), text, elt, false),
-    f(&["FORMAT"], (2, 3), text, format, true),
-    f(&["LTRIM"], (1, 1), text, ltrim, true),
-    f(&["RTRIM"], (1, 1), text, rtrim, true),
+    Builtin::new(&["CONCAT_WS"], (2, usize::MAX), text, concat_ws).sees_nulls(),
+    Builtin::new(&["LEFT"], (2, 2), text, left),
+    Builtin::new(&["RIGHT"], (2, 2), text, right),
+    Builtin::new(&["LPAD"], (3, 3), text, lpad),
+    Builtin::new(&["RPAD"], (3, 3), text, rpad),
+    Builtin::new(&["REPLACE"], (3, 3), text, replace),
+    Builtin::new(&["REVERSE"], (1, 1), text, reverse),
+    Builtin::new(&["INSTR"], (2, 2), int, instr),
+    Builtin::new(&["LOCATE"], (2, 3), int, locate),
+    Builtin::new(&["HEX"], (1, 1), text, hex),
+    Builtin::new(&["UNHEX"], (1, 1), text, unhex),
+    Builtin::new(&["ASCII"], (1, 1), int, ascii),
+    Builtin::new(&["ORD"], (1, 1), int, ord),
+    Builtin::new(&["CHAR"], (1, usize::MAX), text, char_of).sees_nulls(),
+    Builtin::new(&["SPACE"], (1, 1), text, space),
+    Builtin::new(&["STRCMP"], (2, 2), int, strcmp),
+    Builtin::new(&["FIELD"], (2, usize::MAX), int, field).sees_nulls(),
+    Builtin::new(&["FIND_IN_SET"], (2, 2), int, find_in_set),
+    Builtin::new(&["ELT"], (2, usize::MAX), text, elt).sees_nulls(),
+    Builtin::new(&["FORMAT"], (2, 3), text, format),
+    Builtin::new(&["LTRIM"], (1, 1), text, ltrim),
+    Builtin::new(&["RTRIM"], (1, 1), text, rtrim),
     // TRIM([BOTH | LEADING | TRAILING] [remstr] FROM s), as the binder
     // passes it: (s, remstr, side).
-    f(&["TRIM"], (3, 3), text, trim, true),
-    f(&["SUBSTRING_INDEX"], (3, 3), text, substring_index, true),
-    f(&["INSERT"], (4, 4), text, insert, true),
-    f(&["QUOTE"], (1, 1), text, quote, false),
-    f(&["BIN"], (1, 1), text, bin, true),
-    f(&["OCT"], (1, 1), text, oct, true),
-    f(&["BIT_LENGTH"], (1, 1), int, bit_length, true),
+    Builtin::new(&["TRIM"], (3, 3), text, trim),
+    Builtin::new(&["SUBSTRING_INDEX"], (3, 3), text, substring_index),
+    Builtin::new(&["INSERT"], (4, 4), text, insert),
+    Builtin::new(&["QUOTE"], (1, 1), text, quote).sees_nulls(),
+    Builtin::new(&["BIN"], (1, 1), text, bin),
+    Builtin::new(&["OCT"], (1, 1), text, oct),
+    Builtin::new(&["BIT_LENGTH"], (1, 1), int, bit_length),
 ];
-
-const fn f(
-    names: &'static [&'static str],
-    arity: (usize, usize),
-    kind: fn(&[ColumnKind]) -> ColumnKind,
-    eval: fn(&[Value]) -> Result<Value>,
-    strict: bool,
-) -> Builtin {
-    Builtin {
-        names,
-        arity,
-        kind,
-        eval,
-        strict,
-    }
-}
 
 /// Text of a non-NULL argument (the strict functions see no NULL).
 fn t(v: &Value) -> String {
