@@ -1,5 +1,5 @@
 //! GROUP_CONCAT's bounds beside a real MariaDB 10.11: `group_concat_max_len`
-//! (characters, not bytes; 4 at least), warning 1260 naming the row where
+//! (bytes, cut where a character starts; 4 at least), warning 1260 naming the row where
 //! a result was cut, and `LIMIT [offset,] count` with and without ORDER BY
 //! and DISTINCT.
 mod common;

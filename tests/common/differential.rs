@@ -74,7 +74,7 @@ fn outcome(c: &mut Conn, sql: &str, shown: Shown) -> String {
     // An error may come while the rows are made.
     let rows: Result<Vec<String>, mysql::Error> = result
         .by_ref()
-        .map(|r| r.map(|row| format!("{:?}", row.unwrap())))
+        .map(|r| r.map(|row| shown_row(&row.unwrap())))
         .collect();
     match (rows, shown) {
         (Err(e), _) => error(e),
@@ -83,6 +83,18 @@ fn outcome(c: &mut Conn, sql: &str, shown: Shown) -> String {
         (Ok(rows), Shown::Changes) => format!("affected {affected} info {info:?} rows {rows:?}"),
         (Ok(rows), Shown::NamesAndRows) => format!("names {names:?} rows {rows:?}"),
     }
+}
+
+/// A row's values in full (the driver's own Debug cuts long strings).
+fn shown_row(values: &[mysql::Value]) -> String {
+    let shown: Vec<String> = values
+        .iter()
+        .map(|v| match v {
+            mysql::Value::Bytes(b) => format!("Bytes({:?})", String::from_utf8_lossy(b)),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    format!("[{}]", shown.join(", "))
 }
 
 /// Fails listing every statement whose outcomes differ.

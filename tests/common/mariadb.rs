@@ -43,6 +43,12 @@ impl MariaDb {
         };
         let child = Command::new(mariadbd)
             .args(["--no-defaults", "--user=root", "--bind-address=127.0.0.1"])
+            // The character set and collation lineardb announces, as
+            // MariaDB's own packages configure it.
+            .args([
+                "--character-set-server=utf8mb4",
+                "--collation-server=utf8mb4_general_ci",
+            ])
             .arg(format!("--datadir={}", data.display()))
             .arg(format!("--tmpdir={}", tmp.display()))
             .arg(format!("--socket={}", dir.path().join("sock").display()))

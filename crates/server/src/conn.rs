@@ -2,12 +2,13 @@
 //! socket closes. Each connection owns its [`Session`] and is served by
 //! one worker at a time; nothing here is shared between connections.
 use crate::packet::{put_lenenc_int, put_lenenc_str, PacketIo, Reader, Ready};
+use crate::result_columns::{column_def, Encoding, UTF8MB4_GENERAL_CI};
 use lineardb_sql::{
     authenticate, Column, ColumnKind, Outcome, Prepared, Registry, RowSink, Session, SqlError,
     SERVER_VERSION,
 };
 use lineardb_sync::SharedFlag;
-use lineardb_table::types::{civil_from_days, MICROS_PER_DAY};
+use lineardb_table::types::MICROS_PER_DAY;
 use lineardb_table::{Engine, Value};
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
@@ -50,27 +51,6 @@ const CLIENT_SSL: u32 = 1 << 11;
 
 const STATUS_AUTOCOMMIT: u16 = 2;
 const STATUS_MORE_RESULTS: u16 = 8;
-const UTF8MB4_GENERAL_CI: u8 = 45;
-const BINARY_CHARSET: u16 = 63;
-
-// Column types on the wire.
-const T_NEWDECIMAL: u8 = 246;
-const T_DOUBLE: u8 = 5;
-const T_LONGLONG: u8 = 8;
-const T_DATE: u8 = 10;
-const T_DATETIME: u8 = 12;
-const T_VAR_STRING: u8 = 253;
-
-fn wire_type(k: ColumnKind) -> u8 {
-    match k {
-        ColumnKind::Int | ColumnKind::UInt => T_LONGLONG,
-        ColumnKind::Decimal { .. } => T_NEWDECIMAL,
-        ColumnKind::Double => T_DOUBLE,
-        ColumnKind::Date => T_DATE,
-        ColumnKind::DateTime => T_DATETIME,
-        ColumnKind::Text => T_VAR_STRING,
-    }
-}
 
 pub struct Conn<S: Read + Write> {
     io: PacketIo<S>,
@@ -116,50 +96,8 @@ struct Statement {
 struct Sink<'a, S: Read + Write> {
     io: &'a mut PacketIo<S>,
     binary: bool,
-    kinds: Vec<ColumnKind>,
+    kinds: Vec<Encoding>,
     buf: Vec<u8>,
-}
-
-fn column_def(c: &Column, out: &mut Vec<u8>) {
-    put_lenenc_str(out, b"def");
-    put_lenenc_str(out, c.schema.as_bytes());
-    put_lenenc_str(out, c.table.as_bytes());
-    put_lenenc_str(out, c.table.as_bytes());
-    put_lenenc_str(out, c.name.as_bytes());
-    put_lenenc_str(out, c.org_name.as_bytes());
-    out.push(0x0c);
-    let text = c.kind == ColumnKind::Text;
-    out.extend_from_slice(
-        &(if text {
-            UTF8MB4_GENERAL_CI as u16
-        } else {
-            BINARY_CHARSET
-        })
-        .to_le_bytes(),
-    );
-    out.extend_from_slice(
-        &(if text {
-            c.length.saturating_mul(4)
-        } else {
-            c.length
-        })
-        .to_le_bytes(),
-    );
-    out.push(wire_type(c.kind));
-    let mut flags: u16 = if c.nullable { 0 } else { 1 };
-    if !text {
-        flags |= 128; // BINARY
-    }
-    if c.kind == ColumnKind::UInt {
-        flags |= 32;
-    }
-    out.extend_from_slice(&flags.to_le_bytes());
-    out.push(match c.kind {
-        ColumnKind::Decimal { scale } => scale,
-        ColumnKind::Double => 31,
-        _ => 0,
-    });
-    out.extend_from_slice(&[0, 0]);
 }
 
 fn eof(status: u16, warnings: u16) -> Vec<u8> {
@@ -169,64 +107,9 @@ fn eof(status: u16, warnings: u16) -> Vec<u8> {
     p
 }
 
-fn int_of(v: &Value) -> i64 {
-    match v {
-        Value::Int(i) => *i,
-        Value::UInt(u) => *u as i64,
-        Value::Decimal(d) => d.rescale(0).unscaled as i64,
-        Value::Double(f) => f.round() as i64,
-        other => other
-            .to_text()
-            .and_then(|s| s.trim().parse().ok())
-            .unwrap_or(0),
-    }
-}
-
-fn put_binary(out: &mut Vec<u8>, kind: ColumnKind, v: &Value) {
-    match kind {
-        ColumnKind::Int | ColumnKind::UInt => out.extend_from_slice(&int_of(v).to_le_bytes()),
-        ColumnKind::Double => out.extend_from_slice(&v.as_f64().unwrap_or(0.0).to_le_bytes()),
-        ColumnKind::Date | ColumnKind::DateTime => {
-            let (days, micros) = match v {
-                Value::Date(d) => (*d, 0i64),
-                Value::DateTime(t) => (
-                    t.div_euclid(MICROS_PER_DAY) as i32,
-                    t.rem_euclid(MICROS_PER_DAY),
-                ),
-                _ => (0, 0),
-            };
-            let (y, m, d) = civil_from_days(days);
-            let secs = micros / 1_000_000;
-            let frac = (micros % 1_000_000) as u32;
-            if kind == ColumnKind::Date || micros == 0 {
-                out.push(4);
-                out.extend_from_slice(&(y as u16).to_le_bytes());
-                out.extend_from_slice(&[m as u8, d as u8]);
-            } else {
-                out.push(if frac == 0 { 7 } else { 11 });
-                out.extend_from_slice(&(y as u16).to_le_bytes());
-                out.extend_from_slice(&[
-                    m as u8,
-                    d as u8,
-                    (secs / 3600) as u8,
-                    (secs / 60 % 60) as u8,
-                    (secs % 60) as u8,
-                ]);
-                if frac != 0 {
-                    out.extend_from_slice(&frac.to_le_bytes());
-                }
-            }
-        }
-        ColumnKind::Decimal { .. } | ColumnKind::Text => match v {
-            Value::Bytes(b) => put_lenenc_str(out, b),
-            other => put_lenenc_str(out, other.to_text().unwrap_or_default().as_bytes()),
-        },
-    }
-}
-
 impl<S: Read + Write> RowSink for Sink<'_, S> {
     fn columns(&mut self, columns: &[Column]) -> Result<(), SqlError> {
-        self.kinds = columns.iter().map(|c| c.kind).collect();
+        self.kinds = columns.iter().map(Encoding::of).collect();
         self.buf.clear();
         put_lenenc_int(&mut self.buf, columns.len() as u64);
         self.io.write(&self.buf).map_err(io_err)?;
@@ -240,6 +123,12 @@ impl<S: Read + Write> RowSink for Sink<'_, S> {
 
     fn row(&mut self, row: &[Value]) -> Result<(), SqlError> {
         self.buf.clear();
+        let encoding = |i: usize| {
+            self.kinds
+                .get(i)
+                .copied()
+                .unwrap_or(Encoding::Kind(ColumnKind::Text))
+        };
         if self.binary {
             self.buf.push(0);
             let bitmap_at = self.buf.len();
@@ -249,23 +138,12 @@ impl<S: Read + Write> RowSink for Sink<'_, S> {
                     let bit = i + 2;
                     self.buf[bitmap_at + bit / 8] |= 1 << (bit % 8);
                 } else {
-                    put_binary(
-                        &mut self.buf,
-                        self.kinds.get(i).copied().unwrap_or(ColumnKind::Text),
-                        v,
-                    );
+                    encoding(i).put_binary(&mut self.buf, v);
                 }
             }
         } else {
-            for v in row {
-                match v {
-                    Value::Null => self.buf.push(0xfb),
-                    Value::Bytes(b) => put_lenenc_str(&mut self.buf, b),
-                    other => put_lenenc_str(
-                        &mut self.buf,
-                        other.to_text().unwrap_or_default().as_bytes(),
-                    ),
-                }
+            for (i, v) in row.iter().enumerate() {
+                encoding(i).put_text(&mut self.buf, v);
             }
         }
         self.io.write(&self.buf).map_err(io_err)

@@ -7,6 +7,7 @@
 mod conn;
 mod packet;
 mod poller;
+mod result_columns;
 mod stream;
 mod tls;
 mod workers;

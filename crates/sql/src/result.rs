@@ -25,10 +25,16 @@ impl ColumnKind {
             | DataType::Int { .. }
             | DataType::BigInt { .. } => ColumnKind::Int,
             DataType::Decimal { scale, .. } => ColumnKind::Decimal { scale },
-            DataType::Double => ColumnKind::Double,
+            DataType::Double | DataType::Float => ColumnKind::Double,
+            DataType::Year => ColumnKind::Int,
             DataType::Date => ColumnKind::Date,
             DataType::DateTime => ColumnKind::DateTime,
-            DataType::Char(_) | DataType::VarChar(_) => ColumnKind::Text,
+            DataType::Char(_)
+            | DataType::VarChar(_)
+            | DataType::Binary(_)
+            | DataType::VarBinary(_)
+            | DataType::Text(_)
+            | DataType::Blob(_) => ColumnKind::Text,
         }
     }
 
@@ -60,6 +66,10 @@ pub struct Column {
     /// Display length in characters.
     pub length: u32,
     pub nullable: bool,
+    /// The stored column's type when the column shows one as it is (its
+    /// wire type, character set and display follow it: FLOAT, YEAR,
+    /// BINARY, BLOB, TEXT…); None for expressions.
+    pub data_type: Option<DataType>,
 }
 
 impl Column {
@@ -79,6 +89,7 @@ impl Column {
                 ColumnKind::Text => 255,
             },
             nullable: true,
+            data_type: None,
         }
     }
 }

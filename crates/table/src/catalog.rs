@@ -783,6 +783,14 @@ impl Engine {
                 .iter()
                 .map(|c| old.def.column_index(c))
                 .collect::<Result<Vec<_>>>()?;
+            if let Some(&c) = columns.iter().find(|&&c| {
+                matches!(
+                    old.def.columns[c].data_type,
+                    crate::types::DataType::Text(_) | crate::types::DataType::Blob(_)
+                )
+            }) {
+                return Err(crate::schema::blob_key(&old.def.columns[c].name));
+            }
             new_defs.push(IndexDef {
                 name: iname.clone(),
                 columns,

@@ -40,7 +40,9 @@ pub(crate) fn int_width(dt: &DataType) -> usize {
         DataType::TinyInt { .. } => 1,
         DataType::SmallInt { .. } => 2,
         DataType::MediumInt { .. } | DataType::Int { .. } | DataType::Date => 4,
-        DataType::BigInt { .. } | DataType::DateTime | DataType::Double => 8,
+        DataType::Year => 2,
+        // FLOAT keys are its value as a double.
+        DataType::BigInt { .. } | DataType::DateTime | DataType::Double | DataType::Float => 8,
         DataType::Decimal { precision, .. } => {
             if *precision <= 18 {
                 8
@@ -127,7 +129,8 @@ pub fn encode_value(col: &KeyColumn, v: &Value, out: &mut Vec<u8>) {
         (DataType::Decimal { scale, .. }, Value::Decimal(d)) => {
             put_signed(d.rescale(*scale).unscaled, w, out)
         }
-        (DataType::Double, Value::Double(f)) => {
+        (DataType::Year, Value::Int(y)) => out.extend_from_slice(&(*y as u16).to_be_bytes()),
+        (DataType::Double | DataType::Float, Value::Double(f)) => {
             let f = if *f == 0.0 { 0.0 } else { *f };
             let bits = f.to_bits();
             let key = if bits >> 63 == 1 {
@@ -139,7 +142,7 @@ pub fn encode_value(col: &KeyColumn, v: &Value, out: &mut Vec<u8>) {
         }
         (DataType::Date, Value::Date(d)) => put_signed(*d as i128, 4, out),
         (DataType::DateTime, Value::DateTime(t)) => put_signed(*t as i128, 8, out),
-        (DataType::Char(_) | DataType::VarChar(_), Value::Bytes(b)) => encode_str(dt, b, out),
+        (t, Value::Bytes(b)) if t.is_string() => encode_str(dt, b, out),
         (dt, v) => panic!("value {v:?} was not coerced to {dt:?}"),
     }
 }
@@ -153,7 +156,7 @@ pub fn encode_row_column(
     out: &mut Vec<u8>,
 ) {
     match col.data_type {
-        DataType::Char(_) | DataType::VarChar(_) if !row.is_null(c) => {
+        t if t.is_string() && !row.is_null(c) => {
             if col.nullable {
                 out.push(NOT_NULL);
             }
@@ -218,7 +221,8 @@ pub fn decode_value(col: &KeyColumn, b: &[u8], pos: &mut usize) -> Option<Value>
         DataType::Decimal { scale, .. } => {
             Value::Decimal(Dec::new(get_signed(take(pos, w)?), *scale))
         }
-        DataType::Double => {
+        DataType::Year => Value::Int(u16::from_be_bytes(take(pos, 2)?.try_into().ok()?) as i64),
+        DataType::Double | DataType::Float => {
             let key = u64::from_be_bytes(take(pos, 8)?.try_into().ok()?);
             let bits = if key >> 63 == 1 {
                 key ^ (1 << 63)
@@ -229,7 +233,7 @@ pub fn decode_value(col: &KeyColumn, b: &[u8], pos: &mut usize) -> Option<Value>
         }
         DataType::Date => Value::Date(get_signed(take(pos, 4)?) as i32),
         DataType::DateTime => Value::DateTime(get_signed(take(pos, 8)?) as i64),
-        DataType::Char(_) | DataType::VarChar(_) => {
+        t if t.is_string() => {
             let mut s = Vec::new();
             loop {
                 let c = *b.get(*pos)?;
@@ -266,7 +270,7 @@ pub fn skip_value(col: &KeyColumn, b: &[u8], pos: &mut usize) -> Option<()> {
         }
     }
     match dt {
-        DataType::Char(_) | DataType::VarChar(_) => loop {
+        t if t.is_string() => loop {
             let c = *b.get(*pos)?;
             *pos += 1;
             if c == 0 {

@@ -5,7 +5,8 @@
 //! ```
 //! The fixed part holds every fixed-width column at an offset known from the
 //! schema (little-endian: integers in their width, DECIMAL as the unscaled
-//! i64/i128, DOUBLE bits, DATE days as i32, DATETIME micros as i64); NULLs
+//! i64/i128, DOUBLE bits, FLOAT's f32 bits, YEAR as i16, DATE days as
+//! i32, DATETIME micros as i64); NULLs
 //! are zero there. The variable part holds each string column in schema
 //! order as a u16 length and its bytes. A column is read in place through
 //! [`RowRef`] without building the row, so a scan filters and aggregates
@@ -76,6 +77,10 @@ impl RowLayout {
             let w = self.types[c].fixed_width().unwrap();
             let at = start + off;
             let bytes: [u8; 16] = match v {
+                // FLOAT: the f32's bits.
+                Value::Double(f) if self.types[c] == DataType::Float => {
+                    ((*f as f32).to_bits() as u128).to_le_bytes()
+                }
                 Value::Int(i) => (*i as i128).to_le_bytes(),
                 Value::UInt(u) => (*u as i128).to_le_bytes(),
                 Value::Decimal(d) => d.unscaled.to_le_bytes(),
@@ -211,6 +216,8 @@ impl<'a> RowRef<'a> {
             t if t.is_integer() => Value::Int(self.int(c)),
             DataType::Decimal { scale, .. } => Value::Decimal(Dec::new(self.decimal(c), scale)),
             DataType::Double => Value::Double(self.double(c)),
+            DataType::Float => Value::Double(f32::from_bits(self.int(c) as u32) as f64),
+            DataType::Year => Value::Int(self.int(c)),
             DataType::Date => Value::Date(self.int(c) as i32),
             DataType::DateTime => Value::DateTime(self.int(c)),
             _ => Value::Bytes(self.bytes(c).to_vec()),

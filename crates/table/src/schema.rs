@@ -19,6 +19,10 @@ pub struct ColumnDef {
     pub nullable: bool,
     pub default: ColumnDefault,
     pub auto_increment: bool,
+    /// An integer's declared display width (`INT(5)`, BOOLEAN's
+    /// `tinyint(1)`); None for the type's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display_width: Option<u32>,
 }
 
 impl ColumnDef {
@@ -29,6 +33,7 @@ impl ColumnDef {
             nullable: true,
             default: ColumnDefault::None,
             auto_increment: false,
+            display_width: None,
         }
     }
     pub fn not_null(mut self) -> Self {
@@ -43,6 +48,25 @@ impl ColumnDef {
         self.auto_increment = true;
         self.nullable = false;
         self
+    }
+
+    /// The column's type as SHOW CREATE TABLE and SHOW COLUMNS spell it:
+    /// integers with their display width, as MariaDB shows them.
+    pub fn sql_type(&self) -> String {
+        let (name, unsigned, signed_width, unsigned_width) = match self.data_type {
+            DataType::TinyInt { unsigned } => ("tinyint", unsigned, 4, 3),
+            DataType::SmallInt { unsigned } => ("smallint", unsigned, 6, 5),
+            DataType::MediumInt { unsigned } => ("mediumint", unsigned, 9, 8),
+            DataType::Int { unsigned } => ("int", unsigned, 11, 10),
+            DataType::BigInt { unsigned } => ("bigint", unsigned, 20, 20),
+            other => return other.sql(),
+        };
+        let width = self.display_width.unwrap_or(if unsigned {
+            unsigned_width
+        } else {
+            signed_width
+        });
+        format!("{name}({width}){}", if unsigned { " unsigned" } else { "" })
     }
 
     /// The value used when an insert omits this column.
@@ -127,7 +151,11 @@ impl TableDef {
                     c.name
                 )));
             }
-            if let DataType::Char(n) | DataType::VarChar(n) = c.data_type {
+            if let DataType::Char(n)
+            | DataType::VarChar(n)
+            | DataType::Binary(n)
+            | DataType::VarBinary(n) = c.data_type
+            {
                 if n > 65_535 {
                     return Err(Error::Invalid(format!(
                         "Column length too big for column '{}' (max = 65535); use BLOB or TEXT instead",
@@ -149,7 +177,20 @@ impl TableDef {
             if k >= self.columns.len() {
                 return Err(Error::Invalid("key column out of range".into()));
             }
+            // MariaDB keys a TEXT or BLOB column by a prefix (or a hash
+            // when unique); keys take no prefixes yet.
+            if matches!(
+                self.columns[k].data_type,
+                DataType::Text(_) | DataType::Blob(_)
+            ) {
+                return Err(blob_key(&self.columns[k].name));
+            }
         }
         Ok(())
     }
+}
+
+/// The error for a key on a TEXT or BLOB column.
+pub(crate) fn blob_key(column: &str) -> Error {
+    Error::NotSupported(format!("keys on BLOB/TEXT column '{column}'"))
 }

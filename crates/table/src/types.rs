@@ -15,17 +15,42 @@ pub const MAX_DECIMAL_PRECISION: u8 = 28;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DataType {
-    TinyInt { unsigned: bool },
-    SmallInt { unsigned: bool },
-    MediumInt { unsigned: bool },
-    Int { unsigned: bool },
-    BigInt { unsigned: bool },
-    Decimal { precision: u8, scale: u8 },
+    TinyInt {
+        unsigned: bool,
+    },
+    SmallInt {
+        unsigned: bool,
+    },
+    MediumInt {
+        unsigned: bool,
+    },
+    Int {
+        unsigned: bool,
+    },
+    BigInt {
+        unsigned: bool,
+    },
+    Decimal {
+        precision: u8,
+        scale: u8,
+    },
     Double,
     Date,
     DateTime,
     Char(u32),
     VarChar(u32),
+    /// FLOAT: a 4-byte float (values read as f64).
+    Float,
+    /// YEAR: 1901 … 2155, or 0.
+    Year,
+    /// BINARY(n): n bytes, a shorter value padded with zero bytes.
+    Binary(u32),
+    /// VARBINARY(n): at most n bytes.
+    VarBinary(u32),
+    /// TINYTEXT … LONGTEXT: at most this many bytes.
+    Text(u32),
+    /// TINYBLOB … LONGBLOB: at most this many bytes.
+    Blob(u32),
 }
 
 /// A decimal as an unscaled integer and a scale: `unscaled / 10^scale`.
@@ -306,8 +331,33 @@ impl DataType {
             DataType::Double => 8,
             DataType::Date => 4,
             DataType::DateTime => 8,
-            DataType::Char(_) | DataType::VarChar(_) => return None,
+            DataType::Float => 4,
+            DataType::Year => 2,
+            t if t.is_string() => return None,
+            _ => unreachable!("every type is fixed or a string"),
         })
+    }
+
+    /// Whether values are byte strings (CHAR, VARCHAR, BINARY, VARBINARY,
+    /// TEXT, BLOB).
+    pub fn is_string(&self) -> bool {
+        matches!(
+            self,
+            DataType::Char(_)
+                | DataType::VarChar(_)
+                | DataType::Binary(_)
+                | DataType::VarBinary(_)
+                | DataType::Text(_)
+                | DataType::Blob(_)
+        )
+    }
+
+    /// Whether values are binary strings (the binary character set).
+    pub fn is_binary(&self) -> bool {
+        matches!(
+            self,
+            DataType::Binary(_) | DataType::VarBinary(_) | DataType::Blob(_)
+        )
     }
 
     pub fn is_integer(&self) -> bool {
@@ -426,6 +476,59 @@ impl DataType {
                 }
                 Ok(Value::Decimal(d))
             }
+            DataType::Float => match DataType::Double.coerce(v, column)? {
+                Value::Double(f) => {
+                    if f.abs() > f32::MAX as f64 {
+                        return Err(Error::OutOfRange(column.into()));
+                    }
+                    Ok(Value::Double(f as f32 as f64))
+                }
+                other => Ok(other),
+            },
+            DataType::Year => {
+                // Two digits (or fewer) name 1970 … 2069; the string '0'
+                // and '00' are 2000, the number 0 is the zero year.
+                let (n, short_text) = match &v {
+                    Value::Bytes(b) => {
+                        let s = std::str::from_utf8(b)
+                            .map_err(|_| wrong("year", &v))?
+                            .trim();
+                        let n: i64 = s.parse().map_err(|_| wrong("year", &v))?;
+                        (n, s.len() <= 2)
+                    }
+                    other => {
+                        let as_int = DataType::BigInt { unsigned: false };
+                        match as_int.coerce(other.clone(), column)? {
+                            Value::Int(n) => (n, false),
+                            _ => return Err(wrong("year", &v)),
+                        }
+                    }
+                };
+                let year = match n {
+                    0 if !short_text => 0,
+                    0..=69 => 2000 + n,
+                    70..=99 => 1900 + n,
+                    1901..=2155 => n,
+                    _ => return Err(Error::OutOfRange(column.into())),
+                };
+                Ok(Value::Int(year))
+            }
+            DataType::Binary(n)
+            | DataType::VarBinary(n)
+            | DataType::Text(n)
+            | DataType::Blob(n) => {
+                let mut bytes = match v {
+                    Value::Bytes(b) => b,
+                    other => other.to_text().unwrap_or_default().into_bytes(),
+                };
+                if bytes.len() > *n as usize {
+                    return Err(Error::DataTooLong(column.into()));
+                }
+                if let DataType::Binary(n) = self {
+                    bytes.resize(*n as usize, 0);
+                }
+                Ok(Value::Bytes(bytes))
+            }
             DataType::Double => match &v {
                 Value::Bytes(_)
                 | Value::Int(_)
@@ -501,13 +604,104 @@ impl DataType {
             DataType::DateTime => "datetime".into(),
             DataType::Char(n) => format!("char({n})"),
             DataType::VarChar(n) => format!("varchar({n})"),
+            DataType::Float => "float".into(),
+            DataType::Year => "year(4)".into(),
+            DataType::Binary(n) => format!("binary({n})"),
+            DataType::VarBinary(n) => format!("varbinary({n})"),
+            DataType::Text(n) => format!("{}text", size_prefix(*n)),
+            DataType::Blob(n) => format!("{}blob", size_prefix(*n)),
         }
     }
+}
+
+/// Most bytes of TINYTEXT/TINYBLOB, TEXT/BLOB, MEDIUM… and LONG….
+pub const TINY_LEN: u32 = 255;
+pub const TEXT_LEN: u32 = 65_535;
+pub const MEDIUM_LEN: u32 = 16_777_215;
+pub const LONG_LEN: u32 = u32::MAX;
+
+/// TINY, (none), MEDIUM or LONG, from the most bytes a TEXT/BLOB holds.
+fn size_prefix(n: u32) -> &'static str {
+    match n {
+        0..=TINY_LEN => "tiny",
+        256..=TEXT_LEN => "",
+        65_536..=MEDIUM_LEN => "medium",
+        _ => "long",
+    }
+}
+
+/// A FLOAT as MariaDB shows it: six significant digits, in positional
+/// notation unless the exponent is below -4 or above 14.
+pub fn format_float(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return format_double(v);
+    }
+    let sci = format!("{v:.5e}");
+    let (mantissa, exp) = sci.split_once('e').expect("exponent");
+    let exp: i32 = exp.parse().expect("exponent digits");
+    let rounded: f64 = sci.parse().expect("a number");
+    if (-4..15).contains(&exp) {
+        let decimals = (5 - exp).max(0) as usize;
+        let s = format!("{rounded:.decimals$}");
+        let s = if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        };
+        return s;
+    }
+    let m = if mantissa.contains('.') {
+        mantissa.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        mantissa
+    };
+    format!("{m}e{exp}")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn floats_show_six_digits_as_mariadb_does() {
+        let f = |x: f64| format_float(x as f32 as f64);
+        assert_eq!(f(1.23456789), "1.23457");
+        assert_eq!(f(1234567.8), "1234570");
+        assert_eq!(f(0.1), "0.1");
+        assert_eq!(f(1e20), "1e20");
+        assert_eq!(f(123456789.0), "123457000");
+        assert_eq!(f(-2.5), "-2.5");
+        assert_eq!(f(1.5e-7), "1.5e-7");
+        assert_eq!(f(0.0), "0");
+    }
+
+    #[test]
+    fn years_binary_and_text_coerce_as_mariadb_does() {
+        let y = |v: Value| DataType::Year.coerce(v, "y").map_err(|e| e.mysql_code());
+        assert_eq!(y(Value::Int(24)), Ok(Value::Int(2024)));
+        assert_eq!(y(Value::Int(70)), Ok(Value::Int(1970)));
+        assert_eq!(y(Value::Int(0)), Ok(Value::Int(0)));
+        assert_eq!(y(Value::str("0")), Ok(Value::Int(2000)));
+        assert_eq!(y(Value::str("1999")), Ok(Value::Int(1999)));
+        assert_eq!(y(Value::Int(1900)), Err(1264));
+        assert_eq!(
+            DataType::Binary(3).coerce(Value::str("g"), "b").unwrap(),
+            Value::Bytes(b"g\0\0".to_vec())
+        );
+        assert_eq!(
+            DataType::Text(TINY_LEN)
+                .coerce(Value::str(&"x".repeat(256)), "t")
+                .unwrap_err()
+                .mysql_code(),
+            1406
+        );
+        assert_eq!(
+            DataType::Float
+                .coerce(Value::str("0.1"), "f")
+                .unwrap(),
+            Value::Double(0.1f32 as f64)
+        );
+    }
 
     #[test]
     fn dates_round_trip() {

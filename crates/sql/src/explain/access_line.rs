@@ -94,8 +94,13 @@ fn key_bytes(table: &Table, column: usize) -> u32 {
         DataType::Double => 8,
         DataType::Date => 3,
         DataType::DateTime => 5,
+        DataType::Float => 4,
+        DataType::Year => 1,
         DataType::Char(n) => n * 4,
+        DataType::Binary(n) => n,
         DataType::VarChar(n) => n * 4 + 2,
+        DataType::VarBinary(n) => n + 2,
+        DataType::Text(n) | DataType::Blob(n) => n.min(3072) + 2,
     };
     bytes + u32::from(def.nullable)
 }

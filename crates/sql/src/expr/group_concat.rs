@@ -2,8 +2,8 @@
 //! NULL argument left out), DISTINCT by value, ordered by the call's own
 //! ORDER BY (a stable sort: ties keep the order rows came in), LIMIT
 //! [offset,] count of them, joined by the SEPARATOR (',' by default), and
-//! cut at `group_concat_max_len` characters with warning 1260, as in
-//! MariaDB. Without ORDER BY a group keeps no more rows than its result can
+//! cut at `group_concat_max_len` bytes (on a character's boundary) with
+//! warning 1260, as in MariaDB. Without ORDER BY a group keeps no more rows than its result can
 //! show.
 use super::row_key::{encode_row, KeySet};
 use super::{sort_order, Result};
@@ -28,7 +28,7 @@ pub(crate) fn take_cut_rows() -> Vec<u64> {
 /// What bounds a GROUP_CONCAT result.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Bounds {
-    /// `group_concat_max_len`: the most characters of a result.
+    /// `group_concat_max_len`: the most bytes of a result.
     pub max_len: u64,
     /// LIMIT: rows skipped, then the most rows joined.
     pub offset: u64,
@@ -57,13 +57,8 @@ pub(crate) struct GroupConcat {
     bounds: Bounds,
     /// Rows added (kept or not).
     rows: u64,
-    /// Characters of the kept rows' texts and separators.
-    chars: u64,
-}
-
-/// Characters of UTF-8 text.
-fn char_count(text: &[u8]) -> u64 {
-    text.iter().filter(|b| (**b & 0xC0) != 0x80).count() as u64
+    /// Bytes of the kept rows' texts and separators.
+    bytes: u64,
 }
 
 impl GroupConcat {
@@ -80,7 +75,7 @@ impl GroupConcat {
             separator,
             bounds,
             rows: 0,
-            chars: 0,
+            bytes: 0,
         }
     }
 
@@ -99,11 +94,11 @@ impl GroupConcat {
         self.rows += 1;
         let unordered = self.descending.is_empty();
         let kept = self.items.len() as u64;
-        // Unordered, a row past LIMIT or past the most characters shows
+        // Unordered, a row past LIMIT or past the most bytes shows
         // nothing (the first row past the length is kept: it is cut).
         if unordered
             && (kept >= self.bounds.offset.saturating_add(self.bounds.count)
-                || self.chars > self.bounds.max_len)
+                || self.bytes > self.bounds.max_len)
         {
             return Ok(());
         }
@@ -115,9 +110,9 @@ impl GroupConcat {
             }
         }
         if unordered && kept >= self.bounds.offset {
-            self.chars += char_count(&text);
+            self.bytes += text.len() as u64;
             if kept > self.bounds.offset {
-                self.chars += char_count(&self.separator);
+                self.bytes += self.separator.len() as u64;
             }
         }
         self.items.push((keys, text));
@@ -146,13 +141,12 @@ impl GroupConcat {
                 out.extend_from_slice(&self.separator);
             }
             out.extend_from_slice(text);
-            if char_count(&out) > self.bounds.max_len {
-                let end = out
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, b)| (**b & 0xC0) != 0x80)
-                    .nth(self.bounds.max_len as usize)
-                    .map_or(out.len(), |(at, _)| at);
+            if out.len() as u64 > self.bounds.max_len {
+                // The last character's start at or before the limit.
+                let mut end = self.bounds.max_len as usize;
+                while end > 0 && (out[end] & 0xC0) == 0x80 {
+                    end -= 1;
+                }
                 out.truncate(end);
                 CUT_ROWS.with(|c| c.borrow_mut().push(before + i as u64 + 1));
                 break;
@@ -194,11 +188,12 @@ mod tests {
         }
         assert_eq!(g.finish(), Value::str("aaa,b"));
         assert_eq!(take_cut_rows(), vec![2]);
-        // Characters, not bytes.
+        // Bytes, cut where a character starts.
         let mut g = GroupConcat::new(false, vec![], b",".to_vec(), bounds);
         g.add(&[Value::str("ééé")], Vec::new()).unwrap();
         g.add(&[Value::str("é")], Vec::new()).unwrap();
-        assert_eq!(g.finish(), Value::str("ééé,é"));
+        assert_eq!(g.finish(), Value::str("éé"));
+        assert_eq!(take_cut_rows(), vec![1]);
         let limited = Bounds {
             offset: 1,
             count: 2,

@@ -93,8 +93,24 @@ fn date_of(a: &[Value]) -> Result<Value> {
     Ok(or_null(days_of(&a[0]), |d| Value::Date(d as i32)))
 }
 
+/// TIME(x): with as many fractional digits as x's text has (MariaDB
+/// gives the result the argument's precision).
 fn time_part(a: &[Value]) -> Result<Value> {
-    Ok(or_null(time_of(&a[0]), |t| Value::str(&format_time(t))))
+    let digits = match &a[0] {
+        Value::Bytes(b) => std::str::from_utf8(b)
+            .ok()
+            .and_then(|s| s.trim().split_once('.'))
+            .map_or(0, |(_, f)| f.len().min(6)),
+        _ => 0,
+    };
+    Ok(or_null(time_of(&a[0]), |t| {
+        let whole = format_time(t - t % 1_000_000);
+        if digits == 0 {
+            return Value::str(&whole);
+        }
+        let frac = format!("{:06}", (t % 1_000_000).abs());
+        Value::str(&format!("{whole}.{}", &frac[..digits]))
+    }))
 }
 
 fn hour(a: &[Value]) -> Result<Value> {

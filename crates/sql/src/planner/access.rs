@@ -116,10 +116,7 @@ fn key_predicate(filter: &[&Expr], key_columns: &[usize]) -> (KeyPredicate, Vec<
 /// below also admits NULL keys, which the conjunct rejects.
 fn implied_by_range(table: &Table, col: usize, alts: &[RangeAlt]) -> bool {
     let def = &table.def().columns[col];
-    let ordered_like_sql = !matches!(
-        def.data_type,
-        lineardb_table::DataType::Char(_) | lineardb_table::DataType::VarChar(_)
-    );
+    let ordered_like_sql = !def.data_type.is_string();
     ordered_like_sql && (!def.nullable || alts.iter().all(|(lo, _)| lo.is_some()))
 }
 

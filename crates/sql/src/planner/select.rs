@@ -298,9 +298,14 @@ impl Planner<'_> {
                     col.table = scope[*i].table.clone();
                     col.schema = ts.table.def().database.clone();
                     col.nullable = def.nullable;
+                    col.data_type = Some(def.data_type);
                     col.length = match def.data_type {
                         lineardb_table::DataType::Char(n)
-                        | lineardb_table::DataType::VarChar(n) => n,
+                        | lineardb_table::DataType::VarChar(n)
+                        | lineardb_table::DataType::Binary(n)
+                        | lineardb_table::DataType::VarBinary(n)
+                        | lineardb_table::DataType::Text(n)
+                        | lineardb_table::DataType::Blob(n) => n,
                         _ => col.length,
                     };
                 }

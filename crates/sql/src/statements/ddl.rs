@@ -5,7 +5,7 @@ use crate::expr::object_name;
 use crate::privileges::bits::{ALTER, CREATE, CREATE_TEMPORARY_TABLES, DROP, INDEX};
 use crate::result::Outcome;
 use crate::session::Session;
-use lineardb_table::{ColumnDef, DataType, TableSpec};
+use lineardb_table::{types, ColumnDef, DataType, TableSpec};
 use sqlparser::ast;
 
 fn data_type(t: &ast::DataType) -> Result<DataType> {
@@ -33,18 +33,65 @@ fn data_type(t: &ast::DataType) -> Result<DataType> {
             };
             DataType::Decimal { precision, scale }
         }
-        D::Double(_) | D::DoublePrecision | D::Float(_) | D::Real => DataType::Double,
+        D::Double(ast::ExactNumberInfo::None) | D::DoublePrecision | D::Real | D::Float8 => {
+            DataType::Double
+        }
+        // FLOAT(p): a double past 24 bits of precision.
+        D::Float(ast::ExactNumberInfo::None) | D::Float4 => DataType::Float,
+        D::Float(ast::ExactNumberInfo::Precision(p)) if *p <= 24 => DataType::Float,
+        D::Float(ast::ExactNumberInfo::Precision(p)) if *p <= 53 => DataType::Double,
+        D::Custom(name, modifiers)
+            if object_name(name).join(".").eq_ignore_ascii_case("YEAR")
+                && (modifiers.is_empty() || modifiers == &["4"]) =>
+        {
+            DataType::Year
+        }
+        D::Binary(n) => DataType::Binary(n.unwrap_or(1) as u32),
+        D::Varbinary(Some(ast::BinaryLength::IntegerLength { length })) => {
+            DataType::VarBinary(*length as u32)
+        }
         D::Date => DataType::Date,
         D::Datetime(_) | D::Timestamp(..) => DataType::DateTime,
         D::Char(l) | D::Character(l) => DataType::Char(len(l)),
         D::Varchar(l) | D::CharacterVarying(l) => DataType::VarChar(len(l)),
-        D::TinyText | D::TinyBlob => DataType::VarChar(255),
-        D::Text | D::MediumText | D::LongText | D::Blob(_) | D::MediumBlob | D::LongBlob => {
-            DataType::VarChar(65535)
-        }
+        D::TinyText => DataType::Text(types::TINY_LEN),
+        D::Text => DataType::Text(types::TEXT_LEN),
+        D::MediumText => DataType::Text(types::MEDIUM_LEN),
+        D::LongText => DataType::Text(types::LONG_LEN),
+        D::TinyBlob => DataType::Blob(types::TINY_LEN),
+        // BLOB(n): the smallest BLOB type that holds n bytes.
+        D::Blob(n) => DataType::Blob(match n {
+            Some(n) if *n <= types::TINY_LEN as u64 => types::TINY_LEN,
+            Some(n) if *n > types::MEDIUM_LEN as u64 => types::LONG_LEN,
+            Some(n) if *n > types::TEXT_LEN as u64 => types::MEDIUM_LEN,
+            _ => types::TEXT_LEN,
+        }),
+        D::MediumBlob => DataType::Blob(types::MEDIUM_LEN),
+        D::LongBlob => DataType::Blob(types::LONG_LEN),
         D::Bool | D::Boolean => DataType::TinyInt { unsigned: false },
         other => return Err(SqlError::unsupported(format!("type {other}"))),
     })
+}
+
+/// An integer type's declared display width (BOOLEAN is `tinyint(1)`).
+fn display_width(t: &ast::DataType) -> Option<u32> {
+    use ast::DataType as D;
+    match t {
+        D::Bool | D::Boolean => Some(1),
+        D::TinyInt(w)
+        | D::TinyIntUnsigned(w)
+        | D::SmallInt(w)
+        | D::SmallIntUnsigned(w)
+        | D::MediumInt(w)
+        | D::MediumIntUnsigned(w)
+        | D::Int(w)
+        | D::Integer(w)
+        | D::IntUnsigned(w)
+        | D::IntegerUnsigned(w)
+        | D::BigInt(w)
+        | D::BigIntUnsigned(w) => w.map(|w| w.min(255) as u32),
+        _ => None,
+    }
 }
 
 fn ident_list(cols: &[ast::IndexColumn]) -> Result<Vec<String>> {
@@ -111,6 +158,7 @@ impl Session {
         let mut pk: Vec<String> = Vec::new();
         for c in &ct.columns {
             let mut def = ColumnDef::new(&c.name.value, data_type(&c.data_type)?);
+            def.display_width = display_width(&c.data_type);
             for o in &c.options {
                 match &o.option {
                     ast::ColumnOption::NotNull => def.nullable = false,

@@ -291,7 +291,7 @@ impl Session {
                     .map(|(i, c)| {
                         vec![
                             Value::str(&c.name),
-                            Value::str(&c.data_type.sql()),
+                            Value::str(&c.sql_type()),
                             Value::str(if c.nullable { "YES" } else { "NO" }),
                             Value::str(if t.def().primary_key.contains(&i) {
                                 "PRI"
@@ -570,13 +570,15 @@ fn show_create_table(t: &Table) -> String {
         .columns
         .iter()
         .map(|c| {
-            let mut l = format!("  `{}` {}", c.name, c.data_type.sql());
+            let mut l = format!("  `{}` {}", c.name, c.sql_type());
             if !c.nullable {
                 l.push_str(" NOT NULL");
             }
             match &c.default {
-                lineardb_table::ColumnDefault::Literal(v) => l.push_str(&format!(" DEFAULT '{v}'")),
-                lineardb_table::ColumnDefault::Null if c.nullable => l.push_str(" DEFAULT NULL"),
+                lineardb_table::ColumnDefault::Literal(v) => {
+                    l.push_str(&format!(" DEFAULT {}", default_literal(&c.data_type, v)))
+                }
+                _ if c.nullable => l.push_str(" DEFAULT NULL"),
                 _ => {}
             }
             if c.auto_increment {
@@ -593,7 +595,15 @@ fn show_create_table(t: &Table) -> String {
             .collect();
         lines.push(format!("  PRIMARY KEY ({})", cols.join(",")));
     }
-    for ix in &d.indexes {
+    // MariaDB lists unique keys of NOT NULL columns first, then the other
+    // unique keys, then the rest, each in the order they were made.
+    let mut keys: Vec<&lineardb_table::IndexDef> = d.indexes.iter().collect();
+    keys.sort_by_key(|ix| match ix.unique {
+        true if ix.columns.iter().all(|&c| !d.columns[c].nullable) => 0,
+        true => 1,
+        false => 2,
+    });
+    for ix in keys {
         let cols: Vec<String> = ix
             .columns
             .iter()
@@ -607,6 +617,22 @@ fn show_create_table(t: &Table) -> String {
         ));
     }
     s.push_str(&lines.join(",\n"));
-    s.push_str("\n) ENGINE=lineardb");
+    s.push_str("\n) ENGINE=lineardb DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci");
     s
+}
+
+/// A literal DEFAULT as MariaDB prints it: numbers bare, the rest quoted.
+fn default_literal(t: &lineardb_table::DataType, v: &str) -> String {
+    let numeric = t.is_integer()
+        || matches!(
+            t,
+            lineardb_table::DataType::Decimal { .. }
+                | lineardb_table::DataType::Double
+                | lineardb_table::DataType::Float
+                | lineardb_table::DataType::Year
+        );
+    match t.coerce(lineardb_table::Value::str(v), "") {
+        Ok(value) if numeric => value.to_text().unwrap_or_default(),
+        _ => format!("'{}'", v.replace('\\', "\\\\").replace('\'', "''")),
+    }
 }

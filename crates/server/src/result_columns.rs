@@ -1,0 +1,224 @@
+//! Result-set columns on the wire: each column's definition (type,
+//! character set, length, flags, decimals) and its values in the text and
+//! binary protocols. A column that shows a stored column as it is follows
+//! that column's type, as MariaDB's do (FLOAT, YEAR, CHAR, BINARY,
+//! VARBINARY, TEXT, BLOB); others follow their value kind.
+use crate::packet::put_lenenc_str;
+use lineardb_sql::{Column, ColumnKind};
+use lineardb_table::types::{civil_from_days, format_float, MICROS_PER_DAY};
+use lineardb_table::{DataType, Value};
+
+pub(crate) const UTF8MB4_GENERAL_CI: u8 = 45;
+const BINARY_CHARSET: u16 = 63;
+
+// Column types.
+const T_FLOAT: u8 = 4;
+const T_DOUBLE: u8 = 5;
+const T_LONGLONG: u8 = 8;
+const T_DATE: u8 = 10;
+const T_DATETIME: u8 = 12;
+const T_YEAR: u8 = 13;
+const T_NEWDECIMAL: u8 = 246;
+const T_BLOB: u8 = 252;
+const T_VAR_STRING: u8 = 253;
+const T_STRING: u8 = 254;
+
+// Column flags.
+const NOT_NULL: u16 = 1;
+const BLOB: u16 = 16;
+const UNSIGNED: u16 = 32;
+const ZEROFILL: u16 = 64;
+const BINARY: u16 = 128;
+
+/// A column's definition fields.
+struct Definition {
+    type_code: u8,
+    charset: u16,
+    length: u32,
+    flags: u16,
+    decimals: u8,
+}
+
+fn definition(c: &Column) -> Definition {
+    let text = |type_code: u8, chars: u32| Definition {
+        type_code,
+        charset: UTF8MB4_GENERAL_CI as u16,
+        length: chars.saturating_mul(4),
+        flags: 0,
+        decimals: 0,
+    };
+    let binary = |type_code: u8, bytes: u32| Definition {
+        type_code,
+        charset: BINARY_CHARSET,
+        length: bytes,
+        flags: BINARY,
+        decimals: 0,
+    };
+    let number = |type_code: u8, length: u32, flags: u16, decimals: u8| Definition {
+        type_code,
+        charset: BINARY_CHARSET,
+        length,
+        flags,
+        decimals,
+    };
+    let mut d = match c.data_type {
+        Some(DataType::Float) => number(T_FLOAT, 12, 0, 31),
+        Some(DataType::Year) => number(T_YEAR, 4, UNSIGNED | ZEROFILL, 0),
+        Some(DataType::Char(n)) => text(T_STRING, n),
+        Some(DataType::Binary(n)) => binary(T_STRING, n),
+        Some(DataType::VarBinary(n)) => binary(T_VAR_STRING, n),
+        Some(DataType::Text(n)) => Definition {
+            flags: BLOB,
+            ..text(T_BLOB, n)
+        },
+        Some(DataType::Blob(n)) => Definition {
+            flags: BLOB | BINARY,
+            ..binary(T_BLOB, n)
+        },
+        _ => match c.kind {
+            ColumnKind::Text => text(T_VAR_STRING, c.length),
+            kind => Definition {
+                type_code: match kind {
+                    ColumnKind::Int | ColumnKind::UInt => T_LONGLONG,
+                    ColumnKind::Decimal { .. } => T_NEWDECIMAL,
+                    ColumnKind::Double => T_DOUBLE,
+                    ColumnKind::Date => T_DATE,
+                    ColumnKind::DateTime => T_DATETIME,
+                    ColumnKind::Text => T_VAR_STRING,
+                },
+                charset: BINARY_CHARSET,
+                length: c.length,
+                flags: BINARY
+                    | if kind == ColumnKind::UInt {
+                        UNSIGNED
+                    } else {
+                        0
+                    },
+                decimals: match kind {
+                    ColumnKind::Decimal { scale } => scale,
+                    ColumnKind::Double => 31,
+                    _ => 0,
+                },
+            },
+        },
+    };
+    if !c.nullable {
+        d.flags |= NOT_NULL;
+    }
+    d
+}
+
+/// A column definition packet's body.
+pub(crate) fn column_def(c: &Column, out: &mut Vec<u8>) {
+    put_lenenc_str(out, b"def");
+    put_lenenc_str(out, c.schema.as_bytes());
+    put_lenenc_str(out, c.table.as_bytes());
+    put_lenenc_str(out, c.table.as_bytes());
+    put_lenenc_str(out, c.name.as_bytes());
+    put_lenenc_str(out, c.org_name.as_bytes());
+    let d = definition(c);
+    out.push(0x0c);
+    out.extend_from_slice(&d.charset.to_le_bytes());
+    out.extend_from_slice(&d.length.to_le_bytes());
+    out.push(d.type_code);
+    out.extend_from_slice(&d.flags.to_le_bytes());
+    out.push(d.decimals);
+    out.extend_from_slice(&[0, 0]);
+}
+
+/// How a column's values are written.
+#[derive(Clone, Copy)]
+pub(crate) enum Encoding {
+    Kind(ColumnKind),
+    /// FLOAT: six significant digits as text, four bytes as binary.
+    Float,
+    /// YEAR: four digits as text, two bytes as binary.
+    Year,
+}
+
+impl Encoding {
+    pub(crate) fn of(c: &Column) -> Encoding {
+        match c.data_type {
+            Some(DataType::Float) => Encoding::Float,
+            Some(DataType::Year) => Encoding::Year,
+            _ => Encoding::Kind(c.kind),
+        }
+    }
+
+    /// A text-protocol value (NULL included).
+    pub(crate) fn put_text(self, out: &mut Vec<u8>, v: &Value) {
+        match (self, v) {
+            (_, Value::Null) => out.push(0xfb),
+            (_, Value::Bytes(b)) => put_lenenc_str(out, b),
+            (Encoding::Float, Value::Double(f)) => put_lenenc_str(out, format_float(*f).as_bytes()),
+            (Encoding::Year, Value::Int(y)) => put_lenenc_str(out, format!("{y:04}").as_bytes()),
+            (_, other) => put_lenenc_str(out, other.to_text().unwrap_or_default().as_bytes()),
+        }
+    }
+
+    /// A binary-protocol value (not NULL: the row's bitmap says NULL).
+    pub(crate) fn put_binary(self, out: &mut Vec<u8>, v: &Value) {
+        match self {
+            Encoding::Float => {
+                out.extend_from_slice(&(v.as_f64().unwrap_or(0.0) as f32).to_le_bytes())
+            }
+            Encoding::Year => out.extend_from_slice(&(int_of(v) as i16).to_le_bytes()),
+            Encoding::Kind(kind) => put_binary_kind(out, kind, v),
+        }
+    }
+}
+
+fn int_of(v: &Value) -> i64 {
+    match v {
+        Value::Int(i) => *i,
+        Value::UInt(u) => *u as i64,
+        Value::Decimal(d) => d.rescale(0).unscaled as i64,
+        Value::Double(f) => f.round() as i64,
+        other => other
+            .to_text()
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(0),
+    }
+}
+
+fn put_binary_kind(out: &mut Vec<u8>, kind: ColumnKind, v: &Value) {
+    match kind {
+        ColumnKind::Int | ColumnKind::UInt => out.extend_from_slice(&int_of(v).to_le_bytes()),
+        ColumnKind::Double => out.extend_from_slice(&v.as_f64().unwrap_or(0.0).to_le_bytes()),
+        ColumnKind::Date | ColumnKind::DateTime => {
+            let (days, micros) = match v {
+                Value::Date(d) => (*d, 0i64),
+                Value::DateTime(t) => (
+                    t.div_euclid(MICROS_PER_DAY) as i32,
+                    t.rem_euclid(MICROS_PER_DAY),
+                ),
+                _ => (0, 0),
+            };
+            let (y, m, d) = civil_from_days(days);
+            let secs = micros / 1_000_000;
+            let frac = (micros % 1_000_000) as u32;
+            if kind == ColumnKind::Date || micros == 0 {
+                out.push(4);
+                out.extend_from_slice(&(y as u16).to_le_bytes());
+                out.extend_from_slice(&[m as u8, d as u8]);
+            } else {
+                out.push(if frac == 0 { 7 } else { 11 });
+                out.extend_from_slice(&(y as u16).to_le_bytes());
+                out.extend_from_slice(&[
+                    m as u8,
+                    d as u8,
+                    (secs / 3600) as u8,
+                    (secs / 60 % 60) as u8,
+                    (secs % 60) as u8,
+                ]);
+                if frac != 0 {
+                    out.extend_from_slice(&frac.to_le_bytes());
+                }
+            }
+        }
+        ColumnKind::Decimal { .. } | ColumnKind::Text => match v {
+            Value::Bytes(b) => put_lenenc_str(out, b),
+            other => put_lenenc_str(out, other.to_text().unwrap_or_default().as_bytes()),
+        },
+    }
+}
