@@ -2,7 +2,8 @@
 //! with six significant digits), YEAR (two-digit years, the zero year),
 //! BINARY (zero-padded), VARBINARY, TINY/MEDIUM/LONG TEXT and BLOB — their
 //! values, wire types, character sets and limits, in SHOW CREATE TABLE and
-//! SHOW COLUMNS, through the text and the binary protocol.
+//! SHOW COLUMNS, through the text and the binary protocol; TIMESTAMP and
+//! DATETIME with DEFAULT CURRENT_TIMESTAMP and ON UPDATE CURRENT_TIMESTAMP.
 mod common;
 use common::differential::{same_as_mariadb, Shown};
 use common::mariadb::MariaDb;
@@ -50,19 +51,65 @@ fn types_show_and_store_as_mariadb_does() {
     let server = Server::start();
     let mariadb = MariaDb::start();
     same_as_mariadb(&server, &mariadb, "tys", SETUP, STEPS, Shown::TypesAndRows);
-    let create = same_as_mariadb_but_engine(&server, &mariadb);
+    let create = same_as_mariadb_but_engine(&server, &mariadb, SETUP, SHOWN);
     assert!(create.contains("`f` float DEFAULT NULL"), "{create}");
 }
 
-/// SHOW COLUMNS and SHOW CREATE TABLE as MariaDB's, but for the engine's
-/// name; returns lineardb's SHOW CREATE TABLE.
-fn same_as_mariadb_but_engine(server: &Server, mariadb: &MariaDb) -> String {
-    let ours = common::differential::outcomes(&server.url(""), "tyc", SETUP, SHOWN, Shown::Rows);
+const TIMESTAMPS: &[&str] = &[
+    "CREATE TABLE d1 (id INT PRIMARY KEY, v INT, \
+     ts TIMESTAMP DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP, dt DATETIME DEFAULT NOW(), \
+     n TIMESTAMP NULL, m TIMESTAMP NOT NULL DEFAULT '2024-01-01 00:00:00')",
+];
+
+const TIMESTAMP_STEPS: &[&str] = &[
+    "INSERT INTO d1 (id, v) VALUES (1, 10), (2, 20)",
+    "SELECT id, v, ts IS NOT NULL, dt IS NOT NULL, ts = dt, n, m FROM d1 ORDER BY id",
+    "SELECT COUNT(*) FROM d1 WHERE ts >= NOW() - INTERVAL 1 MINUTE",
+    "UPDATE d1 SET ts = '2000-01-01 00:00:00', dt = '2000-01-01 00:00:00' WHERE id = 1",
+    "SELECT id, ts = dt FROM d1 ORDER BY id",
+    // Nothing changes: ON UPDATE leaves the time.
+    "UPDATE d1 SET v = v WHERE id = 1",
+    "SELECT id, ts FROM d1 WHERE id = 1",
+    "UPDATE d1 SET v = 11 WHERE id = 1",
+    "SELECT id, ts > '2001-01-01', dt FROM d1 WHERE id = 1",
+    "INSERT INTO d1 (id, v) VALUES (1, 0) ON DUPLICATE KEY UPDATE v = 12, dt = ts",
+    "SELECT id, ts = dt FROM d1 WHERE id = 1",
+    "REPLACE INTO d1 (id, v, ts) VALUES (2, 21, '2010-10-10 10:10:10')",
+    "SELECT id, v, ts, dt IS NOT NULL FROM d1 WHERE id = 2",
+    "SHOW COLUMNS FROM d1",
+];
+
+#[test]
+fn current_timestamp_defaults_and_updates_as_mariadb_does() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    same_as_mariadb(
+        &server,
+        &mariadb,
+        "tyt",
+        TIMESTAMPS,
+        TIMESTAMP_STEPS,
+        Shown::Rows,
+    );
+    let create =
+        same_as_mariadb_but_engine(&server, &mariadb, TIMESTAMPS, &["SHOW CREATE TABLE d1"]);
+    assert!(create.contains("ON UPDATE current_timestamp()"), "{create}");
+}
+
+/// `shown` as MariaDB answers it, but for the engine's name; returns
+/// lineardb's last outcome.
+fn same_as_mariadb_but_engine(
+    server: &Server,
+    mariadb: &MariaDb,
+    setup: &[&str],
+    shown: &[&str],
+) -> String {
+    let ours = common::differential::outcomes(&server.url(""), "tyc", setup, shown, Shown::Rows);
     let theirs = common::differential::outcomes(
         &format!("mysql://root@127.0.0.1:{}/", mariadb.port),
         "tyc",
-        SETUP,
-        SHOWN,
+        setup,
+        shown,
         Shown::Rows,
     );
     let ours: Vec<String> = ours
@@ -70,7 +117,7 @@ fn same_as_mariadb_but_engine(server: &Server, mariadb: &MariaDb) -> String {
         .map(|o| o.replace("ENGINE=lineardb", "ENGINE=InnoDB"))
         .collect();
     common::differential::assert_same(&ours, &theirs);
-    ours[1].clone()
+    ours.last().cloned().unwrap_or_default()
 }
 
 #[test]

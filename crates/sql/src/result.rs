@@ -28,7 +28,7 @@ impl ColumnKind {
             DataType::Double | DataType::Float => ColumnKind::Double,
             DataType::Year => ColumnKind::Int,
             DataType::Date => ColumnKind::Date,
-            DataType::DateTime => ColumnKind::DateTime,
+            DataType::DateTime | DataType::Timestamp => ColumnKind::DateTime,
             DataType::Char(_)
             | DataType::VarChar(_)
             | DataType::Binary(_)

@@ -42,7 +42,11 @@ pub(crate) fn int_width(dt: &DataType) -> usize {
         DataType::MediumInt { .. } | DataType::Int { .. } | DataType::Date => 4,
         DataType::Year => 2,
         // FLOAT keys are its value as a double.
-        DataType::BigInt { .. } | DataType::DateTime | DataType::Double | DataType::Float => 8,
+        DataType::BigInt { .. }
+        | DataType::DateTime
+        | DataType::Timestamp
+        | DataType::Double
+        | DataType::Float => 8,
         DataType::Decimal { precision, .. } => {
             if *precision <= 18 {
                 8
@@ -141,7 +145,9 @@ pub fn encode_value(col: &KeyColumn, v: &Value, out: &mut Vec<u8>) {
             out.extend_from_slice(&key.to_be_bytes());
         }
         (DataType::Date, Value::Date(d)) => put_signed(*d as i128, 4, out),
-        (DataType::DateTime, Value::DateTime(t)) => put_signed(*t as i128, 8, out),
+        (DataType::DateTime | DataType::Timestamp, Value::DateTime(t)) => {
+            put_signed(*t as i128, 8, out)
+        }
         (t, Value::Bytes(b)) if t.is_string() => encode_str(dt, b, out),
         (dt, v) => panic!("value {v:?} was not coerced to {dt:?}"),
     }
@@ -232,7 +238,9 @@ pub fn decode_value(col: &KeyColumn, b: &[u8], pos: &mut usize) -> Option<Value>
             Value::Double(f64::from_bits(bits))
         }
         DataType::Date => Value::Date(get_signed(take(pos, 4)?) as i32),
-        DataType::DateTime => Value::DateTime(get_signed(take(pos, 8)?) as i64),
+        DataType::DateTime | DataType::Timestamp => {
+            Value::DateTime(get_signed(take(pos, 8)?) as i64)
+        }
         t if t.is_string() => {
             let mut s = Vec::new();
             loop {
@@ -355,7 +363,9 @@ mod tests {
                 .prop_map(Value::Double)
                 .boxed(),
             DataType::Date => (-719_162i32..2_932_896).prop_map(Value::Date).boxed(),
-            DataType::DateTime => any::<i64>().prop_map(Value::DateTime).boxed(),
+            DataType::DateTime | DataType::Timestamp => {
+                any::<i64>().prop_map(Value::DateTime).boxed()
+            }
             DataType::VarChar(_) => {
                 prop::collection::vec(prop_oneof![Just(0u8), Just(0xffu8), any::<u8>()], 0..6)
                     .prop_map(Value::Bytes)

@@ -219,7 +219,7 @@ impl<'a> RowRef<'a> {
             DataType::Float => Value::Double(f32::from_bits(self.int(c) as u32) as f64),
             DataType::Year => Value::Int(self.int(c)),
             DataType::Date => Value::Date(self.int(c) as i32),
-            DataType::DateTime => Value::DateTime(self.int(c)),
+            DataType::DateTime | DataType::Timestamp => Value::DateTime(self.int(c)),
             _ => Value::Bytes(self.bytes(c).to_vec()),
         }
     }

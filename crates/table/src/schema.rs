@@ -10,6 +10,9 @@ pub enum ColumnDefault {
     Null,
     /// A literal, kept as text and coerced when used.
     Literal(String),
+    /// DEFAULT CURRENT_TIMESTAMP (DATETIME and TIMESTAMP): the inserting
+    /// statement's time, which the SQL layer supplies.
+    CurrentTimestamp,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -23,6 +26,10 @@ pub struct ColumnDef {
     /// `tinyint(1)`); None for the type's own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub display_width: Option<u32>,
+    /// ON UPDATE CURRENT_TIMESTAMP: an UPDATE that changes the row and
+    /// leaves this column alone sets it to the statement's time.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub on_update_now: bool,
 }
 
 impl ColumnDef {
@@ -34,6 +41,7 @@ impl ColumnDef {
             default: ColumnDefault::None,
             auto_increment: false,
             display_width: None,
+            on_update_now: false,
         }
     }
     pub fn not_null(mut self) -> Self {
@@ -74,6 +82,14 @@ impl ColumnDef {
         match &self.default {
             ColumnDefault::Literal(s) => self.data_type.coerce(Value::str(s), &self.name),
             ColumnDefault::Null => Ok(Value::Null),
+            // Through the embedded API, which has no statement clock: now,
+            // in UTC.
+            ColumnDefault::CurrentTimestamp => {
+                let micros = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs() as i64 * 1_000_000);
+                Ok(Value::DateTime(micros))
+            }
             ColumnDefault::None if self.nullable || self.auto_increment => Ok(Value::Null),
             ColumnDefault::None => Err(Error::NoDefault(self.name.clone())),
         }

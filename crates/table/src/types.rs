@@ -41,6 +41,9 @@ pub enum DataType {
     VarChar(u32),
     /// FLOAT: a 4-byte float (values read as f64).
     Float,
+    /// TIMESTAMP: a DATETIME in the server's time zone (the zone is
+    /// SYSTEM and fixed, so it is stored as the local time).
+    Timestamp,
     /// YEAR: 1901 … 2155, or 0.
     Year,
     /// BINARY(n): n bytes, a shorter value padded with zero bytes.
@@ -330,7 +333,7 @@ impl DataType {
             }
             DataType::Double => 8,
             DataType::Date => 4,
-            DataType::DateTime => 8,
+            DataType::DateTime | DataType::Timestamp => 8,
             DataType::Float => 4,
             DataType::Year => 2,
             t if t.is_string() => return None,
@@ -556,6 +559,7 @@ impl DataType {
                     .ok_or_else(|| wrong("date", &v)),
                 _ => Err(wrong("date", &v)),
             },
+            DataType::Timestamp => DataType::DateTime.coerce(v, column),
             DataType::DateTime => match &v {
                 Value::DateTime(_) => Ok(v),
                 Value::Date(d) => Ok(Value::DateTime(*d as i64 * MICROS_PER_DAY)),
@@ -602,6 +606,7 @@ impl DataType {
             DataType::Double => "double".into(),
             DataType::Date => "date".into(),
             DataType::DateTime => "datetime".into(),
+            DataType::Timestamp => "timestamp".into(),
             DataType::Char(n) => format!("char({n})"),
             DataType::VarChar(n) => format!("varchar({n})"),
             DataType::Float => "float".into(),
@@ -696,9 +701,7 @@ mod tests {
             1406
         );
         assert_eq!(
-            DataType::Float
-                .coerce(Value::str("0.1"), "f")
-                .unwrap(),
+            DataType::Float.coerce(Value::str("0.1"), "f").unwrap(),
             Value::Double(0.1f32 as f64)
         );
     }

@@ -94,6 +94,7 @@ fn key_bytes(table: &Table, column: usize) -> u32 {
         DataType::Double => 8,
         DataType::Date => 3,
         DataType::DateTime => 5,
+        DataType::Timestamp => 4,
         DataType::Float => 4,
         DataType::Year => 1,
         DataType::Char(n) => n * 4,

@@ -141,7 +141,7 @@ fn range_check(e: &Expr, types: &[DataType]) -> Option<RangeCheck> {
         t if t.is_integer() => (Read::Int, 0, Kind::Number),
         DataType::Decimal { scale, .. } => (Read::Decimal, scale, Kind::Number),
         DataType::Date => (Read::Int, 0, Kind::Date),
-        DataType::DateTime => (Read::Int, 0, Kind::DateTime),
+        DataType::DateTime | DataType::Timestamp => (Read::Int, 0, Kind::DateTime),
         _ => return None,
     };
     let (mut lo, mut hi) = (None, None);

@@ -51,7 +51,8 @@ fn data_type(t: &ast::DataType) -> Result<DataType> {
             DataType::VarBinary(*length as u32)
         }
         D::Date => DataType::Date,
-        D::Datetime(_) | D::Timestamp(..) => DataType::DateTime,
+        D::Datetime(_) => DataType::DateTime,
+        D::Timestamp(_, ast::TimezoneInfo::None) => DataType::Timestamp,
         D::Char(l) | D::Character(l) => DataType::Char(len(l)),
         D::Varchar(l) | D::CharacterVarying(l) => DataType::VarChar(len(l)),
         D::TinyText => DataType::Text(types::TINY_LEN),
@@ -103,6 +104,29 @@ fn ident_list(cols: &[ast::IndexColumn]) -> Result<Vec<String>> {
             ))),
         })
         .collect()
+}
+
+/// Whether `e` is CURRENT_TIMESTAMP or a synonym (NOW(),
+/// LOCALTIMESTAMP…), with no fractional-seconds precision.
+fn is_current_timestamp(e: &ast::Expr) -> bool {
+    let name = match e {
+        ast::Expr::Function(f) => {
+            let no_args = match &f.args {
+                ast::FunctionArguments::None => true,
+                ast::FunctionArguments::List(l) => l.args.is_empty(),
+                ast::FunctionArguments::Subquery(_) => false,
+            };
+            if !no_args {
+                return false;
+            }
+            object_name(&f.name).join(".")
+        }
+        ast::Expr::Identifier(i) => i.value.clone(),
+        _ => return false,
+    };
+    ["CURRENT_TIMESTAMP", "NOW", "LOCALTIME", "LOCALTIMESTAMP"]
+        .iter()
+        .any(|n| name.eq_ignore_ascii_case(n))
 }
 
 /// A literal DEFAULT as text (what the catalog keeps).
@@ -163,6 +187,24 @@ impl Session {
                 match &o.option {
                     ast::ColumnOption::NotNull => def.nullable = false,
                     ast::ColumnOption::Null => def.nullable = true,
+                    ast::ColumnOption::Default(e)
+                        if is_current_timestamp(e)
+                            && matches!(
+                                def.data_type,
+                                DataType::DateTime | DataType::Timestamp
+                            ) =>
+                    {
+                        def.default = lineardb_table::ColumnDefault::CurrentTimestamp
+                    }
+                    ast::ColumnOption::OnUpdate(e)
+                        if is_current_timestamp(e)
+                            && matches!(
+                                def.data_type,
+                                DataType::DateTime | DataType::Timestamp
+                            ) =>
+                    {
+                        def.on_update_now = true
+                    }
                     ast::ColumnOption::Default(e) => {
                         def.default = match default_text(e)? {
                             Some(s) => lineardb_table::ColumnDefault::Literal(s),

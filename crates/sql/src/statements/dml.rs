@@ -110,7 +110,8 @@ impl Session {
         // "Duplicates" of the statement's info).
         let mut skipped = 0u64;
         let mut first_id = 0u64;
-        for given in rows {
+        for mut given in rows {
+            super::auto_timestamp::fill_defaults(t.def(), &mut given);
             let (full, generated) = t.prepare_row(given)?;
             match t.insert_prepared(txn, &full) {
                 Ok(()) => {
@@ -136,6 +137,7 @@ impl Session {
                         new[*col] = Some(crate::expr::eval_written(e, &both[..], env)?);
                     }
                     let differs = sets.iter().any(|(c, _)| new[*c].as_ref() != Some(&old[*c]));
+                    super::auto_timestamp::touch(t.def(), &old, &mut new);
                     t.update_row(txn, &pk, &old, new)?;
                     if differs {
                         // MariaDB counts an updated row twice.
@@ -665,9 +667,10 @@ fn write_update(
     sets: &[(usize, crate::expr::Expr)],
     pk: &[u8],
     old: &[Value],
-    new: Vec<Option<Value>>,
+    mut new: Vec<Option<Value>>,
 ) -> Result<bool> {
     let differs = sets.iter().any(|(c, _)| new[*c].as_ref() != Some(&old[*c]));
+    super::auto_timestamp::touch(t.def(), old, &mut new);
     t.update_row(txn, pk, old, new)?;
     Ok(differs)
 }

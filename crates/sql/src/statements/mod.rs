@@ -3,6 +3,7 @@
 mod accounts;
 mod admin;
 mod analyze;
+mod auto_timestamp;
 mod ddl;
 mod dml;
 mod dml_subqueries;

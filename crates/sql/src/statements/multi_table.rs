@@ -220,7 +220,7 @@ impl Session {
         for (target, rows) in targets.iter().zip(changes) {
             let t = &target.table;
             let mut n = 0;
-            for (pk, new) in rows {
+            for (pk, mut new) in rows {
                 // Locked: only this statement changes it (through another
                 // alias of the same table, whose change it keeps).
                 let Some(old) = t.get_by_key(&ReadView::latest(), &pk)? else {
@@ -231,6 +231,7 @@ impl Session {
                     .iter()
                     .zip(&old)
                     .any(|(n, o)| n.as_ref().is_some_and(|n| n != o));
+                super::auto_timestamp::touch(t.def(), &old, &mut new);
                 t.update_row(txn, &pk, &old, new)?;
                 n += u64::from(differs);
             }

@@ -307,10 +307,15 @@ impl Session {
                             }),
                             match &c.default {
                                 lineardb_table::ColumnDefault::Literal(s) => Value::str(s),
+                                lineardb_table::ColumnDefault::CurrentTimestamp => {
+                                    Value::str("current_timestamp()")
+                                }
                                 _ => Value::Null,
                             },
                             Value::str(if c.auto_increment {
                                 "auto_increment"
+                            } else if c.on_update_now {
+                                "on update current_timestamp()"
                             } else {
                                 ""
                             }),
@@ -573,13 +578,22 @@ fn show_create_table(t: &Table) -> String {
             let mut l = format!("  `{}` {}", c.name, c.sql_type());
             if !c.nullable {
                 l.push_str(" NOT NULL");
+            } else if c.data_type == lineardb_table::DataType::Timestamp {
+                // MariaDB says so for a TIMESTAMP that may be NULL.
+                l.push_str(" NULL");
             }
             match &c.default {
                 lineardb_table::ColumnDefault::Literal(v) => {
                     l.push_str(&format!(" DEFAULT {}", default_literal(&c.data_type, v)))
                 }
+                lineardb_table::ColumnDefault::CurrentTimestamp => {
+                    l.push_str(" DEFAULT current_timestamp()")
+                }
                 _ if c.nullable => l.push_str(" DEFAULT NULL"),
                 _ => {}
+            }
+            if c.on_update_now {
+                l.push_str(" ON UPDATE current_timestamp()");
             }
             if c.auto_increment {
                 l.push_str(" AUTO_INCREMENT");
