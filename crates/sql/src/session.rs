@@ -398,7 +398,9 @@ impl Session {
                 Value::Int(self.engine.flush_log_at_trx_commit() as i64)
             }
             "sql_mode" => {
-                Value::str("STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION")
+                Value::str(
+                    "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION",
+                )
             }
             "character_set_client"
             | "character_set_connection"

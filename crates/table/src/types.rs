@@ -593,6 +593,84 @@ impl DataType {
         }
     }
 
+    /// [`coerce`](Self::coerce) as a statement outside strict mode does
+    /// it: a number out of range becomes the nearest one in range, a string
+    /// too long is cut, a number with trailing text keeps its number (none:
+    /// 0); each with the error as the warning to give. Other errors (a
+    /// wrong date) stay errors.
+    pub fn coerce_lenient(&self, v: Value, column: &str) -> Result<(Value, Option<Error>)> {
+        let e = match self.coerce(v.clone(), column) {
+            Ok(x) => return Ok((x, None)),
+            Err(e) => e,
+        };
+        let negative = || v.as_f64().is_some_and(|f| f < 0.0) || text_is_negative(&v);
+        let adjusted = match (&e, self) {
+            (Error::OutOfRange(_), t) if t.is_integer() => {
+                let (lo, hi) = t.int_range();
+                let n = if negative() { lo } else { hi };
+                t.coerce(Value::Decimal(Dec::new(n, 0)), column)?
+            }
+            (Error::OutOfRange(_), DataType::Decimal { precision, scale }) => {
+                let max = pow10(*precision) - 1;
+                Value::Decimal(Dec::new(if negative() { -max } else { max }, *scale))
+            }
+            (Error::OutOfRange(_), DataType::Double) => {
+                Value::Double(if negative() { f64::MIN } else { f64::MAX })
+            }
+            (Error::OutOfRange(_), DataType::Float) => Value::Double(if negative() {
+                f32::MIN as f64
+            } else {
+                f32::MAX as f64
+            }),
+            (Error::OutOfRange(_), DataType::Year) => Value::Int(0),
+            (Error::DataTooLong(_), t) if t.is_string() => {
+                let bytes = match &v {
+                    Value::Bytes(b) => b.clone(),
+                    other => other.to_text().unwrap_or_default().into_bytes(),
+                };
+                let cut = match *t {
+                    DataType::Char(n) | DataType::VarChar(n) => {
+                        let text = String::from_utf8_lossy(&bytes);
+                        text.chars()
+                            .take(n as usize)
+                            .collect::<String>()
+                            .into_bytes()
+                    }
+                    DataType::Binary(n)
+                    | DataType::VarBinary(n)
+                    | DataType::Text(n)
+                    | DataType::Blob(n) => {
+                        let mut end = (n as usize).min(bytes.len());
+                        // TEXT is cut where a character starts.
+                        while matches!(t, DataType::Text(_))
+                            && end > 0
+                            && end < bytes.len()
+                            && (bytes[end] & 0xC0) == 0x80
+                        {
+                            end -= 1;
+                        }
+                        bytes[..end].to_vec()
+                    }
+                    _ => bytes,
+                };
+                self.coerce(Value::Bytes(cut), column)?
+            }
+            (Error::WrongValue { .. }, t)
+                if t.is_integer()
+                    || matches!(
+                        t,
+                        DataType::Decimal { .. } | DataType::Double | DataType::Float
+                    ) =>
+            {
+                let prefix = numeric_prefix(&v);
+                let (x, _) = self.coerce_lenient(Value::str(&prefix), column)?;
+                x
+            }
+            _ => return Err(e),
+        };
+        Ok((adjusted, Some(e)))
+    }
+
     /// SQL spelling of the type, as SHOW CREATE TABLE prints it.
     pub fn sql(&self) -> String {
         let u = |unsigned: &bool| if *unsigned { " unsigned" } else { "" };
@@ -616,6 +694,44 @@ impl DataType {
             DataType::Text(n) => format!("{}text", size_prefix(*n)),
             DataType::Blob(n) => format!("{}blob", size_prefix(*n)),
         }
+    }
+}
+
+/// Whether a value is text that starts with a minus sign.
+fn text_is_negative(v: &Value) -> bool {
+    matches!(v, Value::Bytes(b) if b.trim_ascii_start().first() == Some(&b'-'))
+}
+
+/// The longest number a text starts with ("0" if none), as MariaDB reads
+/// a string in numeric context.
+fn numeric_prefix(v: &Value) -> String {
+    let text = v.to_text().unwrap_or_default();
+    let t = text.trim_start();
+    let mut end = 0;
+    let mut seen_digit = false;
+    let mut seen_dot = false;
+    for (i, c) in t.char_indices() {
+        let ok = match c {
+            '0'..='9' => {
+                seen_digit = true;
+                true
+            }
+            '-' | '+' => i == 0,
+            '.' if !seen_dot => {
+                seen_dot = true;
+                true
+            }
+            _ => false,
+        };
+        if !ok {
+            break;
+        }
+        end = i + c.len_utf8();
+    }
+    if seen_digit {
+        t[..end].trim_end_matches('.').to_string()
+    } else {
+        "0".to_string()
     }
 }
 
@@ -704,6 +820,49 @@ mod tests {
             DataType::Float.coerce(Value::str("0.1"), "f").unwrap(),
             Value::Double(0.1f32 as f64)
         );
+    }
+
+    #[test]
+    fn lenient_coercion_clamps_cuts_and_reads_prefixes() {
+        let lenient = |t: DataType, v: Value| {
+            let (x, e) = t.coerce_lenient(v, "c").unwrap();
+            (x, e.map(|e| e.mysql_code()))
+        };
+        let tiny = DataType::TinyInt { unsigned: false };
+        assert_eq!(
+            lenient(tiny, Value::Int(300)),
+            (Value::Int(127), Some(1264))
+        );
+        assert_eq!(
+            lenient(tiny, Value::Int(-300)),
+            (Value::Int(-128), Some(1264))
+        );
+        assert_eq!(lenient(tiny, Value::Int(5)), (Value::Int(5), None));
+        assert_eq!(
+            lenient(DataType::VarChar(3), Value::str("abcdef")),
+            (Value::str("abc"), Some(1406))
+        );
+        assert_eq!(
+            lenient(DataType::Int { unsigned: false }, Value::str("12abc")),
+            (Value::Int(12), Some(1366))
+        );
+        assert_eq!(
+            lenient(DataType::Int { unsigned: false }, Value::str("abc")),
+            (Value::Int(0), Some(1366))
+        );
+        assert_eq!(
+            lenient(
+                DataType::Decimal {
+                    precision: 4,
+                    scale: 2
+                },
+                Value::Int(1000)
+            ),
+            (Value::Decimal(Dec::new(9999, 2)), Some(1264))
+        );
+        assert!(DataType::Date
+            .coerce_lenient(Value::str("nope"), "c")
+            .is_err());
     }
 
     #[test]

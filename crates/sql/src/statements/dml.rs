@@ -110,8 +110,17 @@ impl Session {
         // "Duplicates" of the statement's info).
         let mut skipped = 0u64;
         let mut first_id = 0u64;
-        for mut given in rows {
+        let strict = super::lenient::is_strict(
+            &self
+                .variable("sql_mode")
+                .and_then(|v| v.to_text())
+                .unwrap_or_default(),
+        );
+        for (n, mut given) in rows.into_iter().enumerate() {
             super::auto_timestamp::fill_defaults(t.def(), &mut given);
+            if !strict {
+                super::lenient::adjust(t.def(), &mut given, n as u64 + 1, &mut self.warnings)?;
+            }
             let (full, generated) = t.prepare_row(given)?;
             match t.insert_prepared(txn, &full) {
                 Ok(()) => {

@@ -7,6 +7,7 @@ mod auto_timestamp;
 mod ddl;
 mod dml;
 mod dml_subqueries;
+mod lenient;
 pub(crate) mod locking_read;
 pub(crate) mod multi_table;
 pub(crate) mod prepared;
@@ -35,7 +36,28 @@ impl Session {
         columns: &[&str],
         rows: Vec<Vec<Value>>,
     ) -> Result<Outcome> {
-        let cols: Vec<Column> = columns.iter().map(|c| text_col(c)).collect();
+        // A column of integers is sent as one (SHOW WARNINGS' Code, SHOW
+        // INDEX's Seq_in_index…), as MariaDB sends it; others as text.
+        let cols: Vec<Column> = columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let mut values = rows
+                    .iter()
+                    .filter_map(|r| r.get(i))
+                    .filter(|v| !v.is_null());
+                let first = values.next();
+                match first {
+                    Some(Value::Int(_)) if values.all(|v| matches!(v, Value::Int(_))) => {
+                        Column::expr(c, crate::result::ColumnKind::Int)
+                    }
+                    Some(Value::UInt(_)) if values.all(|v| matches!(v, Value::UInt(_))) => {
+                        Column::expr(c, crate::result::ColumnKind::UInt)
+                    }
+                    _ => text_col(c),
+                }
+            })
+            .collect();
         sink.columns(&cols)?;
         for r in rows {
             sink.row(&r)?;

@@ -108,6 +108,16 @@ impl Session {
                 .trim_start_matches("global.")
                 .trim_start_matches("GLOBAL.")
                 .to_ascii_lowercase();
+            // SET x = DEFAULT: the variable's own value again.
+            if matches!(value, ast::Expr::Identifier(i) if i.value.eq_ignore_ascii_case("DEFAULT"))
+                && !matches!(
+                    name.as_str(),
+                    "autocommit" | "transaction_isolation" | "tx_isolation"
+                )
+            {
+                self.variables.remove(&name);
+                continue;
+            }
             // A bare identifier is a keyword value (SET sql_mode = ANSI, SET autocommit = ON).
             let v = match value {
                 ast::Expr::Identifier(i) => Value::str(&i.value),

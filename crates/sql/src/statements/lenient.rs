@@ -1,0 +1,66 @@
+//! Statements outside strict mode (an `sql_mode` with neither
+//! STRICT_TRANS_TABLES nor STRICT_ALL_TABLES): a value its column cannot
+//! hold is adjusted — clamped into range, cut to length, read as the
+//! number it starts with — with MariaDB's warning, instead of failing the
+//! statement. What cannot be adjusted (a wrong date) still fails.
+use crate::error::{Result, SqlError};
+use lineardb_table::{Error, TableDef, Value};
+
+/// Whether `sql_mode` makes bad values errors.
+pub(crate) fn is_strict(sql_mode: &str) -> bool {
+    sql_mode.split(',').any(|m| {
+        m.trim().eq_ignore_ascii_case("STRICT_TRANS_TABLES")
+            || m.trim().eq_ignore_ascii_case("STRICT_ALL_TABLES")
+    })
+}
+
+/// Adjusts row `row` (1-based) of a statement's values for `def`'s
+/// columns, adding a warning per value adjusted.
+pub(crate) fn adjust(
+    def: &TableDef,
+    values: &mut [Option<Value>],
+    row: u64,
+    warnings: &mut Vec<(u16, String)>,
+) -> Result<()> {
+    for (slot, c) in values.iter_mut().zip(&def.columns) {
+        let Some(v) = slot.take() else {
+            continue;
+        };
+        let original = v.clone();
+        let (x, e) = c
+            .data_type
+            .coerce_lenient(v, &c.name)
+            .map_err(SqlError::from)?;
+        if let Some(e) = e {
+            warnings.push(warning(def, &c.name, &original, &e, row));
+        }
+        *slot = Some(x);
+    }
+    Ok(())
+}
+
+/// MariaDB's warning for a value adjusted to fit its column.
+fn warning(def: &TableDef, column: &str, value: &Value, e: &Error, row: u64) -> (u16, String) {
+    let text = value.to_text().unwrap_or_default();
+    let starts_with_number = text
+        .trim_start()
+        .trim_start_matches(['-', '+'])
+        .starts_with(|c: char| c.is_ascii_digit() || c == '.');
+    match e {
+        Error::OutOfRange(_) => (
+            1264,
+            format!("Out of range value for column '{column}' at row {row}"),
+        ),
+        Error::WrongValue { kind, .. } if !starts_with_number => (
+            1366,
+            format!(
+                "Incorrect {kind} value: '{text}' for column `{}`.`{}`.`{column}` at row {row}",
+                def.database, def.name
+            ),
+        ),
+        _ => (
+            1265,
+            format!("Data truncated for column '{column}' at row {row}"),
+        ),
+    }
+}
