@@ -183,26 +183,16 @@ impl Session {
         for c in &ct.columns {
             let mut def = ColumnDef::new(&c.name.value, data_type(&c.data_type)?);
             def.display_width = display_width(&c.data_type);
+            // DEFAULT / ON UPDATE CURRENT_TIMESTAMP are for these types.
+            let takes_now = matches!(def.data_type, DataType::DateTime | DataType::Timestamp);
             for o in &c.options {
                 match &o.option {
                     ast::ColumnOption::NotNull => def.nullable = false,
                     ast::ColumnOption::Null => def.nullable = true,
-                    ast::ColumnOption::Default(e)
-                        if is_current_timestamp(e)
-                            && matches!(
-                                def.data_type,
-                                DataType::DateTime | DataType::Timestamp
-                            ) =>
-                    {
+                    ast::ColumnOption::Default(e) if takes_now && is_current_timestamp(e) => {
                         def.default = lineardb_table::ColumnDefault::CurrentTimestamp
                     }
-                    ast::ColumnOption::OnUpdate(e)
-                        if is_current_timestamp(e)
-                            && matches!(
-                                def.data_type,
-                                DataType::DateTime | DataType::Timestamp
-                            ) =>
-                    {
+                    ast::ColumnOption::OnUpdate(e) if takes_now && is_current_timestamp(e) => {
                         def.on_update_now = true
                     }
                     ast::ColumnOption::Default(e) => {
