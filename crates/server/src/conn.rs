@@ -143,7 +143,13 @@ impl<S: Read + Write> RowSink for Sink<'_, S> {
             }
         } else {
             for (i, v) in row.iter().enumerate() {
-                encoding(i).put_text(&mut self.buf, v);
+                match v {
+                    // Strings and NULL are sent as they are whatever the
+                    // column (the common case: no per-column work).
+                    Value::Null => self.buf.push(0xfb),
+                    Value::Bytes(b) => put_lenenc_str(&mut self.buf, b),
+                    other => encoding(i).put_text(&mut self.buf, other),
+                }
             }
         }
         self.io.write(&self.buf).map_err(io_err)
