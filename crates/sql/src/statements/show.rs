@@ -523,6 +523,19 @@ fn is_note(code: u16) -> bool {
     matches!(code, 1050 | 1051 | 4092 | 1007 | 1008 | 1973 | 1974)
 }
 
+/// The secondary indexes (with their positions) in MariaDB's order: unique
+/// keys of NOT NULL columns first, then the other unique keys, then the
+/// rest, each in the order they were made.
+fn keys_in_order(d: &lineardb_table::TableDef) -> Vec<(usize, &lineardb_table::IndexDef)> {
+    let mut keys: Vec<(usize, &lineardb_table::IndexDef)> = d.indexes.iter().enumerate().collect();
+    keys.sort_by_key(|(_, ix)| match ix.unique {
+        true if ix.columns.iter().all(|&c| !d.columns[c].nullable) => 0,
+        true => 1,
+        false => 2,
+    });
+    keys
+}
+
 /// SHOW INDEX rows: the primary key, then each secondary index.
 fn index_rows(t: &Table) -> Vec<Vec<Value>> {
     let d = &t.def();
@@ -530,7 +543,7 @@ fn index_rows(t: &Table) -> Vec<Vec<Value>> {
     if !d.primary_key.is_empty() {
         keys.push(("PRIMARY", true, &d.primary_key, None));
     }
-    for (i, ix) in d.indexes.iter().enumerate() {
+    for (i, ix) in keys_in_order(d) {
         keys.push((&ix.name, ix.unique, &ix.columns, Some(i)));
     }
     let mut rows = Vec::new();
@@ -609,15 +622,7 @@ fn show_create_table(t: &Table) -> String {
             .collect();
         lines.push(format!("  PRIMARY KEY ({})", cols.join(",")));
     }
-    // MariaDB lists unique keys of NOT NULL columns first, then the other
-    // unique keys, then the rest, each in the order they were made.
-    let mut keys: Vec<&lineardb_table::IndexDef> = d.indexes.iter().collect();
-    keys.sort_by_key(|ix| match ix.unique {
-        true if ix.columns.iter().all(|&c| !d.columns[c].nullable) => 0,
-        true => 1,
-        false => 2,
-    });
-    for ix in keys {
+    for (_, ix) in keys_in_order(d) {
         let cols: Vec<String> = ix
             .columns
             .iter()
