@@ -149,8 +149,8 @@ fn explain_shows_the_plan_that_runs() {
         (
             "EXPLAIN SELECT * FROM eo, ec WHERE ec.nation = eo.total",
             &[
-                "1 | SIMPLE | ec | ALL | NULL | NULL | ",
-                "1 | SIMPLE | eo | hash_ALL | #hash#$hj | ex.ec.nation | \
+                "1 | SIMPLE | eo | ALL | NULL | NULL | ",
+                "1 | SIMPLE | ec | hash_ALL | #hash#$hj | ex.eo.total | \
                  Using join buffer (flat, BNLH join)",
             ],
         ),

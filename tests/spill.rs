@@ -5,11 +5,14 @@
 //! DISTINCT sends the rows of keys it cannot hold to a file and, at the
 //! end, each key's first row in the order they came, and ORDER BY … LIMIT
 //! keeps only the rows it may send, a hash join cuts both its sides into
-//! partitions by key and joins one partition at a time. The budget is set per
+//! partitions by key and joins one partition at a time; set operations
+//! cut the keys they hold and the rows still to decide into partitions by
+//! key, and window functions sort their rows on disk and compute one
+//! partition at a time. The budget is set per
 //! statement by a hint (a comment to MariaDB); `Lineardb_spilled_rows`
 //! shows whether rows went to a file.
 mod common;
-use common::differential::{same_as_mariadb, Shown};
+use common::differential::{assert_same, outcomes, same_as_mariadb, Shown};
 use common::mariadb::MariaDb;
 use common::Server;
 use mysql::prelude::*;
@@ -205,4 +208,105 @@ fn an_aggregate_on_threads_over_the_budget_runs_on_one_thread_and_spills() {
         .query_first("SHOW SESSION STATUS LIKE 'Lineardb_spilled_rows'")
         .unwrap();
     assert!(row.unwrap().1 > 0);
+}
+
+/// Set operations and window functions past the budget (set for the
+/// session: a hint covers one query block): what spills, and MariaDB's
+/// rows.
+const SESSION_QUERIES: &[(&str, bool)] = &[
+    (
+        "SELECT s, k FROM t WHERE id < 15000 EXCEPT SELECT s, k FROM t WHERE k > 5 \
+         ORDER BY s, k",
+        true,
+    ),
+    (
+        "SELECT g, k FROM t EXCEPT ALL SELECT g, k FROM t WHERE id % 3 = 0 ORDER BY g, k",
+        true,
+    ),
+    (
+        "SELECT g, dt FROM t INTERSECT SELECT g, dt FROM t WHERE k < 4 ORDER BY g, dt",
+        true,
+    ),
+    (
+        "SELECT k, s FROM t INTERSECT ALL SELECT k, s FROM t WHERE id >= 10000 ORDER BY k, s",
+        true,
+    ),
+    (
+        "SELECT s, dt FROM t UNION SELECT label, NULL FROM u ORDER BY s, dt",
+        true,
+    ),
+    (
+        "SELECT COUNT(*), SUM(k), MIN(s), MAX(s) FROM \
+         (SELECT s, k FROM t UNION SELECT s, k + 1 FROM t) x",
+        true,
+    ),
+    ("SELECT k FROM t UNION SELECT k FROM t ORDER BY k", false),
+    (
+        "SELECT id, ROW_NUMBER() OVER (PARTITION BY s ORDER BY id), \
+         SUM(v) OVER (PARTITION BY s ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) \
+         FROM t ORDER BY id",
+        true,
+    ),
+    (
+        "SELECT id, RANK() OVER (PARTITION BY s ORDER BY k), \
+         LAG(id) OVER (PARTITION BY dt ORDER BY id), COUNT(*) OVER (PARTITION BY id % 500), \
+         FIRST_VALUE(s) OVER (PARTITION BY dt ORDER BY id DESC) FROM t ORDER BY id",
+        true,
+    ),
+    (
+        "SELECT s, k, id, DENSE_RANK() OVER (PARTITION BY s ORDER BY k DESC) FROM t \
+         WHERE id < 5000 ORDER BY s, k, id",
+        true,
+    ),
+];
+
+#[test]
+fn set_operations_and_windows_past_the_budget_spill_and_give_mariadbs_rows() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    let statements: Vec<&str> = SESSION_QUERIES.iter().map(|(q, _)| *q).collect();
+    let theirs = outcomes(
+        &format!("mysql://root@127.0.0.1:{}/", mariadb.port),
+        "so",
+        SETUP,
+        &statements,
+        Shown::Rows,
+    );
+    let budget = "SET SESSION lineardb_query_memory = 262144";
+    let mut small_setup = SETUP.to_vec();
+    small_setup.push(budget);
+    for setup in [SETUP.to_vec(), small_setup] {
+        let ours = outcomes(&server.url(""), "so", &setup, &statements, Shown::Rows);
+        assert_same(&ours, &theirs);
+    }
+    let mut c = mysql::Conn::new(mysql::Opts::from_url(&server.url("so")).unwrap()).unwrap();
+    c.query_drop(budget).unwrap();
+    let spilled = |c: &mut mysql::Conn| -> u64 {
+        let row: Option<(String, u64)> = c
+            .query_first("SHOW SESSION STATUS LIKE 'Lineardb_spilled_rows'")
+            .unwrap();
+        row.unwrap().1
+    };
+    for (statement, spills) in SESSION_QUERIES {
+        let before = spilled(&mut c);
+        let _: Vec<mysql::Row> = c.query(statement).unwrap();
+        let after = spilled(&mut c);
+        assert_eq!(
+            after > before,
+            *spills,
+            "{statement}: {} rows spilled",
+            after - before
+        );
+    }
+    // One window partition bigger than the budget: a clear error, and the
+    // connection goes on.
+    let e = c
+        .query::<mysql::Row, _>("SELECT id, SUM(id) OVER (ORDER BY id) FROM t")
+        .unwrap_err();
+    assert!(
+        matches!(&e, mysql::Error::MySqlError(m) if m.code == 1038),
+        "{e}"
+    );
+    let n: Option<i64> = c.query_first("SELECT COUNT(*) FROM t").unwrap();
+    assert_eq!(n, Some(20000));
 }

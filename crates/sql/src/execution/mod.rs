@@ -1263,10 +1263,11 @@ pub(crate) struct RunContext<'a> {
     pub spilled_rows: Option<&'a LocalCounter>,
     /// Bytes a query may hold in rows for ORDER BY and DISTINCT, in groups
     /// (per thread) and in a join's hash tables — `lineardb_query_memory`;
-    /// beyond it sorts, groups, DISTINCT and hash joins spill to files, a
-    /// nested loop reads its table again for every row, and the rest
-    /// (window functions, set operations) fail cleanly rather than take
-    /// the server's memory.
+    /// beyond it sorts, groups, DISTINCT, hash joins, set operations and
+    /// window functions spill to files, a nested loop reads its table
+    /// again for every row, and what cannot spill (one window partition,
+    /// a recursive CTE's rows) fails cleanly rather than take the server's
+    /// memory.
     pub memory: usize,
     /// Subquery results kept for this execution (set by the outermost
     /// run).

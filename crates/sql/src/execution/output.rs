@@ -198,10 +198,14 @@ impl<'p> Output<'p> {
     pub(crate) fn finish(mut self, env: Env<'_>, sink: &mut dyn RowSink) -> Result<()> {
         if let Some(w) = self.window.take() {
             let env = Env { aggs: &[], ..env };
-            for row in w.finish(env)? {
-                if !self.project(row.as_slice(), env, sink)? {
-                    return Ok(());
-                }
+            let spilled = self.spilled_rows;
+            let mut more = true;
+            w.finish(env, spilled, &mut |row| {
+                more = self.project(row, env, sink)?;
+                Ok(more)
+            })?;
+            if !more {
+                return Ok(());
             }
         }
         if let Some(spill) = self.distinct_spill.take() {

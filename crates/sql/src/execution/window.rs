@@ -3,14 +3,21 @@
 //! window function per partition, and hands the rows on (in the last
 //! window's order) to the output stage.
 //!
+//! Past the memory budget the rows go to an external sort by the first
+//! window's keys instead; each window's functions are then computed one
+//! partition at a time as the sorted rows come back (a single partition
+//! must fit the budget), the rows sorted again by the next window's keys.
+//!
 //! A held row is the stage row of [`WindowPlan`]: the input row's columns
 //! (those read), then the group's aggregate values, then one slot per
 //! window function.
 use crate::error::{Result, SqlError};
 use crate::execution::memory::{over_budget, value_bytes};
+use crate::execution::spill::sort::SortBuffer;
 use crate::expr::window::{Bound, FrameUnits, WindowFunc, WindowKind};
 use crate::expr::{arith, compare, sort_order, Acc, ArithOp, Env, Expr, Row};
 use crate::planner::plan::WindowPlan;
+use lineardb_sync::LocalCounter;
 use lineardb_table::{Dec, Value};
 use std::cmp::Ordering;
 
@@ -19,6 +26,8 @@ pub(crate) struct WindowStage<'p> {
     rows: Vec<Vec<Value>>,
     bytes: usize,
     memory: usize,
+    /// Past the budget: every row, sorted by the first window's keys.
+    spill: Option<SortBuffer>,
 }
 
 impl<'p> WindowStage<'p> {
@@ -28,6 +37,7 @@ impl<'p> WindowStage<'p> {
             rows: Vec::new(),
             bytes: 0,
             memory,
+            spill: None,
         }
     }
 
@@ -41,16 +51,50 @@ impl<'p> WindowStage<'p> {
         for (i, v) in env.aggs.iter().enumerate().take(p.aggs) {
             values[p.width + i] = v.clone();
         }
-        self.bytes += values.iter().map(value_bytes).sum::<usize>();
-        if self.bytes > self.memory {
-            return Err(over_budget("window functions", self.memory));
+        let env = Env { aggs: &[], ..env };
+        let first = self.first_window();
+        if let Some(spill) = &mut self.spill {
+            return spill.push(window_keys(first, &values, env)?, values);
         }
+        self.bytes += values.iter().map(value_bytes).sum::<usize>();
         self.rows.push(values);
+        if self.bytes > self.memory {
+            let mut spill = SortBuffer::new(window_desc(first), self.memory / 2, None);
+            for values in std::mem::take(&mut self.rows) {
+                spill.push(window_keys(first, &values, env)?, values)?;
+            }
+            self.spill = Some(spill);
+        }
         Ok(())
     }
 
-    /// Computes the window functions; the rows in output order.
-    pub(crate) fn finish(mut self, env: Env<'_>) -> Result<Vec<Vec<Value>>> {
+    /// The window computed first.
+    fn first_window(&self) -> &'p WindowFunc {
+        &self.plan.funcs[self.plan.order[0]]
+    }
+
+    /// Computes the window functions and sends each row, in output order,
+    /// to `emit` until it answers false. `spilled` counts the rows written
+    /// to spill files.
+    pub(crate) fn finish(
+        mut self,
+        env: Env<'_>,
+        spilled: Option<&LocalCounter>,
+        emit: &mut dyn FnMut(&[Value]) -> Result<bool>,
+    ) -> Result<()> {
+        if let Some(spill) = self.spill.take() {
+            return self.finish_spilled(spill, env, spilled, emit);
+        }
+        for row in self.compute_held(env)? {
+            if !emit(&row)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The rows held in memory, their functions computed, in output order.
+    fn compute_held(mut self, env: Env<'_>) -> Result<Vec<Vec<Value>>> {
         let p = self.plan;
         let n = self.rows.len();
         let mut order: Vec<usize> = (0..n).collect();
@@ -58,26 +102,13 @@ impl<'p> WindowStage<'p> {
         let mut sorted_by: Option<&WindowFunc> = None;
         for &slot in &p.order {
             let f = &p.funcs[slot];
-            let same = sorted_by
-                .is_some_and(|s| s.partition_by == f.partition_by && s.order_by == f.order_by);
-            if !same {
+            if !sorted_by.is_some_and(|s| same_window(s, f)) {
                 keys = self
                     .rows
                     .iter()
-                    .map(|r| {
-                        f.partition_by
-                            .iter()
-                            .chain(f.order_by.iter().map(|(e, _)| e))
-                            .map(|e| e.eval(r.as_slice(), env))
-                            .collect::<Result<Vec<_>>>()
-                    })
+                    .map(|r| window_keys(f, r, env))
                     .collect::<Result<_>>()?;
-                let desc: Vec<bool> = f
-                    .partition_by
-                    .iter()
-                    .map(|_| false)
-                    .chain(f.order_by.iter().map(|(_, d)| *d))
-                    .collect();
+                let desc = window_desc(f);
                 order.sort_by(|a, b| sort_order(&keys[*a], &keys[*b], &desc));
                 sorted_by = Some(f);
             }
@@ -114,6 +145,123 @@ impl<'p> WindowStage<'p> {
             .map(|r| std::mem::take(&mut rows[r]))
             .collect())
     }
+
+    /// The spilled rows: per window (the slots that share its PARTITION BY
+    /// and ORDER BY), the sorted rows read one partition at a time, its
+    /// functions computed, the rows sorted again for the next window or
+    /// sent.
+    fn finish_spilled(
+        self,
+        spill: SortBuffer,
+        env: Env<'_>,
+        spilled: Option<&LocalCounter>,
+        emit: &mut dyn FnMut(&[Value]) -> Result<bool>,
+    ) -> Result<()> {
+        let p = self.plan;
+        // Slots grouped by window, in computing order.
+        let mut windows: Vec<Vec<usize>> = Vec::new();
+        for &slot in &p.order {
+            match windows.last_mut() {
+                Some(w) if same_window(&p.funcs[w[0]], &p.funcs[slot]) => w.push(slot),
+                _ => windows.push(vec![slot]),
+            }
+        }
+        let mut input = spill;
+        for (w, slots) in windows.iter().enumerate() {
+            let f = &p.funcs[slots[0]];
+            let next = windows.get(w + 1).map(|s| &p.funcs[s[0]]);
+            let mut output = next.map(|n| SortBuffer::new(window_desc(n), self.memory / 2, None));
+            let mut sorted = input.finish_counted(spilled)?;
+            let np = f.partition_by.len();
+            let all_asc = vec![false; np];
+            // The partition being read: keys and rows.
+            let mut keys: Vec<Vec<Value>> = Vec::new();
+            let mut rows: Vec<Vec<Value>> = Vec::new();
+            let mut bytes = 0;
+            let mut done = false;
+            loop {
+                let row = sorted.next_row()?;
+                let ends = match (&row, keys.first()) {
+                    (_, None) => false,
+                    (None, Some(_)) => true,
+                    (Some((k, _)), Some(first)) => {
+                        sort_order(&first[..np], &k[..np], &all_asc) != Ordering::Equal
+                    }
+                };
+                if ends {
+                    let part: Vec<usize> = (0..rows.len()).collect();
+                    for &slot in slots {
+                        let values = Partition {
+                            rows: &rows,
+                            part: &part,
+                            keys: &keys,
+                            np,
+                            env,
+                        }
+                        .compute(&p.funcs[slot])?;
+                        let at = p.width + p.aggs + slot;
+                        for (r, v) in rows.iter_mut().zip(values) {
+                            r[at] = v;
+                        }
+                    }
+                    for r in rows.drain(..) {
+                        match (&mut output, next) {
+                            (Some(out), Some(n)) => out.push(window_keys(n, &r, env)?, r)?,
+                            _ => {
+                                if !done && !emit(&r)? {
+                                    done = true;
+                                }
+                            }
+                        }
+                    }
+                    keys.clear();
+                    bytes = 0;
+                    if done {
+                        return Ok(());
+                    }
+                }
+                let Some((k, r)) = row else {
+                    break;
+                };
+                bytes += k.iter().chain(&r).map(value_bytes).sum::<usize>();
+                if bytes > self.memory {
+                    return Err(over_budget("a window partition", self.memory));
+                }
+                keys.push(k);
+                rows.push(r);
+            }
+            match output {
+                Some(out) => input = out,
+                None => break,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether two window functions share PARTITION BY and ORDER BY (one sort
+/// serves both).
+fn same_window(a: &WindowFunc, b: &WindowFunc) -> bool {
+    a.partition_by == b.partition_by && a.order_by == b.order_by
+}
+
+/// A window's sort keys of a stage row: PARTITION BY values, then ORDER BY
+/// values.
+fn window_keys(f: &WindowFunc, row: &[Value], env: Env<'_>) -> Result<Vec<Value>> {
+    f.partition_by
+        .iter()
+        .chain(f.order_by.iter().map(|(e, _)| e))
+        .map(|e| e.eval(row, env))
+        .collect()
+}
+
+/// A window's descending flags, matching [`window_keys`].
+fn window_desc(f: &WindowFunc) -> Vec<bool> {
+    f.partition_by
+        .iter()
+        .map(|_| false)
+        .chain(f.order_by.iter().map(|(_, d)| *d))
+        .collect()
 }
 
 /// One partition of one window function: its rows in window order.

@@ -5,31 +5,15 @@
 //! step the cheapest way to find its matches (index lookup, hash table,
 //! nested loop).
 use super::from::{FromTree, JoinCondition, JoinOp};
+use super::join_order::{estimate_unit, JoinCosts, OrderedUnit, UnitEstimate};
+use super::join_unit::{equi_sides, unit_of, Unit};
 use super::Planner;
 use crate::error::{Result, SqlError};
-use crate::expr::Env;
 use crate::expr::{and_all, conjuncts, disjuncts, CmpOp, Expr, ScopeColumn};
 use crate::planner::access::choose_access;
-use crate::planner::key_ranges::key_ranges;
-use crate::planner::plan::{
-    Access, JoinKind, JoinPlan, JoinStep, JoinStrategy, Path, Source, StepInput, TableSource,
-};
+use crate::planner::plan::{JoinKind, JoinPlan, JoinStep, JoinStrategy, Path, Source, StepInput};
 use crate::result::ColumnKind;
-use lineardb_table::{KeyRange, Table};
 use sqlparser::ast;
-
-/// One unit of the pipeline: an item (or a nested join) whose columns sit
-/// at `offset..offset + width` of the joined row.
-pub(super) struct Unit {
-    source: Source,
-    hints: Vec<ast::TableIndexHints>,
-    offset: usize,
-    width: usize,
-    /// Inner; the inner side of an outer join; a semi or anti join's.
-    kind: JoinKind,
-    /// Its own conditions (all but inner units), over the joined row.
-    on: Vec<Expr>,
-}
 
 /// A join condition before compilation.
 enum Condition {
@@ -337,282 +321,6 @@ fn join_conditions(
     Ok(out)
 }
 
-/// Most units whose orders are all weighed (left-deep, by dynamic
-/// programming over subsets); more are ordered greedily.
-const EXHAUSTIVE_UNITS: usize = 10;
-
-/// The order of the first `n` units that makes the fewest intermediate
-/// rows (estimated): over every subset, the cheapest left-deep order of
-/// it, extended by a unit an equality connects to it (a cross product only
-/// when none is). `own_rows`: each unit's estimate after its own
-/// conditions.
-fn best_order(units: &[Unit], conditions: &[Expr], own_rows: &[f64], n: usize) -> Vec<usize> {
-    if n == 0 {
-        return Vec::new();
-    }
-    // Rows after joining `i` to the units `placed` holding `rows`.
-    let rows_after = |placed: &[bool], rows: f64, i: usize| -> f64 {
-        let share = own_rows[i] / table_rows(&units[i]).max(1.0);
-        (rows * fan_out(units, conditions, i, placed) * share).max(1.0)
-    };
-    let connected = |placed: &[bool], i: usize| {
-        conditions
-            .iter()
-            .any(|e| equi_sides(e, units, i, placed).is_some())
-    };
-    let placed_of = |set: usize| -> Vec<bool> {
-        (0..units.len())
-            .map(|u| u < n && set & (1 << u) != 0)
-            .collect()
-    };
-    if n > EXHAUSTIVE_UNITS {
-        // Greedy: the next unit that keeps the rows smallest.
-        let mut order = Vec::new();
-        let mut set = 0usize;
-        let mut rows = 1.0;
-        while order.len() < n {
-            let placed = placed_of(set);
-            let next = (0..n)
-                .filter(|&i| set & (1 << i) == 0)
-                .min_by(|&a, &b| {
-                    let ra = if set == 0 {
-                        own_rows[a]
-                    } else {
-                        rows_after(&placed, rows, a)
-                    };
-                    let rb = if set == 0 {
-                        own_rows[b]
-                    } else {
-                        rows_after(&placed, rows, b)
-                    };
-                    (set != 0 && connected(&placed, b))
-                        .cmp(&(set != 0 && connected(&placed, a)))
-                        .then(ra.total_cmp(&rb))
-                })
-                .expect("a unit left");
-            rows = if set == 0 {
-                own_rows[next]
-            } else {
-                rows_after(&placed, rows, next)
-            };
-            set |= 1 << next;
-            order.push(next);
-        }
-        return order;
-    }
-    // best[set] = (cost: rows made so far, rows of the set, last unit).
-    let full = (1usize << n) - 1;
-    let mut best: Vec<Option<(f64, f64, usize)>> = vec![None; full + 1];
-    for i in 0..n {
-        best[1 << i] = Some((own_rows[i], own_rows[i], i));
-    }
-    for set in 1..=full {
-        let Some((cost, rows, _)) = best[set] else {
-            continue;
-        };
-        let placed = placed_of(set);
-        let open: Vec<usize> = (0..n).filter(|&i| set & (1 << i) == 0).collect();
-        let any_connected = open.iter().any(|&i| connected(&placed, i));
-        for i in open {
-            if any_connected && !connected(&placed, i) {
-                continue;
-            }
-            let r = rows_after(&placed, rows, i);
-            let next = set | (1 << i);
-            let c = cost + r;
-            if best[next].is_none_or(|(bc, _, _)| c < bc) {
-                best[next] = Some((c, r, i));
-            }
-        }
-    }
-    // Walk back from the full set.
-    let mut order = Vec::with_capacity(n);
-    let mut set = full;
-    while set != 0 {
-        let (_, _, last) = best[set].expect("every subset reached");
-        order.push(last);
-        set &= !(1 << last);
-    }
-    order.reverse();
-    order
-}
-
-/// Rows of a unit before any condition (a guess for what is not a table).
-fn table_rows(u: &Unit) -> f64 {
-    match &u.source {
-        Source::Table(ts) => ts.table.estimate_entries(None, &[KeyRange::all()]) as f64,
-        Source::Join(j) => 1000.0 * j.steps.len() as f64,
-        _ => 1000.0,
-    }
-}
-
-/// Rows a unit is guessed to give after `conditions` on it alone: for a
-/// table whose index (or primary key) the constant conditions bound, the
-/// tree's estimate of the key ranges, times the guessed share the other
-/// conditions keep; else the guessed shares of the table's rows.
-fn estimated_rows(u: &Unit, conditions: &[&Expr]) -> f64 {
-    let guess = |conds: &mut dyn Iterator<Item = &&Expr>| -> f64 {
-        conds.map(|e| selectivity(e)).product()
-    };
-    let by_guess = (table_rows(u) * guess(&mut conditions.iter())).max(1.0);
-    let Source::Table(ts) = &u.source else {
-        return by_guess;
-    };
-    let local: Vec<Expr> = conditions
-        .iter()
-        .map(|e| {
-            e.rewrite(&|x| match x {
-                Expr::Col(c) => Some(Expr::Col(c.saturating_sub(u.offset))),
-                _ => None,
-            })
-        })
-        .collect();
-    let Some(filter) = and_all(local.iter().cloned()) else {
-        return by_guess;
-    };
-    let mut probe = TableSource {
-        table: ts.table.clone(),
-        alias: ts.alias.clone(),
-        path: Path::table_scan(None),
-        others: Vec::new(),
-        fetch: Vec::new(),
-        forced: false,
-    };
-    let all = vec![true; u.width];
-    if choose_access(&mut probe, Some(&filter), &all, &[]).is_err() {
-        return by_guess;
-    }
-    let leading = match probe.path.access {
-        Access::Primary => ts.table.def().primary_key.first().copied(),
-        Access::Covering(i) | Access::NonCovering(i) => {
-            ts.table.def().indexes[i].columns.first().copied()
-        }
-    };
-    let (Some(leading), false) = (
-        leading,
-        probe.path.key.eq.is_empty() && probe.path.key.ranges.is_empty(),
-    ) else {
-        return by_guess;
-    };
-    let Ok(Some((ranges, _))) = key_ranges(&ts.table, &probe.path, Env::new(&[])) else {
-        return by_guess;
-    };
-    let in_ranges = ts
-        .table
-        .estimate_entries(probe.path.access.index(), &ranges) as f64;
-    let rest = guess(
-        &mut conditions
-            .iter()
-            .zip(&local)
-            .filter_map(|(c, l)| (!l.column_list().contains(&leading)).then_some(c)),
-    );
-    (in_ranges * rest).clamp(1.0, by_guess.max(1.0) * 10.0)
-}
-
-/// The share of rows a condition is guessed to keep (System R's defaults:
-/// an equality a tenth, a range a third; AND multiplies, OR adds).
-fn selectivity(e: &Expr) -> f64 {
-    use crate::expr::CmpOp as Op;
-    match e {
-        Expr::Cmp(Op::Eq | Op::NullSafeEq, ..) => 0.1,
-        Expr::Cmp(Op::Ne, ..) => 0.9,
-        Expr::Cmp(..) => 1.0 / 3.0,
-        Expr::Between(.., false) => 0.25,
-        Expr::InList(_, list, false) => (0.1 * list.len() as f64).min(0.5),
-        Expr::Like(_, _, false) => 0.25,
-        Expr::IsNull(_, false) => 0.1,
-        Expr::And(a, b) => selectivity(a) * selectivity(b),
-        Expr::Or(a, b) => {
-            let (x, y) = (selectivity(a), selectivity(b));
-            x + y - x * y
-        }
-        Expr::Not(a) => 1.0 - selectivity(a),
-        _ => 0.5,
-    }
-}
-
-/// The primary key of a unit's table, in the joined row's positions.
-fn primary_key(u: &Unit) -> Vec<usize> {
-    match &u.source {
-        Source::Table(ts) => ts
-            .table
-            .def()
-            .primary_key
-            .iter()
-            .map(|c| c + u.offset)
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
-/// Rows of unit `i` each row of the placed units is guessed to meet: at
-/// most one when equalities fix its primary key; its rows over the other
-/// side's when they fix the other side's primary key (a foreign key);
-/// a tenth of its rows for other equalities; all of them without any.
-fn fan_out(units: &[Unit], conditions: &[Expr], i: usize, placed: &[bool]) -> f64 {
-    let rows = table_rows(&units[i]);
-    // (column of i, column of a placed unit) equalities.
-    let mut pairs: Vec<(usize, usize)> = Vec::new();
-    let mut connected = false;
-    for e in conditions {
-        if let Some((probe, build)) = equi_sides(e, units, i, placed) {
-            connected = true;
-            if let (Expr::Col(b), Expr::Col(p)) = (&build, &probe) {
-                pairs.push((*b, *p));
-            }
-        }
-    }
-    if !connected {
-        return rows;
-    }
-    if let Source::Table(ts) = &units[i].source {
-        let bound: Vec<usize> = pairs.iter().map(|(b, _)| b - units[i].offset).collect();
-        if let Some(per_key) = rows_per_key(&ts.table, &bound) {
-            return per_key.max(1.0);
-        }
-    }
-    let mut best = rows / 10.0;
-    for (j, u) in units.iter().enumerate().filter(|(j, _)| placed[*j]) {
-        let other = primary_key(u);
-        if !other.is_empty() && other.iter().all(|c| pairs.iter().any(|(_, p)| p == c)) {
-            best = best.min(rows / table_rows(&units[j]).max(1.0));
-        }
-    }
-    best.max(1.0)
-}
-
-/// Rows of `table` that one value of its columns `bound` is estimated to
-/// match, from the index whose leading columns the most of them bind: one
-/// for a whole unique key, else the rows over the distinct values of that
-/// prefix (index statistics). None when no index leads with one of them.
-fn rows_per_key(table: &Table, bound: &[usize]) -> Option<f64> {
-    let def = table.def();
-    let rows = table.estimate_rows() as f64;
-    let keys = std::iter::once((None, &def.primary_key, true)).chain(
-        def.indexes
-            .iter()
-            .enumerate()
-            .map(|(i, ix)| (Some(i), &ix.columns, ix.unique)),
-    );
-    let mut best: Option<f64> = None;
-    for (index, columns, unique) in keys {
-        let leading = columns.iter().take_while(|c| bound.contains(c)).count();
-        if leading == 0 {
-            continue;
-        }
-        let per_key = if leading == columns.len() && unique {
-            1.0
-        } else {
-            match table.distinct_keys(index, leading) {
-                Ok(Some(distinct)) => rows / distinct as f64,
-                _ => continue,
-            }
-        };
-        best = Some(best.map_or(per_key, |b: f64| b.min(per_key)));
-    }
-    best
-}
-
 /// Column equalities `a = c` that `a = b AND b = c` imply, for columns of
 /// one kind (comparison across kinds is not transitive) in different
 /// units, not already written.
@@ -690,43 +398,6 @@ fn implied_on(e: &Expr, units: &[Unit], u: usize) -> Option<Expr> {
     implied
 }
 
-/// The units of the joined row's columns.
-fn unit_of(units: &[Unit], col: usize) -> usize {
-    units
-        .iter()
-        .position(|u| (u.offset..u.offset + u.width).contains(&col))
-        .unwrap_or(0)
-}
-
-/// An equality between an expression over `this` unit's columns and one
-/// over columns of units in `before` (which hash keys can find).
-fn equi_sides(e: &Expr, units: &[Unit], this: usize, before: &[bool]) -> Option<(Expr, Expr)> {
-    let Expr::Cmp(CmpOp::Eq, a, b) = e else {
-        return None;
-    };
-    if e.any(&|x| matches!(x, Expr::Subquery(..))) {
-        return None;
-    }
-    let side = |x: &Expr| -> Option<bool> {
-        let cols = x.column_list();
-        if cols.is_empty() {
-            return None;
-        }
-        if cols.iter().all(|&c| unit_of(units, c) == this) {
-            Some(true)
-        } else if cols.iter().all(|&c| before[unit_of(units, c)]) {
-            Some(false)
-        } else {
-            None
-        }
-    };
-    match (side(a)?, side(b)?) {
-        (false, true) => Some(((**a).clone(), (**b).clone())),
-        (true, false) => Some(((**b).clone(), (**a).clone())),
-        _ => None,
-    }
-}
-
 /// Builds the step pipeline of a prepared join with the WHERE clause's
 /// conjuncts; `needed` marks the joined row's columns the query reads.
 pub(super) fn build_join(
@@ -802,28 +473,49 @@ pub(super) fn build_join(
             })
             .collect()
     };
-    let own_rows: Vec<f64> = (0..units.len())
-        .map(|i| estimated_rows(&units[i], &local_conditions(i, &units)))
+    let estimates: Vec<UnitEstimate> = (0..units.len())
+        .map(|i| {
+            let u = &units[i];
+            estimate_unit(
+                u,
+                &local_conditions(i, &units),
+                &needed[u.offset..u.offset + u.width],
+            )
+        })
         .collect();
-    let mut order = best_order(&units, &inner, &own_rows, reorderable);
-    order.extend(reorderable..units.len());
+    let costs = JoinCosts {
+        units: &units,
+        conditions: &inner,
+        estimates: &estimates,
+        needed,
+    };
+    let mut order = costs.best_order(reorderable);
+    // Outer units and what follows them: as written, looked up where an
+    // index serves.
+    order.extend((reorderable..units.len()).map(|unit| OrderedUnit { unit, lookup: true }));
+    // Rows each step is estimated to find per row before it (EXPLAIN).
+    let mut placed = vec![false; units.len()];
+    let mut estimated = Vec::with_capacity(order.len());
+    for (r, step) in order.iter().enumerate() {
+        let i = step.unit;
+        estimated.push(if r == 0 {
+            estimates[i].rows
+        } else {
+            let conditions: Vec<Expr> = inner.iter().chain(&units[i].on).cloned().collect();
+            JoinCosts {
+                conditions: &conditions,
+                ..costs
+            }
+            .rows_per_row(&placed, i)
+        });
+        placed[i] = true;
+    }
+    let lookups: Vec<bool> = order.iter().map(|s| s.lookup).collect();
+    let order: Vec<usize> = order.iter().map(|s| s.unit).collect();
     // Each unit's position in the order.
     let mut rank = vec![0; units.len()];
     for (r, &u) in order.iter().enumerate() {
         rank[u] = r;
-    }
-    // Rows each step is estimated to find per row before it (EXPLAIN).
-    let mut placed = vec![false; units.len()];
-    let mut estimates = Vec::with_capacity(order.len());
-    for (r, &i) in order.iter().enumerate() {
-        estimates.push(if r == 0 {
-            own_rows[i]
-        } else {
-            let conditions: Vec<Expr> = inner.iter().chain(&units[i].on).cloned().collect();
-            let share = own_rows[i] / table_rows(&units[i]).max(1.0);
-            (fan_out(&units, &conditions, i, &placed) * share).max(1.0)
-        });
-        placed[i] = true;
     }
     // Inner conjuncts: at the step of the last unit they read (a
     // correlated subquery at the last step); outer units' ON conditions
@@ -882,13 +574,29 @@ pub(super) fn build_join(
             needed,
             scope,
             base,
-            r == 0,
+            match r {
+                0 => Finding::First,
+                _ if lookups[r] => Finding::Lookup,
+                _ => Finding::ReadOnce,
+            },
         )?;
-        step.estimated_rows = estimates[r];
+        step.estimated_rows = estimated[r];
         steps.push(step);
         before[ui] = true;
     }
     Ok(JoinPlan { width, steps })
+}
+
+/// How the join order chose to find a step's matches.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Finding {
+    /// The first step: read once.
+    First,
+    /// By index lookups with the joined row's values, where an index serves.
+    Lookup,
+    /// Read once and hashed (looked up still when no equality can be hashed
+    /// or an index hint names the index).
+    ReadOnce,
 }
 
 /// A step's conditions: to match, and after matching.
@@ -910,8 +618,9 @@ fn plan_step(
     needed: &[bool],
     scope: &[ScopeColumn],
     base: usize,
-    first: bool,
+    finding: Finding,
 ) -> Result<JoinStep> {
+    let first = finding == Finding::First;
     let (offset, width) = (unit.offset, unit.width);
     let own = |e: &Expr| {
         e.column_list()
@@ -942,7 +651,16 @@ fn plan_step(
                         .iter()
                         .any(|e| e.any(&|x| matches!(x, Expr::Param(i) if *i >= base)))
                 };
-                if reads_row(&ts.path) {
+                let hashable = || {
+                    push.iter().any(|e| {
+                        !own(e)
+                            && equi_sides(e, shapes, index, before).is_some_and(|(p, b)| {
+                                hashable_together(p.kind(scope, &[]), b.kind(scope, &[]))
+                            })
+                    })
+                };
+                let lookup = finding == Finding::Lookup || !unit.hints.is_empty() || !hashable();
+                if lookup && reads_row(&ts.path) {
                     ts.others.clear();
                     return Ok(JoinStep {
                         input: StepInput::Table {

@@ -7,6 +7,8 @@ mod derived_merge;
 mod from;
 pub(crate) mod item_names;
 mod join;
+mod join_order;
+mod join_unit;
 pub(crate) mod key_ranges;
 pub(crate) mod plan;
 mod recursive;
