@@ -337,6 +337,7 @@ impl Session {
             S::CreateDatabase { .. }
             | S::CreateIndex(_)
             | S::AlterTable(_)
+            | S::RenameTable(_)
             | S::Truncate(_)
             | S::CreateView(_) => true,
             _ => false,
@@ -384,6 +385,7 @@ impl Session {
             } => self.drop_views(*if_exists, names),
             S::CreateIndex(ci) => self.create_index(ci),
             S::AlterTable(at) => self.alter_table(at),
+            S::RenameTable(renames) => self.rename_tables(renames),
             S::Drop {
                 object_type: ast::ObjectType::Index,
                 names,

@@ -10,6 +10,7 @@
 //! DDL is serialised by one mutex. Looking a table up takes a mutex too:
 //! sessions are expected to cache the `Arc<Table>` they get (DDL-rate, not
 //! per-row work).
+mod rename;
 mod views;
 use crate::error::{Error, Result};
 use crate::index_build::{build_indexes, BuildStats};
@@ -98,6 +99,12 @@ pub struct TableSpec {
     pub primary_key: Vec<String>,
     /// (name, columns, unique)
     pub indexes: Vec<(String, Vec<String>, bool)>,
+    /// `AUTO_INCREMENT = n` (0: none given).
+    pub auto_increment_start: u64,
+    /// `COMMENT = '…'`.
+    pub comment: String,
+    /// See [`TableDef::storage_options`].
+    pub storage_options: Vec<(String, String)>,
     /// Make it a temporary table of `owner` (see [`TableDef::temporary`],
     /// [`Engine::temporary_owner`]).
     pub temporary_for: Option<u64>,
@@ -111,6 +118,9 @@ impl TableSpec {
             columns: Vec::new(),
             primary_key: Vec::new(),
             indexes: Vec::new(),
+            auto_increment_start: 0,
+            comment: String::new(),
+            storage_options: Vec::new(),
             temporary_for: None,
         }
     }
@@ -599,6 +609,9 @@ impl Engine {
                 owner,
                 id: self.temporary_ids.fetch_add(1) + 1,
             }),
+            auto_increment_start: spec.auto_increment_start,
+            comment: spec.comment,
+            storage_options: spec.storage_options,
         };
         if self.catalog.get(&catalog_key(&def))?.is_some()
             || (def.temporary.is_none() && self.view(&def.database, &def.name)?.is_some())

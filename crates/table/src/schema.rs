@@ -30,6 +30,9 @@ pub struct ColumnDef {
     /// leaves this column alone sets it to the statement's time.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub on_update_now: bool,
+    /// COMMENT '…' (empty: none).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub comment: String,
 }
 
 impl ColumnDef {
@@ -42,6 +45,7 @@ impl ColumnDef {
             auto_increment: false,
             display_width: None,
             on_update_now: false,
+            comment: String::new(),
         }
     }
     pub fn not_null(mut self) -> Self {
@@ -121,6 +125,22 @@ pub struct TableDef {
     /// permanent table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub temporary: Option<Temporary>,
+    /// `AUTO_INCREMENT = n`: the least value the auto-increment column
+    /// takes next (0: none given).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub auto_increment_start: u64,
+    /// `COMMENT = '…'` (empty: none).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub comment: String,
+    /// Options about an InnoDB or Aria table's physical storage
+    /// (`ROW_FORMAT`, `STATS_PERSISTENT`, …), kept as given (name, value)
+    /// to be shown again; they change nothing here.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub storage_options: Vec<(String, String)>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// What makes a table temporary: the owner (a session) it is private to

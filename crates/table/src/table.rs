@@ -230,6 +230,7 @@ impl Table {
     }
 
     fn init_counters(&self) -> Result<()> {
+        self.next_auto.fetch_max(self.def.auto_increment_start);
         let Some(last) = self.primary.last_key()? else {
             return Ok(());
         };
@@ -254,6 +255,17 @@ impl Table {
             }
         }
         Ok(())
+    }
+
+    /// The value the auto-increment column takes next (1 for a table
+    /// without one).
+    pub fn next_auto_increment(&self) -> u64 {
+        self.next_auto.load()
+    }
+
+    /// Makes the next auto-increment value at least `n`.
+    pub(crate) fn raise_next_auto_increment(&self, n: u64) {
+        self.next_auto.fetch_max(n);
     }
 
     /// The table's definition: columns, keys, indexes.
@@ -455,38 +467,45 @@ impl Table {
         }
         let mut row = Vec::with_capacity(given.len());
         let mut generated = None;
+        // The auto-increment column takes its value once every other
+        // column is valid: a row refused for them uses up no value (as in
+        // MariaDB).
+        let mut auto = None;
         for (c, (v, col)) in given.into_iter().zip(&self.def.columns).enumerate() {
             let v = match v {
                 Some(v) => col.data_type.coerce(v, &col.name)?,
                 None => col.default_for_insert()?,
             };
-            let v = if col.auto_increment {
-                let n = match &v {
-                    Value::Null => 0,
-                    Value::Int(i) => {
-                        if *i < 0 {
-                            return Err(Error::OutOfRange(col.name.clone()));
-                        }
-                        *i as u64
-                    }
-                    Value::UInt(u) => *u,
-                    _ => 0,
-                };
-                if n == 0 {
-                    let id = self.next_auto.fetch_add(1);
-                    generated = Some(id);
-                    col.data_type.coerce(Value::UInt(id), &col.name)?
-                } else {
-                    self.next_auto.fetch_max(n + 1);
-                    v
-                }
-            } else {
-                v
-            };
-            if v.is_null() && !col.nullable {
+            if col.auto_increment {
+                auto = Some(c);
+            } else if v.is_null() && !col.nullable {
                 return Err(Error::NullNotAllowed(self.def.columns[c].name.clone()));
             }
             row.push(v);
+        }
+        if let Some(c) = auto {
+            let col = &self.def.columns[c];
+            let n = match &row[c] {
+                Value::Null => 0,
+                Value::Int(i) => {
+                    if *i < 0 {
+                        return Err(Error::OutOfRange(col.name.clone()));
+                    }
+                    *i as u64
+                }
+                Value::UInt(u) => *u,
+                _ => 0,
+            };
+            if n == 0 {
+                let id = self.next_auto.fetch_add(1);
+                generated = Some(id);
+                row[c] = col.data_type.coerce(Value::UInt(id), &col.name)?;
+            } else {
+                self.next_auto.fetch_max(n + 1);
+            }
+            if row[c].is_null() {
+                return Err(Error::NullNotAllowed(col.name.clone()));
+            }
         }
         Ok((row, generated))
     }

@@ -1,8 +1,9 @@
-//! Data definition: CREATE/DROP DATABASE and TABLE, CREATE INDEX, ALTER
-//! TABLE ADD INDEX, DROP INDEX, TRUNCATE.
+//! Data definition: CREATE/DROP DATABASE and TABLE, CREATE INDEX, DROP
+//! INDEX, TRUNCATE, and the column definitions CREATE and ALTER TABLE
+//! share.
 use crate::error::{Result, SqlError};
 use crate::expr::object_name;
-use crate::privileges::bits::{ALTER, CREATE, CREATE_TEMPORARY_TABLES, DROP, INDEX};
+use crate::privileges::bits::{CREATE, CREATE_TEMPORARY_TABLES, DROP, INDEX, SELECT};
 use crate::result::Outcome;
 use crate::session::Session;
 use lineardb_table::{types, ColumnDef, DataType, TableSpec};
@@ -95,7 +96,7 @@ fn display_width(t: &ast::DataType) -> Option<u32> {
     }
 }
 
-fn ident_list(cols: &[ast::IndexColumn]) -> Result<Vec<String>> {
+pub(crate) fn ident_list(cols: &[ast::IndexColumn]) -> Result<Vec<String>> {
     cols.iter()
         .map(|c| match &c.column.expr {
             ast::Expr::Identifier(i) => Ok(i.value.clone()),
@@ -108,7 +109,7 @@ fn ident_list(cols: &[ast::IndexColumn]) -> Result<Vec<String>> {
 
 /// Whether `e` is CURRENT_TIMESTAMP or a synonym (NOW(),
 /// LOCALTIMESTAMP…), with no fractional-seconds precision.
-fn is_current_timestamp(e: &ast::Expr) -> bool {
+pub(crate) fn is_current_timestamp(e: &ast::Expr) -> bool {
     let name = match e {
         ast::Expr::Function(f) => {
             let no_args = match &f.args {
@@ -148,6 +149,166 @@ fn default_text(e: &ast::Expr) -> Result<Option<String>> {
     }
 }
 
+/// A column as CREATE TABLE, ALTER TABLE … CHANGE or MODIFY define it.
+pub(crate) struct ColumnSpec {
+    pub def: ColumnDef,
+    /// `PRIMARY KEY` among its options.
+    pub primary: bool,
+    /// `UNIQUE` among its options.
+    pub unique: bool,
+}
+
+/// The column `c` defines. Its character set and collation may only be
+/// utf8mb4's and its general collation (the only ones yet).
+pub(crate) fn column_def(c: &ast::ColumnDef) -> Result<ColumnSpec> {
+    let mut def = ColumnDef::new(&c.name.value, data_type(&c.data_type)?);
+    def.display_width = display_width(&c.data_type);
+    let (mut primary, mut unique) = (false, false);
+    // DEFAULT / ON UPDATE CURRENT_TIMESTAMP are for these types.
+    let takes_now = matches!(def.data_type, DataType::DateTime | DataType::Timestamp);
+    for o in &c.options {
+        match &o.option {
+            ast::ColumnOption::NotNull => def.nullable = false,
+            ast::ColumnOption::Null => def.nullable = true,
+            ast::ColumnOption::Default(e) if takes_now && is_current_timestamp(e) => {
+                def.default = lineardb_table::ColumnDefault::CurrentTimestamp
+            }
+            ast::ColumnOption::OnUpdate(e) if takes_now && is_current_timestamp(e) => {
+                def.on_update_now = true
+            }
+            ast::ColumnOption::Default(e) => def.default = column_default(e)?,
+            ast::ColumnOption::PrimaryKey(_) => {
+                primary = true;
+                def.nullable = false;
+            }
+            ast::ColumnOption::Unique(_) => unique = true,
+            ast::ColumnOption::DialectSpecific(tokens)
+                if tokens
+                    .iter()
+                    .any(|t| t.to_string().eq_ignore_ascii_case("AUTO_INCREMENT")) =>
+            {
+                def.auto_increment = true;
+                def.nullable = false;
+            }
+            ast::ColumnOption::CharacterSet(name) => {
+                let name = object_name(name).join(".");
+                if !name.eq_ignore_ascii_case("utf8mb4") {
+                    return Err(SqlError::unsupported(format!("CHARACTER SET {name}")));
+                }
+            }
+            ast::ColumnOption::Collation(name) => {
+                let name = object_name(name).join(".");
+                if !name.eq_ignore_ascii_case("utf8mb4_general_ci") {
+                    return Err(SqlError::unsupported(format!("COLLATE {name}")));
+                }
+            }
+            ast::ColumnOption::Comment(text) => def.comment = text.clone(),
+            other => return Err(SqlError::unsupported(format!("column option {other}"))),
+        }
+    }
+    Ok(ColumnSpec {
+        def,
+        primary,
+        unique,
+    })
+}
+
+/// A column's DEFAULT: a literal (NULL: none but NULL).
+pub(crate) fn column_default(e: &ast::Expr) -> Result<lineardb_table::ColumnDefault> {
+    Ok(match default_text(e)? {
+        Some(s) => lineardb_table::ColumnDefault::Literal(s),
+        None => lineardb_table::ColumnDefault::Null,
+    })
+}
+
+/// What CREATE TABLE's table options say. The engine (any MariaDB's own name: lineardb
+/// stands in, as MariaDB substitutes engines), the default character set
+/// and collation (utf8mb4's and its general collation only) are checked;
+/// options about the physical storage of an InnoDB or Aria table
+/// (ROW_FORMAT, STATS_*, …) have no counterpart here and no effect on
+/// results (they are kept, to be shown); anything else is refused.
+pub(crate) fn table_options(
+    options: &ast::CreateTableOptions,
+    comment: &Option<ast::CommentDef>,
+) -> Result<TableOptions> {
+    const ENGINES: &[&str] = &["lineardb", "InnoDB", "MyISAM", "Aria"];
+    const STORAGE_ONLY: &[&str] = &[
+        "ROW_FORMAT",
+        "STATS_PERSISTENT",
+        "STATS_AUTO_RECALC",
+        "STATS_SAMPLE_PAGES",
+        "PACK_KEYS",
+        "CHECKSUM",
+        "PAGE_CHECKSUM",
+        "DELAY_KEY_WRITE",
+        "TRANSACTIONAL",
+    ];
+    let text = |c: &ast::CommentDef| match c {
+        ast::CommentDef::WithEq(s) | ast::CommentDef::WithoutEq(s) => s.clone(),
+    };
+    let mut out = TableOptions {
+        auto_increment: 0,
+        comment: comment.as_ref().map(text).unwrap_or_default(),
+        storage: Vec::new(),
+    };
+    let list = match options {
+        ast::CreateTableOptions::None => &[][..],
+        ast::CreateTableOptions::Plain(l) => l,
+        other => return Err(SqlError::unsupported(format!("table options {other}"))),
+    };
+    for option in list {
+        match option {
+            ast::SqlOption::Comment(c) => out.comment = text(c),
+            ast::SqlOption::NamedParenthesizedList(l)
+                if l.key.value.eq_ignore_ascii_case("ENGINE") && l.values.is_empty() =>
+            {
+                let name = l.name.as_ref().map(|n| n.value.as_str()).unwrap_or("");
+                if !ENGINES.iter().any(|e| e.eq_ignore_ascii_case(name)) {
+                    return Err(SqlError::unsupported(format!("ENGINE={name}")));
+                }
+            }
+            ast::SqlOption::KeyValue { key, value } => {
+                let key = key.value.to_ascii_uppercase();
+                let word = match value {
+                    ast::Expr::Identifier(i) => i.value.clone(),
+                    ast::Expr::Value(v) => match &v.value {
+                        ast::Value::SingleQuotedString(s) | ast::Value::Number(s, _) => s.clone(),
+                        other => other.to_string(),
+                    },
+                    other => other.to_string(),
+                };
+                match key.as_str() {
+                    "AUTO_INCREMENT" => {
+                        out.auto_increment = word
+                            .parse()
+                            .map_err(|_| SqlError::syntax(format!("AUTO_INCREMENT = {word}")))?
+                    }
+                    "DEFAULT CHARSET" | "CHARSET" | "DEFAULT CHARACTER SET" | "CHARACTER SET"
+                        if word.eq_ignore_ascii_case("utf8mb4") => {}
+                    "DEFAULT COLLATE" | "COLLATE"
+                        if word.eq_ignore_ascii_case("utf8mb4_general_ci") => {}
+                    k if STORAGE_ONLY.contains(&k) => {
+                        out.storage.retain(|(name, _)| name != k);
+                        out.storage.push((k.to_string(), word.to_ascii_uppercase()));
+                    }
+                    _ => return Err(SqlError::unsupported(format!("table option {option}"))),
+                }
+            }
+            other => return Err(SqlError::unsupported(format!("table option {other}"))),
+        }
+    }
+    Ok(out)
+}
+
+/// CREATE TABLE's table options that the table keeps.
+pub(crate) struct TableOptions {
+    /// `AUTO_INCREMENT = n` (0: not given).
+    pub auto_increment: u64,
+    pub comment: String,
+    /// Physical storage options, kept to be shown: (name, value).
+    pub storage: Vec<(String, String)>,
+}
+
 impl Session {
     pub(crate) fn create_table(&mut self, ct: &ast::CreateTable) -> Result<Outcome> {
         let parts = object_name(&ct.name);
@@ -157,9 +318,20 @@ impl Session {
         } else {
             self.require_table(&db, &name, CREATE)?;
         }
-        if ct.query.is_some() || ct.like.is_some() {
-            return Err(SqlError::unsupported("CREATE TABLE ... AS / LIKE"));
+        if ct.query.is_some() {
+            return Err(SqlError::unsupported("CREATE TABLE ... AS SELECT"));
         }
+        let like = match &ct.like {
+            Some(
+                ast::CreateTableLikeKind::Plain(l) | ast::CreateTableLikeKind::Parenthesized(l),
+            ) => {
+                if l.defaults.is_some() || !ct.columns.is_empty() || !ct.constraints.is_empty() {
+                    return Err(SqlError::unsupported("CREATE TABLE ... LIKE with more"));
+                }
+                Some(self.table(&object_name(&l.name), SELECT)?)
+            }
+            None => None,
+        };
         let exists = if ct.temporary {
             self.tables.is_temporary(&db, &name)
         } else {
@@ -174,56 +346,47 @@ impl Session {
             return Err(SqlError::new(1050, "42S01", message));
         }
         let mut spec = TableSpec::new(&db, &name);
+        let options = table_options(&ct.table_options, &ct.comment)?;
+        spec.auto_increment_start = options.auto_increment;
+        spec.comment = options.comment;
+        spec.storage_options = options.storage;
         if ct.temporary {
             // Private to this session; its catalog entry only lets a start
             // after a crash free its pages.
             spec = spec.temporary(self.tables.owner(&self.engine));
         }
+        if let Some(source) = like {
+            // The source's columns, keys and indexes (not its rows).
+            let d = source.def();
+            let named = |cols: &[usize]| -> Vec<String> {
+                cols.iter().map(|&c| d.columns[c].name.clone()).collect()
+            };
+            spec.columns = d.columns.clone();
+            spec.comment = d.comment.clone();
+            spec.storage_options = d.storage_options.clone();
+            spec.primary_key = named(&d.primary_key);
+            spec.indexes = d
+                .indexes
+                .iter()
+                .map(|ix| (ix.name.clone(), named(&ix.columns), ix.unique))
+                .collect();
+            self.engine.create_table(spec)?;
+            if ct.temporary {
+                self.tables.add_temporary(&db, &name);
+            }
+            return Ok(Outcome::done(0));
+        }
         let mut pk: Vec<String> = Vec::new();
         for c in &ct.columns {
-            let mut def = ColumnDef::new(&c.name.value, data_type(&c.data_type)?);
-            def.display_width = display_width(&c.data_type);
-            // DEFAULT / ON UPDATE CURRENT_TIMESTAMP are for these types.
-            let takes_now = matches!(def.data_type, DataType::DateTime | DataType::Timestamp);
-            for o in &c.options {
-                match &o.option {
-                    ast::ColumnOption::NotNull => def.nullable = false,
-                    ast::ColumnOption::Null => def.nullable = true,
-                    ast::ColumnOption::Default(e) if takes_now && is_current_timestamp(e) => {
-                        def.default = lineardb_table::ColumnDefault::CurrentTimestamp
-                    }
-                    ast::ColumnOption::OnUpdate(e) if takes_now && is_current_timestamp(e) => {
-                        def.on_update_now = true
-                    }
-                    ast::ColumnOption::Default(e) => {
-                        def.default = match default_text(e)? {
-                            Some(s) => lineardb_table::ColumnDefault::Literal(s),
-                            None => lineardb_table::ColumnDefault::Null,
-                        }
-                    }
-                    ast::ColumnOption::PrimaryKey(_) => {
-                        pk = vec![c.name.value.clone()];
-                        def.nullable = false;
-                    }
-                    ast::ColumnOption::Unique(_) => {
-                        spec.indexes
-                            .push((c.name.value.clone(), vec![c.name.value.clone()], true))
-                    }
-                    ast::ColumnOption::DialectSpecific(tokens)
-                        if tokens
-                            .iter()
-                            .any(|t| t.to_string().eq_ignore_ascii_case("AUTO_INCREMENT")) =>
-                    {
-                        def.auto_increment = true;
-                        def.nullable = false;
-                    }
-                    ast::ColumnOption::CharacterSet(_)
-                    | ast::ColumnOption::Collation(_)
-                    | ast::ColumnOption::Comment(_) => {}
-                    other => return Err(SqlError::unsupported(format!("column option {other}"))),
-                }
+            let column = column_def(c)?;
+            if column.primary {
+                pk = vec![c.name.value.clone()];
             }
-            spec.columns.push(def);
+            if column.unique {
+                spec.indexes
+                    .push((c.name.value.clone(), vec![c.name.value.clone()], true))
+            }
+            spec.columns.push(column.def);
         }
         for con in &ct.constraints {
             match con {
@@ -286,44 +449,6 @@ impl Session {
         let threads = self.parallel_threads;
         self.engine
             .add_indexes(&t, &[(name, cols, ci.unique)], threads, &|_| {})?;
-        Ok(Outcome::done(0))
-    }
-
-    pub(crate) fn alter_table(&mut self, at: &ast::AlterTable) -> Result<Outcome> {
-        let parts = object_name(&at.name);
-        let mut t = self.table(&parts, ALTER)?;
-        let mut specs: Vec<(String, Vec<String>, bool)> = Vec::new();
-        for op in &at.operations {
-            match op {
-                ast::AlterTableOperation::AddConstraint { constraint, .. } => match constraint {
-                    ast::TableConstraint::Index(ix) => specs.push((
-                        ix.name
-                            .as_ref()
-                            .map(|n| n.value.clone())
-                            .unwrap_or_else(|| format!("idx_{}", specs.len() + 1)),
-                        ident_list(&ix.columns)?,
-                        false,
-                    )),
-                    ast::TableConstraint::Unique(u) => specs.push((
-                        u.name
-                            .as_ref()
-                            .or(u.index_name.as_ref())
-                            .map(|n| n.value.clone())
-                            .unwrap_or_else(|| format!("uniq_{}", specs.len() + 1)),
-                        ident_list(&u.columns)?,
-                        true,
-                    )),
-                    other => return Err(SqlError::unsupported(format!("ALTER TABLE ADD {other}"))),
-                },
-                ast::AlterTableOperation::DropIndex { name } => {
-                    t = self.engine.remove_index(&t, &name.value)?;
-                }
-                other => return Err(SqlError::unsupported(format!("ALTER TABLE {other}"))),
-            }
-        }
-        // Index builds use the session's parallel threads (default: the cores).
-        let threads = self.parallel_threads;
-        self.engine.add_indexes(&t, &specs, threads, &|_| {})?;
         Ok(Outcome::done(0))
     }
 

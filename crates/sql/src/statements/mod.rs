@@ -2,6 +2,7 @@
 //! session's state, and the helpers they share.
 mod accounts;
 mod admin;
+mod alter;
 mod analyze;
 mod auto_timestamp;
 mod ddl;

@@ -611,6 +611,9 @@ fn show_create_table(t: &Table) -> String {
             if c.auto_increment {
                 l.push_str(" AUTO_INCREMENT");
             }
+            if !c.comment.is_empty() {
+                l.push_str(&format!(" COMMENT '{}'", c.comment.replace('\'', "''")));
+            }
             l
         })
         .collect();
@@ -636,7 +639,32 @@ fn show_create_table(t: &Table) -> String {
         ));
     }
     s.push_str(&lines.join(",\n"));
-    s.push_str("\n) ENGINE=lineardb DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci");
+    s.push_str("\n) ENGINE=lineardb");
+    let next = t.next_auto_increment();
+    if d.auto_increment_column().is_some() && next > 1 {
+        s.push_str(&format!(" AUTO_INCREMENT={next}"));
+    }
+    s.push_str(" DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci");
+    // Storage options in MariaDB's order.
+    const ORDER: &[&str] = &[
+        "PACK_KEYS",
+        "STATS_PERSISTENT",
+        "STATS_AUTO_RECALC",
+        "STATS_SAMPLE_PAGES",
+        "CHECKSUM",
+        "PAGE_CHECKSUM",
+        "DELAY_KEY_WRITE",
+        "ROW_FORMAT",
+        "TRANSACTIONAL",
+    ];
+    for name in ORDER {
+        if let Some((_, value)) = d.storage_options.iter().find(|(n, _)| n == name) {
+            s.push_str(&format!(" {name}={value}"));
+        }
+    }
+    if !d.comment.is_empty() {
+        s.push_str(&format!(" COMMENT='{}'", d.comment.replace('\'', "''")));
+    }
     s
 }
 
