@@ -3,7 +3,9 @@
 //! BINARY (zero-padded), VARBINARY, TINY/MEDIUM/LONG TEXT and BLOB — their
 //! values, wire types, character sets and limits, in SHOW CREATE TABLE and
 //! SHOW COLUMNS, through the text and the binary protocol; TIMESTAMP and
-//! DATETIME with DEFAULT CURRENT_TIMESTAMP and ON UPDATE CURRENT_TIMESTAMP.
+//! DATETIME with DEFAULT CURRENT_TIMESTAMP and ON UPDATE CURRENT_TIMESTAMP;
+//! DATETIME(n) and TIMESTAMP(n): the fraction cut to n digits and shown
+//! with exactly n, compared with strings as datetimes.
 mod common;
 use common::differential::{same_as_mariadb, Shown};
 use common::mariadb::MariaDb;
@@ -145,4 +147,58 @@ fn binary_protocol_sends_float_year_and_blob_as_mariadb_does() {
         let (a, b) = (a.clone().unwrap(), b.clone().unwrap());
         assert_eq!(a, b);
     }
+}
+
+const FRACTIONS: &[&str] = &[
+    "CREATE TABLE fs (id INT PRIMARY KEY, a DATETIME, b DATETIME(3), c DATETIME(6), \
+     d TIMESTAMP(2) NULL)",
+    "INSERT INTO fs VALUES (1, '2024-01-02 03:04:05.987654', '2024-01-02 03:04:05.987654', \
+     '2024-01-02 03:04:05.987654', '2024-01-02 03:04:05.987654'), (2, '2024-01-02 03:04:05', \
+     '2024-01-02 03:04:05', '2024-01-02 03:04:05', '2024-01-02 03:04:05')",
+    "CREATE TABLE dd (d DATE)",
+    "INSERT INTO dd VALUES ('2024-01-02')",
+];
+
+const FRACTION_STEPS: &[&str] = &[
+    "SELECT * FROM fs ORDER BY id",
+    "SELECT id FROM fs WHERE a = '2024-01-02 03:04:05'",
+    "SELECT id FROM fs WHERE c = '2024-01-02 03:04:05.987654'",
+    "SELECT id FROM fs WHERE a > '2024-01-02'",
+    "SELECT id FROM fs WHERE a = '2024-01-02'",
+    "UPDATE fs SET b = '1999-12-31 23:59:59.9999' WHERE id = 2",
+    "SELECT id, b FROM fs WHERE b > '1999-12-31 23:59:59.999' ORDER BY id",
+    "SELECT id FROM fs WHERE b < '1999-12-31 23:59:59.9995'",
+    "SELECT MAX(c) FROM fs",
+    "SELECT d = '2024-01-02 00:00:00', d < '2024-01-02 00:00:01', d = '2024-01-02', \
+     d > '2024-01-01 23:59:59.5' FROM dd",
+    "SELECT d FROM dd WHERE d < '2024-01-02 00:00:01'",
+    "CREATE TABLE f2 (x DATETIME(7))",
+    "CREATE TABLE f3 (x DATETIME(3) DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3), \
+     y TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6))",
+    "SHOW CREATE TABLE f3",
+    "CREATE TABLE f6 (x DATETIME(2) DEFAULT '2020-01-01 00:00:00.129')",
+    "SHOW CREATE TABLE f6",
+    "INSERT INTO f6 VALUES ()",
+    "INSERT INTO f6 () VALUES ()",
+    "SELECT * FROM f6",
+    "CREATE TABLE f7 (x DATETIME DEFAULT '2020-01-01')",
+    "SHOW CREATE TABLE f7",
+    "SHOW COLUMNS FROM fs",
+];
+
+#[test]
+fn fractional_seconds_as_mariadb_does() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    same_as_mariadb_but_engine(&server, &mariadb, FRACTIONS, FRACTION_STEPS);
+    // The wire: DATETIME(n) says n decimals.
+    let mut c = Conn::new(Opts::from_url(&server.url("tyc")).unwrap()).unwrap();
+    let result = c.query_iter("SELECT a, b, c, d FROM fs").unwrap();
+    let decimals: Vec<u8> = result
+        .columns()
+        .as_ref()
+        .iter()
+        .map(|c| c.decimals())
+        .collect();
+    assert_eq!(decimals, [0, 3, 6, 2]);
 }

@@ -75,6 +75,10 @@ fn definition(c: &Column) -> Definition {
             flags: BLOB | BINARY,
             ..binary(T_BLOB, n)
         },
+        Some(DataType::DateTime | DataType::Timestamp) if c.fsp > 0 => Definition {
+            decimals: c.fsp,
+            ..number(T_DATETIME, 20 + c.fsp as u32, BINARY, 0)
+        },
         _ => match c.kind {
             ColumnKind::Text => text(T_VAR_STRING, c.length),
             kind => Definition {
@@ -134,6 +138,9 @@ pub(crate) enum Encoding {
     Float,
     /// YEAR: four digits as text, two bytes as binary.
     Year,
+    /// A DATETIME or TIMESTAMP column: as text, its digits of a second's
+    /// fraction, always (none for 0).
+    DateTime(u8),
 }
 
 impl Encoding {
@@ -141,6 +148,7 @@ impl Encoding {
         match c.data_type {
             Some(DataType::Float) => Encoding::Float,
             Some(DataType::Year) => Encoding::Year,
+            Some(DataType::DateTime | DataType::Timestamp) => Encoding::DateTime(c.fsp),
             _ => Encoding::Kind(c.kind),
         }
     }
@@ -152,6 +160,10 @@ impl Encoding {
             (_, Value::Bytes(b)) => put_lenenc_str(out, b),
             (Encoding::Float, Value::Double(f)) => put_lenenc_str(out, format_float(*f).as_bytes()),
             (Encoding::Year, Value::Int(y)) => put_lenenc_str(out, format!("{y:04}").as_bytes()),
+            (Encoding::DateTime(fsp), Value::DateTime(t)) => put_lenenc_str(
+                out,
+                lineardb_table::types::format_datetime_digits(*t, fsp).as_bytes(),
+            ),
             (_, other) => put_lenenc_str(out, other.to_text().unwrap_or_default().as_bytes()),
         }
     }
@@ -163,6 +175,7 @@ impl Encoding {
                 out.extend_from_slice(&(v.as_f64().unwrap_or(0.0) as f32).to_le_bytes())
             }
             Encoding::Year => out.extend_from_slice(&(int_of(v) as i16).to_le_bytes()),
+            Encoding::DateTime(_) => put_binary_kind(out, ColumnKind::DateTime, v),
             Encoding::Kind(kind) => put_binary_kind(out, kind, v),
         }
     }

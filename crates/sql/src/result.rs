@@ -70,6 +70,9 @@ pub struct Column {
     /// wire type, character set and display follow it: FLOAT, YEAR,
     /// BINARY, BLOB, TEXT…); None for expressions.
     pub data_type: Option<DataType>,
+    /// The fractional-second digits a DATETIME/TIMESTAMP column shows
+    /// (its `fsp`); 0 for expressions.
+    pub fsp: u8,
 }
 
 impl Column {
@@ -90,6 +93,7 @@ impl Column {
             },
             nullable: true,
             data_type: None,
+            fsp: 0,
         }
     }
 }

@@ -33,6 +33,14 @@ pub struct ColumnDef {
     /// COMMENT '…' (empty: none).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub comment: String,
+    /// DATETIME(n) / TIMESTAMP(n): the digits of a second's fraction it
+    /// keeps (0–6; further digits are cut, as MariaDB does).
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub fsp: u8,
+}
+
+fn is_zero_u8(n: &u8) -> bool {
+    *n == 0
 }
 
 impl ColumnDef {
@@ -46,6 +54,7 @@ impl ColumnDef {
             display_width: None,
             on_update_now: false,
             comment: String::new(),
+            fsp: 0,
         }
     }
     pub fn not_null(mut self) -> Self {
@@ -71,6 +80,9 @@ impl ColumnDef {
             DataType::MediumInt { unsigned } => ("mediumint", unsigned, 9, 8),
             DataType::Int { unsigned } => ("int", unsigned, 11, 10),
             DataType::BigInt { unsigned } => ("bigint", unsigned, 20, 20),
+            DataType::DateTime | DataType::Timestamp if self.fsp > 0 => {
+                return format!("{}({})", self.data_type.sql(), self.fsp)
+            }
             other => return other.sql(),
         };
         let width = self.display_width.unwrap_or(if unsigned {
@@ -81,10 +93,23 @@ impl ColumnDef {
         format!("{name}({width}){}", if unsigned { " unsigned" } else { "" })
     }
 
+    /// `v` as this column stores it: of its type ([`DataType::coerce`]),
+    /// a time's fraction cut to the column's digits.
+    pub fn coerce(&self, v: Value) -> Result<Value> {
+        let v = self.data_type.coerce(v, &self.name)?;
+        Ok(match v {
+            Value::DateTime(t) if self.fsp < 6 => {
+                let unit = 10i64.pow(6 - self.fsp as u32);
+                Value::DateTime(t - t.rem_euclid(1_000_000) % unit)
+            }
+            v => v,
+        })
+    }
+
     /// The value used when an insert omits this column.
     pub fn default_for_insert(&self) -> Result<Value> {
         match &self.default {
-            ColumnDefault::Literal(s) => self.data_type.coerce(Value::str(s), &self.name),
+            ColumnDefault::Literal(s) => self.coerce(Value::str(s)),
             ColumnDefault::Null => Ok(Value::Null),
             // Through the embedded API, which has no statement clock: now,
             // in UTC.

@@ -473,7 +473,7 @@ impl Table {
         let mut auto = None;
         for (c, (v, col)) in given.into_iter().zip(&self.def.columns).enumerate() {
             let v = match v {
-                Some(v) => col.data_type.coerce(v, &col.name)?,
+                Some(v) => col.coerce(v)?,
                 None => col.default_for_insert()?,
             };
             if col.auto_increment {
@@ -760,7 +760,7 @@ impl Table {
         let mut row = Vec::with_capacity(old.len());
         for ((o, n), col) in old.iter().zip(new).zip(&self.def.columns) {
             let v = match n {
-                Some(v) => col.data_type.coerce(v, &col.name)?,
+                Some(v) => col.coerce(v)?,
                 None => o.clone(),
             };
             if v.is_null() && !col.nullable {

@@ -249,6 +249,18 @@ pub fn format_datetime(micros: i64) -> String {
     format!("{} {}", format_date(days as i32), format_clock(rem as u64))
 }
 
+/// `YYYY-MM-DD hh:mm:ss` and, for `fsp` > 0, exactly that many digits of
+/// the second's fraction (a DATETIME(fsp) column's text).
+pub fn format_datetime_digits(t: i64, fsp: u8) -> String {
+    let mut s = format_datetime(t - t.rem_euclid(1_000_000));
+    if fsp > 0 {
+        let fraction = format!("{:06}", t.rem_euclid(1_000_000));
+        s.push('.');
+        s.push_str(&fraction[..fsp.min(6) as usize]);
+    }
+    s
+}
+
 /// `hh:mm:ss[.ffffff]` of a time of day or a duration (hours past 24
 /// shown whole; the fraction only when there is one).
 pub fn format_clock(micros: u64) -> String {

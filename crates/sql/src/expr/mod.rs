@@ -1139,13 +1139,15 @@ fn constant_for(kind: ColumnKind, v: Value) -> Value {
             numeric(&v)
         }
         ColumnKind::Date | ColumnKind::DateTime => {
+            // A datetime with its time and fraction; a date when it has no
+            // time of day (a DATE column then compares as a date).
             let text = String::from_utf8_lossy(b);
-            if let Some(d) = parse_date(&text) {
-                Value::Date(d)
-            } else if let Some(t) = lineardb_table::types::parse_datetime(&text) {
-                Value::DateTime(t)
-            } else {
-                v
+            match lineardb_table::types::parse_datetime(&text) {
+                Some(t) if kind == ColumnKind::Date && t % MICROS_PER_DAY == 0 => {
+                    Value::Date(t.div_euclid(MICROS_PER_DAY) as i32)
+                }
+                Some(t) => Value::DateTime(t),
+                None => parse_date(&text).map_or(v, Value::Date),
             }
         }
         _ => v,
@@ -1234,18 +1236,23 @@ pub(crate) fn compare(a: &Value, b: &Value) -> Option<Ordering> {
         (Value::Bytes(_), Value::Bytes(_)) => a.sql_cmp(b),
         (Value::Date(_) | Value::DateTime(_), Value::Bytes(s))
         | (Value::Bytes(s), Value::Date(_) | Value::DateTime(_)) => {
+            // As datetimes (a date at midnight), the string read as one
+            // with its time and fraction, or as a date.
             let text = String::from_utf8_lossy(s);
-            let other = if let Some(d) = parse_date(&text) {
-                Value::Date(d)
-            } else if let Some(t) = lineardb_table::types::parse_datetime(&text) {
-                Value::DateTime(t)
-            } else {
+            let micros = |v: &Value| match v {
+                Value::Date(d) => Some(*d as i64 * lineardb_table::types::MICROS_PER_DAY),
+                Value::DateTime(t) => Some(*t),
+                _ => None,
+            };
+            let Some(other) = lineardb_table::types::parse_datetime(&text).or_else(|| {
+                parse_date(&text).map(|d| d as i64 * lineardb_table::types::MICROS_PER_DAY)
+            }) else {
                 return a.sql_cmp(b);
             };
-            if matches!(a, Value::Bytes(_)) {
-                other.sql_cmp(b)
-            } else {
-                a.sql_cmp(&other)
+            match (micros(a), micros(b)) {
+                (Some(x), None) => Some(x.cmp(&other)),
+                (None, Some(y)) => Some(other.cmp(&y)),
+                _ => a.sql_cmp(b),
             }
         }
         (Value::Bytes(_), _) => numeric(a).sql_cmp(b),

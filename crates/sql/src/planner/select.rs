@@ -299,6 +299,7 @@ impl Planner<'_> {
                     col.schema = ts.table.def().database.clone();
                     col.nullable = def.nullable;
                     col.data_type = Some(def.data_type);
+                    col.fsp = def.fsp;
                     col.length = match def.data_type {
                         lineardb_table::DataType::Char(n)
                         | lineardb_table::DataType::VarChar(n)

@@ -4,7 +4,7 @@
 //! definition in one catalog transaction. Changes that would rewrite the
 //! rows (adding, dropping, moving a column, changing its type) are not
 //! done yet and say so (1235).
-use super::ddl::{column_def, column_default, ident_list, is_current_timestamp};
+use super::ddl::{column_def, column_default, current_timestamp_digits, ident_list};
 use crate::error::{Result, SqlError};
 use crate::expr::object_name;
 use crate::privileges::bits::{ALTER, CREATE, DROP, INSERT};
@@ -58,7 +58,9 @@ impl Session {
                                 column.data_type,
                                 DataType::DateTime | DataType::Timestamp
                             );
-                            column.default = if takes_now && is_current_timestamp(value) {
+                            column.default = if takes_now
+                                && current_timestamp_digits(value).is_some_and(|d| d <= column.fsp)
+                            {
                                 ColumnDefault::CurrentTimestamp
                             } else {
                                 column_default(value)?
@@ -268,6 +270,7 @@ fn redefine_column(
     let old = &def.columns[i];
     let in_key = def.primary_key.contains(&i);
     let rewrites = spec.def.data_type != old.data_type
+        || spec.def.fsp != old.fsp
         || (spec.def.nullable != old.nullable && !in_key)
         || spec.def.auto_increment != old.auto_increment
         || position.is_some()

@@ -6,7 +6,7 @@ use crate::expr::object_name;
 use crate::privileges::bits::{CREATE, CREATE_TEMPORARY_TABLES, DROP, INDEX, SELECT};
 use crate::result::Outcome;
 use crate::session::Session;
-use lineardb_table::{types, ColumnDef, DataType, TableSpec};
+use lineardb_table::{types, ColumnDef, DataType, TableSpec, Value};
 use sqlparser::ast;
 
 fn data_type(t: &ast::DataType) -> Result<DataType> {
@@ -107,27 +107,51 @@ pub(crate) fn ident_list(cols: &[ast::IndexColumn]) -> Result<Vec<String>> {
         .collect()
 }
 
-/// Whether `e` is CURRENT_TIMESTAMP or a synonym (NOW(),
-/// LOCALTIMESTAMP…), with no fractional-seconds precision.
-pub(crate) fn is_current_timestamp(e: &ast::Expr) -> bool {
-    let name = match e {
+/// When `e` is CURRENT_TIMESTAMP or a synonym (NOW(), LOCALTIMESTAMP…):
+/// the fractional-second digits it asks for (0 without any).
+pub(crate) fn current_timestamp_digits(e: &ast::Expr) -> Option<u8> {
+    let (name, digits) = match e {
         ast::Expr::Function(f) => {
-            let no_args = match &f.args {
-                ast::FunctionArguments::None => true,
-                ast::FunctionArguments::List(l) => l.args.is_empty(),
-                ast::FunctionArguments::Subquery(_) => false,
+            let digits = match &f.args {
+                ast::FunctionArguments::None => 0,
+                ast::FunctionArguments::List(l) => match l.args.as_slice() {
+                    [] => 0,
+                    [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(ast::Expr::Value(v)))] => {
+                        match &v.value {
+                            ast::Value::Number(n, _) => n.parse().ok().filter(|&d: &u8| d <= 6)?,
+                            _ => return None,
+                        }
+                    }
+                    _ => return None,
+                },
+                ast::FunctionArguments::Subquery(_) => return None,
             };
-            if !no_args {
-                return false;
-            }
-            object_name(&f.name).join(".")
+            (object_name(&f.name).join("."), digits)
         }
-        ast::Expr::Identifier(i) => i.value.clone(),
-        _ => return false,
+        ast::Expr::Identifier(i) => (i.value.clone(), 0),
+        _ => return None,
     };
     ["CURRENT_TIMESTAMP", "NOW", "LOCALTIME", "LOCALTIMESTAMP"]
         .iter()
         .any(|n| name.eq_ignore_ascii_case(n))
+        .then_some(digits)
+}
+
+/// The fractional-second digits a DATETIME(n) / TIMESTAMP(n) keeps
+/// (MariaDB's 1426 past 6).
+fn fraction_digits(t: &ast::DataType, column: &str) -> Result<u8> {
+    let given = match t {
+        ast::DataType::Datetime(p) | ast::DataType::Timestamp(p, _) => p.unwrap_or(0),
+        _ => 0,
+    };
+    if given > 6 {
+        return Err(SqlError::new(
+            1426,
+            "42000",
+            format!("Too big precision {given} specified for '{column}'. Maximum is 6."),
+        ));
+    }
+    Ok(given as u8)
 }
 
 /// A literal DEFAULT as text (what the catalog keeps).
@@ -163,17 +187,36 @@ pub(crate) struct ColumnSpec {
 pub(crate) fn column_def(c: &ast::ColumnDef) -> Result<ColumnSpec> {
     let mut def = ColumnDef::new(&c.name.value, data_type(&c.data_type)?);
     def.display_width = display_width(&c.data_type);
+    def.fsp = fraction_digits(&c.data_type, &c.name.value)?;
     let (mut primary, mut unique) = (false, false);
-    // DEFAULT / ON UPDATE CURRENT_TIMESTAMP are for these types.
+    // DEFAULT / ON UPDATE CURRENT_TIMESTAMP are for these types, with the
+    // column's own digits (or none).
     let takes_now = matches!(def.data_type, DataType::DateTime | DataType::Timestamp);
+    let invalid_default = || {
+        SqlError::new(
+            1067,
+            "42000",
+            format!("Invalid default value for '{}'", c.name.value),
+        )
+    };
     for o in &c.options {
         match &o.option {
             ast::ColumnOption::NotNull => def.nullable = false,
             ast::ColumnOption::Null => def.nullable = true,
-            ast::ColumnOption::Default(e) if takes_now && is_current_timestamp(e) => {
+            ast::ColumnOption::Default(e) if current_timestamp_digits(e).is_some() => {
+                if !takes_now {
+                    return Err(invalid_default());
+                }
                 def.default = lineardb_table::ColumnDefault::CurrentTimestamp
             }
-            ast::ColumnOption::OnUpdate(e) if takes_now && is_current_timestamp(e) => {
+            ast::ColumnOption::OnUpdate(e) if current_timestamp_digits(e).is_some() => {
+                if !takes_now {
+                    return Err(SqlError::new(
+                        1294,
+                        "HY000",
+                        format!("Invalid ON UPDATE clause for '{}' column", c.name.value),
+                    ));
+                }
                 def.on_update_now = true
             }
             ast::ColumnOption::Default(e) => def.default = column_default(e)?,
@@ -204,6 +247,13 @@ pub(crate) fn column_def(c: &ast::ColumnDef) -> Result<ColumnSpec> {
             }
             ast::ColumnOption::Comment(text) => def.comment = text.clone(),
             other => return Err(SqlError::unsupported(format!("column option {other}"))),
+        }
+    }
+    // A time's literal default is kept as the column stores it.
+    if let (true, lineardb_table::ColumnDefault::Literal(text)) = (takes_now, &def.default) {
+        if let Ok(Value::DateTime(t)) = def.coerce(Value::str(text)) {
+            def.default =
+                lineardb_table::ColumnDefault::Literal(types::format_datetime_digits(t, def.fsp));
         }
     }
     Ok(ColumnSpec {

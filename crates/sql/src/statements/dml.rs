@@ -58,7 +58,9 @@ impl Session {
                 let mut rows = Vec::with_capacity(values.rows.len());
                 for (n, row) in values.rows.iter().enumerate() {
                     let exprs = &row.content;
-                    if exprs.len() != positions.len() {
+                    // `VALUES ()` without a column list: every column's default.
+                    let defaults = exprs.is_empty() && ins.columns.is_empty();
+                    if exprs.len() != positions.len() && !defaults {
                         return Err(column_count_mismatch(n as u64 + 1));
                     }
                     let mut given: Vec<Option<Value>> = vec![None; width];

@@ -308,17 +308,17 @@ impl Session {
                             match &c.default {
                                 lineardb_table::ColumnDefault::Literal(s) => Value::str(s),
                                 lineardb_table::ColumnDefault::CurrentTimestamp => {
-                                    Value::str("current_timestamp()")
+                                    Value::str(&current_timestamp(c.fsp))
                                 }
                                 _ => Value::Null,
                             },
-                            Value::str(if c.auto_increment {
-                                "auto_increment"
+                            if c.auto_increment {
+                                Value::str("auto_increment")
                             } else if c.on_update_now {
-                                "on update current_timestamp()"
+                                Value::str(&format!("on update {}", current_timestamp(c.fsp)))
                             } else {
-                                ""
-                            }),
+                                Value::str("")
+                            },
                         ]
                     })
                     .collect();
@@ -600,13 +600,13 @@ fn show_create_table(t: &Table) -> String {
                     l.push_str(&format!(" DEFAULT {}", default_literal(&c.data_type, v)))
                 }
                 lineardb_table::ColumnDefault::CurrentTimestamp => {
-                    l.push_str(" DEFAULT current_timestamp()")
+                    l.push_str(&format!(" DEFAULT {}", current_timestamp(c.fsp)))
                 }
                 _ if c.nullable => l.push_str(" DEFAULT NULL"),
                 _ => {}
             }
             if c.on_update_now {
-                l.push_str(" ON UPDATE current_timestamp()");
+                l.push_str(&format!(" ON UPDATE {}", current_timestamp(c.fsp)));
             }
             if c.auto_increment {
                 l.push_str(" AUTO_INCREMENT");
@@ -666,6 +666,15 @@ fn show_create_table(t: &Table) -> String {
         s.push_str(&format!(" COMMENT='{}'", d.comment.replace('\'', "''")));
     }
     s
+}
+
+/// CURRENT_TIMESTAMP as MariaDB prints it for a column of `fsp` digits.
+fn current_timestamp(fsp: u8) -> String {
+    if fsp == 0 {
+        "current_timestamp()".into()
+    } else {
+        format!("current_timestamp({fsp})")
+    }
 }
 
 /// A literal DEFAULT as MariaDB prints it: numbers bare, the rest quoted.
