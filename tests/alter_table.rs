@@ -7,7 +7,7 @@
 //! rewrite rows are refused with 1235, and the definitions survive a
 //! kill -9.
 mod common;
-use common::differential::{assert_same, outcomes, Shown};
+use common::differential::same_as_mariadb_but_engine;
 use common::mariadb::MariaDb;
 use common::Server;
 use mysql::prelude::*;
@@ -108,28 +108,12 @@ const REFUSED: &[&str] = &[
     "CREATE TABLE r4 AS SELECT * FROM l1",
 ];
 
-fn same_but_engine(server: &Server, mariadb: &MariaDb) {
-    let ours = outcomes(&server.url(""), "alt", SETUP, STEPS, Shown::Rows);
-    let theirs = outcomes(
-        &format!("mysql://root@127.0.0.1:{}/", mariadb.port),
-        "alt",
-        SETUP,
-        STEPS,
-        Shown::Rows,
-    );
-    let ours: Vec<String> = ours
-        .iter()
-        .map(|o| o.replace("ENGINE=lineardb", "ENGINE=InnoDB"))
-        .collect();
-    assert_same(&ours, &theirs);
-}
-
 #[test]
 fn alter_and_rename_as_mariadb_does_and_survive_a_crash() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start_at(dir.path(), &[]);
     let mariadb = MariaDb::start();
-    same_but_engine(&server, &mariadb);
+    same_as_mariadb_but_engine(&server, &mariadb, "alt", SETUP, STEPS);
 
     let mut c = Conn::new(Opts::from_url(&server.url("alt")).unwrap()).unwrap();
     let before: String = c

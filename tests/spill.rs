@@ -150,6 +150,29 @@ const QUERIES: &[(&str, usize, bool)] = &[
     ),
 ];
 
+/// Rows the session has written to spill files so far.
+fn spilled_rows(c: &mut mysql::Conn) -> u64 {
+    let row: Option<(String, u64)> = c
+        .query_first("SHOW SESSION STATUS LIKE 'Lineardb_spilled_rows'")
+        .unwrap();
+    row.unwrap().1
+}
+
+/// Checks each statement spills (or not) as `spills` says.
+fn check_spills<'a>(c: &mut mysql::Conn, statements: impl Iterator<Item = (&'a str, bool)>) {
+    for (statement, spills) in statements {
+        let before = spilled_rows(c);
+        let _: Vec<mysql::Row> = c.query(statement).unwrap();
+        let after = spilled_rows(c);
+        assert_eq!(
+            after > before,
+            spills,
+            "{statement}: {} rows spilled",
+            after - before
+        );
+    }
+}
+
 fn hint(kib: usize) -> String {
     format!("/*+ SET_VAR(lineardb_query_memory = {}) */", kib << 10)
 }
@@ -166,26 +189,13 @@ fn sorts_and_groups_past_the_budget_spill_and_give_mariadbs_rows() {
     same_as_mariadb(&server, &mariadb, "sp", SETUP, &refs, Shown::Rows);
 
     let mut c = mysql::Conn::new(mysql::Opts::from_url(&server.url("sp")).unwrap()).unwrap();
-    let spilled = |c: &mut mysql::Conn| -> u64 {
-        let row: Option<(String, u64)> = c
-            .query_first("SHOW SESSION STATUS LIKE 'Lineardb_spilled_rows'")
-            .unwrap();
-        row.unwrap().1
-    };
     for (statement, (_, kib, spills)) in statements.iter().zip(QUERIES) {
-        let before = spilled(&mut c);
-        let _: Vec<mysql::Row> = c.query(statement).unwrap();
-        let after = spilled(&mut c);
-        assert_eq!(
-            after > before,
-            *spills,
-            "{statement}: {} rows spilled",
-            after - before
-        );
+        check_spills(&mut c, std::iter::once((statement.as_str(), *spills)));
+        let after = spilled_rows(&mut c);
         // Within the default budget nothing spills.
         let plain = statement.replace(&hint(*kib), "");
         let _: Vec<mysql::Row> = c.query(&plain).unwrap();
-        assert_eq!(spilled(&mut c), after, "{plain}");
+        assert_eq!(spilled_rows(&mut c), after, "{plain}");
     }
 }
 
@@ -281,23 +291,7 @@ fn set_operations_and_windows_past_the_budget_spill_and_give_mariadbs_rows() {
     }
     let mut c = mysql::Conn::new(mysql::Opts::from_url(&server.url("so")).unwrap()).unwrap();
     c.query_drop(budget).unwrap();
-    let spilled = |c: &mut mysql::Conn| -> u64 {
-        let row: Option<(String, u64)> = c
-            .query_first("SHOW SESSION STATUS LIKE 'Lineardb_spilled_rows'")
-            .unwrap();
-        row.unwrap().1
-    };
-    for (statement, spills) in SESSION_QUERIES {
-        let before = spilled(&mut c);
-        let _: Vec<mysql::Row> = c.query(statement).unwrap();
-        let after = spilled(&mut c);
-        assert_eq!(
-            after > before,
-            *spills,
-            "{statement}: {} rows spilled",
-            after - before
-        );
-    }
+    check_spills(&mut c, SESSION_QUERIES.iter().map(|(q, s)| (*q, *s)));
     // One window partition bigger than the budget: a clear error, and the
     // connection goes on.
     let e = c

@@ -106,20 +106,10 @@ fn same_as_mariadb_but_engine(
     setup: &[&str],
     shown: &[&str],
 ) -> String {
-    let ours = common::differential::outcomes(&server.url(""), "tyc", setup, shown, Shown::Rows);
-    let theirs = common::differential::outcomes(
-        &format!("mysql://root@127.0.0.1:{}/", mariadb.port),
-        "tyc",
-        setup,
-        shown,
-        Shown::Rows,
-    );
-    let ours: Vec<String> = ours
-        .iter()
-        .map(|o| o.replace("ENGINE=lineardb", "ENGINE=InnoDB"))
-        .collect();
-    common::differential::assert_same(&ours, &theirs);
-    ours.last().cloned().unwrap_or_default()
+    common::differential::same_as_mariadb_but_engine(server, mariadb, "tyc", setup, shown)
+        .last()
+        .cloned()
+        .unwrap_or_default()
 }
 
 #[test]

@@ -132,3 +132,28 @@ pub fn same_as_mariadb(
     assert_same(&ours, &theirs);
     ours
 }
+
+/// Like [`same_as_mariadb`] (by rows) but for the engine's name in SHOW
+/// CREATE TABLE; returns lineardb's outcomes.
+#[allow(dead_code)]
+pub fn same_as_mariadb_but_engine(
+    server: &super::Server,
+    mariadb: &super::mariadb::MariaDb,
+    db: &str,
+    setup: &[&str],
+    statements: &[&str],
+) -> Vec<String> {
+    let ours: Vec<String> = outcomes(&server.url(""), db, setup, statements, Shown::Rows)
+        .iter()
+        .map(|o| o.replace("ENGINE=lineardb", "ENGINE=InnoDB"))
+        .collect();
+    let theirs = outcomes(
+        &format!("mysql://root@127.0.0.1:{}/", mariadb.port),
+        db,
+        setup,
+        statements,
+        Shown::Rows,
+    );
+    assert_same(&ours, &theirs);
+    ours
+}
