@@ -35,12 +35,8 @@ pub struct ColumnDef {
     pub comment: String,
     /// DATETIME(n) / TIMESTAMP(n): the digits of a second's fraction it
     /// keeps (0–6; further digits are cut, as MariaDB does).
-    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub fsp: u8,
-}
-
-fn is_zero_u8(n: &u8) -> bool {
-    *n == 0
 }
 
 impl ColumnDef {
@@ -164,8 +160,8 @@ pub struct TableDef {
     pub storage_options: Vec<(String, String)>,
 }
 
-fn is_zero(n: &u64) -> bool {
-    *n == 0
+fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
+    *n == T::default()
 }
 
 /// What makes a table temporary: the owner (a session) it is private to

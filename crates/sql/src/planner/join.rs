@@ -652,12 +652,8 @@ fn plan_step(
                         .any(|e| e.any(&|x| matches!(x, Expr::Param(i) if *i >= base)))
                 };
                 let hashable = || {
-                    push.iter().any(|e| {
-                        !own(e)
-                            && equi_sides(e, shapes, index, before).is_some_and(|(p, b)| {
-                                hashable_together(p.kind(scope, &[]), b.kind(scope, &[]))
-                            })
-                    })
+                    push.iter()
+                        .any(|e| !own(e) && hash_key(e, shapes, index, before, scope).is_some())
                 };
                 let lookup = finding == Finding::Lookup || !unit.hints.is_empty() || !hashable();
                 if lookup && reads_row(&ts.path) {
@@ -748,16 +744,25 @@ fn hash_keys(
     let mut keys = Vec::new();
     let mut rest = Vec::new();
     for e in conditions {
-        match equi_sides(&e, shapes, index, before) {
-            Some((probe, build))
-                if hashable_together(probe.kind(scope, &[]), build.kind(scope, &[])) =>
-            {
-                keys.push((probe, build))
-            }
-            _ => rest.push(e),
+        match hash_key(&e, shapes, index, before, scope) {
+            Some(key) => keys.push(key),
+            None => rest.push(e),
         }
     }
     (keys, rest)
+}
+
+/// `e` as a hash key: (over the steps before, over unit `index`), for an
+/// equality whose sides' kinds hash alike.
+fn hash_key(
+    e: &Expr,
+    shapes: &[Unit],
+    index: usize,
+    before: &[bool],
+    scope: &[ScopeColumn],
+) -> Option<(Expr, Expr)> {
+    equi_sides(e, shapes, index, before)
+        .filter(|(probe, build)| hashable_together(probe.kind(scope, &[]), build.kind(scope, &[])))
 }
 
 /// Kinds whose values a hash key may hold on both sides: equal keys for

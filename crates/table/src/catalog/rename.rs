@@ -20,7 +20,6 @@ impl Engine {
         // The definitions under each name the renames touched: None once
         // a name is free.
         let mut names: HashMap<TableName, Option<TableDef>> = HashMap::new();
-        // Handles to move to their new names: (old def, new name).
         for ((db, name), (new_db, new_name)) in renames {
             let from = lowercase(db, name);
             let def = match names.get(&from) {
