@@ -298,7 +298,21 @@ impl Session {
             .as_deref()
             .is_none_or(|t| t.contains(":="))
             && assigns_user_variables(stmt);
-        self.assigning_variables(assigns, |s| s.run_statement(stmt, params, args, sink))
+        // A statement that met a table DDL had just replaced (1412, before
+        // it changed or sent anything: its changes were undone) runs again
+        // on the new table.
+        let mut attempts = 0;
+        loop {
+            let r =
+                self.assigning_variables(assigns, |s| s.run_statement(stmt, params, args, sink));
+            match r {
+                Err(e) if e.code == 1412 && attempts < 100 => {
+                    attempts += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(attempts));
+                }
+                r => return r,
+            }
+        }
     }
 
     /// Runs `f` for a statement; one that `assigns` user variables (`:=`)

@@ -10,6 +10,7 @@
 //! DDL is serialised by one mutex. Looking a table up takes a mutex too:
 //! sessions are expected to cache the `Arc<Table>` they get (DDL-rate, not
 //! per-row work).
+mod rebuild;
 mod rename;
 mod views;
 use crate::error::{Error, Result};
@@ -22,6 +23,7 @@ use lineardb_btree::{BTree, PoolConfig, Store};
 use lineardb_sync::{Mutex, MutexGuard, SharedWord};
 use lineardb_txn::{ReadView, Reader, Transactions, Txn};
 use lineardb_wal::{Durability, LogFile, RecoveryReport, Wal};
+pub use rebuild::{ConvertRow, RebuildStats};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -746,6 +748,10 @@ impl Engine {
     /// temporary).
     pub fn truncate(&self, old: &Table) -> Result<Arc<Table>> {
         let _ddl = self.ddl_lock();
+        self.replacing(old, || self.truncate_held_off(old))
+    }
+
+    fn truncate_held_off(&self, old: &Table) -> Result<Arc<Table>> {
         let pool = self.store.pool();
         let mut def = old.def.clone();
         def.primary_root = BTree::create(pool.clone())?.root();
@@ -781,6 +787,18 @@ impl Engine {
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<(Arc<Table>, BuildStats)> {
         let _ddl = self.ddl_lock();
+        self.replacing(old, || {
+            self.add_indexes_held_off(old, specs, threads, progress)
+        })
+    }
+
+    fn add_indexes_held_off(
+        &self,
+        old: &Table,
+        specs: &[(String, Vec<String>, bool)],
+        threads: usize,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<(Arc<Table>, BuildStats)> {
         let pool = self.store.pool();
         let mut new_defs = Vec::new();
         for (iname, cols, unique) in specs {
@@ -850,6 +868,10 @@ impl Engine {
     /// [`drop_index`](Self::drop_index) by handle (permanent or temporary).
     pub fn remove_index(&self, old: &Table, index: &str) -> Result<Arc<Table>> {
         let _ddl = self.ddl_lock();
+        self.replacing(old, || self.remove_index_held_off(old, index))
+    }
+
+    fn remove_index_held_off(&self, old: &Table, index: &str) -> Result<Arc<Table>> {
         let pos = old
             .def
             .index_position(index)
@@ -897,7 +919,8 @@ impl Table {
                     .join("-");
                 found = Some(Error::DuplicateKey {
                     entry,
-                    key: format!("{}.{}", self.def.name, self.indexes[index].def.name),
+                    // MariaDB names the index alone.
+                    key: self.indexes[index].def.name.clone(),
                 });
                 return false;
             }

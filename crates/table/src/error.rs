@@ -36,6 +36,9 @@ pub enum Error {
     NoDefault(String),
     #[error("{0}")]
     NotSupported(String),
+    /// DDL replaced the table while a statement held its old handle.
+    #[error("Table definition has changed, please retry transaction")]
+    TableReplaced(String),
     #[error("{0}")]
     Invalid(String),
     /// A row lock wait ended: timeout (1205) or deadlock (1213).
@@ -75,6 +78,7 @@ impl Error {
             Error::NoSuchIndex(_) => 1176,
             Error::NoDefault(_) => 1364,
             Error::NotSupported(_) => 1235,
+            Error::TableReplaced(_) => 1412,
             Error::Invalid(_) => 1105,
             Error::Lock(lineardb_txn::LockError::Timeout) => 1205,
             Error::Lock(lineardb_txn::LockError::Deadlock) => 1213,
@@ -94,7 +98,7 @@ impl Error {
             Error::NoSuchDatabase(_) | Error::DuplicateIndex(_) | Error::NotSupported(_) => "42000",
             Error::UnknownColumn(_) => "42S22",
             Error::NoSuchIndex(_) => "42000",
-            Error::NoDefault(_) => "HY000",
+            Error::NoDefault(_) | Error::TableReplaced(_) => "HY000",
             Error::DatabaseExists(_) | Error::Storage(_) | Error::Invalid(_) => "HY000",
             Error::Lock(lineardb_txn::LockError::Timeout) => "HY000",
             Error::Lock(lineardb_txn::LockError::Deadlock) => "40001",

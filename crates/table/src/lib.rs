@@ -28,8 +28,11 @@ mod table;
 mod tree_scan;
 pub mod types;
 pub mod waits;
+mod write_gate;
 
-pub use catalog::{Engine, EngineConfig, LogStats, PoolStats, TableSpec, ViewDef};
+pub use catalog::{
+    ConvertRow, Engine, EngineConfig, LogStats, PoolStats, RebuildStats, TableSpec, ViewDef,
+};
 pub use error::{Error, Result};
 pub use index_build::{build_indexes, BuildStats};
 pub use key::KeyColumn;

@@ -18,6 +18,7 @@ use crate::schema::{IndexDef, TableDef};
 use crate::stats::TreeStats;
 use crate::tree_scan::{batch_inside, count_fetch, scan_range, BatchSize, SWEEP_BATCH};
 use crate::types::Value;
+use crate::write_gate::{Refused, WriteGate};
 use lineardb_btree::BTree;
 use lineardb_buffer::BufferPool;
 use lineardb_sync::{Mutex, SharedWord};
@@ -183,6 +184,9 @@ pub struct Table {
     /// Distinct key prefixes: the clustered index's, then each secondary
     /// index's (taken again after DDL, as the trees may change).
     stats: Vec<TreeStats>,
+    /// Held by each open transaction that wrote the table; DDL that
+    /// replaces the table closes it.
+    pub(crate) gate: Arc<WriteGate>,
 }
 
 impl Table {
@@ -213,6 +217,7 @@ impl Table {
             next_auto: Arc::new(SharedWord::new(1)),
             next_row_id: Arc::new(SharedWord::new(1)),
             unique_lock: Arc::new(Mutex::new(())),
+            gate: Arc::new(WriteGate::default()),
             def,
         };
         t.init_counters()?;
@@ -227,6 +232,25 @@ impl Table {
         t.next_row_id = self.next_row_id.clone();
         t.unique_lock = self.unique_lock.clone();
         Ok(t)
+    }
+
+    /// Enters the table's write gate for `txn` (once per transaction):
+    /// waits while DDL replaces the table; [`Error::TableReplaced`] once
+    /// it has (the statement must look the table up again).
+    fn enter_writes(&self, txn: &mut Txn) -> Result<()> {
+        let key = Arc::as_ptr(&self.gate) as u64;
+        if txn.holds(key) {
+            return Ok(());
+        }
+        match self.gate.enter(txn.lock_wait_timeout()) {
+            Ok(()) => {
+                let gate = self.gate.clone();
+                txn.hold_until_end(key, Box::new(move || gate.leave()));
+                Ok(())
+            }
+            Err(Refused::Retired) => Err(Error::TableReplaced(self.def.name.clone())),
+            Err(Refused::TimedOut) => Err(Error::Lock(lineardb_txn::LockError::Timeout)),
+        }
     }
 
     fn init_counters(&self) -> Result<()> {
@@ -510,7 +534,7 @@ impl Table {
         Ok((row, generated))
     }
 
-    fn duplicate(&self, index: Option<&Index>, row: &[Value]) -> Error {
+    pub(crate) fn duplicate(&self, index: Option<&Index>, row: &[Value]) -> Error {
         let (cols, key): (&[usize], &str) = match index {
             Some(i) => (&i.def.columns, &i.def.name),
             None => (&self.def.primary_key, "PRIMARY"),
@@ -538,6 +562,7 @@ impl Table {
 
     /// Inserts a complete, coerced row. On error the table is unchanged.
     pub fn insert_prepared(&self, txn: &mut Txn, row: &[Value]) -> Result<()> {
+        self.enter_writes(txn)?;
         let row_id = self
             .def
             .primary_key
@@ -676,9 +701,9 @@ impl Table {
     /// Loads encoded (primary key, row) pairs in ascending key order into
     /// this empty table, then moves the AUTO_INCREMENT and row-id counters
     /// past the largest key.
-    pub fn bulk_load_encoded(
+    pub fn bulk_load_encoded<K: AsRef<[u8]>, V: AsRef<[u8]>>(
         &self,
-        rows: impl IntoIterator<Item = (Vec<u8>, Vec<u8>)>,
+        rows: impl IntoIterator<Item = (K, V)>,
     ) -> Result<u64> {
         if !self.indexes.is_empty() {
             return Err(Error::Invalid(
@@ -719,18 +744,21 @@ impl Table {
     /// Locks primary key `pk` for `txn` until it ends, whether or not a row
     /// has it (a DELETE of a missing row and the INSERT that follows hold it).
     pub fn lock_key(&self, txn: &mut Txn, pk: &[u8]) -> Result<()> {
+        self.enter_writes(txn)?;
         Ok(txn.lock(self.primary.root(), pk)?)
     }
 
     /// Locks primary key `pk` for `txn` if no other transaction holds it
     /// (false then: nothing locked). Never waits.
-    pub fn try_lock_key(&self, txn: &mut Txn, pk: &[u8]) -> bool {
-        txn.try_lock(self.primary.root(), pk)
+    pub fn try_lock_key(&self, txn: &mut Txn, pk: &[u8]) -> Result<bool> {
+        self.enter_writes(txn)?;
+        Ok(txn.try_lock(self.primary.root(), pk))
     }
 
     /// Deletes the row `old` with primary key `pk`, which `txn` locked and
     /// read ([`Table::lock_row`]).
     pub fn delete_row(&self, txn: &mut Txn, pk: &[u8], old: &[Value]) -> Result<()> {
+        self.enter_writes(txn)?;
         for index in &self.indexes {
             txn.delete_mark(&index.tree, &self.index_key(index, old, pk))?;
         }
@@ -757,6 +785,7 @@ impl Table {
         old: &[Value],
         new: Vec<Option<Value>>,
     ) -> Result<()> {
+        self.enter_writes(txn)?;
         let mut row = Vec::with_capacity(old.len());
         for ((o, n), col) in old.iter().zip(new).zip(&self.def.columns) {
             let v = match n {

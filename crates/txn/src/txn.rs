@@ -31,6 +31,10 @@ pub struct Txn {
     marks: Vec<(usize, Mark)>,
     /// Keys locked, released when the transaction ends.
     locks: Vec<Vec<u8>>,
+    /// What upper layers hold until the transaction ends (a table's
+    /// write gate), by their key; released at commit, rollback or drop,
+    /// whether or not anything changed.
+    holds: Vec<(u64, Box<dyn FnOnce() + Send>)>,
 }
 
 impl Txn {
@@ -42,6 +46,28 @@ impl Txn {
             undo: Vec::new(),
             marks: Vec::new(),
             locks: Vec::new(),
+            holds: Vec::new(),
+        }
+    }
+
+    /// How long a wait for another transaction may last.
+    pub fn lock_wait_timeout(&self) -> std::time::Duration {
+        self.txns.lock_wait_timeout()
+    }
+
+    /// Whether the transaction holds `key` (see [`Txn::hold_until_end`]).
+    pub fn holds(&self, key: u64) -> bool {
+        self.holds.iter().any(|(k, _)| *k == key)
+    }
+
+    /// Keeps `key` held until the transaction ends, then calls `release`.
+    pub fn hold_until_end(&mut self, key: u64, release: Box<dyn FnOnce() + Send>) {
+        self.holds.push((key, release));
+    }
+
+    fn release_holds(&mut self) {
+        for (_, release) in self.holds.drain(..) {
+            release();
         }
     }
 
@@ -221,6 +247,7 @@ impl Txn {
 
     fn commit_in_memory(&mut self) -> Result<Option<Lsn>> {
         let Some(s) = self.started.as_ref() else {
+            self.release_holds();
             return Ok(None);
         };
         let lsn = match self.txns.wal().txn_ended(s.id, true) {
@@ -242,6 +269,7 @@ impl Txn {
             .mvcc
             .end(s.id, s.slot, marks.into_iter().map(|(_, m)| m).collect());
         self.txns.locks.release(&std::mem::take(&mut self.locks));
+        self.release_holds();
         self.txns.purge_if_due(backlog);
         Ok(Some(lsn))
     }
@@ -253,6 +281,7 @@ impl Txn {
 
     fn finish_rollback(&mut self) -> Result<()> {
         let Some(s) = self.started.as_ref().map(|s| (s.id, s.slot)) else {
+            self.release_holds();
             return Ok(());
         };
         let r = self.rollback_to(0);
@@ -260,6 +289,7 @@ impl Txn {
         let ended = self.txns.wal().txn_ended(s.0, false);
         self.txns.mvcc.end(s.0, s.1, Vec::new());
         self.txns.locks.release(&std::mem::take(&mut self.locks));
+        self.release_holds();
         r.and(ended.map(|_| ()).map_err(Into::into))
     }
 }

@@ -1,17 +1,22 @@
-//! ALTER TABLE and RENAME TABLE. Index changes build or drop trees (built
-//! in parallel); changes that leave every row as it is — renaming the
-//! table or a column, a column's DEFAULT or comment — change the
-//! definition in one catalog transaction. Changes that would rewrite the
-//! rows (adding, dropping, moving a column, changing its type) are not
-//! done yet and say so (1235).
-use super::ddl::{column_def, column_default, current_timestamp_digits, ident_list};
+//! ALTER TABLE and RENAME TABLE. Changes that leave every row as it is —
+//! renaming the table or a column, a column's DEFAULT or comment — change
+//! the definition in one catalog transaction; index changes alone build
+//! or drop trees (built in parallel); changes to the rows (adding,
+//! dropping, moving a column, changing its type or NULL-ability, the
+//! primary key) rebuild the table (`Engine::rebuild_table`), with its
+//! indexes, writers held off meanwhile.
+use super::alter_columns::{duplicate_column, Reshape, RowConverter};
+use super::auto_timestamp::statement_now;
+use super::ddl::{column_def, column_default, current_timestamp_digits, ident_list, ColumnSpec};
+use super::lenient::is_strict;
 use crate::error::{Result, SqlError};
 use crate::expr::object_name;
 use crate::privileges::bits::{ALTER, CREATE, DROP, INSERT};
 use crate::result::Outcome;
 use crate::session::Session;
-use lineardb_table::{ColumnDefault, DataType, TableDef};
+use lineardb_table::{ColumnDefault, DataType, IndexDef, Table, TableDef};
 use sqlparser::ast;
+use std::sync::Arc;
 
 /// An index ALTER TABLE adds: name, columns, unique.
 type IndexSpec = (String, Vec<String>, bool);
@@ -19,15 +24,87 @@ type IndexSpec = (String, Vec<String>, bool);
 impl Session {
     pub(crate) fn alter_table(&mut self, at: &ast::AlterTable) -> Result<Outcome> {
         let parts = object_name(&at.name);
+        if at.if_exists {
+            let (db, name) = self.qualified(&parts)?;
+            if !self.tables.is_temporary(&db, &name) && self.engine.table(&db, &name).is_err() {
+                self.warnings
+                    .push((1146, format!("Table '{db}.{name}' doesn't exist")));
+                return Ok(Outcome::done(0));
+            }
+        }
         let mut t = self.table(&parts, ALTER)?;
-        let mut def = t.def().clone();
+        let mut r = Reshape::new(t.def().clone());
         let mut drops: Vec<String> = Vec::new();
         let mut adds: Vec<IndexSpec> = Vec::new();
+        let mut new_primary_key: Option<Vec<String>> = None;
         // Checked in full before anything changes.
         for op in &at.operations {
             match op {
+                ast::AlterTableOperation::AddConstraint {
+                    constraint: ast::TableConstraint::PrimaryKey(p),
+                    ..
+                } => {
+                    if !r.def.primary_key.is_empty() || new_primary_key.is_some() {
+                        return Err(multiple_primary_keys());
+                    }
+                    new_primary_key = Some(ident_list(&p.columns)?);
+                }
                 ast::AlterTableOperation::AddConstraint { constraint, .. } => {
-                    adds.push(index_spec(constraint, adds.len())?)
+                    adds.push(index_spec(constraint, &r.def, &adds)?)
+                }
+                ast::AlterTableOperation::AddColumn {
+                    if_not_exists,
+                    column_def: written,
+                    column_position: position,
+                    ..
+                } => {
+                    let spec = column_def(written)?;
+                    let name = spec.def.name.clone();
+                    if r.position(&name).is_ok() {
+                        if *if_not_exists {
+                            self.warnings.push((1060, duplicate_column(&name).message));
+                            continue;
+                        }
+                        return Err(duplicate_column(&name));
+                    }
+                    let at = r.place(position, r.def.columns.len())?;
+                    r.insert(at, spec.def, None);
+                    if spec.primary {
+                        if !r.def.primary_key.is_empty() || new_primary_key.is_some() {
+                            return Err(multiple_primary_keys());
+                        }
+                        new_primary_key = Some(vec![name.clone()]);
+                    }
+                    if spec.unique {
+                        adds.push((name.clone(), vec![name], true));
+                    }
+                }
+                ast::AlterTableOperation::DropColumn {
+                    column_names,
+                    if_exists,
+                    ..
+                } => {
+                    for column in column_names {
+                        match r.position(&column.value) {
+                            Ok(i) => {
+                                r.remove(i);
+                            }
+                            Err(_) => {
+                                let missing = cannot_drop("COLUMN", &column.value);
+                                if !*if_exists {
+                                    return Err(missing);
+                                }
+                                self.warnings.push((missing.code, missing.message));
+                            }
+                        }
+                    }
+                }
+                ast::AlterTableOperation::DropPrimaryKey { .. } => {
+                    if r.def.primary_key.is_empty() {
+                        return Err(cannot_drop("INDEX", "PRIMARY"));
+                    }
+                    r.def.primary_key.clear();
+                    r.rewrites = true;
                 }
                 ast::AlterTableOperation::DropIndex { name } => drops.push(name.value.clone()),
                 ast::AlterTableOperation::RenameTable { table_name } => {
@@ -35,23 +112,24 @@ impl Session {
                         ast::RenameTableNameKind::As(n) | ast::RenameTableNameKind::To(n) => n,
                     };
                     let (new_db, new_name) = self.qualified(&object_name(name))?;
-                    if def.temporary.is_some() {
+                    if r.def.temporary.is_some() {
                         return Err(SqlError::unsupported("renaming a temporary table"));
                     }
                     self.require_table(&new_db, &new_name, CREATE | INSERT)?;
-                    def.database = new_db;
-                    def.name = new_name;
+                    r.def.database = new_db;
+                    r.def.name = new_name;
                 }
                 ast::AlterTableOperation::RenameColumn {
                     old_column_name,
                     new_column_name,
                 } => {
-                    let i = column_position(&def, &old_column_name.value)?;
-                    rename_column(&mut def, i, &new_column_name.value)?;
+                    let i = r.position(&old_column_name.value)?;
+                    r.check_unique_name(&new_column_name.value, Some(i))?;
+                    r.def.columns[i].name = new_column_name.value.clone();
                 }
                 ast::AlterTableOperation::AlterColumn { column_name, op } => {
-                    let i = column_position(&def, &column_name.value)?;
-                    let column = &mut def.columns[i];
+                    let i = r.position(&column_name.value)?;
+                    let column = &mut r.def.columns[i];
                     match op {
                         ast::AlterColumnOperation::SetDefault { value } => {
                             let takes_now = matches!(
@@ -81,8 +159,9 @@ impl Session {
                     options,
                     column_position: position,
                 } => {
-                    let i = column_position(&def, &old_name.value)?;
-                    redefine_column(&mut def, i, new_name, data_type, options, position)?;
+                    let i = r.position(&old_name.value)?;
+                    let spec = written_column(new_name, data_type, options)?;
+                    redefine_column(&mut r, i, spec, position, &mut new_primary_key, &mut adds)?;
                 }
                 ast::AlterTableOperation::ModifyColumn {
                     col_name,
@@ -90,35 +169,57 @@ impl Session {
                     options,
                     column_position: position,
                 } => {
-                    let i = column_position(&def, &col_name.value)?;
-                    redefine_column(&mut def, i, col_name, data_type, options, position)?;
+                    let i = r.position(&col_name.value)?;
+                    let spec = written_column(col_name, data_type, options)?;
+                    redefine_column(&mut r, i, spec, position, &mut new_primary_key, &mut adds)?;
                 }
                 ast::AlterTableOperation::AutoIncrement { value, .. } => {
                     let text = value.value.to_string();
-                    def.auto_increment_start = text
+                    r.def.auto_increment_start = text
                         .parse()
                         .map_err(|_| SqlError::syntax(format!("AUTO_INCREMENT = {text}")))?;
                 }
                 other => return Err(SqlError::unsupported(format!("ALTER TABLE {other}"))),
             }
         }
-        let renamed = !def.database.eq_ignore_ascii_case(&t.def().database)
-            || !def.name.eq_ignore_ascii_case(&t.def().name);
+        if r.def.columns.is_empty() {
+            return Err(SqlError::new(
+                1090,
+                "42000",
+                "You can't delete all columns with ALTER TABLE; use DROP TABLE instead",
+            ));
+        }
+        if let Some(names) = new_primary_key {
+            r.def.primary_key = names
+                .iter()
+                .map(|n| r.position(n).map_err(|_| unknown_key_column(n)))
+                .collect::<Result<_>>()?;
+            for &c in &r.def.primary_key {
+                r.def.columns[c].nullable = false;
+            }
+            r.rewrites = true;
+        }
+        let renamed = !r.def.database.eq_ignore_ascii_case(&t.def().database)
+            || !r.def.name.eq_ignore_ascii_case(&t.def().name);
         if renamed {
             self.require_table(&t.def().database, &t.def().name, DROP)?;
-            if !self.engine.database_exists(&def.database)? {
+            if !self.engine.database_exists(&r.def.database)? {
                 // A rename alone is a file rename to MariaDB.
                 return Err(if at.operations.len() == 1 {
-                    rename_failed(t.def(), &def.database, &def.name)
+                    rename_failed(t.def(), &r.def.database, &r.def.name)
                 } else {
                     SqlError::new(
                         1049,
                         "42000",
-                        format!("Unknown database '{}'", def.database),
+                        format!("Unknown database '{}'", r.def.database),
                     )
                 });
             }
         }
+        if r.rewrites {
+            return self.rewrite_table(t, r, &drops, &adds, renamed);
+        }
+        let mut def = r.def;
         for name in &drops {
             t = self.engine.remove_index(&t, name)?;
         }
@@ -130,13 +231,7 @@ impl Session {
                     .columns
                     .iter()
                     .position(|d| d.name.eq_ignore_ascii_case(c))
-                    .ok_or_else(|| {
-                        SqlError::new(
-                            1072,
-                            "42000",
-                            format!("Key column '{c}' doesn't exist in table"),
-                        )
-                    })?;
+                    .ok_or_else(|| unknown_key_column(c))?;
                 *c = t.def().columns[i].name.clone();
             }
         }
@@ -150,7 +245,112 @@ impl Session {
         if def != *t.def() {
             self.engine.alter_definition(&t, def)?;
         }
-        Ok(Outcome::done(0))
+        Ok(altered(0, 0))
+    }
+
+    /// The ALTER TABLE whose changes rewrite the rows: the indexes it adds
+    /// and drops are part of the new definition, built with it.
+    fn rewrite_table(
+        &mut self,
+        t: Arc<Table>,
+        mut r: Reshape,
+        drops: &[String],
+        adds: &[IndexSpec],
+        renamed: bool,
+    ) -> Result<Outcome> {
+        let old = t.def().clone();
+        for name in drops {
+            let i = r
+                .def
+                .index_position(name)
+                .ok_or_else(|| cannot_drop("INDEX", name))?;
+            r.def.indexes.remove(i);
+        }
+        for (name, columns, unique) in adds {
+            if r.def.index_position(name).is_some() || name.eq_ignore_ascii_case("PRIMARY") {
+                return Err(SqlError::new(
+                    1061,
+                    "42000",
+                    format!("Duplicate key name '{name}'"),
+                ));
+            }
+            let columns = columns
+                .iter()
+                .map(|c| r.position(c).map_err(|_| unknown_key_column(c)))
+                .collect::<Result<Vec<_>>>()?;
+            r.def.indexes.push(IndexDef {
+                name: name.clone(),
+                columns,
+                unique: *unique,
+                root: 0,
+            });
+        }
+        if let Some(c) = r.def.columns.iter().position(|c| c.auto_increment) {
+            let keyed = r.def.primary_key.first() == Some(&c)
+                || r.def.indexes.iter().any(|i| i.columns.first() == Some(&c));
+            if !keyed {
+                return Err(SqlError::new(
+                    1075,
+                    "42000",
+                    "Incorrect table definition; there can be only one auto column and it must be defined as a key",
+                ));
+            }
+        }
+        let (name_db, name) = (r.def.database.clone(), r.def.name.clone());
+        let mut def = r.def.clone();
+        def.database = old.database.clone();
+        def.name = old.name.clone();
+        let mut converter = RowConverter {
+            def: &def,
+            sources: &r.sources,
+            strict: is_strict(
+                &self
+                    .variable("sql_mode")
+                    .and_then(|v| v.to_text())
+                    .unwrap_or_default(),
+            ),
+            now: statement_now(),
+            next_auto: def.auto_increment_start.max(1),
+            warnings: Vec::new(),
+        };
+        let mut failure: Option<SqlError> = None;
+        let threads = self.parallel_threads;
+        let rebuilt = self.engine.rebuild_table(
+            &t,
+            def.clone(),
+            &mut |n, row| {
+                converter.convert(n, row).map_err(|e| {
+                    failure = Some(e);
+                    lineardb_table::Error::Invalid("a row could not be converted".into())
+                })
+            },
+            threads,
+            &|_| {},
+        );
+        let (mut t, stats) = match rebuilt {
+            Ok(done) => done,
+            Err(e) => return Err(failure.unwrap_or_else(|| e.into())),
+        };
+        let added_auto = r
+            .sources
+            .iter()
+            .zip(&def.columns)
+            .any(|(s, c)| s.is_none() && c.auto_increment);
+        let warnings = std::mem::take(&mut converter.warnings);
+        let next_auto = converter.next_auto;
+        self.warnings.extend(warnings);
+        if renamed || added_auto {
+            let mut def = t.def().clone();
+            def.database = name_db;
+            def.name = name;
+            if added_auto {
+                def.auto_increment_start = def.auto_increment_start.max(next_auto);
+            }
+            t = self.engine.alter_definition(&t, def)?;
+        }
+        drop(t);
+        let copied = if r.converts(&old) { stats.rows } else { 0 };
+        Ok(altered(copied, self.warnings.len()))
     }
 
     /// RENAME TABLE a TO b [, c TO d …]: in order, all or none.
@@ -188,74 +388,79 @@ fn rename_failed(def: &TableDef, db: &str, name: &str) -> SqlError {
     )
 }
 
-/// The index an ADD names: (name, columns, unique).
-fn index_spec(constraint: &ast::TableConstraint, added: usize) -> Result<IndexSpec> {
-    match constraint {
-        ast::TableConstraint::Index(ix) => Ok((
-            ix.name
-                .as_ref()
-                .map(|n| n.value.clone())
-                .unwrap_or_else(|| format!("idx_{}", added + 1)),
-            ident_list(&ix.columns)?,
-            false,
-        )),
-        ast::TableConstraint::Unique(u) => Ok((
-            u.name
-                .as_ref()
-                .or(u.index_name.as_ref())
-                .map(|n| n.value.clone())
-                .unwrap_or_else(|| format!("uniq_{}", added + 1)),
-            ident_list(&u.columns)?,
-            true,
-        )),
-        other => Err(SqlError::unsupported(format!("ALTER TABLE ADD {other}"))),
+/// The OK of an ALTER TABLE: rows copied, MariaDB's info line.
+fn altered(copied: u64, warnings: usize) -> Outcome {
+    Outcome::Done {
+        affected: copied,
+        last_insert_id: 0,
+        info: format!("Records: {copied}  Duplicates: 0  Warnings: {warnings}"),
     }
 }
 
-/// The position of column `name` in `def`, else MariaDB's 1054.
-fn column_position(def: &TableDef, name: &str) -> Result<usize> {
-    def.columns
-        .iter()
-        .position(|c| c.name.eq_ignore_ascii_case(name))
-        .ok_or_else(|| {
-            SqlError::new(
-                1054,
-                "42S22",
-                format!("Unknown column '{name}' in '{}'", def.name),
-            )
-        })
+fn multiple_primary_keys() -> SqlError {
+    SqlError::new(1068, "42000", "Multiple primary key defined")
 }
 
-/// Names column `i` `new_name` (1060 when another column has it).
-fn rename_column(def: &mut TableDef, i: usize, new_name: &str) -> Result<()> {
-    if def
-        .columns
-        .iter()
-        .enumerate()
-        .any(|(j, c)| j != i && c.name.eq_ignore_ascii_case(new_name))
-    {
-        return Err(SqlError::new(
-            1060,
-            "42S21",
-            format!("Duplicate column name '{new_name}'"),
-        ));
-    }
-    def.columns[i].name = new_name.to_string();
-    Ok(())
+fn unknown_key_column(name: &str) -> SqlError {
+    SqlError::new(
+        1072,
+        "42000",
+        format!("Key column '{name}' doesn't exist in table"),
+    )
 }
 
-/// CHANGE / MODIFY: column `i` defined anew, which must store its values
-/// as before (same type, same NULL-ability, same place) until rows can be
-/// rewritten.
-fn redefine_column(
-    def: &mut TableDef,
-    i: usize,
+/// MariaDB's 1091 for a DROP of a column or index that is not there.
+fn cannot_drop(what: &str, name: &str) -> SqlError {
+    SqlError::new(
+        1091,
+        "42000",
+        format!("Can't DROP {what} `{name}`; check that it exists"),
+    )
+}
+
+/// The index an ADD names: (name, columns, unique). Unnamed, it takes
+/// its first column's name (`_2`, `_3`… when taken), as MariaDB names it.
+fn index_spec(
+    constraint: &ast::TableConstraint,
+    def: &TableDef,
+    added: &[IndexSpec],
+) -> Result<IndexSpec> {
+    let (name, columns, unique) = match constraint {
+        ast::TableConstraint::Index(ix) => (ix.name.as_ref(), &ix.columns, false),
+        ast::TableConstraint::Unique(u) => {
+            (u.name.as_ref().or(u.index_name.as_ref()), &u.columns, true)
+        }
+        other => return Err(SqlError::unsupported(format!("ALTER TABLE ADD {other}"))),
+    };
+    let columns = ident_list(columns)?;
+    let name = match name {
+        Some(n) => n.value.clone(),
+        None => {
+            let first = columns.first().cloned().unwrap_or_default();
+            let taken = |n: &str| {
+                def.index_position(n).is_some()
+                    || added.iter().any(|(a, _, _)| a.eq_ignore_ascii_case(n))
+                    || n.eq_ignore_ascii_case("PRIMARY")
+            };
+            let mut name = first.clone();
+            let mut k = 2;
+            while taken(&name) {
+                name = format!("{first}_{k}");
+                k += 1;
+            }
+            name
+        }
+    };
+    Ok((name, columns, unique))
+}
+
+/// A column as CHANGE / MODIFY writes it.
+fn written_column(
     name: &ast::Ident,
     data_type: &ast::DataType,
     options: &[ast::ColumnOption],
-    position: &Option<ast::MySQLColumnPosition>,
-) -> Result<()> {
-    let written = ast::ColumnDef {
+) -> Result<ColumnSpec> {
+    column_def(&ast::ColumnDef {
         name: name.clone(),
         data_type: data_type.clone(),
         options: options
@@ -265,27 +470,46 @@ fn redefine_column(
                 option: option.clone(),
             })
             .collect(),
-    };
-    let spec = column_def(&written)?;
-    let old = &def.columns[i];
-    let in_key = def.primary_key.contains(&i);
-    let rewrites = spec.def.data_type != old.data_type
-        || spec.def.fsp != old.fsp
-        || (spec.def.nullable != old.nullable && !in_key)
-        || spec.def.auto_increment != old.auto_increment
-        || position.is_some()
-        || spec.primary
-        || spec.unique;
-    if rewrites {
-        return Err(SqlError::unsupported(
-            "ALTER TABLE changing a column's type, NULL-ability or place, or adding a key with it",
-        ));
+    })
+}
+
+/// CHANGE / MODIFY: column `i` defined anew (and moved); the rows are
+/// rewritten when it stores its values otherwise or moves.
+fn redefine_column(
+    r: &mut Reshape,
+    i: usize,
+    spec: ColumnSpec,
+    position: &Option<ast::MySQLColumnPosition>,
+    new_primary_key: &mut Option<Vec<String>>,
+    adds: &mut Vec<IndexSpec>,
+) -> Result<()> {
+    let name = spec.def.name.clone();
+    r.check_unique_name(&name, Some(i))?;
+    let mut column = spec.def;
+    if r.def.primary_key.contains(&i) {
+        // A primary key's columns are NOT NULL, said or not.
+        column.nullable = false;
     }
-    rename_column(def, i, &name.value)?;
-    let column = &mut def.columns[i];
-    column.default = spec.def.default;
-    column.on_update_now = spec.def.on_update_now;
-    column.comment = spec.def.comment;
-    column.display_width = spec.def.display_width;
+    let old = &r.def.columns[i];
+    if column.data_type != old.data_type
+        || column.fsp != old.fsp
+        || column.nullable != old.nullable
+        || column.auto_increment != old.auto_increment
+    {
+        r.rewrites = true;
+    }
+    r.def.columns[i] = column;
+    if position.is_some() {
+        r.move_to(i, position)?;
+    }
+    if spec.primary {
+        if !r.def.primary_key.is_empty() || new_primary_key.is_some() {
+            return Err(multiple_primary_keys());
+        }
+        *new_primary_key = Some(vec![name.clone()]);
+    }
+    if spec.unique {
+        adds.push((name.clone(), vec![name], true));
+    }
     Ok(())
 }

@@ -5,7 +5,7 @@
 use crate::expr::clock;
 use lineardb_table::{ColumnDefault, TableDef, Value};
 
-fn statement_now() -> Value {
+pub(crate) fn statement_now() -> Value {
     Value::DateTime(clock::whole_seconds(clock::local(clock::statement_utc())))
 }
 

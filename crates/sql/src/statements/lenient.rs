@@ -32,15 +32,22 @@ pub(crate) fn adjust(
             .coerce_lenient(v, &c.name)
             .map_err(SqlError::from)?;
         if let Some(e) = e {
-            warnings.push(warning(def, &c.name, &original, &e, row));
+            warnings.push(value_warning(def, &c.name, &original, &e, row));
         }
         *slot = Some(x);
     }
     Ok(())
 }
 
-/// MariaDB's warning for a value adjusted to fit its column.
-fn warning(def: &TableDef, column: &str, value: &Value, e: &Error, row: u64) -> (u16, String) {
+/// MariaDB's warning for a value adjusted to fit its column (in strict
+/// mode, the statement's error).
+pub(crate) fn value_warning(
+    def: &TableDef,
+    column: &str,
+    value: &Value,
+    e: &Error,
+    row: u64,
+) -> (u16, String) {
     let text = value.to_text().unwrap_or_default();
     let starts_with_number = text
         .trim_start()

@@ -136,7 +136,7 @@ impl Session {
                 }
                 let row = match busy {
                     Busy::Wait => targets.lock_matching(txn, &table, pk, env)?,
-                    _ if table.try_lock_key(txn, pk) => {
+                    _ if table.try_lock_key(txn, pk)? => {
                         match table.get_by_key(&ReadView::latest(), pk)? {
                             Some(row) => targets.still_matching(row, env)?,
                             None => None,

@@ -3,6 +3,7 @@
 mod accounts;
 mod admin;
 mod alter;
+mod alter_columns;
 mod analyze;
 mod auto_timestamp;
 mod ddl;

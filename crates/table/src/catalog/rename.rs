@@ -87,6 +87,10 @@ impl Engine {
     /// defaults, comments, the table's name. The table's new handle.
     pub fn alter_definition(&self, old: &Table, def: TableDef) -> Result<Arc<Table>> {
         let _ddl = self.ddl_lock();
+        self.replacing(old, || self.alter_definition_held_off(old, def))
+    }
+
+    fn alter_definition_held_off(&self, old: &Table, def: TableDef) -> Result<Arc<Table>> {
         let same_rows = old.def.columns.len() == def.columns.len()
             && old
                 .def
