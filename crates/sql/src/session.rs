@@ -148,7 +148,15 @@ pub(crate) struct TableCache {
     /// Temporary tables dropped while a transaction was open: their trees
     /// are freed when it ends (its undo may still need them).
     dropped: Vec<Arc<Table>>,
+    /// Per parent table (db and name lowercase): the tables whose foreign
+    /// keys reference it, and which key; made when first asked after a
+    /// catalog change.
+    references: Option<Arc<References>>,
 }
+
+/// Per parent table (db and name lowercase): the tables whose foreign
+/// keys reference it (db, name), and which key of theirs.
+pub(crate) type References = HashMap<(String, String), Vec<((String, String), usize)>>;
 
 fn lowercase(db: &str, name: &str) -> (String, String) {
     (db.to_ascii_lowercase(), name.to_ascii_lowercase())
@@ -160,11 +168,7 @@ impl TableCache {
         engine: &Engine,
         (db, name): (String, String),
     ) -> Result<Arc<Table>> {
-        let version = engine.catalog_version();
-        if self.version != Some(version) {
-            self.tables.clear();
-            self.version = Some(version);
-        }
+        self.refresh(engine);
         let key = lowercase(&db, &name);
         if let Some(t) = self.tables.get(&key) {
             return Ok(t.clone());
@@ -193,6 +197,36 @@ impl TableCache {
         };
         self.tables.insert(key, t.clone());
         Ok(t)
+    }
+
+    /// Forgets what a catalog change may have changed.
+    fn refresh(&mut self, engine: &Engine) {
+        let version = engine.catalog_version();
+        if self.version != Some(version) {
+            self.tables.clear();
+            self.references = None;
+            self.version = Some(version);
+        }
+    }
+
+    /// Per parent table, the foreign keys that reference it.
+    pub(crate) fn references(&mut self, engine: &Engine) -> Result<Arc<References>> {
+        self.refresh(engine);
+        if let Some(r) = &self.references {
+            return Ok(r.clone());
+        }
+        let mut references = References::new();
+        for def in engine.all_table_defs()? {
+            for (k, fk) in def.foreign_keys.iter().enumerate() {
+                references
+                    .entry(lowercase(&fk.parent_database, &fk.parent_table))
+                    .or_default()
+                    .push(((def.database.clone(), def.name.clone()), k));
+            }
+        }
+        let references = Arc::new(references);
+        self.references = Some(references.clone());
+        Ok(references)
     }
 
     /// Whether `db.name` names one of the session's temporary tables.
@@ -409,6 +443,7 @@ impl Session {
             "collation_connection" | "collation_server" => Value::str("utf8mb4_general_ci"),
             "transaction_isolation" | "tx_isolation" => Value::str(self.isolation),
             "lower_case_table_names" => Value::Int(1),
+            "foreign_key_checks" | "unique_checks" => Value::Int(1),
             "time_zone" | "system_time_zone" => Value::str("SYSTEM"),
             "wait_timeout" | "interactive_timeout" => Value::Int(28800),
             "net_write_timeout" => Value::Int(60),

@@ -107,6 +107,8 @@ pub struct TableSpec {
     pub comment: String,
     /// See [`TableDef::storage_options`].
     pub storage_options: Vec<(String, String)>,
+    /// FOREIGN KEYs, with column positions in `columns`.
+    pub foreign_keys: Vec<crate::schema::ForeignKeyDef>,
     /// Make it a temporary table of `owner` (see [`TableDef::temporary`],
     /// [`Engine::temporary_owner`]).
     pub temporary_for: Option<u64>,
@@ -123,6 +125,7 @@ impl TableSpec {
             auto_increment_start: 0,
             comment: String::new(),
             storage_options: Vec::new(),
+            foreign_keys: Vec::new(),
             temporary_for: None,
         }
     }
@@ -614,6 +617,7 @@ impl Engine {
             auto_increment_start: spec.auto_increment_start,
             comment: spec.comment,
             storage_options: spec.storage_options,
+            foreign_keys: spec.foreign_keys,
         };
         if self.catalog.get(&catalog_key(&def))?.is_some()
             || (def.temporary.is_none() && self.view(&def.database, &def.name)?.is_some())

@@ -38,7 +38,9 @@ pub use index_build::{build_indexes, BuildStats};
 pub use key::KeyColumn;
 pub use key_range::KeyRange;
 pub use row::{RowLayout, RowRef};
-pub use schema::{ColumnDef, ColumnDefault, IndexDef, TableDef, Temporary};
+pub use schema::{
+    ColumnDef, ColumnDefault, ForeignKeyDef, IndexDef, ReferentialAction, TableDef, Temporary,
+};
 pub use table::{IndexEntry, Table};
 pub use tree_scan::{LOOKUP_BATCH, SWEEP_BATCH};
 pub use types::{DataType, Dec, Value};

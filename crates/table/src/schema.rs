@@ -121,6 +121,36 @@ impl ColumnDef {
     }
 }
 
+/// A FOREIGN KEY of a table (the child): its columns must match a row of
+/// the parent table's columns, which a key of the parent begins with. The
+/// engine keeps the definition; the SQL layer enforces it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForeignKeyDef {
+    /// The constraint's name.
+    pub name: String,
+    /// The child's columns (positions in this table).
+    pub columns: Vec<usize>,
+    pub parent_database: String,
+    pub parent_table: String,
+    /// The parent's columns, by name (the parent may change).
+    pub parent_columns: Vec<String>,
+    pub on_delete: ReferentialAction,
+    pub on_update: ReferentialAction,
+}
+
+/// What a change of a parent row does to the rows that reference it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ReferentialAction {
+    /// Refuse the change (the default).
+    Restrict,
+    /// As RESTRICT (InnoDB checks at once), shown as written.
+    NoAction,
+    /// Delete the child rows, or change them with the parent.
+    Cascade,
+    /// Set the child's columns to NULL.
+    SetNull,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct IndexDef {
     pub name: String,
@@ -158,6 +188,9 @@ pub struct TableDef {
     /// to be shown again; they change nothing here.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub storage_options: Vec<(String, String)>,
+    /// FOREIGN KEY constraints of this table (as the child).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub foreign_keys: Vec<ForeignKeyDef>,
 }
 
 fn is_zero<T: Default + PartialEq>(n: &T) -> bool {

@@ -8,6 +8,7 @@
 use super::alter_columns::{duplicate_column, Reshape, RowConverter};
 use super::auto_timestamp::statement_now;
 use super::ddl::{column_def, column_default, current_timestamp_digits, ident_list, ColumnSpec};
+use super::foreign_key_defs::{begins_a_key, quoted, resolve, ForeignKeySpec};
 use super::lenient::is_strict;
 use crate::error::{Result, SqlError};
 use crate::expr::object_name;
@@ -37,6 +38,8 @@ impl Session {
         let mut drops: Vec<String> = Vec::new();
         let mut adds: Vec<IndexSpec> = Vec::new();
         let mut new_primary_key: Option<Vec<String>> = None;
+        let mut foreign_key_adds: Vec<ForeignKeySpec> = Vec::new();
+        let original = r.def.clone();
         // Checked in full before anything changes.
         for op in &at.operations {
             match op {
@@ -49,6 +52,24 @@ impl Session {
                     }
                     new_primary_key = Some(ident_list(&p.columns)?);
                 }
+                ast::AlterTableOperation::AddConstraint {
+                    constraint: ast::TableConstraint::ForeignKey(fk),
+                    ..
+                } => {
+                    if r.def.temporary.is_some() {
+                        return Err(SqlError::unsupported("FOREIGN KEY on a temporary table"));
+                    }
+                    foreign_key_adds.push(ForeignKeySpec::parse(fk, &r.def.database)?);
+                }
+                ast::AlterTableOperation::DropForeignKey { name, .. } => {
+                    let i = r
+                        .def
+                        .foreign_keys
+                        .iter()
+                        .position(|f| f.name.eq_ignore_ascii_case(&name.value))
+                        .ok_or_else(|| cannot_drop("FOREIGN KEY", &name.value))?;
+                    r.def.foreign_keys.remove(i);
+                }
                 ast::AlterTableOperation::AddConstraint { constraint, .. } => {
                     adds.push(index_spec(constraint, &r.def, &adds)?)
                 }
@@ -59,6 +80,9 @@ impl Session {
                     ..
                 } => {
                     let spec = column_def(written)?;
+                    for fk in &spec.references {
+                        foreign_key_adds.push(ForeignKeySpec::parse(fk, &r.def.database)?);
+                    }
                     let name = spec.def.name.clone();
                     if r.position(&name).is_ok() {
                         if *if_not_exists {
@@ -87,6 +111,11 @@ impl Session {
                     for column in column_names {
                         match r.position(&column.value) {
                             Ok(i) => {
+                                if let Some(fk) =
+                                    r.def.foreign_keys.iter().find(|f| f.columns.contains(&i))
+                                {
+                                    return Err(needed_index(&r.def, &fk.columns));
+                                }
                                 r.remove(i);
                             }
                             Err(_) => {
@@ -216,9 +245,18 @@ impl Session {
                 });
             }
         }
+        self.check_foreign_key_columns(&original, &r)?;
+        // MariaDB copies the table to check a new foreign key's rows.
+        let checked = !foreign_key_adds.is_empty() && self.foreign_key_checks();
+        self.add_foreign_keys_to(&t, &mut r, foreign_key_adds, &drops, &mut adds)?;
         if r.rewrites {
-            return self.rewrite_table(t, r, &drops, &adds, renamed);
+            return self.rewrite_table(t, r, &drops, &adds, renamed, checked);
         }
+        let copied = if checked {
+            t.count(&lineardb_txn::ReadView::latest(), 1)?
+        } else {
+            0
+        };
         let mut def = r.def;
         for name in &drops {
             t = self.engine.remove_index(&t, name)?;
@@ -245,7 +283,7 @@ impl Session {
         if def != *t.def() {
             self.engine.alter_definition(&t, def)?;
         }
-        Ok(altered(0, 0))
+        Ok(altered(copied, 0))
     }
 
     /// The ALTER TABLE whose changes rewrite the rows: the indexes it adds
@@ -257,6 +295,7 @@ impl Session {
         drops: &[String],
         adds: &[IndexSpec],
         renamed: bool,
+        checked: bool,
     ) -> Result<Outcome> {
         let old = t.def().clone();
         for name in drops {
@@ -349,7 +388,11 @@ impl Session {
             t = self.engine.alter_definition(&t, def)?;
         }
         drop(t);
-        let copied = if r.converts(&old) { stats.rows } else { 0 };
+        let copied = if checked || r.converts(&old) {
+            stats.rows
+        } else {
+            0
+        };
         Ok(altered(copied, self.warnings.len()))
     }
 
@@ -385,6 +428,151 @@ fn rename_failed(def: &TableDef, db: &str, name: &str) -> SqlError {
             "Error on rename of './{}/{}' to './{db}/{name}' (errno: 168 \"Unknown (generic) error from engine\")",
             def.database, def.name
         ),
+    )
+}
+
+impl Session {
+    /// A column of a foreign key (this table's, or another's that
+    /// references it) keeps its type: MariaDB's 1832 and 1833.
+    fn check_foreign_key_columns(&mut self, original: &TableDef, r: &Reshape) -> Result<()> {
+        for (c, source) in r.def.columns.iter().zip(&r.sources) {
+            let Some(i) = *source else {
+                continue;
+            };
+            let before = &original.columns[i];
+            if before.data_type == c.data_type {
+                continue;
+            }
+            if let Some(fk) = original
+                .foreign_keys
+                .iter()
+                .find(|f| f.columns.contains(&i))
+            {
+                return Err(SqlError::new(
+                    1832,
+                    "HY000",
+                    format!(
+                        "Cannot change column '{}': used in a foreign key constraint '{}'",
+                        before.name, fk.name
+                    ),
+                ));
+            }
+            let references = self.tables.references(&self.engine)?;
+            let key = (
+                original.database.to_ascii_lowercase(),
+                original.name.to_ascii_lowercase(),
+            );
+            for ((db, name), k) in references.get(&key).into_iter().flatten() {
+                let child = self.engine.table(db, name)?;
+                let Some(fk) = child.def().foreign_keys.get(*k) else {
+                    continue;
+                };
+                if fk
+                    .parent_columns
+                    .iter()
+                    .any(|p| p.eq_ignore_ascii_case(&before.name))
+                {
+                    return Err(SqlError::new(
+                        1833,
+                        "HY000",
+                        format!(
+                            "Cannot change column '{}': used in a foreign key constraint '{}' of table '{db}.{name}'",
+                            before.name, fk.name
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The FOREIGN KEYs an ALTER adds, resolved against the table as the
+    /// statement leaves it (with the indexes it adds and drops); the
+    /// indexes they need join `adds`. With checks on, the rows must
+    /// already satisfy them (1452). Every foreign key kept must still
+    /// find an index (1553).
+    fn add_foreign_keys_to(
+        &mut self,
+        t: &Table,
+        r: &mut Reshape,
+        foreign_keys: Vec<ForeignKeySpec>,
+        drops: &[String],
+        adds: &mut Vec<IndexSpec>,
+    ) -> Result<()> {
+        let checks = self.foreign_key_checks();
+        for spec in foreign_keys {
+            let keys = keys_after(&r.def, drops, adds);
+            let parent = self.parent_def(&keys, &spec.parent);
+            let (fk, index) = resolve(spec, &keys, parent.as_ref(), checks)?;
+            if let Some((name, columns)) = index {
+                let columns = columns
+                    .iter()
+                    .map(|&c| r.def.columns[c].name.clone())
+                    .collect();
+                adds.push((name, columns, false));
+            }
+            if checks {
+                let old_columns: Option<Vec<usize>> =
+                    fk.columns.iter().map(|&c| r.sources[c]).collect();
+                if let Some(old_columns) = old_columns {
+                    let referential = self.referential()?;
+                    if referential.has_orphan(t, &old_columns, &fk)? {
+                        let mut shown = r.def.clone();
+                        shown.foreign_keys = vec![fk.clone()];
+                        return Err(SqlError::new(
+                            1452,
+                            "23000",
+                            format!(
+                                "Cannot add or update a child row: a foreign key constraint fails ({})",
+                                quoted(&shown, &fk, false)
+                            ),
+                        ));
+                    }
+                }
+            }
+            r.def.foreign_keys.push(fk);
+        }
+        let keys = keys_after(&r.def, drops, adds);
+        for fk in &r.def.foreign_keys {
+            if !begins_a_key(&keys, &fk.columns) {
+                return Err(needed_index(&r.def, &fk.columns));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `def` with the statement's index drops and adds applied (columns as
+/// the statement leaves them; unknown names are reported later).
+fn keys_after(def: &TableDef, drops: &[String], adds: &[IndexSpec]) -> TableDef {
+    let mut keys = def.clone();
+    keys.indexes
+        .retain(|i| !drops.iter().any(|d| d.eq_ignore_ascii_case(&i.name)));
+    for (name, columns, unique) in adds {
+        keys.indexes.push(IndexDef {
+            name: name.clone(),
+            columns: columns
+                .iter()
+                .filter_map(|c| def.column_index(c).ok())
+                .collect(),
+            unique: *unique,
+            root: 0,
+        });
+    }
+    keys
+}
+
+/// MariaDB's 1553 for taking away the index a foreign key needs.
+fn needed_index(def: &TableDef, columns: &[usize]) -> SqlError {
+    let name = def
+        .indexes
+        .iter()
+        .find(|i| i.columns.len() >= columns.len() && i.columns[..columns.len()] == *columns)
+        .map_or("PRIMARY", |i| i.name.as_str());
+    SqlError::new(
+        1553,
+        "HY000",
+        format!("Cannot drop index '{name}': needed in a foreign key constraint"),
     )
 }
 
@@ -483,6 +671,9 @@ fn redefine_column(
     new_primary_key: &mut Option<Vec<String>>,
     adds: &mut Vec<IndexSpec>,
 ) -> Result<()> {
+    if !spec.references.is_empty() {
+        return Err(SqlError::unsupported("REFERENCES in CHANGE / MODIFY"));
+    }
     let name = spec.def.name.clone();
     r.check_unique_name(&name, Some(i))?;
     let mut column = spec.def;

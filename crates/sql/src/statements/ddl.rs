@@ -1,6 +1,7 @@
 //! Data definition: CREATE/DROP DATABASE and TABLE, CREATE INDEX, DROP
 //! INDEX, TRUNCATE, and the column definitions CREATE and ALTER TABLE
 //! share.
+use super::foreign_key_defs::ForeignKeySpec;
 use crate::error::{Result, SqlError};
 use crate::expr::object_name;
 use crate::privileges::bits::{CREATE, CREATE_TEMPORARY_TABLES, DROP, INDEX, SELECT};
@@ -180,6 +181,8 @@ pub(crate) struct ColumnSpec {
     pub primary: bool,
     /// `UNIQUE` among its options.
     pub unique: bool,
+    /// `REFERENCES …` among its options: a FOREIGN KEY of this column.
+    pub references: Vec<ast::ForeignKeyConstraint>,
 }
 
 /// The column `c` defines. Its character set and collation may only be
@@ -189,6 +192,7 @@ pub(crate) fn column_def(c: &ast::ColumnDef) -> Result<ColumnSpec> {
     def.display_width = display_width(&c.data_type);
     def.fsp = fraction_digits(&c.data_type, &c.name.value)?;
     let (mut primary, mut unique) = (false, false);
+    let mut references = Vec::new();
     // DEFAULT / ON UPDATE CURRENT_TIMESTAMP are for these types, with the
     // column's own digits (or none).
     let takes_now = matches!(def.data_type, DataType::DateTime | DataType::Timestamp);
@@ -246,6 +250,12 @@ pub(crate) fn column_def(c: &ast::ColumnDef) -> Result<ColumnSpec> {
                 }
             }
             ast::ColumnOption::Comment(text) => def.comment = text.clone(),
+            // A column's REFERENCES makes a foreign key (MariaDB 10.5+).
+            ast::ColumnOption::ForeignKey(fk) => {
+                let mut fk = fk.clone();
+                fk.columns = vec![c.name.clone()];
+                references.push(fk);
+            }
             other => return Err(SqlError::unsupported(format!("column option {other}"))),
         }
     }
@@ -260,6 +270,7 @@ pub(crate) fn column_def(c: &ast::ColumnDef) -> Result<ColumnSpec> {
         def,
         primary,
         unique,
+        references,
     })
 }
 
@@ -427,6 +438,7 @@ impl Session {
             return Ok(Outcome::done(0));
         }
         let mut pk: Vec<String> = Vec::new();
+        let mut foreign_keys = Vec::new();
         for c in &ct.columns {
             let column = column_def(c)?;
             if column.primary {
@@ -435,6 +447,12 @@ impl Session {
             if column.unique {
                 spec.indexes
                     .push((c.name.value.clone(), vec![c.name.value.clone()], true))
+            }
+            for fk in &column.references {
+                if ct.temporary {
+                    return Err(SqlError::unsupported("FOREIGN KEY on a temporary table"));
+                }
+                foreign_keys.push(ForeignKeySpec::parse(fk, &db)?);
             }
             spec.columns.push(column.def);
         }
@@ -466,6 +484,12 @@ impl Session {
                     ident_list(&u.columns)?,
                     true,
                 )),
+                ast::TableConstraint::ForeignKey(fk) => {
+                    if ct.temporary {
+                        return Err(SqlError::unsupported("FOREIGN KEY on a temporary table"));
+                    }
+                    foreign_keys.push(ForeignKeySpec::parse(fk, &db)?);
+                }
                 other => return Err(SqlError::unsupported(format!("constraint {other}"))),
             }
         }
@@ -479,6 +503,9 @@ impl Session {
             }
         }
         spec.primary_key = pk;
+        if !foreign_keys.is_empty() {
+            self.add_foreign_keys(&mut spec, foreign_keys)?;
+        }
         self.engine.create_table(spec)?;
         if ct.temporary {
             self.tables.add_temporary(&db, &name);
@@ -512,6 +539,10 @@ impl Session {
         temporary: bool,
         names: &[ast::ObjectName],
     ) -> Result<Outcome> {
+        // MariaDB drops every table it can, then reports the ones it could
+        // not: those missing in one 1051, else the first refused.
+        let mut missing: Vec<String> = Vec::new();
+        let mut refused: Option<SqlError> = None;
         for n in names {
             let parts = object_name(n);
             match object_type {
@@ -523,8 +554,21 @@ impl Session {
                             .drop_temporary(&self.engine, &db, &name, in_transaction)?;
                         continue;
                     }
-                    let unknown =
-                        SqlError::new(1051, "42S02", format!("Unknown table '{db}.{name}'"));
+                    // A table another references (one named earlier in
+                    // the statement is gone already, as in MariaDB).
+                    if self.foreign_key_checks()
+                        && !temporary
+                        && self.referenced_by(&db, &name)?.is_some()
+                    {
+                        refused.get_or_insert_with(|| {
+                            SqlError::new(
+                                1451,
+                                "23000",
+                                "Cannot delete or update a parent row: a foreign key constraint fails",
+                            )
+                        });
+                        continue;
+                    }
                     if !temporary {
                         self.require_table(&db, &name, DROP)?;
                         if self.engine.view(&db, &name)?.is_some() {
@@ -545,10 +589,7 @@ impl Session {
                             Err(e) => return Err(e.into()),
                         };
                     if !exists {
-                        if !if_exists {
-                            return Err(unknown);
-                        }
-                        self.warnings.push((unknown.code, unknown.message));
+                        missing.push(format!("{db}.{name}"));
                     }
                 }
                 ast::ObjectType::Database | ast::ObjectType::Schema => {
@@ -582,6 +623,20 @@ impl Session {
                 other => return Err(SqlError::unsupported(format!("DROP {other}"))),
             }
         }
+        if let Some(e) = refused {
+            return Err(e);
+        }
+        if !missing.is_empty() {
+            let unknown = SqlError::new(
+                1051,
+                "42S02",
+                format!("Unknown table '{}'", missing.join(",")),
+            );
+            if !if_exists {
+                return Err(unknown);
+            }
+            self.warnings.push((unknown.code, unknown.message));
+        }
         Ok(Outcome::done(0))
     }
 
@@ -589,6 +644,19 @@ impl Session {
         for t in &tr.table_names {
             let parts = object_name(&t.name);
             let table = self.table(&parts, DROP)?;
+            if self.foreign_key_checks() {
+                let d = table.def();
+                if let Some((child, fk)) = self.referenced_by(&d.database, &d.name)? {
+                    return Err(SqlError::new(
+                        1701,
+                        "42000",
+                        format!(
+                            "Cannot truncate a table referenced in a foreign key constraint ({})",
+                            super::foreign_key_defs::quoted(&child, &fk, true)
+                        ),
+                    ));
+                }
+            }
             self.engine.truncate(&table)?;
         }
         Ok(Outcome::done(0))

@@ -11,6 +11,11 @@ use lineardb_txn::{ReadView, Txn};
 use sqlparser::ast;
 use std::sync::Arc;
 
+use super::foreign_keys::Referential;
+
+/// MariaDB's duplicate-key error.
+const DUPLICATE_ENTRY: u16 = 1062;
+
 impl Session {
     pub(crate) fn insert(
         &mut self,
@@ -118,18 +123,19 @@ impl Session {
                 .and_then(|v| v.to_text())
                 .unwrap_or_default(),
         );
+        let fk = self.referential()?;
         for (n, mut given) in rows.into_iter().enumerate() {
             super::auto_timestamp::fill_defaults(t.def(), &mut given);
             if !strict {
                 super::lenient::adjust(t.def(), &mut given, n as u64 + 1, &mut self.warnings)?;
             }
             let (full, generated) = t.prepare_row(given)?;
-            match t.insert_prepared(txn, &full) {
+            match fk.insert_row(txn, &t, &full) {
                 Ok(()) => {
                     affected += 1;
                     inserted += 1;
                 }
-                Err(lineardb_table::Error::DuplicateKey { .. }) if on_duplicate.is_some() => {
+                Err(e) if e.code == DUPLICATE_ENTRY && on_duplicate.is_some() => {
                     let sets = on_duplicate.as_deref().unwrap_or_default();
                     let pk = t.duplicated_key(&full)?.ok_or_else(|| {
                         SqlError::internal("a duplicate key without the row it duplicates")
@@ -149,15 +155,15 @@ impl Session {
                     }
                     let differs = sets.iter().any(|(c, _)| new[*c].as_ref() != Some(&old[*c]));
                     super::auto_timestamp::touch(t.def(), &old, &mut new);
-                    t.update_row(txn, &pk, &old, new)?;
+                    fk.update_row(txn, &t, &pk, &old, new)?;
                     if differs {
                         // MariaDB counts an updated row twice.
                         affected += 2;
                         updated += 1;
                     }
                 }
-                Err(lineardb_table::Error::DuplicateKey { .. })
-                    if replace && !t.def().primary_key.is_empty() =>
+                Err(e)
+                    if e.code == DUPLICATE_ENTRY && replace && !t.def().primary_key.is_empty() =>
                 {
                     let key: Vec<Value> = t
                         .def()
@@ -166,19 +172,19 @@ impl Session {
                         .map(|&c| full[c].clone())
                         .collect();
                     let pk = t.encode_primary_key(&key)?;
-                    t.delete_by_key(txn, &pk)?;
-                    t.insert_prepared(txn, &full)?;
+                    fk.delete_by_key(txn, &t, &pk)?;
+                    fk.insert_row(txn, &t, &full)?;
                     affected += 2;
                     inserted += 1;
                     replaced += 1;
                 }
                 Err(e) if ins.ignore => {
-                    if matches!(e, lineardb_table::Error::DuplicateKey { .. }) {
+                    if e.code == DUPLICATE_ENTRY {
                         skipped += 1;
                     }
-                    self.warnings.push((e.mysql_code(), e.to_string()));
+                    self.warnings.push((e.code, e.message));
                 }
-                Err(e) => return Err(e.into()),
+                Err(e) => return Err(e),
             }
             if let (Some(g), 0) = (generated, first_id) {
                 first_id = g;
@@ -551,6 +557,7 @@ impl Session {
             params,
             args,
         )?;
+        let fk = self.referential()?;
         let view = ReadView::latest();
         let cache = crate::execution::subqueries::SubqueryCache::default();
         let cx = crate::execution::RunContext {
@@ -578,11 +585,11 @@ impl Session {
             if computed_first {
                 pending.push((pk, old, new));
             } else {
-                changed += u64::from(write_update(&t, txn, &sets, pk, &old, new)?);
+                changed += u64::from(write_update(&fk, &t, txn, &sets, pk, &old, new)?);
             }
         }
         for (pk, old, new) in pending {
-            changed += u64::from(write_update(&t, txn, &sets, pk, &old, new)?);
+            changed += u64::from(write_update(&fk, &t, txn, &sets, pk, &old, new)?);
         }
         count_rows(&t, IndexOp::Update, changed);
         Ok(updated(matched, changed))
@@ -619,6 +626,7 @@ impl Session {
             params,
             args,
         )?;
+        let fk = self.referential()?;
         let env = Env::new(args);
         let mut n = 0;
         for pk in &targets.keys {
@@ -626,7 +634,7 @@ impl Session {
                 break;
             }
             if let Some(old) = targets.lock_matching(txn, &t, pk, env)? {
-                t.delete_row(txn, pk, &old)?;
+                fk.delete_row(txn, &t, pk, &old)?;
                 n += 1;
             }
         }
@@ -673,6 +681,7 @@ impl Targets {
 
 /// Writes one row's new values; whether any differs from the old.
 fn write_update(
+    fk: &Referential,
     t: &Table,
     txn: &mut Txn,
     sets: &[(usize, crate::expr::Expr)],
@@ -682,7 +691,7 @@ fn write_update(
 ) -> Result<bool> {
     let differs = sets.iter().any(|(c, _)| new[*c].as_ref() != Some(&old[*c]));
     super::auto_timestamp::touch(t.def(), old, &mut new);
-    t.update_row(txn, pk, old, new)?;
+    fk.update_row(txn, t, pk, old, new)?;
     Ok(differs)
 }
 

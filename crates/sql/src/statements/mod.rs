@@ -9,6 +9,8 @@ mod auto_timestamp;
 mod ddl;
 mod dml;
 mod dml_subqueries;
+mod foreign_key_defs;
+mod foreign_keys;
 mod lenient;
 pub(crate) mod locking_read;
 pub(crate) mod multi_table;

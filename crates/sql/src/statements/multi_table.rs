@@ -215,6 +215,7 @@ impl Session {
                 changes[k].push((pk, new));
             }
         }
+        let fk = self.referential()?;
         let mut matched = 0u64;
         let mut changed = 0u64;
         for (target, rows) in targets.iter().zip(changes) {
@@ -232,7 +233,7 @@ impl Session {
                     .zip(&old)
                     .any(|(n, o)| n.as_ref().is_some_and(|n| n != o));
                 super::auto_timestamp::touch(t.def(), &old, &mut new);
-                t.update_row(txn, &pk, &old, new)?;
+                fk.update_row(txn, t, &pk, &old, new)?;
                 n += u64::from(differs);
             }
             changed += n;
@@ -304,6 +305,7 @@ impl Session {
             None,
         )?;
         let rows = self.lock_joined_rows(txn, &query, &targets, params, args)?;
+        let fk = self.referential()?;
         let mut deleted = 0u64;
         let mut gone: HashSet<(u64, Vec<u8>)> = HashSet::new();
         for (k, target) in targets.iter().enumerate() {
@@ -322,7 +324,7 @@ impl Session {
                     continue;
                 }
                 if let Some(old) = t.get_by_key(&ReadView::latest(), &pk)? {
-                    t.delete_row(txn, &pk, &old)?;
+                    fk.delete_row(txn, t, &pk, &old)?;
                     n += 1;
                 }
             }

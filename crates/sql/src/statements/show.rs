@@ -638,6 +638,7 @@ fn show_create_table(t: &Table) -> String {
             cols.join(",")
         ));
     }
+    lines.extend(super::foreign_key_defs::shown(d));
     s.push_str(&lines.join(",\n"));
     s.push_str("\n) ENGINE=lineardb");
     let next = t.next_auto_increment();

@@ -47,7 +47,39 @@ impl Engine {
             names.insert(from, None);
             names.insert(to, Some(moved));
         }
+        // Foreign keys follow their parent's renames, in order.
+        let follow = |def: &mut TableDef| -> bool {
+            let mut changed = false;
+            for fk in def.foreign_keys.iter_mut() {
+                for ((db, name), (new_db, new_name)) in renames {
+                    if fk.parent_database.eq_ignore_ascii_case(db)
+                        && fk.parent_table.eq_ignore_ascii_case(name)
+                    {
+                        fk.parent_database = new_db.clone();
+                        fk.parent_table = new_name.clone();
+                        changed = true;
+                    }
+                }
+            }
+            changed
+        };
+        for def in names.values_mut().flatten() {
+            follow(def);
+        }
+        let mut children = Vec::new();
+        for mut def in self.all_table_defs()? {
+            if !names.contains_key(&lowercase(&def.database, &def.name)) && follow(&mut def) {
+                children.push(def);
+            }
+        }
         let mut txn = self.begin();
+        for def in &children {
+            txn.put(
+                &self.catalog,
+                &table_key(&def.database, &def.name),
+                &serde_json::to_vec(def).expect("serializable"),
+            )?;
+        }
         for ((db, name), def) in &names {
             match def {
                 Some(def) => txn.put(
@@ -71,6 +103,15 @@ impl Engine {
                     old_handles.insert(t.def.primary_root, t);
                 }
             }
+        }
+        for def in children {
+            let key = lowercase(&def.database, &def.name);
+            let old = self.tables.lock().remove(&key);
+            let table = match old {
+                Some(old) => Arc::new(old.with_def(def)?),
+                None => Arc::new(Table::open(def, self.store.pool())?),
+            };
+            self.install(&table);
         }
         for def in names.into_values().flatten() {
             let table = match old_handles.get(&def.primary_root) {
