@@ -192,3 +192,59 @@ fn fractional_seconds_as_mariadb_does() {
         .collect();
     assert_eq!(decimals, [0, 3, 6, 2]);
 }
+
+/// The column definitions of stored columns — wire type, length, flags
+/// (NOT NULL, keys, AUTO_INCREMENT, no default, UNSIGNED), decimals and
+/// character set — as MariaDB sends them, and integer values in the
+/// binary protocol in their type's width.
+#[test]
+fn stored_columns_are_defined_on_the_wire_as_mariadb_does() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    let definitions = |url: &str| -> (Vec<String>, Vec<mysql::Row>) {
+        let mut c = Conn::new(Opts::from_url(url).unwrap()).unwrap();
+        c.query_drop("DROP DATABASE IF EXISTS tyw").unwrap();
+        c.query_drop("CREATE DATABASE tyw").unwrap();
+        c.query_drop("USE tyw").unwrap();
+        c.query_drop(
+            "CREATE TABLE w (id INT PRIMARY KEY AUTO_INCREMENT, a TINYINT, b TINYINT UNSIGNED, \
+             c SMALLINT, d MEDIUMINT UNSIGNED, e INT(5), f BIGINT, g BIGINT UNSIGNED, \
+             h TINYINT(1), i DECIMAL(10,2), j DECIMAL(8,0), k DOUBLE, l FLOAT, m DATE, \
+             n DATETIME, o YEAR, p INT NOT NULL, q INT UNIQUE, s VARCHAR(10), \
+             u CHAR(3) NOT NULL DEFAULT '', v INT, x INT, KEY (a), KEY (v, x))",
+        )
+        .unwrap();
+        c.query_drop(
+            "INSERT INTO w (a, b, c, d, e, f, g, h, i, j, p, q) VALUES \
+             (-5, 250, -300, 16000000, 7, -9000000000, 18000000000000000000, 1, 12.5, 7, 1, 2)",
+        )
+        .unwrap();
+        let result = c.query_iter("SELECT * FROM w").unwrap();
+        let shown = result
+            .columns()
+            .as_ref()
+            .iter()
+            .map(|col| {
+                format!(
+                    "{} {:?} len {} flags {:?} decimals {} charset {}",
+                    col.name_str(),
+                    col.column_type(),
+                    col.column_length(),
+                    col.flags(),
+                    col.decimals(),
+                    col.character_set()
+                )
+            })
+            .collect();
+        drop(result);
+        let rows = c
+            .exec("SELECT a, b, c, d, e, f, g, h, p FROM w WHERE id = ?", (1,))
+            .unwrap();
+        (shown, rows)
+    };
+    let (ours, our_rows) = definitions(&server.url(""));
+    let (theirs, their_rows) = definitions(&format!("mysql://root@127.0.0.1:{}/", mariadb.port));
+    assert_eq!(ours, theirs);
+    assert_eq!(our_rows.len(), 1);
+    assert_eq!(our_rows[0].clone().unwrap(), their_rows[0].clone().unwrap());
+}

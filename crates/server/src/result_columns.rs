@@ -12,9 +12,13 @@ pub(crate) const UTF8MB4_GENERAL_CI: u8 = 45;
 const BINARY_CHARSET: u16 = 63;
 
 // Column types.
+const T_TINY: u8 = 1;
+const T_SHORT: u8 = 2;
+const T_LONG: u8 = 3;
 const T_FLOAT: u8 = 4;
 const T_DOUBLE: u8 = 5;
 const T_LONGLONG: u8 = 8;
+const T_INT24: u8 = 9;
 const T_DATE: u8 = 10;
 const T_DATETIME: u8 = 12;
 const T_YEAR: u8 = 13;
@@ -25,10 +29,16 @@ const T_STRING: u8 = 254;
 
 // Column flags.
 const NOT_NULL: u16 = 1;
+const PRI_KEY: u16 = 2;
+const UNIQUE_KEY: u16 = 4;
+const MULTIPLE_KEY: u16 = 8;
 const BLOB: u16 = 16;
 const UNSIGNED: u16 = 32;
 const ZEROFILL: u16 = 64;
 const BINARY: u16 = 128;
+const AUTO_INCREMENT: u16 = 512;
+const NO_DEFAULT_VALUE: u16 = 4096;
+const PART_KEY: u16 = 16384;
 
 /// A column's definition fields.
 struct Definition {
@@ -61,7 +71,21 @@ fn definition(c: &Column) -> Definition {
         flags,
         decimals,
     };
+    let integer = |type_code: u8, unsigned: bool| Definition {
+        type_code,
+        charset: BINARY_CHARSET,
+        length: c.length,
+        flags: if unsigned { UNSIGNED } else { 0 },
+        decimals: 0,
+    };
     let mut d = match c.data_type {
+        Some(DataType::TinyInt { unsigned }) => integer(T_TINY, unsigned),
+        Some(DataType::SmallInt { unsigned }) => integer(T_SHORT, unsigned),
+        Some(DataType::MediumInt { unsigned }) => integer(T_INT24, unsigned),
+        Some(DataType::Int { unsigned }) => integer(T_LONG, unsigned),
+        Some(DataType::BigInt { unsigned }) => integer(T_LONGLONG, unsigned),
+        Some(DataType::Decimal { scale, .. }) => number(T_NEWDECIMAL, c.length, 0, scale),
+        Some(DataType::Double) => number(T_DOUBLE, c.length, 0, 31),
         Some(DataType::Float) => number(T_FLOAT, 12, 0, 31),
         Some(DataType::Year) => number(T_YEAR, 4, UNSIGNED | ZEROFILL, 0),
         Some(DataType::Char(n)) => text(T_STRING, n),
@@ -109,6 +133,19 @@ fn definition(c: &Column) -> Definition {
     if !c.nullable {
         d.flags |= NOT_NULL;
     }
+    let a = &c.attributes;
+    for (set, flag) in [
+        (a.primary_key, PRI_KEY),
+        (a.unique_key, UNIQUE_KEY),
+        (a.multiple_key, MULTIPLE_KEY),
+        (a.auto_increment, AUTO_INCREMENT),
+        (a.no_default, NO_DEFAULT_VALUE),
+        (a.part_key, PART_KEY),
+    ] {
+        if set {
+            d.flags |= flag;
+        }
+    }
     d
 }
 
@@ -141,6 +178,8 @@ pub(crate) enum Encoding {
     /// A DATETIME or TIMESTAMP column: as text, its digits of a second's
     /// fraction, always (none for 0).
     DateTime(u8),
+    /// An integer column: binary values in its type's bytes (1, 2, 4, 8).
+    Integer(u8),
 }
 
 impl Encoding {
@@ -149,6 +188,9 @@ impl Encoding {
             Some(DataType::Float) => Encoding::Float,
             Some(DataType::Year) => Encoding::Year,
             Some(DataType::DateTime | DataType::Timestamp) => Encoding::DateTime(c.fsp),
+            Some(DataType::TinyInt { .. }) => Encoding::Integer(1),
+            Some(DataType::SmallInt { .. }) => Encoding::Integer(2),
+            Some(DataType::MediumInt { .. } | DataType::Int { .. }) => Encoding::Integer(4),
             _ => Encoding::Kind(c.kind),
         }
     }
@@ -176,6 +218,9 @@ impl Encoding {
             }
             Encoding::Year => out.extend_from_slice(&(int_of(v) as i16).to_le_bytes()),
             Encoding::DateTime(_) => put_binary_kind(out, ColumnKind::DateTime, v),
+            Encoding::Integer(bytes) => {
+                out.extend_from_slice(&int_of(v).to_le_bytes()[..usize::from(bytes)])
+            }
             Encoding::Kind(kind) => put_binary_kind(out, kind, v),
         }
     }

@@ -44,5 +44,5 @@ pub use catalog::registry::{Process, Registry, SessionSlot};
 pub use dispatch::Batch;
 pub use error::{Result, SqlError};
 pub use privileges::grants::Grants;
-pub use result::{CollectSink, Column, ColumnKind, Outcome, RowSink};
+pub use result::{CollectSink, Column, ColumnAttributes, ColumnKind, Outcome, RowSink};
 pub use session::{wait_durable, Prepared, Session};

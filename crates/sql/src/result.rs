@@ -73,6 +73,87 @@ pub struct Column {
     /// The fractional-second digits a DATETIME/TIMESTAMP column shows
     /// (its `fsp`); 0 for expressions.
     pub fsp: u8,
+    /// What a stored column is in its table (keys, defaults): the
+    /// column definition's flags. Empty for expressions.
+    pub attributes: ColumnAttributes,
+    /// A stored column's DEFAULT (None for expressions): CREATE TABLE …
+    /// SELECT keeps it.
+    pub default: Option<lineardb_table::ColumnDefault>,
+}
+
+/// A stored column's part in its table, as MariaDB flags it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ColumnAttributes {
+    /// A column of the primary key.
+    pub primary_key: bool,
+    /// The only column of a unique key.
+    pub unique_key: bool,
+    /// The first column of another key.
+    pub multiple_key: bool,
+    /// A column of any key.
+    pub part_key: bool,
+    pub auto_increment: bool,
+    /// NOT NULL without a default (an INSERT must give it).
+    pub no_default: bool,
+}
+
+impl ColumnAttributes {
+    /// Column `c` of table `def`.
+    pub fn of(def: &lineardb_table::TableDef, c: usize) -> ColumnAttributes {
+        let column = &def.columns[c];
+        let mut a = ColumnAttributes {
+            primary_key: def.primary_key.contains(&c),
+            auto_increment: column.auto_increment,
+            no_default: !column.nullable
+                && !column.auto_increment
+                && column.default == lineardb_table::ColumnDefault::None,
+            ..ColumnAttributes::default()
+        };
+        a.part_key = a.primary_key;
+        for index in &def.indexes {
+            if index.columns.contains(&c) {
+                a.part_key = true;
+            }
+            if index.columns.first() == Some(&c) {
+                if index.unique && index.columns.len() == 1 {
+                    a.unique_key = true;
+                } else {
+                    a.multiple_key = true;
+                }
+            }
+        }
+        a
+    }
+}
+
+/// The display length MariaDB gives a stored column of type `t`
+/// (characters; an integer's declared display width if it has one).
+pub fn display_length(t: DataType, display_width: Option<u32>, fsp: u8) -> u32 {
+    if let (Some(w), true) = (display_width, t.is_integer()) {
+        return w;
+    }
+    match t {
+        DataType::TinyInt { unsigned } => 4 - u32::from(unsigned),
+        DataType::SmallInt { unsigned } => 6 - u32::from(unsigned),
+        DataType::MediumInt { unsigned } => 9 - u32::from(unsigned),
+        DataType::Int { unsigned } => 11 - u32::from(unsigned),
+        DataType::BigInt { .. } => 20,
+        // Digits, the point, the sign.
+        DataType::Decimal { precision, scale } => u32::from(precision) + u32::from(scale > 0) + 1,
+        DataType::Double => 22,
+        DataType::Float => 12,
+        DataType::Year => 4,
+        DataType::Date => 10,
+        DataType::DateTime | DataType::Timestamp => {
+            19 + if fsp > 0 { 1 + u32::from(fsp) } else { 0 }
+        }
+        DataType::Char(n)
+        | DataType::VarChar(n)
+        | DataType::Binary(n)
+        | DataType::VarBinary(n)
+        | DataType::Text(n)
+        | DataType::Blob(n) => n,
+    }
 }
 
 impl Column {
@@ -94,6 +175,8 @@ impl Column {
             nullable: true,
             data_type: None,
             fsp: 0,
+            attributes: ColumnAttributes::default(),
+            default: None,
         }
     }
 }

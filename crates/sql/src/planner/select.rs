@@ -300,15 +300,10 @@ impl Planner<'_> {
                     col.nullable = def.nullable;
                     col.data_type = Some(def.data_type);
                     col.fsp = def.fsp;
-                    col.length = match def.data_type {
-                        lineardb_table::DataType::Char(n)
-                        | lineardb_table::DataType::VarChar(n)
-                        | lineardb_table::DataType::Binary(n)
-                        | lineardb_table::DataType::VarBinary(n)
-                        | lineardb_table::DataType::Text(n)
-                        | lineardb_table::DataType::Blob(n) => n,
-                        _ => col.length,
-                    };
+                    col.length =
+                        crate::result::display_length(def.data_type, def.display_width, def.fsp);
+                    col.attributes = crate::result::ColumnAttributes::of(ts.table.def(), *i);
+                    col.default = Some(def.default.clone());
                 }
                 col
             })

@@ -4,7 +4,7 @@
 use super::foreign_key_defs::ForeignKeySpec;
 use crate::error::{Result, SqlError};
 use crate::expr::object_name;
-use crate::privileges::bits::{CREATE, CREATE_TEMPORARY_TABLES, DROP, INDEX, SELECT};
+use crate::privileges::bits::{CREATE, CREATE_TEMPORARY_TABLES, DROP, INDEX, INSERT, SELECT};
 use crate::result::Outcome;
 use crate::session::Session;
 use lineardb_table::{types, ColumnDef, DataType, TableSpec, Value};
@@ -379,9 +379,6 @@ impl Session {
         } else {
             self.require_table(&db, &name, CREATE)?;
         }
-        if ct.query.is_some() {
-            return Err(SqlError::unsupported("CREATE TABLE ... AS SELECT"));
-        }
         let like = match &ct.like {
             Some(
                 ast::CreateTableLikeKind::Plain(l) | ast::CreateTableLikeKind::Parenthesized(l),
@@ -503,6 +500,25 @@ impl Session {
             }
         }
         spec.primary_key = pk;
+        if let Some(query) = &ct.query {
+            if !foreign_keys.is_empty() {
+                return Err(SqlError::unsupported(
+                    "FOREIGN KEY in CREATE TABLE … SELECT",
+                ));
+            }
+            if !ct.temporary {
+                self.require_table(&db, &name, INSERT)?;
+            }
+            let rows = self.create_as_select(spec, query)?;
+            if ct.temporary {
+                self.tables.add_temporary(&db, &name);
+            }
+            return Ok(Outcome::Done {
+                affected: rows,
+                last_insert_id: 0,
+                info: format!("Records: {rows}  Duplicates: 0  Warnings: 0"),
+            });
+        }
         if !foreign_keys.is_empty() {
             self.add_foreign_keys(&mut spec, foreign_keys)?;
         }
