@@ -3,13 +3,16 @@
 use crate::error::{Result, SqlError};
 use crate::expr::ScopeColumn;
 use crate::result::ColumnKind;
-use lineardb_table::Table;
+use lineardb_table::{Table, TableDef};
 
 /// The columns of `table`, named under `alias`.
 pub(crate) fn scope_of(table: &Table, alias: &str) -> Vec<ScopeColumn> {
-    table
-        .def()
-        .columns
+    scope_of_def(table.def(), alias)
+}
+
+/// The columns of a table of definition `def`, named under `alias`.
+pub(crate) fn scope_of_def(def: &TableDef, alias: &str) -> Vec<ScopeColumn> {
+    def.columns
         .iter()
         .map(|c| ScopeColumn {
             name: c.name.clone(),

@@ -443,7 +443,7 @@ impl Session {
             "collation_connection" | "collation_server" => Value::str("utf8mb4_general_ci"),
             "transaction_isolation" | "tx_isolation" => Value::str(self.isolation),
             "lower_case_table_names" => Value::Int(1),
-            "foreign_key_checks" | "unique_checks" => Value::Int(1),
+            "foreign_key_checks" | "unique_checks" | "check_constraint_checks" => Value::Int(1),
             "time_zone" | "system_time_zone" => Value::str("SYSTEM"),
             "wait_timeout" | "interactive_timeout" => Value::Int(28800),
             "net_write_timeout" => Value::Int(60),

@@ -109,6 +109,8 @@ pub struct TableSpec {
     pub storage_options: Vec<(String, String)>,
     /// FOREIGN KEYs, with column positions in `columns`.
     pub foreign_keys: Vec<crate::schema::ForeignKeyDef>,
+    /// CHECK constraints, with column positions in `columns`.
+    pub checks: Vec<crate::schema::CheckDef>,
     /// Make it a temporary table of `owner` (see [`TableDef::temporary`],
     /// [`Engine::temporary_owner`]).
     pub temporary_for: Option<u64>,
@@ -126,6 +128,7 @@ impl TableSpec {
             comment: String::new(),
             storage_options: Vec::new(),
             foreign_keys: Vec::new(),
+            checks: Vec::new(),
             temporary_for: None,
         }
     }
@@ -618,6 +621,7 @@ impl Engine {
             comment: spec.comment,
             storage_options: spec.storage_options,
             foreign_keys: spec.foreign_keys,
+            checks: spec.checks,
         };
         if self.catalog.get(&catalog_key(&def))?.is_some()
             || (def.temporary.is_none() && self.view(&def.database, &def.name)?.is_some())

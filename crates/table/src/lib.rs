@@ -39,7 +39,8 @@ pub use key::KeyColumn;
 pub use key_range::KeyRange;
 pub use row::{RowLayout, RowRef};
 pub use schema::{
-    ColumnDef, ColumnDefault, ForeignKeyDef, IndexDef, ReferentialAction, TableDef, Temporary,
+    CheckDef, ColumnDef, ColumnDefault, ForeignKeyDef, IndexDef, ReferentialAction, TableDef,
+    Temporary,
 };
 pub use table::{IndexEntry, Table};
 pub use tree_scan::{LOOKUP_BATCH, SWEEP_BATCH};

@@ -138,6 +138,19 @@ pub struct ForeignKeyDef {
     pub on_update: ReferentialAction,
 }
 
+/// A CHECK constraint: a condition every row must not make false. The
+/// SQL layer keeps its text as MariaDB prints it and evaluates it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckDef {
+    /// The constraint's name (a column's check: the column's name).
+    pub name: String,
+    /// The column a column's CHECK belongs to (shown with it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+    /// The condition, as MariaDB prints it.
+    pub condition: String,
+}
+
 /// What a change of a parent row does to the rows that reference it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ReferentialAction {
@@ -191,6 +204,9 @@ pub struct TableDef {
     /// FOREIGN KEY constraints of this table (as the child).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub foreign_keys: Vec<ForeignKeyDef>,
+    /// CHECK constraints: the columns' in column order, then the table's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<CheckDef>,
 }
 
 fn is_zero<T: Default + PartialEq>(n: &T) -> bool {

@@ -4,6 +4,7 @@
 //! of each old row into the new definition's row, as MariaDB converts
 //! (strict mode: a value the new column cannot hold fails the statement
 //! with its row number; otherwise it is adjusted, with a warning).
+use super::check_constraints::{enforce, CompiledChecks};
 use super::lenient::value_warning;
 use crate::error::{Result, SqlError};
 use lineardb_table::{ColumnDef, ColumnDefault, DataType, TableDef, Value};
@@ -112,6 +113,22 @@ impl Reshape {
             index.columns = index.columns.iter().filter_map(|&c| f(c)).collect();
         }
         def.indexes.retain(|i| !i.columns.is_empty());
+        for fk in def.foreign_keys.iter_mut() {
+            fk.columns = fk.columns.iter().filter_map(|&c| f(c)).collect();
+        }
+        // A column's CHECK goes with it.
+        def.checks = std::mem::take(&mut def.checks)
+            .into_iter()
+            .filter_map(|mut c| match c.column {
+                Some(col) => f(col).map(|n| {
+                    c.column = Some(n);
+                    c
+                }),
+                None => Some(c),
+            })
+            .collect();
+        def.checks
+            .sort_by_key(|c| c.column.map_or(usize::MAX, |i| i));
     }
 
     /// Whether another column than `except` is named `name` (1060).
@@ -161,6 +178,8 @@ pub(super) struct RowConverter<'a> {
     pub now: Value,
     /// The next value of an added AUTO_INCREMENT column.
     pub next_auto: u64,
+    /// The new table's CHECK constraints, each converted row must meet.
+    pub checks: CompiledChecks,
     pub warnings: Vec<(u16, String)>,
 }
 
@@ -175,6 +194,7 @@ impl RowConverter<'_> {
             };
             out.push(self.fit(column, v, row)?);
         }
+        enforce(&self.checks, self.def, &out)?;
         Ok(out)
     }
 

@@ -1,7 +1,8 @@
 //! Data definition: CREATE/DROP DATABASE and TABLE, CREATE INDEX, DROP
 //! INDEX, TRUNCATE, and the column definitions CREATE and ALTER TABLE
 //! share.
-use super::foreign_key_defs::ForeignKeySpec;
+use super::check_constraints::CheckSpec;
+use super::foreign_key_defs::{spec_def, ForeignKeySpec};
 use crate::error::{Result, SqlError};
 use crate::expr::object_name;
 use crate::privileges::bits::{CREATE, CREATE_TEMPORARY_TABLES, DROP, INDEX, INSERT, SELECT};
@@ -183,6 +184,8 @@ pub(crate) struct ColumnSpec {
     pub unique: bool,
     /// `REFERENCES …` among its options: a FOREIGN KEY of this column.
     pub references: Vec<ast::ForeignKeyConstraint>,
+    /// `CHECK (…)` among its options.
+    pub checks: Vec<ast::Expr>,
 }
 
 /// The column `c` defines. Its character set and collation may only be
@@ -193,6 +196,7 @@ pub(crate) fn column_def(c: &ast::ColumnDef) -> Result<ColumnSpec> {
     def.fsp = fraction_digits(&c.data_type, &c.name.value)?;
     let (mut primary, mut unique) = (false, false);
     let mut references = Vec::new();
+    let mut checks = Vec::new();
     // DEFAULT / ON UPDATE CURRENT_TIMESTAMP are for these types, with the
     // column's own digits (or none).
     let takes_now = matches!(def.data_type, DataType::DateTime | DataType::Timestamp);
@@ -251,6 +255,7 @@ pub(crate) fn column_def(c: &ast::ColumnDef) -> Result<ColumnSpec> {
             }
             ast::ColumnOption::Comment(text) => def.comment = text.clone(),
             // A column's REFERENCES makes a foreign key (MariaDB 10.5+).
+            ast::ColumnOption::Check(c) => checks.push(c.expr.as_ref().clone()),
             ast::ColumnOption::ForeignKey(fk) => {
                 let mut fk = fk.clone();
                 fk.columns = vec![c.name.clone()];
@@ -271,6 +276,7 @@ pub(crate) fn column_def(c: &ast::ColumnDef) -> Result<ColumnSpec> {
         primary,
         unique,
         references,
+        checks,
     })
 }
 
@@ -436,6 +442,7 @@ impl Session {
         }
         let mut pk: Vec<String> = Vec::new();
         let mut foreign_keys = Vec::new();
+        let mut check_specs = Vec::new();
         for c in &ct.columns {
             let column = column_def(c)?;
             if column.primary {
@@ -444,6 +451,13 @@ impl Session {
             if column.unique {
                 spec.indexes
                     .push((c.name.value.clone(), vec![c.name.value.clone()], true))
+            }
+            for condition in &column.checks {
+                check_specs.push(CheckSpec {
+                    name: None,
+                    column: Some(c.name.value.clone()),
+                    condition: condition.clone(),
+                });
             }
             for fk in &column.references {
                 if ct.temporary {
@@ -481,6 +495,11 @@ impl Session {
                     ident_list(&u.columns)?,
                     true,
                 )),
+                ast::TableConstraint::Check(c) => check_specs.push(CheckSpec {
+                    name: c.name.as_ref().map(|n| n.value.clone()),
+                    column: None,
+                    condition: c.expr.as_ref().clone(),
+                }),
                 ast::TableConstraint::ForeignKey(fk) => {
                     if ct.temporary {
                         return Err(SqlError::unsupported("FOREIGN KEY on a temporary table"));
@@ -501,6 +520,9 @@ impl Session {
         }
         spec.primary_key = pk;
         if let Some(query) = &ct.query {
+            if !check_specs.is_empty() {
+                return Err(SqlError::unsupported("CHECK in CREATE TABLE … SELECT"));
+            }
             if !foreign_keys.is_empty() {
                 return Err(SqlError::unsupported(
                     "FOREIGN KEY in CREATE TABLE … SELECT",
@@ -521,6 +543,9 @@ impl Session {
         }
         if !foreign_keys.is_empty() {
             self.add_foreign_keys(&mut spec, foreign_keys)?;
+        }
+        if !check_specs.is_empty() {
+            spec.checks = self.check_defs(&spec_def(&spec), check_specs)?;
         }
         self.engine.create_table(spec)?;
         if ct.temporary {

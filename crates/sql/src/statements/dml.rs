@@ -123,7 +123,7 @@ impl Session {
                 .and_then(|v| v.to_text())
                 .unwrap_or_default(),
         );
-        let fk = self.referential()?;
+        let fk = self.referential(&[&t])?;
         for (n, mut given) in rows.into_iter().enumerate() {
             super::auto_timestamp::fill_defaults(t.def(), &mut given);
             if !strict {
@@ -557,7 +557,7 @@ impl Session {
             params,
             args,
         )?;
-        let fk = self.referential()?;
+        let fk = self.referential(&[&t])?;
         let view = ReadView::latest();
         let cache = crate::execution::subqueries::SubqueryCache::default();
         let cx = crate::execution::RunContext {
@@ -626,7 +626,7 @@ impl Session {
             params,
             args,
         )?;
-        let fk = self.referential()?;
+        let fk = self.referential(&[])?;
         let env = Env::new(args);
         let mut n = 0;
         for pk in &targets.keys {

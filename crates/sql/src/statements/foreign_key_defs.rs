@@ -356,7 +356,7 @@ impl Session {
 }
 
 /// The definition a spec will make (keys by position; trees not yet).
-fn spec_def(spec: &TableSpec) -> TableDef {
+pub(crate) fn spec_def(spec: &TableSpec) -> TableDef {
     let position = |name: &String| {
         spec.columns
             .iter()
@@ -383,5 +383,6 @@ fn spec_def(spec: &TableSpec) -> TableDef {
         comment: String::new(),
         storage_options: Vec::new(),
         foreign_keys: spec.foreign_keys.clone(),
+        checks: spec.checks.clone(),
     }
 }

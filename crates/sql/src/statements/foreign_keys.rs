@@ -11,6 +11,7 @@
 //! key and the child's index on its columns, which its definition
 //! guarantees. A parent row is not locked while a child is written: a
 //! transaction deleting it at the same moment is not held back.
+use super::check_constraints::{enforce, CompiledChecks};
 use super::foreign_key_defs::quoted;
 use crate::error::{Result, SqlError};
 use crate::session::{References, Session};
@@ -22,22 +23,33 @@ use std::sync::Arc;
 /// How deep cascades go (InnoDB's limit).
 const MAX_DEPTH: usize = 15;
 
-/// What a statement needs to keep its tables' foreign keys: taken once
-/// before its rows are changed.
+/// What a statement needs to keep its tables' foreign keys and CHECK
+/// constraints: taken once before its rows are changed.
 pub(crate) struct Referential {
     engine: Arc<Engine>,
     checks: bool,
     /// Per parent (lowercase db, name): the referencing (child, key).
     references: Arc<References>,
+    /// The CHECK constraints of the tables the statement writes, by the
+    /// table's clustered root.
+    conditions: Vec<(u64, CompiledChecks)>,
 }
 
 impl Session {
-    /// The statement's foreign-key context.
-    pub(crate) fn referential(&mut self) -> Result<Referential> {
+    /// The statement's context for writing rows of `tables`.
+    pub(crate) fn referential(&mut self, tables: &[&Table]) -> Result<Referential> {
+        let mut conditions = Vec::new();
+        for t in tables {
+            let compiled = self.compiled_checks(t.def())?;
+            if !compiled.is_empty() {
+                conditions.push((t.def().primary_root, compiled));
+            }
+        }
         Ok(Referential {
             engine: self.engine.clone(),
             checks: self.foreign_key_checks(),
             references: self.tables.references(&self.engine)?,
+            conditions,
         })
     }
 }
@@ -45,6 +57,9 @@ impl Session {
 impl Referential {
     /// Inserts the complete row `row` into `t`.
     pub(crate) fn insert_row(&self, txn: &mut Txn, t: &Table, row: &[Value]) -> Result<()> {
+        if let Some(conditions) = self.conditions_of(t) {
+            enforce(conditions, t.def(), row)?;
+        }
         if self.checks && !t.def().foreign_keys.is_empty() {
             self.check_parents(t, row, None)?;
         }
@@ -84,8 +99,12 @@ impl Referential {
     ) -> Result<()> {
         let child = self.checks && !t.def().foreign_keys.is_empty();
         let parent = self.checks && !self.references_to(t.def()).is_empty();
-        if child || parent {
+        let conditions = self.conditions_of(t);
+        if child || parent || conditions.is_some() {
             let full = merged(t.def(), old, &new)?;
+            if let Some(conditions) = conditions {
+                enforce(conditions, t.def(), &full)?;
+            }
             if child {
                 self.check_parents(t, &full, Some(old))?;
             }
@@ -128,6 +147,14 @@ impl Referential {
             Some(e) => Err(e),
             None => Ok(orphan),
         }
+    }
+
+    fn conditions_of(&self, t: &Table) -> Option<&CompiledChecks> {
+        let root = t.def().primary_root;
+        self.conditions
+            .iter()
+            .find(|(r, _)| *r == root)
+            .map(|(_, c)| c)
     }
 
     fn references_to(&self, def: &TableDef) -> &[((String, String), usize)] {

@@ -6,6 +6,7 @@ mod alter;
 mod alter_columns;
 mod analyze;
 mod auto_timestamp;
+mod check_constraints;
 mod create_as_select;
 mod ddl;
 mod dml;

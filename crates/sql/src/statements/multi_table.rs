@@ -215,7 +215,8 @@ impl Session {
                 changes[k].push((pk, new));
             }
         }
-        let fk = self.referential()?;
+        let tables: Vec<&Table> = targets.iter().map(|x| &*x.table).collect();
+        let fk = self.referential(&tables)?;
         let mut matched = 0u64;
         let mut changed = 0u64;
         for (target, rows) in targets.iter().zip(changes) {
@@ -305,7 +306,7 @@ impl Session {
             None,
         )?;
         let rows = self.lock_joined_rows(txn, &query, &targets, params, args)?;
-        let fk = self.referential()?;
+        let fk = self.referential(&[])?;
         let mut deleted = 0u64;
         let mut gone: HashSet<(u64, Vec<u8>)> = HashSet::new();
         for (k, target) in targets.iter().enumerate() {

@@ -617,6 +617,11 @@ fn show_create_table(t: &Table) -> String {
             l
         })
         .collect();
+    for (i, line) in lines.iter_mut().enumerate() {
+        if let Some(check) = super::check_constraints::shown_with_column(d, i) {
+            line.push_str(&check);
+        }
+    }
     if !d.primary_key.is_empty() {
         let cols: Vec<String> = d
             .primary_key
@@ -639,6 +644,7 @@ fn show_create_table(t: &Table) -> String {
         ));
     }
     lines.extend(super::foreign_key_defs::shown(d));
+    lines.extend(super::check_constraints::shown(d));
     s.push_str(&lines.join(",\n"));
     s.push_str("\n) ENGINE=lineardb");
     let next = t.next_auto_increment();
