@@ -100,11 +100,12 @@ struct Sink<'a, S: Read + Write> {
     buf: Vec<u8>,
 }
 
-fn eof(status: u16, warnings: u16) -> Vec<u8> {
-    let mut p = vec![0xfe];
-    p.extend_from_slice(&warnings.to_le_bytes());
-    p.extend_from_slice(&status.to_le_bytes());
-    p
+/// An EOF packet's body (made on the stack: one follows every result's
+/// column definitions).
+fn eof(status: u16, warnings: u16) -> [u8; 5] {
+    let [w0, w1] = warnings.to_le_bytes();
+    let [s0, s1] = status.to_le_bytes();
+    [0xfe, w0, w1, s0, s1]
 }
 
 impl<S: Read + Write> RowSink for Sink<'_, S> {

@@ -151,6 +151,10 @@ fn definition(c: &Column) -> Definition {
 
 /// A column definition packet's body.
 pub(crate) fn column_def(c: &Column, out: &mut Vec<u8>) {
+    // The names with their length bytes, then 13 fixed bytes.
+    out.reserve(
+        4 + c.schema.len() + 2 * c.table.len() + c.name.len() + c.org_name.len() + 5 * 9 + 13,
+    );
     put_lenenc_str(out, b"def");
     put_lenenc_str(out, c.schema.as_bytes());
     put_lenenc_str(out, c.table.as_bytes());
