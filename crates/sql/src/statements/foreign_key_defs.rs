@@ -209,47 +209,14 @@ fn compatible(a: &ColumnDef, b: &ColumnDef) -> bool {
 pub(crate) fn shown(def: &TableDef) -> Vec<String> {
     def.foreign_keys
         .iter()
-        .map(|fk| {
-            let columns: Vec<String> = fk
-                .columns
-                .iter()
-                .map(|&c| format!("`{}`", def.columns[c].name))
-                .collect();
-            let parent_columns: Vec<String> =
-                fk.parent_columns.iter().map(|c| format!("`{c}`")).collect();
-            let parent = if fk.parent_database.eq_ignore_ascii_case(&def.database) {
-                format!("`{}`", fk.parent_table)
-            } else {
-                format!("`{}`.`{}`", fk.parent_database, fk.parent_table)
-            };
-            let mut line = format!(
-                "  CONSTRAINT `{}` FOREIGN KEY ({}) REFERENCES {parent} ({})",
-                fk.name,
-                columns.join(", "),
-                parent_columns.join(", ")
-            );
-            for (what, action) in [("DELETE", fk.on_delete), ("UPDATE", fk.on_update)] {
-                if let Some(a) = action_text(action) {
-                    line.push_str(&format!(" ON {what} {a}"));
-                }
-            }
-            line
-        })
+        .map(|fk| format!("  {}", clause(def, fk, false)))
         .collect()
 }
 
-/// An action as MariaDB prints it (RESTRICT, the default, is not).
-pub(crate) fn action_text(a: ReferentialAction) -> Option<&'static str> {
-    match a {
-        ReferentialAction::Restrict => None,
-        ReferentialAction::NoAction => Some("NO ACTION"),
-        ReferentialAction::Cascade => Some("CASCADE"),
-        ReferentialAction::SetNull => Some("SET NULL"),
-    }
-}
-
-/// The constraint as MariaDB's 1451/1452 messages quote it.
-pub(crate) fn quoted(def: &TableDef, fk: &ForeignKeyDef, parent_with_database: bool) -> String {
+/// `CONSTRAINT … FOREIGN KEY (…) REFERENCES … (…) [ON …]` as MariaDB
+/// writes it; the parent with its database when asked or when it is in
+/// another one.
+fn clause(def: &TableDef, fk: &ForeignKeyDef, parent_with_database: bool) -> String {
     let columns: Vec<String> = fk
         .columns
         .iter()
@@ -263,9 +230,7 @@ pub(crate) fn quoted(def: &TableDef, fk: &ForeignKeyDef, parent_with_database: b
         format!("`{}`", fk.parent_table)
     };
     let mut s = format!(
-        "`{}`.`{}`, CONSTRAINT `{}` FOREIGN KEY ({}) REFERENCES {parent} ({})",
-        def.database,
-        def.name,
+        "CONSTRAINT `{}` FOREIGN KEY ({}) REFERENCES {parent} ({})",
         fk.name,
         columns.join(", "),
         parent_columns.join(", ")
@@ -276,6 +241,26 @@ pub(crate) fn quoted(def: &TableDef, fk: &ForeignKeyDef, parent_with_database: b
         }
     }
     s
+}
+
+/// An action as MariaDB prints it (RESTRICT, the default, is not).
+pub(crate) fn action_text(a: ReferentialAction) -> Option<&'static str> {
+    match a {
+        ReferentialAction::Restrict => None,
+        ReferentialAction::NoAction => Some("NO ACTION"),
+        ReferentialAction::Cascade => Some("CASCADE"),
+        ReferentialAction::SetNull => Some("SET NULL"),
+    }
+}
+
+/// The constraint as MariaDB's 1451/1452/1701 messages quote it.
+pub(crate) fn quoted(def: &TableDef, fk: &ForeignKeyDef, parent_with_database: bool) -> String {
+    format!(
+        "`{}`.`{}`, {}",
+        def.database,
+        def.name,
+        clause(def, fk, parent_with_database)
+    )
 }
 
 impl Session {
