@@ -157,3 +157,25 @@ pub fn same_as_mariadb_but_engine(
     assert_same(&ours, &theirs);
     ours
 }
+
+/// [`same_as_mariadb_but_engine`] on `statements`, then every statement
+/// but SHOW and those `left_out` again in a fresh database, compared by
+/// affected rows, info and error messages ([`Shown::Changes`]).
+#[allow(dead_code)]
+pub fn same_rows_and_messages(
+    server: &super::Server,
+    mariadb: &super::mariadb::MariaDb,
+    db: &str,
+    setup: &[&str],
+    statements: &[&str],
+    left_out: &[&str],
+) {
+    same_as_mariadb_but_engine(server, mariadb, db, setup, statements);
+    let changes: Vec<&str> = statements
+        .iter()
+        .copied()
+        .filter(|s| !s.starts_with("SHOW") && !left_out.contains(s))
+        .collect();
+    let db = format!("{db}_m");
+    same_as_mariadb(server, mariadb, &db, setup, &changes, Shown::Changes);
+}

@@ -66,11 +66,7 @@ impl Session {
                 ast::AlterTableOperation::AddConstraint {
                     constraint: ast::TableConstraint::Check(c),
                     ..
-                } => check_adds.push(CheckSpec {
-                    name: c.name.as_ref().map(|n| n.value.clone()),
-                    column: None,
-                    condition: c.expr.as_ref().clone(),
-                }),
+                } => check_adds.push(CheckSpec::of_table(c)?),
                 ast::AlterTableOperation::DropConstraint {
                     name, if_exists, ..
                 } => {
@@ -119,13 +115,7 @@ impl Session {
                     ..
                 } => {
                     let spec = column_def(written)?;
-                    for condition in &spec.checks {
-                        check_adds.push(CheckSpec {
-                            name: None,
-                            column: Some(spec.def.name.clone()),
-                            condition: condition.clone(),
-                        });
-                    }
+                    check_adds.extend(CheckSpec::of_column(&spec.def.name, &spec.checks));
                     for fk in &spec.references {
                         foreign_key_adds.push(ForeignKeySpec::parse(fk, &r.def.database)?);
                     }

@@ -255,7 +255,10 @@ pub(crate) fn column_def(c: &ast::ColumnDef) -> Result<ColumnSpec> {
             }
             ast::ColumnOption::Comment(text) => def.comment = text.clone(),
             // A column's REFERENCES makes a foreign key (MariaDB 10.5+).
-            ast::ColumnOption::Check(c) => checks.push(c.expr.as_ref().clone()),
+            ast::ColumnOption::Check(c) => {
+                super::check_constraints::enforced(c)?;
+                checks.push(c.expr.as_ref().clone())
+            }
             ast::ColumnOption::ForeignKey(fk) => {
                 let mut fk = fk.clone();
                 fk.columns = vec![c.name.clone()];
@@ -452,13 +455,7 @@ impl Session {
                 spec.indexes
                     .push((c.name.value.clone(), vec![c.name.value.clone()], true))
             }
-            for condition in &column.checks {
-                check_specs.push(CheckSpec {
-                    name: None,
-                    column: Some(c.name.value.clone()),
-                    condition: condition.clone(),
-                });
-            }
+            check_specs.extend(CheckSpec::of_column(&c.name.value, &column.checks));
             for fk in &column.references {
                 if ct.temporary {
                     return Err(SqlError::unsupported("FOREIGN KEY on a temporary table"));
@@ -495,11 +492,7 @@ impl Session {
                     ident_list(&u.columns)?,
                     true,
                 )),
-                ast::TableConstraint::Check(c) => check_specs.push(CheckSpec {
-                    name: c.name.as_ref().map(|n| n.value.clone()),
-                    column: None,
-                    condition: c.expr.as_ref().clone(),
-                }),
+                ast::TableConstraint::Check(c) => check_specs.push(CheckSpec::of_table(c)?),
                 ast::TableConstraint::ForeignKey(fk) => {
                     if ct.temporary {
                         return Err(SqlError::unsupported("FOREIGN KEY on a temporary table"));

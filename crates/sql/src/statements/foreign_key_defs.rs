@@ -44,6 +44,11 @@ impl ForeignKeySpec {
                 }
             })
         };
+        // MATCH is parsed and ignored by InnoDB, as here; DEFERRABLE and
+        // the like MariaDB does not take.
+        if let Some(c) = &fk.characteristics {
+            return Err(SqlError::unsupported(format!("FOREIGN KEY … {c}")));
+        }
         if fk.columns.len() != fk.referred_columns.len() || fk.columns.is_empty() {
             return Err(SqlError::new(
                 1239,
