@@ -22,7 +22,8 @@ pub const PAGE_LSN_OFFSET: usize = 8;
 
 const MAGIC: &[u8; 8] = b"LINEARDB";
 /// 5: table values start with an MVCC stamp (`lineardb_wal::Stamp`).
-const FORMAT_VERSION: u32 = 5;
+/// 6: string index keys are their collation's sort keys.
+const FORMAT_VERSION: u32 = 6;
 const H_MAGIC: usize = 16;
 const H_FORMAT: usize = 24;
 const H_PAGE_SIZE: usize = 28;

@@ -128,7 +128,7 @@ impl<S: Read + Write> RowSink for Sink<'_, S> {
             self.kinds
                 .get(i)
                 .copied()
-                .unwrap_or(Encoding::Kind(ColumnKind::Text))
+                .unwrap_or(Encoding::Kind(ColumnKind::TEXT))
         };
         if self.binary {
             self.buf.push(0);
@@ -710,7 +710,7 @@ impl<S: Read + Write> Conn<S> {
         if params > 0 {
             for _ in 0..params {
                 let mut d = Vec::new();
-                column_def(&Column::expr("?", ColumnKind::Text), &mut d);
+                column_def(&Column::expr("?", ColumnKind::TEXT), &mut d);
                 self.io.write(&d)?;
             }
             self.io.write(&eof(self.status(), 0))?;

@@ -104,7 +104,7 @@ fn definition(c: &Column) -> Definition {
             ..number(T_DATETIME, 20 + c.fsp as u32, BINARY, 0)
         },
         _ => match c.kind {
-            ColumnKind::Text => text(T_VAR_STRING, c.length),
+            ColumnKind::Text(_) => text(T_VAR_STRING, c.length),
             kind => Definition {
                 type_code: match kind {
                     ColumnKind::Int | ColumnKind::UInt => T_LONGLONG,
@@ -112,7 +112,7 @@ fn definition(c: &Column) -> Definition {
                     ColumnKind::Double => T_DOUBLE,
                     ColumnKind::Date => T_DATE,
                     ColumnKind::DateTime => T_DATETIME,
-                    ColumnKind::Text => T_VAR_STRING,
+                    ColumnKind::Text(_) => T_VAR_STRING,
                 },
                 charset: BINARY_CHARSET,
                 length: c.length,
@@ -278,7 +278,7 @@ fn put_binary_kind(out: &mut Vec<u8>, kind: ColumnKind, v: &Value) {
                 }
             }
         }
-        ColumnKind::Decimal { .. } | ColumnKind::Text => match v {
+        ColumnKind::Decimal { .. } | ColumnKind::Text(_) => match v {
             Value::Bytes(b) => put_lenenc_str(out, b),
             other => put_lenenc_str(out, other.to_text().unwrap_or_default().as_bytes()),
         },

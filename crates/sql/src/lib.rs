@@ -17,6 +17,7 @@
 //! assert_eq!(rows.rows.len(), 1);
 //! ```
 mod catalog;
+mod charset;
 mod digest;
 mod dispatch;
 mod error;

@@ -17,7 +17,7 @@ pub(crate) fn scope_of_def(def: &TableDef, alias: &str) -> Vec<ScopeColumn> {
         .map(|c| ScopeColumn {
             name: c.name.clone(),
             table: alias.to_string(),
-            kind: ColumnKind::of(c.data_type),
+            kind: ColumnKind::of_column(c),
             hidden: false,
         })
         .collect()

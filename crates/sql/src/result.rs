@@ -1,21 +1,43 @@
 //! What a statement produces: result-set columns streamed to a [`RowSink`],
 //! or a count of affected rows.
 use crate::error::Result;
-use lineardb_table::{DataType, Value};
+use lineardb_table::{Collation, ColumnDef, DataType, Value};
 
 /// The type a result column is sent as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ColumnKind {
     Int,
     UInt,
-    Decimal { scale: u8 },
+    Decimal {
+        scale: u8,
+    },
     Double,
     Date,
     DateTime,
-    Text,
+    /// A string and the collation it compares in.
+    Text(Collation),
 }
 
 impl ColumnKind {
+    /// A string in the connection's collation (literals, functions).
+    pub const TEXT: ColumnKind = ColumnKind::Text(Collation::Utf8mb4GeneralCi);
+
+    /// The kind of a stored column (its collation included).
+    pub fn of_column(c: &ColumnDef) -> ColumnKind {
+        match ColumnKind::of(c.data_type) {
+            ColumnKind::Text(_) => ColumnKind::Text(c.collation()),
+            k => k,
+        }
+    }
+
+    /// The collation a string of this kind compares in (None: no string).
+    pub fn collation(self) -> Option<Collation> {
+        match self {
+            ColumnKind::Text(c) => Some(c),
+            _ => None,
+        }
+    }
+
     pub fn of(t: DataType) -> ColumnKind {
         match t {
             DataType::BigInt { unsigned: true } => ColumnKind::UInt,
@@ -34,7 +56,7 @@ impl ColumnKind {
             | DataType::Binary(_)
             | DataType::VarBinary(_)
             | DataType::Text(_)
-            | DataType::Blob(_) => ColumnKind::Text,
+            | DataType::Blob(_) => ColumnKind::Text(t.default_collation()),
         }
     }
 
@@ -47,7 +69,7 @@ impl ColumnKind {
             Value::Double(_) => ColumnKind::Double,
             Value::Date(_) => ColumnKind::Date,
             Value::DateTime(_) => ColumnKind::DateTime,
-            Value::Null | Value::Bytes(_) => ColumnKind::Text,
+            Value::Null | Value::Bytes(_) => ColumnKind::TEXT,
         }
     }
 }
@@ -170,7 +192,7 @@ impl Column {
                 ColumnKind::Double => 22,
                 ColumnKind::Date => 10,
                 ColumnKind::DateTime => 19,
-                ColumnKind::Text => 255,
+                ColumnKind::Text(_) => 255,
             },
             nullable: true,
             data_type: None,

@@ -9,9 +9,10 @@
 //! - DECIMAL: the unscaled value at the column's scale, as a signed integer
 //!   of 8 (precision <= 18) or 16 bytes;
 //! - DOUBLE: IEEE bits, all flipped if negative, else the sign bit flipped;
-//! - strings (binary order; CHAR without trailing spaces): every 0x00 byte
-//!   written as 0x00 0xFF, then the terminator 0x00 0x00, so a prefix sorts
-//!   before its extensions and columns after it stay aligned.
+//! - strings: their collation's sort key ([`Collation::sort_key`]), which
+//!   ends itself so columns after it stay aligned. Only the byte-order
+//!   collations' keys give the string back ([`KeyColumn::gives_value`]).
+use crate::collation::Collation;
 use crate::types::{DataType, Dec, Value};
 
 /// A key column: its type and whether it may be NULL. NOT NULL columns are
@@ -21,14 +22,29 @@ use crate::types::{DataType, Dec, Value};
 pub struct KeyColumn {
     pub data_type: DataType,
     pub nullable: bool,
+    /// How a string column keys (ignored for other types).
+    pub collation: Collation,
 }
 
 impl KeyColumn {
+    /// A key column of `data_type` in its type's own collation (binary
+    /// for the binary string types, else the server's default).
     pub fn new(data_type: DataType, nullable: bool) -> KeyColumn {
+        KeyColumn::collated(data_type, nullable, data_type.default_collation())
+    }
+
+    pub fn collated(data_type: DataType, nullable: bool, collation: Collation) -> KeyColumn {
         KeyColumn {
             data_type,
             nullable,
+            collation,
         }
+    }
+
+    /// Whether the key gives back the value it was made of (not so for a
+    /// string whose collation folds case or drops trailing spaces).
+    pub fn gives_value(&self) -> bool {
+        !self.data_type.is_string() || self.collation.key_gives_text()
     }
 }
 
@@ -148,7 +164,7 @@ pub fn encode_value(col: &KeyColumn, v: &Value, out: &mut Vec<u8>) {
         (DataType::DateTime | DataType::Timestamp, Value::DateTime(t)) => {
             put_signed(*t as i128, 8, out)
         }
-        (t, Value::Bytes(b)) if t.is_string() => encode_str(dt, b, out),
+        (t, Value::Bytes(b)) if t.is_string() => col.collation.sort_key(b, out),
         (dt, v) => panic!("value {v:?} was not coerced to {dt:?}"),
     }
 }
@@ -166,25 +182,10 @@ pub fn encode_row_column(
             if col.nullable {
                 out.push(NOT_NULL);
             }
-            encode_str(&col.data_type, row.bytes(c), out);
+            col.collation.sort_key(row.bytes(c), out);
         }
         _ => encode_value(col, &row.value(c), out),
     }
-}
-
-fn encode_str(dt: &DataType, mut b: &[u8], out: &mut Vec<u8>) {
-    if matches!(dt, DataType::Char(_)) {
-        while let [rest @ .., b' '] = b {
-            b = rest;
-        }
-    }
-    for &c in b {
-        out.push(c);
-        if c == 0 {
-            out.push(0xff);
-        }
-    }
-    out.extend_from_slice(&[0, 0]);
 }
 
 /// Encodes a whole key.
@@ -241,7 +242,7 @@ pub fn decode_value(col: &KeyColumn, b: &[u8], pos: &mut usize) -> Option<Value>
         DataType::DateTime | DataType::Timestamp => {
             Value::DateTime(get_signed(take(pos, 8)?) as i64)
         }
-        t if t.is_string() => {
+        t if t.is_string() && col.collation.key_gives_text() => {
             let mut s = Vec::new();
             loop {
                 let c = *b.get(*pos)?;
@@ -278,19 +279,7 @@ pub fn skip_value(col: &KeyColumn, b: &[u8], pos: &mut usize) -> Option<()> {
         }
     }
     match dt {
-        t if t.is_string() => loop {
-            let c = *b.get(*pos)?;
-            *pos += 1;
-            if c == 0 {
-                let n = *b.get(*pos)?;
-                *pos += 1;
-                match n {
-                    0 => return Some(()),
-                    0xff => {}
-                    _ => return None,
-                }
-            }
-        },
+        t if t.is_string() => col.collation.skip_key(b, pos),
         _ => {
             *pos += int_width(dt);
             (*pos <= b.len()).then_some(())
@@ -330,7 +319,7 @@ mod tests {
     /// than 0x00 (end) or 0xFF (an escaped zero) decoded as a zero byte.
     #[test]
     fn a_string_escape_other_than_ff_is_malformed() {
-        let col = KeyColumn::new(DataType::VarChar(255), false);
+        let col = KeyColumn::new(DataType::VarBinary(255), false);
         assert_eq!(decode_value(&col, &[0, 1, 0, 0], &mut 0), None);
         assert_eq!(skip_value(&col, &[0, 1, 0, 0], &mut 0), None);
         assert_eq!(
@@ -366,7 +355,7 @@ mod tests {
             DataType::DateTime | DataType::Timestamp => {
                 any::<i64>().prop_map(Value::DateTime).boxed()
             }
-            DataType::VarChar(_) => {
+            DataType::VarBinary(_) => {
                 prop::collection::vec(prop_oneof![Just(0u8), Just(0xffu8), any::<u8>()], 0..6)
                     .prop_map(Value::Bytes)
                     .boxed()
@@ -402,7 +391,7 @@ mod tests {
         },
         DataType::Double,
         DataType::Date,
-        DataType::VarChar(10),
+        DataType::VarBinary(10),
     ];
 
     proptest! {

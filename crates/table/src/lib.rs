@@ -16,6 +16,7 @@
 //! # Ok::<(), lineardb_table::Error>(())
 //! ```
 mod catalog;
+pub mod collation;
 mod error;
 mod index_build;
 pub mod key;
@@ -33,6 +34,7 @@ mod write_gate;
 pub use catalog::{
     ConvertRow, Engine, EngineConfig, LogStats, PoolStats, RebuildStats, TableSpec, ViewDef,
 };
+pub use collation::Collation;
 pub use error::{Error, Result};
 pub use index_build::{build_indexes, BuildStats};
 pub use key::KeyColumn;

@@ -1,4 +1,5 @@
 //! Table definitions, as stored in the catalog.
+use crate::collation::Collation;
 use crate::error::{Error, Result};
 use crate::types::{DataType, Value};
 use serde::{Deserialize, Serialize};
@@ -37,6 +38,10 @@ pub struct ColumnDef {
     /// keeps (0–6; further digits are cut, as MariaDB does).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub fsp: u8,
+    /// A string column's collation when it is not its type's default
+    /// ([`DataType::default_collation`]); see [`ColumnDef::collation`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub collation: Option<Collation>,
 }
 
 impl ColumnDef {
@@ -51,7 +56,19 @@ impl ColumnDef {
             on_update_now: false,
             comment: String::new(),
             fsp: 0,
+            collation: None,
         }
+    }
+
+    /// How the column's strings compare, sort and key.
+    pub fn collation(&self) -> Collation {
+        self.collation
+            .unwrap_or_else(|| self.data_type.default_collation())
+    }
+
+    pub fn collate(mut self, collation: Collation) -> Self {
+        self.collation = (collation != self.data_type.default_collation()).then_some(collation);
+        self
     }
     pub fn not_null(mut self) -> Self {
         self.nullable = false;
@@ -224,6 +241,15 @@ pub struct Temporary {
 }
 
 impl TableDef {
+    /// Whether a covering read of secondary index `ix` gives column `c`:
+    /// the index or the primary key holds it, in a key that keeps the value
+    /// (not a string keyed by a case-folding or padding collation).
+    pub fn index_gives(&self, ix: usize, c: usize) -> bool {
+        let held = self.indexes[ix].columns.contains(&c) || self.primary_key.contains(&c);
+        let column = &self.columns[c];
+        held && (!column.data_type.is_string() || column.collation().key_gives_text())
+    }
+
     pub fn column_index(&self, name: &str) -> Result<usize> {
         self.columns
             .iter()

@@ -165,7 +165,8 @@ impl PrimaryKeys {
 
 /// The key column for table column `c` (its type and nullability).
 pub(crate) fn key_column(def: &TableDef, c: usize) -> KeyColumn {
-    KeyColumn::new(def.columns[c].data_type, def.columns[c].nullable)
+    let column = &def.columns[c];
+    KeyColumn::collated(column.data_type, column.nullable, column.collation())
 }
 
 pub struct Table {

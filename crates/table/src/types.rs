@@ -367,6 +367,16 @@ impl DataType {
         )
     }
 
+    /// The collation a column of this type has unless it names one:
+    /// binary for the binary strings, else the server's default.
+    pub fn default_collation(&self) -> crate::collation::Collation {
+        if self.is_binary() {
+            crate::collation::Collation::Binary
+        } else {
+            crate::collation::Collation::default()
+        }
+    }
+
     /// Whether values are binary strings (the binary character set).
     pub fn is_binary(&self) -> bool {
         matches!(

@@ -1,7 +1,9 @@
 //! The table layer against real files: typed errors that leave the table
 //! unchanged, random DML checked against a model and by `check`, restart,
 //! access paths, and parallel scans equal to serial ones.
-use lineardb_table::{ColumnDef, DataType, Engine, EngineConfig, KeyRange, TableSpec, Value};
+use lineardb_table::{
+    Collation, ColumnDef, DataType, Engine, EngineConfig, KeyRange, TableSpec, Value,
+};
 use lineardb_txn::ReadView;
 use proptest::prelude::*;
 use std::collections::BTreeMap;
@@ -391,7 +393,12 @@ fn index_entries_give_every_column_they_hold() {
                 .column(ColumnDef::new("a", DataType::Int { unsigned: false }).not_null())
                 .column(ColumnDef::new("b", DataType::SmallInt { unsigned: true }).not_null())
                 .column(ColumnDef::new("n", DataType::BigInt { unsigned: false }))
-                .column(ColumnDef::new("s", DataType::VarChar(20)).not_null())
+                // A byte collation: its keys give the string back.
+                .column(
+                    ColumnDef::new("s", DataType::VarChar(20))
+                        .not_null()
+                        .collate(Collation::Utf8mb4NopadBin),
+                )
                 .column(ColumnDef::new("d", DataType::Date).not_null())
                 .primary_key(&["a", "b"])
                 .index("fixed", &["d", "b"], false)

@@ -39,7 +39,7 @@ pub(crate) enum SystemTable {
 }
 
 const WAITS_COLUMNS: [(&str, ColumnKind); 6] = [
-    ("EVENT_NAME", ColumnKind::Text),
+    ("EVENT_NAME", ColumnKind::TEXT),
     ("COUNT_STAR", ColumnKind::UInt),
     ("SUM_TIMER_WAIT", ColumnKind::UInt),
     ("AVG_TIMER_WAIT", ColumnKind::UInt),
@@ -49,17 +49,17 @@ const WAITS_COLUMNS: [(&str, ColumnKind); 6] = [
 
 const HOT_PAGES_COLUMNS: [(&str, ColumnKind); 6] = [
     ("PAGE_ID", ColumnKind::UInt),
-    ("TREE_NAME", ColumnKind::Text),
+    ("TREE_NAME", ColumnKind::TEXT),
     ("LEVEL", ColumnKind::Int),
-    ("EVENT_NAME", ColumnKind::Text),
+    ("EVENT_NAME", ColumnKind::TEXT),
     ("RESTARTS", ColumnKind::UInt),
     ("WAITS", ColumnKind::UInt),
 ];
 
 const DIGEST_COLUMNS: [(&str, ColumnKind); 11] = [
-    ("SCHEMA_NAME", ColumnKind::Text),
-    ("DIGEST", ColumnKind::Text),
-    ("DIGEST_TEXT", ColumnKind::Text),
+    ("SCHEMA_NAME", ColumnKind::TEXT),
+    ("DIGEST", ColumnKind::TEXT),
+    ("DIGEST_TEXT", ColumnKind::TEXT),
     ("COUNT_STAR", ColumnKind::UInt),
     ("SUM_TIMER_WAIT", ColumnKind::UInt),
     ("MIN_TIMER_WAIT", ColumnKind::UInt),
@@ -71,10 +71,10 @@ const DIGEST_COLUMNS: [(&str, ColumnKind); 11] = [
 ];
 
 const TABLE_IO_COLUMNS: [(&str, ColumnKind); 11] = [
-    ("OBJECT_TYPE", ColumnKind::Text),
-    ("OBJECT_SCHEMA", ColumnKind::Text),
-    ("OBJECT_NAME", ColumnKind::Text),
-    ("INDEX_NAME", ColumnKind::Text),
+    ("OBJECT_TYPE", ColumnKind::TEXT),
+    ("OBJECT_SCHEMA", ColumnKind::TEXT),
+    ("OBJECT_NAME", ColumnKind::TEXT),
+    ("INDEX_NAME", ColumnKind::TEXT),
     ("COUNT_STAR", ColumnKind::UInt),
     ("COUNT_READ", ColumnKind::UInt),
     ("COUNT_WRITE", ColumnKind::UInt),
@@ -85,8 +85,8 @@ const TABLE_IO_COLUMNS: [(&str, ColumnKind); 11] = [
 ];
 
 const SHARED_WRITES_COLUMNS: [(&str, ColumnKind); 4] = [
-    ("SOURCE", ColumnKind::Text),
-    ("COUNTED", ColumnKind::Text),
+    ("SOURCE", ColumnKind::TEXT),
+    ("COUNTED", ColumnKind::TEXT),
     ("WRITES", ColumnKind::UInt),
     ("WRITES_PER_ROW_READ", ColumnKind::Double),
 ];

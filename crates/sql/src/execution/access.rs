@@ -95,7 +95,7 @@ fn bind_to_table(filter: &Expr, params: &[Value], table: &Table) -> Expr {
             .def()
             .columns
             .get(c)
-            .map_or(ColumnKind::Text, |d| ColumnKind::of(d.data_type))
+            .map_or(ColumnKind::TEXT, ColumnKind::of_column)
     };
     filter.bind(params, &kind_of)
 }

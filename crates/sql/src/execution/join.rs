@@ -394,8 +394,8 @@ impl<'a> JoinRun<'a> {
     fn probe_key(&self, step: &JoinStep, buf: &[Value]) -> Result<Option<Vec<u8>>> {
         let env = self.env();
         let mut key = Vec::new();
-        for (p, _) in &step.hash_keys {
-            if !encode_value(&p.eval(buf, env)?, &mut key) {
+        for (p, _, collation) in &step.hash_keys {
+            if !encode_value(&p.eval(buf, env)?, *collation, &mut key) {
                 return Ok(None);
             }
         }
@@ -419,15 +419,15 @@ impl<'a> JoinRun<'a> {
         let probe = step
             .hash_keys
             .iter()
-            .map(|(p, _)| p.eval(&buf[..], env))
+            .map(|(p, ..)| p.eval(&buf[..], env))
             .collect::<Result<Vec<Value>>>()?;
         for row in rows {
             buf[step.offset..step.offset + step.width].clone_from_slice(row);
             // Equal keys, equal values: checked again.
             let mut equal = true;
-            for ((_, b), p) in step.hash_keys.iter().zip(&probe) {
+            for ((_, b, collation), p) in step.hash_keys.iter().zip(&probe) {
                 let v = b.eval(&buf[..], env)?;
-                equal &= compare(p, &v) == Some(Ordering::Equal);
+                equal &= compare(p, &v, *collation) == Some(Ordering::Equal);
             }
             if equal && !candidate(self, buf)? {
                 return Ok(false);
@@ -699,8 +699,8 @@ impl<'a> JoinRun<'a> {
             let row = buf[offset..offset + width].to_vec();
             let placed = Placed { row: &row, offset };
             let mut key = Vec::new();
-            for (_, b) in &step.hash_keys {
-                if !encode_value(&b.eval(&placed, env)?, &mut key) {
+            for (_, b, collation) in &step.hash_keys {
+                if !encode_value(&b.eval(&placed, env)?, *collation, &mut key) {
                     return Ok(true);
                 }
             }

@@ -16,14 +16,14 @@ use crate::execution::memory::value_bytes;
 use crate::execution::output::Output;
 use crate::execution::spill::sort::{SortBuffer, Sorted};
 use crate::expr::row_key::{encode_value, KeyMap};
-use crate::expr::{sort_order, truth_of, Acc, AggFunc, Env, Expr, Row};
+use crate::expr::{sort_order, truth_of, Acc, AggFunc, CastType, Env, Expr, Row};
 use crate::planner::plan::{
     Access, JoinPlan, QueryPlan, SelectPlan, Source, StepInput, TableSource,
 };
 use crate::planner::row_filter::RowFilter;
 use crate::result::RowSink;
 use lineardb_sync::{LocalCounter, SharedFlag};
-use lineardb_table::{KeyRange, Value};
+use lineardb_table::{Collation, KeyRange, Value};
 use lineardb_txn::ReadView;
 use subqueries::SubqueryCache;
 
@@ -667,8 +667,16 @@ impl SelectPlan {
         } else {
             key.clear();
             for g in &self.group_by {
-                // Groups by value: NULLs together, 1 with 1.0.
-                if !encode_value(&g.eval(row, env)?, key) {
+                // Groups by value: NULLs together, 1 with 1.0; strings by
+                // their collation's sort keys (`sort_keyed`), written
+                // straight into the key.
+                let added = match g {
+                    Expr::Cast(x, CastType::SortKey(c)) => {
+                        encode_value(&x.eval(row, env)?, *c, key)
+                    }
+                    g => encode_value(&g.eval(row, env)?, Collation::Binary, key),
+                };
+                if !added {
                     key.push(0);
                 }
                 if self.rollup {

@@ -3,12 +3,12 @@
 use crate::error::Result;
 use crate::execution::spill::sort::SortBuffer;
 use crate::execution::window::WindowStage;
-use crate::expr::row_key::{encode_row, KeySet};
+use crate::expr::row_key::{collations_of, encode_row, KeySet};
 use crate::expr::{Env, Expr, Row};
 use crate::planner::plan::SelectPlan;
 use crate::result::RowSink;
 use lineardb_sync::LocalCounter;
-use lineardb_table::Value;
+use lineardb_table::{Collation, Value};
 
 /// Window functions, projection, DISTINCT, ORDER BY, OFFSET and LIMIT
 /// over produced rows.
@@ -36,6 +36,8 @@ pub(crate) struct Output<'p> {
     arrivals: u64,
     /// The key being looked up (kept to reuse its buffer).
     key: Vec<u8>,
+    /// DISTINCT: rows are equal as their columns' collations say.
+    collations: Vec<Collation>,
     /// About what `seen` takes, and the most it may.
     bytes: usize,
     memory: usize,
@@ -76,6 +78,7 @@ impl<'p> Output<'p> {
             distinct_spill: None,
             arrivals: 0,
             key: Vec::new(),
+            collations: collations_of(plan.columns.iter().map(|c| c.kind)),
             bytes: 0,
             memory,
             spilled_rows,
@@ -124,7 +127,7 @@ impl<'p> Output<'p> {
     fn distinct_row(&mut self, values: Vec<Value>, sink: &mut dyn RowSink) -> Result<bool> {
         if let Some(spill) = &mut self.distinct_spill {
             self.key.clear();
-            encode_row(&values, &mut self.key);
+            encode_row(&values, &self.collations, &mut self.key);
             if !self.seen.contains(self.key.as_slice()) {
                 self.arrivals += 1;
                 let keys = vec![Value::Bytes(self.key.clone()), Value::UInt(self.arrivals)];
@@ -175,7 +178,7 @@ impl<'p> Output<'p> {
     /// compared as values: 1 and 1.0 are one row); remembers it.
     fn first_time(&mut self, values: &[Value]) -> bool {
         self.key.clear();
-        encode_row(values, &mut self.key);
+        encode_row(values, &self.collations, &mut self.key);
         if self.seen.contains(self.key.as_slice()) {
             return false;
         }

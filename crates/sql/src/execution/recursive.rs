@@ -5,7 +5,7 @@
 use crate::error::{Result, SqlError};
 use crate::execution::memory::{over_budget, value_bytes};
 use crate::execution::RunContext;
-use crate::expr::row_key::{encode_row, KeySet};
+use crate::expr::row_key::{collations_of, encode_row, KeySet};
 use crate::planner::plan::RecursivePlan;
 use crate::result::CollectSink;
 use lineardb_table::Value;
@@ -34,6 +34,14 @@ pub(super) fn run_recursive(
         ..*cx
     };
     let mut seen = KeySet::default();
+    // Rows are equal as the anchor's columns' collations say.
+    let collations = collations_of(
+        plan.anchors
+            .first()
+            .map_or(&[][..], |a| a.columns())
+            .iter()
+            .map(|c| c.kind),
+    );
     let mut key = Vec::new();
     let mut all: Vec<Vec<Value>> = Vec::new();
     let mut bytes = 0usize;
@@ -43,7 +51,7 @@ pub(super) fn run_recursive(
         for row in rows {
             if plan.distinct {
                 key.clear();
-                encode_row(&row, &mut key);
+                encode_row(&row, &collations, &mut key);
                 if !seen.insert(key.clone()) {
                     continue;
                 }

@@ -12,10 +12,10 @@ use super::spill::file::SpillReader;
 use super::spill::partition::{Partitions, FANOUT};
 use super::RunContext;
 use crate::error::Result;
-use crate::expr::row_key::{row_key, KeyMap, KeySet};
+use crate::expr::row_key::{collations_of, row_key, KeyMap, KeySet};
 use crate::planner::plan::{SetOpPlan, SetOperator};
 use crate::result::{Column, RowSink};
-use lineardb_table::Value;
+use lineardb_table::{Collation, Value};
 
 /// Times a partition is cut again before the operation gives up.
 const MAX_CUTS: u64 = 4;
@@ -41,22 +41,32 @@ impl SetOpPlan {
             return self.right.run(params, cx, &mut through);
         }
         let mut state = Decider::new(self.op, self.all, cx.memory, 0);
+        // Rows are equal as their columns' collations say.
+        let collations = collations_of(self.columns.iter().map(|c| c.kind));
         if self.op == SetOperator::Union {
             let mut sides = Candidates {
                 state: &mut state,
                 sink,
+                collations: &collations,
             };
             self.left.run(params, cx, &mut sides)?;
             self.right.run(params, cx, &mut sides)?;
         } else {
-            self.right
-                .run(params, cx, &mut Counted { state: &mut state })?;
+            self.right.run(
+                params,
+                cx,
+                &mut Counted {
+                    state: &mut state,
+                    collations: &collations,
+                },
+            )?;
             self.left.run(
                 params,
                 cx,
                 &mut Candidates {
                     state: &mut state,
                     sink,
+                    collations: &collations,
                 },
             )?;
         }
@@ -87,6 +97,7 @@ impl RowSink for Through<'_> {
 /// The right side of EXCEPT / INTERSECT: its rows counted by key.
 struct Counted<'a> {
     state: &'a mut Decider,
+    collations: &'a [Collation],
 }
 
 impl RowSink for Counted<'_> {
@@ -95,7 +106,7 @@ impl RowSink for Counted<'_> {
     }
 
     fn row(&mut self, row: &[Value]) -> Result<()> {
-        self.state.count(row_key(row), 1)
+        self.state.count(row_key(row, self.collations), 1)
     }
 }
 
@@ -104,6 +115,7 @@ impl RowSink for Counted<'_> {
 struct Candidates<'a> {
     state: &'a mut Decider,
     sink: &'a mut dyn RowSink,
+    collations: &'a [Collation],
 }
 
 impl RowSink for Candidates<'_> {
@@ -112,7 +124,8 @@ impl RowSink for Candidates<'_> {
     }
 
     fn row(&mut self, row: &[Value]) -> Result<()> {
-        self.state.candidate(row_key(row), row, self.sink)
+        self.state
+            .candidate(row_key(row, self.collations), row, self.sink)
     }
 }
 

@@ -9,7 +9,7 @@ use crate::expr::subquery::{Subquery, SubqueryRows, SubqueryRunner};
 use crate::planner::plan::QueryPlan;
 use crate::result::{Column, RowSink};
 use lineardb_sync::Mutex;
-use lineardb_table::Value;
+use lineardb_table::{Collation, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -93,7 +93,9 @@ impl SubqueryRunner for RunContext<'_> {
                     .row_refs
                     .iter()
                     .map(|&c| params.get(sub.base + c).cloned().unwrap_or(Value::Null));
-                row_key(&before.chain(read).collect::<Vec<_>>())
+                // Parameters as they are: byte-equal strings only.
+                let values: Vec<Value> = before.chain(read).collect();
+                row_key(&values, &vec![Collation::Binary; values.len()])
             } else {
                 Vec::new()
             },

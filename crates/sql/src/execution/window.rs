@@ -18,7 +18,7 @@ use crate::expr::window::{Bound, FrameUnits, WindowFunc, WindowKind};
 use crate::expr::{arith, compare, sort_order, Acc, ArithOp, Env, Expr, Row};
 use crate::planner::plan::WindowPlan;
 use lineardb_sync::LocalCounter;
-use lineardb_table::{Dec, Value};
+use lineardb_table::{Collation, Dec, Value};
 use std::cmp::Ordering;
 
 pub(crate) struct WindowStage<'p> {
@@ -581,8 +581,12 @@ impl Partition<'_> {
                 match (desc, kj.is_null()) {
                     (false, true) => true,
                     (true, true) => false,
-                    (false, false) => compare(kj, &target) == Some(Ordering::Less),
-                    (true, false) => compare(kj, &target) == Some(Ordering::Greater),
+                    (false, false) => {
+                        compare(kj, &target, Collation::Binary) == Some(Ordering::Less)
+                    }
+                    (true, false) => {
+                        compare(kj, &target, Collation::Binary) == Some(Ordering::Greater)
+                    }
                 }
             })
         } else {
@@ -592,8 +596,12 @@ impl Partition<'_> {
                 match (desc, kj.is_null()) {
                     (false, true) => true,
                     (true, true) => false,
-                    (false, false) => compare(kj, &target) != Some(Ordering::Greater),
-                    (true, false) => compare(kj, &target) != Some(Ordering::Less),
+                    (false, false) => {
+                        compare(kj, &target, Collation::Binary) != Some(Ordering::Greater)
+                    }
+                    (true, false) => {
+                        compare(kj, &target, Collation::Binary) != Some(Ordering::Less)
+                    }
                 }
             })
         };

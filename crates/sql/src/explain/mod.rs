@@ -425,7 +425,7 @@ impl Describer<'_> {
                     line.refs = step
                         .hash_keys
                         .iter()
-                        .map(|(probe, _)| match probe {
+                        .map(|(probe, ..)| match probe {
                             Expr::Col(c) => column(*c),
                             _ => "func".into(),
                         })

@@ -5,9 +5,9 @@
 //! cut at `group_concat_max_len` bytes (on a character's boundary) with
 //! warning 1260, as in MariaDB. Without ORDER BY a group keeps no more rows than its result can
 //! show.
-use super::row_key::{encode_row, KeySet};
+use super::row_key::{encode_row_in, KeySet};
 use super::{sort_order, Result};
-use lineardb_table::Value;
+use lineardb_table::{Collation, Value};
 use std::cell::{Cell, RefCell};
 
 thread_local! {
@@ -49,8 +49,8 @@ impl Default for Bounds {
 pub(crate) struct GroupConcat {
     /// Each kept row: its ORDER BY keys and its text.
     items: Vec<(Vec<Value>, Vec<u8>)>,
-    /// DISTINCT: the argument rows seen.
-    seen: Option<KeySet>,
+    /// DISTINCT: the argument rows seen, and the collation they compare in.
+    seen: Option<(KeySet, Collation)>,
     /// Descending flags of the ORDER BY keys.
     descending: Vec<bool>,
     separator: Vec<u8>,
@@ -62,15 +62,16 @@ pub(crate) struct GroupConcat {
 }
 
 impl GroupConcat {
+    /// `distinct`: DISTINCT, strings equal in this collation once.
     pub(crate) fn new(
-        distinct: bool,
+        distinct: Option<Collation>,
         descending: Vec<bool>,
         separator: Vec<u8>,
         bounds: Bounds,
     ) -> GroupConcat {
         GroupConcat {
             items: Vec::new(),
-            seen: distinct.then(KeySet::default),
+            seen: distinct.map(|c| (KeySet::default(), c)),
             descending,
             separator,
             bounds,
@@ -84,9 +85,9 @@ impl GroupConcat {
         if args.iter().any(Value::is_null) {
             return Ok(());
         }
-        if let Some(seen) = &mut self.seen {
+        if let Some((seen, collation)) = &mut self.seen {
             let mut key = Vec::new();
-            encode_row(args, &mut key);
+            encode_row_in(args, *collation, &mut key);
             if !seen.insert(key) {
                 return Ok(());
             }
@@ -162,7 +163,12 @@ mod tests {
 
     #[test]
     fn joins_in_order_skips_nulls_and_duplicates() {
-        let mut g = GroupConcat::new(true, vec![true], b"|".to_vec(), Bounds::default());
+        let mut g = GroupConcat::new(
+            Some(Collation::default()),
+            vec![true],
+            b"|".to_vec(),
+            Bounds::default(),
+        );
         for (v, k) in [(1, 5), (2, 7), (1, 9), (3, 6)] {
             g.add(&[Value::Int(v)], vec![Value::Int(k)]).unwrap();
         }
@@ -170,7 +176,7 @@ mod tests {
         // 1 (again) is left out; by key descending: 2 (7), 3 (6), 1 (5).
         assert_eq!(g.finish(), Value::Bytes(b"2|3|1".to_vec()));
         assert_eq!(
-            GroupConcat::new(false, vec![], b",".to_vec(), Bounds::default()).finish(),
+            GroupConcat::new(None, vec![], b",".to_vec(), Bounds::default()).finish(),
             Value::Null
         );
     }
@@ -182,14 +188,14 @@ mod tests {
             max_len: 5,
             ..Bounds::default()
         };
-        let mut g = GroupConcat::new(false, vec![], b",".to_vec(), bounds.clone());
+        let mut g = GroupConcat::new(None, vec![], b",".to_vec(), bounds.clone());
         for s in ["aaa", "bbb", "ccc"] {
             g.add(&[Value::str(s)], Vec::new()).unwrap();
         }
         assert_eq!(g.finish(), Value::str("aaa,b"));
         assert_eq!(take_cut_rows(), vec![2]);
         // Bytes, cut where a character starts.
-        let mut g = GroupConcat::new(false, vec![], b",".to_vec(), bounds);
+        let mut g = GroupConcat::new(None, vec![], b",".to_vec(), bounds);
         g.add(&[Value::str("ééé")], Vec::new()).unwrap();
         g.add(&[Value::str("é")], Vec::new()).unwrap();
         assert_eq!(g.finish(), Value::str("éé"));
@@ -199,7 +205,7 @@ mod tests {
             count: 2,
             ..Bounds::default()
         };
-        let mut g = GroupConcat::new(false, vec![false], b",".to_vec(), limited);
+        let mut g = GroupConcat::new(None, vec![false], b",".to_vec(), limited);
         for k in [4, 1, 3, 2] {
             g.add(&[Value::Int(k)], vec![Value::Int(k)]).unwrap();
         }

@@ -14,6 +14,7 @@ use crate::function::arguments::{int_of, numeric};
 use crate::function::Builtin;
 use crate::result::ColumnKind;
 use lineardb_table::types::{civil_from_days, days_from_civil, parse_date, MICROS_PER_DAY};
+use lineardb_table::Collation;
 use lineardb_table::{Dec, RowRef, Value};
 use sqlparser::ast;
 use std::cmp::Ordering;
@@ -146,6 +147,8 @@ pub(crate) struct AggSpec {
     pub separator: Vec<u8>,
     /// GROUP_CONCAT's LIMIT and `group_concat_max_len`.
     pub bounds: group_concat::Bounds,
+    /// The argument's collation: MIN/MAX compare strings in it.
+    pub collation: Collation,
 }
 
 impl AggSpec {
@@ -174,16 +177,17 @@ pub(crate) enum Expr {
     Col(usize),
     Lit(Value),
     Param(usize),
-    Cmp(CmpOp, Box<Expr>, Box<Expr>),
+    /// A comparison; strings compare in the collation.
+    Cmp(CmpOp, Box<Expr>, Box<Expr>, Collation),
     Arith(ArithOp, Box<Expr>, Box<Expr>),
     And(Box<Expr>, Box<Expr>),
     Or(Box<Expr>, Box<Expr>),
     Not(Box<Expr>),
     Neg(Box<Expr>),
     IsNull(Box<Expr>, bool),
-    Between(Box<Expr>, Box<Expr>, Box<Expr>, bool),
-    InList(Box<Expr>, Vec<Expr>, bool),
-    Like(Box<Expr>, Box<Expr>, bool),
+    Between(Box<Expr>, Box<Expr>, Box<Expr>, bool, Collation),
+    InList(Box<Expr>, Vec<Expr>, bool, Collation),
+    Like(Box<Expr>, Box<Expr>, bool, Collation),
     Func(Func, Vec<Expr>),
     /// Interval in days or microseconds for DATE_ADD (unit, amount).
     Interval(IntervalUnit, Box<Expr>),
@@ -192,7 +196,13 @@ pub(crate) enum Expr {
     /// functions); the window stage reads it from the row it makes.
     Window(usize),
     /// CASE [operand] WHEN … THEN … [ELSE …] END.
-    Case(Option<Box<Expr>>, Vec<(Expr, Expr)>, Option<Box<Expr>>),
+    /// The collation is the operand's against each WHEN value.
+    Case(
+        Option<Box<Expr>>,
+        Vec<(Expr, Expr)>,
+        Option<Box<Expr>>,
+        Collation,
+    ),
     Cast(Box<Expr>, CastType),
     Subquery(Box<Subquery>, SubqueryTest),
 }
@@ -204,7 +214,13 @@ pub(crate) enum CastType {
     Unsigned,
     Decimal(u8, u8),
     Double,
-    Char,
+    /// CHAR (in the connection's collation) or BINARY.
+    Char(Collation),
+    /// `x COLLATE name`: the value as it is, compared in the collation.
+    Collate(Collation),
+    /// A sort or grouping key: a string becomes its collation's sort key
+    /// (see [`sort_keyed`]), so that keys compare and hash as bytes.
+    SortKey(Collation),
     Date,
     DateTime,
 }
@@ -321,6 +337,36 @@ pub(crate) fn object_name(n: &ast::ObjectName) -> Vec<String> {
 }
 
 impl Compiler<'_> {
+    /// The collation strings compare in when `exprs` meet (in a
+    /// comparison, BETWEEN, IN, LIKE, CASE): an explicit COLLATE first,
+    /// then a column's or a function's, then a literal's; binary, then a
+    /// _bin collation, wins a tie, as in MariaDB.
+    pub(crate) fn collation_of(&self, exprs: &[&Expr]) -> Collation {
+        let aggs = self.aggs.as_deref().unwrap_or(&[]);
+        let mut best: Option<(u8, Collation)> = None;
+        for e in exprs {
+            let Some(c) = e.kind(self.scope, aggs).collation() else {
+                continue;
+            };
+            let rank = match e {
+                Expr::Cast(_, CastType::Collate(_)) => 0,
+                Expr::Lit(_) | Expr::Param(_) => 4,
+                _ => 2,
+            };
+            // On a tie the binary character set wins, then a _bin collation.
+            let binary = |c: Collation| match c {
+                Collation::Binary => 2,
+                Collation::Utf8mb4Bin | Collation::Utf8mb4NopadBin => 1,
+                Collation::Utf8mb4GeneralCi => 0,
+            };
+            best = match best {
+                Some((r, b)) if r < rank || (r == rank && binary(b) >= binary(c)) => Some((r, b)),
+                _ => Some((rank, c)),
+            };
+        }
+        best.map_or(Collation::default(), |(_, c)| c)
+    }
+
     /// GROUP_CONCAT's `LIMIT [offset,] count` (the parser reads the offset
     /// form as a tuple): constant non-negative integers, as MariaDB's
     /// grammar has them.
@@ -437,40 +483,43 @@ impl Compiler<'_> {
                 CmpOp::Ne,
                 Box::new(self.compile(x)?),
                 Box::new(Expr::Lit(Value::Int(0))),
+                Collation::default(),
             ),
             E::Between {
                 expr,
                 negated,
                 low,
                 high,
-            } => Expr::Between(
-                Box::new(self.compile(expr)?),
-                Box::new(self.compile(low)?),
-                Box::new(self.compile(high)?),
-                *negated,
-            ),
+            } => {
+                let (x, lo, hi) = (self.compile(expr)?, self.compile(low)?, self.compile(high)?);
+                let collation = self.collation_of(&[&x, &lo, &hi]);
+                Expr::Between(Box::new(x), Box::new(lo), Box::new(hi), *negated, collation)
+            }
             E::InList {
                 expr,
                 list,
                 negated,
-            } => Expr::InList(
-                Box::new(self.compile(expr)?),
-                list.iter()
+            } => {
+                let x = self.compile(expr)?;
+                let list: Vec<Expr> = list
+                    .iter()
                     .map(|x| self.compile(x))
-                    .collect::<Result<_>>()?,
-                *negated,
-            ),
+                    .collect::<Result<_>>()?;
+                let collation =
+                    self.collation_of(&std::iter::once(&x).chain(&list).collect::<Vec<_>>());
+                Expr::InList(Box::new(x), list, *negated, collation)
+            }
             E::Like {
                 negated,
                 expr,
                 pattern,
                 escape_char: None,
                 any: false,
-            } => Expr::Like(
-                Box::new(self.compile(expr)?),
-                Box::new(self.compile(pattern)?),
-                *negated,
-            ),
+            } => {
+                let (x, p) = (self.compile(expr)?, self.compile(pattern)?);
+                let collation = self.collation_of(&[&x, &p]);
+                Expr::Like(Box::new(x), Box::new(p), *negated, collation)
+            }
             E::UnaryOp { op, expr } => {
                 let x = self.compile(expr)?;
                 match op {
@@ -536,17 +585,19 @@ impl Compiler<'_> {
                 }
                 let l = Box::new(self.compile(left)?);
                 let r = Box::new(self.compile(right)?);
+                let collation = self.collation_of(&[&l, &r]);
+                let cmp = |op, l, r| Expr::Cmp(op, l, r, collation);
                 match op {
-                    B::Eq => Expr::Cmp(CmpOp::Eq, l, r),
-                    B::NotEq => Expr::Cmp(CmpOp::Ne, l, r),
-                    B::Lt => Expr::Cmp(CmpOp::Lt, l, r),
-                    B::LtEq => Expr::Cmp(CmpOp::Le, l, r),
-                    B::Gt => Expr::Cmp(CmpOp::Gt, l, r),
-                    B::GtEq => Expr::Cmp(CmpOp::Ge, l, r),
-                    B::Spaceship => Expr::Cmp(CmpOp::NullSafeEq, l, r),
+                    B::Eq => cmp(CmpOp::Eq, l, r),
+                    B::NotEq => cmp(CmpOp::Ne, l, r),
+                    B::Lt => cmp(CmpOp::Lt, l, r),
+                    B::LtEq => cmp(CmpOp::Le, l, r),
+                    B::Gt => cmp(CmpOp::Gt, l, r),
+                    B::GtEq => cmp(CmpOp::Ge, l, r),
+                    B::Spaceship => cmp(CmpOp::NullSafeEq, l, r),
                     B::And => Expr::And(l, r),
                     B::Or => Expr::Or(l, r),
-                    B::Xor => Expr::Cmp(CmpOp::Ne, Box::new(truth(*l)), Box::new(truth(*r))),
+                    B::Xor => cmp(CmpOp::Ne, Box::new(truth(*l)), Box::new(truth(*r))),
                     B::Plus => Expr::Arith(ArithOp::Add, l, r),
                     B::Minus => Expr::Arith(ArithOp::Sub, l, r),
                     B::Multiply => Expr::Arith(ArithOp::Mul, l, r),
@@ -607,20 +658,29 @@ impl Compiler<'_> {
                 conditions,
                 else_result,
                 ..
-            } => Expr::Case(
-                operand
+            } => {
+                let operand = operand
                     .as_ref()
                     .map(|o| self.compile(o).map(Box::new))
-                    .transpose()?,
-                conditions
+                    .transpose()?;
+                let whens: Vec<(Expr, Expr)> = conditions
                     .iter()
                     .map(|w| Ok((self.compile(&w.condition)?, self.compile(&w.result)?)))
-                    .collect::<Result<_>>()?,
-                else_result
+                    .collect::<Result<_>>()?;
+                let collation = match &operand {
+                    Some(o) => self.collation_of(
+                        &std::iter::once(o.as_ref())
+                            .chain(whens.iter().map(|(w, _)| w))
+                            .collect::<Vec<_>>(),
+                    ),
+                    None => Collation::default(),
+                };
+                let otherwise = else_result
                     .as_ref()
                     .map(|e| self.compile(e).map(Box::new))
-                    .transpose()?,
-            ),
+                    .transpose()?;
+                Expr::Case(operand, whens, otherwise, collation)
+            }
             E::Cast {
                 expr,
                 data_type,
@@ -635,6 +695,13 @@ impl Compiler<'_> {
                 ..
             } => Expr::Cast(Box::new(self.compile(expr)?), cast_type(data_type)?),
             E::Subquery(q) => self.subquery(q, SubqueryTest::Scalar, false)?,
+            E::Collate { expr, collation } => {
+                let name = object_name(collation).join(".");
+                Expr::Cast(
+                    Box::new(self.compile(expr)?),
+                    CastType::Collate(crate::charset::collation_named(&name)?),
+                )
+            }
             E::Extract { field, expr, .. } => {
                 let f = match field {
                     ast::DateTimeField::Year | ast::DateTimeField::Years => Func::Year,
@@ -772,7 +839,7 @@ impl Compiler<'_> {
                 width: scope.len(),
                 correlated: p.correlated,
                 row_refs: p.row_refs,
-                kind: p.columns.first().copied().unwrap_or(ColumnKind::Text),
+                kind: p.columns.first().copied().unwrap_or(ColumnKind::TEXT),
                 first_row_only,
             }),
             test,
@@ -900,7 +967,9 @@ impl Compiler<'_> {
                 .iter()
                 .map(|o| {
                     let desc = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
-                    Ok((self.compile(&o.expr)?, desc))
+                    let x = self.compile(&o.expr)?;
+                    let kind = x.kind(self.scope, self.aggs.as_deref().unwrap_or(&[]));
+                    Ok((sort_keyed(x, kind), desc))
                 })
                 .collect();
             self.aggs = saved;
@@ -927,15 +996,21 @@ impl Compiler<'_> {
             } else {
                 Vec::new()
             };
+            let arg = args.pop();
+            let collation = match &arg {
+                Some(a) => self.collation_of(&[a]),
+                None => Collation::default(),
+            };
             let aggs = self.aggs.as_mut().expect("checked above");
             aggs.push(AggSpec {
                 func,
-                arg: args.pop(),
+                arg,
                 distinct,
                 more,
                 order,
                 separator,
                 bounds,
+                collation,
             });
             return Ok(Expr::Agg(aggs.len() - 1));
         }
@@ -1055,22 +1130,34 @@ fn cast_type(t: &ast::DataType) -> Result<CastType> {
         D::Double(ast::ExactNumberInfo::None) | D::DoublePrecision | D::Real => CastType::Double,
         // A length truncates (with warning 1292) and FLOAT rounds to single
         // precision, a DATETIME's fractional digits show: not done yet.
-        D::Char(None) | D::Character(None) | D::Binary(None) => CastType::Char,
+        D::Char(None) | D::Character(None) => CastType::Char(Collation::default()),
+        D::Binary(None) => CastType::Char(Collation::Binary),
         D::Date => CastType::Date,
         D::Datetime(None | Some(0)) => CastType::DateTime,
         other => return Err(SqlError::unsupported(format!("CAST AS {other}"))),
     })
 }
 
+/// `e` as an ORDER BY, GROUP BY or PARTITION BY key, given its kind: a
+/// string whose collation orders otherwise than its bytes becomes its
+/// sort key, so that keys compare (see [`sort_order`]) and hash as bytes.
+pub(crate) fn sort_keyed(e: Expr, kind: ColumnKind) -> Expr {
+    match kind.collation() {
+        Some(c) if !c.key_gives_text() => Expr::Cast(Box::new(e), CastType::SortKey(c)),
+        _ => e,
+    }
+}
+
 /// ORDER BY's order of two rows' sort keys: key by key, NULLs first,
-/// reversed where `descending` says.
+/// reversed where `descending` says. Strings compare as bytes: a key of a
+/// collation that orders otherwise is its sort key ([`sort_keyed`]).
 pub(crate) fn sort_order(a: &[Value], b: &[Value], descending: &[bool]) -> Ordering {
     for (i, desc) in descending.iter().enumerate() {
         let o = match (a[i].is_null(), b[i].is_null()) {
             (true, true) => Ordering::Equal,
             (true, false) => Ordering::Less,
             (false, true) => Ordering::Greater,
-            _ => compare(&a[i], &b[i]).unwrap_or(Ordering::Equal),
+            _ => compare(&a[i], &b[i], Collation::Binary).unwrap_or(Ordering::Equal),
         };
         let o = if *desc { o.reverse() } else { o };
         if o != Ordering::Equal {
@@ -1090,7 +1177,12 @@ fn not_if(negated: bool, x: Expr) -> Expr {
 }
 
 fn truth(e: Expr) -> Expr {
-    Expr::Cmp(CmpOp::Ne, Box::new(e), Box::new(Expr::Lit(Value::Int(0))))
+    Expr::Cmp(
+        CmpOp::Ne,
+        Box::new(e),
+        Box::new(Expr::Lit(Value::Int(0))),
+        Collation::default(),
+    )
 }
 
 /// A literal from the parser.
@@ -1169,19 +1261,20 @@ impl Expr {
         };
         match self {
             Expr::Param(i) => Expr::Lit(params.get(*i).cloned().unwrap_or(Value::Null)),
-            Expr::Cmp(op, x, y) => match (x.as_ref(), y.as_ref()) {
-                (Expr::Col(_), _) => Expr::Cmp(*op, x.clone(), Box::new(lit_for(x, y))),
-                (_, Expr::Col(_)) => Expr::Cmp(*op, Box::new(lit_for(y, x)), y.clone()),
-                _ => Expr::Cmp(*op, b(x), b(y)),
+            Expr::Cmp(op, x, y, c) => match (x.as_ref(), y.as_ref()) {
+                (Expr::Col(_), _) => Expr::Cmp(*op, x.clone(), Box::new(lit_for(x, y)), *c),
+                (_, Expr::Col(_)) => Expr::Cmp(*op, Box::new(lit_for(y, x)), y.clone(), *c),
+                _ => Expr::Cmp(*op, b(x), b(y), *c),
             },
-            Expr::Between(x, lo, hi, not) => Expr::Between(
+            Expr::Between(x, lo, hi, not, c) => Expr::Between(
                 b(x),
                 Box::new(lit_for(x, lo)),
                 Box::new(lit_for(x, hi)),
                 *not,
+                *c,
             ),
-            Expr::InList(x, list, not) => {
-                Expr::InList(b(x), list.iter().map(|e| lit_for(x, e)).collect(), *not)
+            Expr::InList(x, list, not, c) => {
+                Expr::InList(b(x), list.iter().map(|e| lit_for(x, e)).collect(), *not, *c)
             }
             Expr::Arith(op, x, y) => Expr::Arith(*op, b(x), b(y)),
             Expr::And(x, y) => Expr::And(b(x), b(y)),
@@ -1189,18 +1282,19 @@ impl Expr {
             Expr::Not(x) => Expr::Not(b(x)),
             Expr::Neg(x) => Expr::Neg(b(x)),
             Expr::IsNull(x, not) => Expr::IsNull(b(x), *not),
-            Expr::Like(x, y, not) => Expr::Like(b(x), b(y), *not),
+            Expr::Like(x, y, not, c) => Expr::Like(b(x), b(y), *not, *c),
             Expr::Func(f, args) => {
                 Expr::Func(*f, args.iter().map(|e| e.bind(params, kind_of)).collect())
             }
             Expr::Interval(u, x) => Expr::Interval(*u, b(x)),
-            Expr::Case(o, whens, otherwise) => Expr::Case(
+            Expr::Case(o, whens, otherwise, c) => Expr::Case(
                 o.as_ref().map(|x| b(x)),
                 whens
                     .iter()
                     .map(|(w, t)| (w.bind(params, kind_of), t.bind(params, kind_of)))
                     .collect(),
                 otherwise.as_ref().map(|x| b(x)),
+                *c,
             ),
             Expr::Cast(x, t) => Expr::Cast(b(x), *t),
             Expr::Subquery(sub, test) => Expr::Subquery(
@@ -1229,11 +1323,11 @@ pub(crate) fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     }
 }
 
-/// SQL comparison; `None` if either side is NULL.
-pub(crate) fn compare(a: &Value, b: &Value) -> Option<Ordering> {
+/// SQL comparison, strings in `collation`; `None` if either side is NULL.
+pub(crate) fn compare(a: &Value, b: &Value, collation: Collation) -> Option<Ordering> {
     match (a, b) {
         (Value::Null, _) | (_, Value::Null) => None,
-        (Value::Bytes(_), Value::Bytes(_)) => a.sql_cmp(b),
+        (Value::Bytes(x), Value::Bytes(y)) => Some(collation.compare(x, y)),
         (Value::Date(_) | Value::DateTime(_), Value::Bytes(s))
         | (Value::Bytes(s), Value::Date(_) | Value::DateTime(_)) => {
             // As datetimes (a date at midnight), the string read as one
@@ -1259,6 +1353,21 @@ pub(crate) fn compare(a: &Value, b: &Value) -> Option<Ordering> {
         (_, Value::Bytes(_)) => a.sql_cmp(&numeric(b)),
         _ => a.sql_cmp(b),
     }
+}
+
+/// A character's upper case as MariaDB maps it: one character for one
+/// (`ß` and `ﬁ` stay, where full case mapping would make two).
+fn simple_upper(c: char) -> char {
+    let mut up = c.to_uppercase();
+    match (up.next(), up.next()) {
+        (Some(u), None) => u,
+        _ => c,
+    }
+}
+
+/// A character's lower case, one for one (`İ` becomes `i`).
+fn simple_lower(c: char) -> char {
+    c.to_lowercase().next().unwrap_or(c)
 }
 
 /// MySQL truth: NULL is unknown (`None`).
@@ -1592,16 +1701,16 @@ impl Expr {
                     "a window function read outside the window stage",
                 ))
             }
-            Expr::Cmp(op, a, b) => {
+            Expr::Cmp(op, a, b, c) => {
                 let (a, b) = (a.eval(row, env)?, b.eval(row, env)?);
                 if *op == CmpOp::NullSafeEq {
                     return Ok(Value::Int(match (a.is_null(), b.is_null()) {
                         (true, true) => 1,
-                        (false, false) => (compare(&a, &b) == Some(Ordering::Equal)) as i64,
+                        (false, false) => (compare(&a, &b, *c) == Some(Ordering::Equal)) as i64,
                         _ => 0,
                     }));
                 }
-                bool_value(compare(&a, &b).map(|o| match op {
+                bool_value(compare(&a, &b, *c).map(|o| match op {
                     CmpOp::Eq => o == Ordering::Equal,
                     CmpOp::Ne => o != Ordering::Equal,
                     CmpOp::Lt => o == Ordering::Less,
@@ -1641,11 +1750,11 @@ impl Expr {
             Expr::IsNull(a, negated) => {
                 Value::Int((a.eval(row, env)?.is_null() != *negated) as i64)
             }
-            Expr::Between(x, lo, hi, negated) => {
+            Expr::Between(x, lo, hi, negated, c) => {
                 let v = x.eval(row, env)?;
                 let (l, h) = (lo.eval(row, env)?, hi.eval(row, env)?);
-                let ge = compare(&v, &l).map(|o| o != Ordering::Less);
-                let le = compare(&v, &h).map(|o| o != Ordering::Greater);
+                let ge = compare(&v, &l, *c).map(|o| o != Ordering::Less);
+                let le = compare(&v, &h, *c).map(|o| o != Ordering::Greater);
                 let r = match (ge, le) {
                     (Some(false), _) | (_, Some(false)) => Some(false),
                     (Some(true), Some(true)) => Some(true),
@@ -1653,7 +1762,7 @@ impl Expr {
                 };
                 bool_value(r.map(|b| b != *negated))
             }
-            Expr::InList(x, list, negated) => {
+            Expr::InList(x, list, negated, c) => {
                 let v = x.eval(row, env)?;
                 if v.is_null() {
                     return Ok(Value::Null);
@@ -1661,7 +1770,7 @@ impl Expr {
                 let mut saw_null = false;
                 let mut found = false;
                 for e in list {
-                    match compare(&v, &e.eval(row, env)?) {
+                    match compare(&v, &e.eval(row, env)?, *c) {
                         Some(Ordering::Equal) => {
                             found = true;
                             break;
@@ -1678,18 +1787,18 @@ impl Expr {
                     Value::Int(*negated as i64)
                 }
             }
-            Expr::Like(x, p, negated) => {
+            Expr::Like(x, p, negated, c) => {
                 let (v, p) = (x.eval(row, env)?, p.eval(row, env)?);
                 match (v.to_text(), p.to_text()) {
-                    (Some(v), Some(p)) => {
-                        Value::Int((like(v.as_bytes(), p.as_bytes()) != *negated) as i64)
-                    }
+                    (Some(v), Some(p)) => Value::Int(
+                        (c.like(v.as_bytes(), p.as_bytes(), '\\' as u32) != *negated) as i64,
+                    ),
                     _ => Value::Null,
                 }
             }
             Expr::Interval(_, n) => n.eval(row, env)?,
             Expr::Func(f, args) => self.eval_func(*f, args, row, env)?,
-            Expr::Case(operand, whens, otherwise) => {
+            Expr::Case(operand, whens, otherwise, c) => {
                 let operand = match operand {
                     Some(o) => Some(o.eval(row, env)?),
                     None => None,
@@ -1697,7 +1806,7 @@ impl Expr {
                 for (when, then) in whens {
                     let w = when.eval(row, env)?;
                     let hit = match &operand {
-                        Some(o) => compare(o, &w) == Some(Ordering::Equal),
+                        Some(o) => compare(o, &w, *c) == Some(Ordering::Equal),
                         None => truth_of(&w) == Some(true),
                     };
                     if hit {
@@ -1779,9 +1888,9 @@ impl Expr {
             Func::Upper | Func::Lower => match v0()?.to_text() {
                 None => Value::Null,
                 Some(s) => Value::str(&if f == Func::Upper {
-                    s.to_uppercase()
+                    s.chars().map(simple_upper).collect::<String>()
                 } else {
-                    s.to_lowercase()
+                    s.chars().map(simple_lower).collect::<String>()
                 }),
             },
             Func::Concat => {
@@ -1906,7 +2015,7 @@ impl Expr {
             }
             Func::NullIf => {
                 let (a, b) = (v0()?, args[1].eval(row, env)?);
-                if compare(&a, &b) == Some(Ordering::Equal) {
+                if compare(&a, &b, Collation::default()) == Some(Ordering::Equal) {
                     Value::Null
                 } else {
                     a
@@ -1953,9 +2062,9 @@ impl Expr {
     /// The type this expression produces (for result-set metadata).
     pub fn kind(&self, scope: &[ScopeColumn], aggs: &[AggSpec]) -> ColumnKind {
         match self {
-            Expr::Col(c) => scope.get(*c).map_or(ColumnKind::Text, |s| s.kind),
+            Expr::Col(c) => scope.get(*c).map_or(ColumnKind::TEXT, |s| s.kind),
             Expr::Lit(v) => ColumnKind::of_value(v),
-            Expr::Param(_) => ColumnKind::Text,
+            Expr::Param(_) => ColumnKind::TEXT,
             Expr::Cmp(..)
             | Expr::And(..)
             | Expr::Or(..)
@@ -1984,7 +2093,7 @@ impl Expr {
                     }
                     (_, ColumnKind::Decimal { scale }, _)
                     | (_, _, ColumnKind::Decimal { scale }) => ColumnKind::Decimal { scale },
-                    (_, ColumnKind::Text, _) | (_, _, ColumnKind::Text) => ColumnKind::Double,
+                    (_, ColumnKind::Text(_), _) | (_, _, ColumnKind::Text(_)) => ColumnKind::Double,
                     _ => ColumnKind::Int,
                 }
             }
@@ -2004,7 +2113,9 @@ impl Expr {
                 Func::Now | Func::SysDate | Func::UtcTimestamp => ColumnKind::DateTime,
                 Func::CurDate | Func::UtcDate => ColumnKind::Date,
                 Func::Upper | Func::Lower | Func::Concat | Func::Repeat | Func::Substring => {
-                    ColumnKind::Text
+                    crate::function::kinds::same_text(
+                        &args.iter().map(|a| a.kind(scope, aggs)).collect::<Vec<_>>(),
+                    )
                 }
                 Func::Abs | Func::Round => args[0].kind(scope, aggs),
                 Func::Floor | Func::Ceil => match args[0].kind(scope, aggs) {
@@ -2019,33 +2130,34 @@ impl Expr {
                     _ => ColumnKind::DateTime,
                 },
             },
-            Expr::Case(_, whens, otherwise) => whens
+            Expr::Case(_, whens, otherwise, _) => whens
                 .iter()
                 .map(|(_, t)| t)
                 .chain(otherwise.as_deref())
                 .filter(|e| !matches!(e, Expr::Lit(Value::Null)))
                 .map(|e| e.kind(scope, aggs))
                 .reduce(common_kind)
-                .unwrap_or(ColumnKind::Text),
+                .unwrap_or(ColumnKind::TEXT),
             Expr::Cast(_, t) => match t {
                 CastType::Signed => ColumnKind::Int,
                 CastType::Unsigned => ColumnKind::UInt,
                 CastType::Decimal(_, s) => ColumnKind::Decimal { scale: *s },
                 CastType::Double => ColumnKind::Double,
-                CastType::Char => ColumnKind::Text,
+                CastType::Char(c) | CastType::Collate(c) => ColumnKind::Text(*c),
+                CastType::SortKey(_) => ColumnKind::Text(Collation::Binary),
                 CastType::Date => ColumnKind::Date,
                 CastType::DateTime => ColumnKind::DateTime,
             },
             Expr::Subquery(sub, SubqueryTest::Scalar) => sub.kind,
             Expr::Subquery(..) => ColumnKind::Int,
             // The window stage's projection reads these as columns.
-            Expr::Window(_) => ColumnKind::Text,
+            Expr::Window(_) => ColumnKind::TEXT,
             Expr::Agg(i) => {
                 let spec = &aggs[*i];
                 let arg = spec.arg.as_ref().map(|a| a.kind(scope, aggs));
                 match (spec.func, arg) {
                     (AggFunc::CountStar | AggFunc::Count, _) => ColumnKind::Int,
-                    (AggFunc::GroupConcat, _) => ColumnKind::Text,
+                    (AggFunc::GroupConcat, _) => ColumnKind::TEXT,
                     (AggFunc::Sum, Some(ColumnKind::Int | ColumnKind::UInt)) => {
                         ColumnKind::Decimal { scale: 0 }
                     }
@@ -2060,7 +2172,7 @@ impl Expr {
                     }
                     (AggFunc::Sum | AggFunc::Avg, _) => ColumnKind::Double,
                     (AggFunc::Min | AggFunc::Max, Some(k)) => k,
-                    (AggFunc::Min | AggFunc::Max, None) => ColumnKind::Text,
+                    (AggFunc::Min | AggFunc::Max, None) => ColumnKind::TEXT,
                 }
             }
         }
@@ -2071,26 +2183,26 @@ impl Expr {
         match self {
             Expr::Col(c) => f(*c),
             Expr::Lit(_) | Expr::Param(_) | Expr::Agg(_) | Expr::Window(_) => {}
-            Expr::Cmp(_, a, b)
+            Expr::Cmp(_, a, b, _)
             | Expr::Arith(_, a, b)
             | Expr::And(a, b)
             | Expr::Or(a, b)
-            | Expr::Like(a, b, _) => {
+            | Expr::Like(a, b, ..) => {
                 a.columns(f);
                 b.columns(f);
             }
             Expr::Not(a) | Expr::Neg(a) | Expr::IsNull(a, _) | Expr::Interval(_, a) => a.columns(f),
-            Expr::Between(a, b, c, _) => {
+            Expr::Between(a, b, c, ..) => {
                 a.columns(f);
                 b.columns(f);
                 c.columns(f);
             }
-            Expr::InList(a, l, _) => {
+            Expr::InList(a, l, ..) => {
                 a.columns(f);
                 l.iter().for_each(|x| x.columns(f));
             }
             Expr::Func(_, l) => l.iter().for_each(|x| x.columns(f)),
-            Expr::Case(o, whens, otherwise) => {
+            Expr::Case(o, whens, otherwise, _) => {
                 o.iter().for_each(|x| x.columns(f));
                 for (w, t) in whens {
                     w.columns(f);
@@ -2118,7 +2230,7 @@ impl Expr {
             Expr::Func(_, l) => l.iter().all(|x| x.is_constant()),
             Expr::Interval(_, a) => a.is_constant(),
             Expr::Cast(a, _) => a.is_constant(),
-            Expr::Case(o, whens, otherwise) => {
+            Expr::Case(o, whens, otherwise, _) => {
                 o.as_ref().is_none_or(|x| x.is_constant())
                     && whens
                         .iter()
@@ -2138,9 +2250,10 @@ pub(crate) fn common_kind(a: ColumnKind, b: ColumnKind) -> ColumnKind {
     use ColumnKind as K;
     match (a, b) {
         _ if a == b => a,
-        (K::Text, _) | (_, K::Text) => K::Text,
+        (K::Text(c), K::Text(d)) => K::Text(if c == Collation::Binary { c } else { d }),
+        (K::Text(c), _) | (_, K::Text(c)) => K::Text(c),
         (K::Date, K::DateTime) | (K::DateTime, K::Date) => K::DateTime,
-        (K::Date | K::DateTime, _) | (_, K::Date | K::DateTime) => K::Text,
+        (K::Date | K::DateTime, _) | (_, K::Date | K::DateTime) => K::TEXT,
         (K::Double, _) | (_, K::Double) => K::Double,
         (K::Decimal { scale: s }, K::Decimal { scale: t }) => K::Decimal { scale: s.max(t) },
         (K::Decimal { scale }, _) | (_, K::Decimal { scale }) => K::Decimal { scale },
@@ -2196,7 +2309,16 @@ fn cast_value(v: Value, t: CastType) -> Value {
             Value::Double(f) => Value::Double(f),
             _ => Value::Double(0.0),
         },
-        CastType::Char => match v.to_text() {
+        CastType::Collate(_) => v,
+        CastType::SortKey(c) => match v {
+            Value::Bytes(b) => {
+                let mut key = Vec::with_capacity(b.len() * 2 + 3);
+                c.sort_key(&b, &mut key);
+                Value::Bytes(key)
+            }
+            other => other,
+        },
+        CastType::Char(_) => match v.to_text() {
             Some(t) => Value::Bytes(t.into_bytes()),
             None => Value::Null,
         },
@@ -2228,9 +2350,12 @@ pub(crate) enum Acc {
     SumDec(i128, u8, bool),
     SumDouble(f64, bool),
     Avg(Box<Acc>, i64),
-    MinMax(Option<Value>, bool),
+    /// The least or greatest value (`true`: greatest), strings compared
+    /// in the collation.
+    MinMax(Option<Value>, bool, Collation),
     /// DISTINCT: values seen (as text keys), then the inner accumulator.
-    Distinct(row_key::KeySet, Box<Acc>),
+    /// DISTINCT values (strings equal in the collation count once).
+    Distinct(row_key::KeySet, Box<Acc>, Collation),
     GroupConcat(Box<group_concat::GroupConcat>),
 }
 
@@ -2240,11 +2365,11 @@ impl Acc {
             AggFunc::CountStar | AggFunc::Count => Acc::Count(0),
             AggFunc::Sum => Acc::SumInt(0, false),
             AggFunc::Avg => Acc::Avg(Box::new(Acc::SumInt(0, false)), 0),
-            AggFunc::Min => Acc::MinMax(None, false),
-            AggFunc::Max => Acc::MinMax(None, true),
+            AggFunc::Min => Acc::MinMax(None, false, spec.collation),
+            AggFunc::Max => Acc::MinMax(None, true, spec.collation),
             AggFunc::GroupConcat => {
                 return Acc::GroupConcat(Box::new(group_concat::GroupConcat::new(
-                    spec.distinct,
+                    spec.distinct.then_some(spec.collation),
                     spec.order.iter().map(|(_, d)| *d).collect(),
                     spec.separator.clone(),
                     spec.bounds.clone(),
@@ -2252,7 +2377,7 @@ impl Acc {
             }
         };
         if spec.distinct {
-            Acc::Distinct(Default::default(), Box::new(inner))
+            Acc::Distinct(Default::default(), Box::new(inner), spec.collation)
         } else {
             inner
         }
@@ -2264,12 +2389,12 @@ impl Acc {
         match self {
             Acc::GroupConcat(g) => g.add(args, keys),
             // COUNT(DISTINCT a, b): rows without a NULL, once each.
-            Acc::Distinct(seen, inner) => {
+            Acc::Distinct(seen, inner, collation) => {
                 if args.iter().any(Value::is_null) {
                     return Ok(());
                 }
                 let mut key = Vec::new();
-                row_key::encode_row(args, &mut key);
+                row_key::encode_row_in(args, *collation, &mut key);
                 if seen.insert(key) {
                     inner.add(&Value::Int(1))?;
                 }
@@ -2293,10 +2418,10 @@ impl Acc {
                 add_sum(sum, v)?;
                 *n += 1;
             }
-            Acc::MinMax(cur, is_max) => {
+            Acc::MinMax(cur, is_max, collation) => {
                 let replace = match cur {
                     None => true,
-                    Some(c) => match compare(v, c) {
+                    Some(c) => match compare(v, c, *collation) {
                         Some(Ordering::Greater) => *is_max,
                         Some(Ordering::Less) => !*is_max,
                         _ => false,
@@ -2306,9 +2431,9 @@ impl Acc {
                     *cur = Some(v.clone());
                 }
             }
-            Acc::Distinct(seen, inner) => {
+            Acc::Distinct(seen, inner, collation) => {
                 let mut key = Vec::new();
-                row_key::encode_value(v, &mut key);
+                row_key::encode_value(v, *collation, &mut key);
                 if seen.insert(key) {
                     inner.add(v)?;
                 }
@@ -2333,10 +2458,10 @@ impl Acc {
                 sum.merge(*other_sum)?;
                 *n += m;
             }
-            (a @ Acc::MinMax(..), Acc::MinMax(Some(v), _)) => a.add(&v)?,
-            (Acc::MinMax(..), Acc::MinMax(None, _)) => {}
+            (a @ Acc::MinMax(..), Acc::MinMax(Some(v), ..)) => a.add(&v)?,
+            (Acc::MinMax(..), Acc::MinMax(None, ..)) => {}
             // COUNT(DISTINCT …): the other's values not seen here, counted.
-            (Acc::Distinct(seen, inner), Acc::Distinct(other, _))
+            (Acc::Distinct(seen, inner, _), Acc::Distinct(other, ..))
                 if matches!(**inner, Acc::Count(_)) =>
             {
                 for key in other {
@@ -2390,8 +2515,8 @@ impl Acc {
                     _ => Value::Null,
                 }
             }
-            Acc::MinMax(v, _) => v.clone().unwrap_or(Value::Null),
-            Acc::Distinct(_, inner) => inner.finish(),
+            Acc::MinMax(v, ..) => v.clone().unwrap_or(Value::Null),
+            Acc::Distinct(_, inner, _) => inner.finish(),
             Acc::GroupConcat(g) => g.finish(),
         }
     }

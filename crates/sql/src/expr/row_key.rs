@@ -1,10 +1,10 @@
 //! Values encoded as hash keys: equal values (by SQL comparison between
-//! numbers, between dates, between strings) give equal bytes, whatever
-//! their representation (1 = 1.0 = 1e0; a DATE and the DATETIME at its
-//! midnight). Unequal values may share bytes only for numbers no double
+//! numbers, between dates, between strings in their collation) give equal
+//! bytes, whatever their representation (1 = 1.0 = 1e0; a DATE and the
+//! DATETIME at its midnight; 'a' and 'A ' under utf8mb4_general_ci). Unequal values may share bytes only for numbers no double
 //! tells apart, so users compare the values again after a match.
 use lineardb_table::types::MICROS_PER_DAY;
-use lineardb_table::Value;
+use lineardb_table::{Collation, Value};
 
 /// The hasher of the tables keyed by row keys (DISTINCT, GROUP BY, hash
 /// joins, set operations, IN sets): fast on long keys, seeded at random
@@ -17,8 +17,9 @@ pub(crate) type KeySet = std::collections::HashSet<Vec<u8>, KeyHasher>;
 /// A map from row keys.
 pub(crate) type KeyMap<V> = std::collections::HashMap<Vec<u8>, V, KeyHasher>;
 
-/// Appends `v`'s key to `out`; false for NULL (which equals nothing).
-pub(crate) fn encode_value(v: &Value, out: &mut Vec<u8>) -> bool {
+/// Appends `v`'s key to `out`, a string's in `collation`; false for NULL
+/// (which equals nothing).
+pub(crate) fn encode_value(v: &Value, collation: Collation, out: &mut Vec<u8>) -> bool {
     match v {
         Value::Null => return false,
         Value::Int(i) => integer(*i as i128, out),
@@ -46,10 +47,14 @@ pub(crate) fn encode_value(v: &Value, out: &mut Vec<u8>) -> bool {
             out.push(3);
             out.extend_from_slice(&t.to_le_bytes());
         }
-        Value::Bytes(b) => {
+        Value::Bytes(b) if collation.key_gives_text() => {
             out.push(4);
             out.extend_from_slice(&(b.len() as u32).to_le_bytes());
             out.extend_from_slice(b);
+        }
+        Value::Bytes(b) => {
+            out.push(4);
+            collation.sort_key(b, out);
         }
     }
     true
@@ -65,20 +70,42 @@ fn double(f: f64, out: &mut Vec<u8>) {
     out.extend_from_slice(&f.to_bits().to_le_bytes());
 }
 
-/// A whole row's key where NULLs are equal to each other (DISTINCT, UNION).
-pub(crate) fn row_key(row: &[Value]) -> Vec<u8> {
+/// A whole row's key where NULLs are equal to each other (DISTINCT, UNION);
+/// column `i`'s strings keyed in `collations[i]` (the default past its end).
+pub(crate) fn row_key(row: &[Value], collations: &[Collation]) -> Vec<u8> {
     let mut k = Vec::with_capacity(row.len() * 9);
-    encode_row(row, &mut k);
+    encode_row(row, collations, &mut k);
     k
 }
 
 /// Appends [`row_key`]'s bytes for `row` to `out`.
-pub(crate) fn encode_row(row: &[Value], out: &mut Vec<u8>) {
-    for v in row {
-        if !encode_value(v, out) {
+pub(crate) fn encode_row(row: &[Value], collations: &[Collation], out: &mut Vec<u8>) {
+    for (i, v) in row.iter().enumerate() {
+        let collation = collations.get(i).copied().unwrap_or_default();
+        if !encode_value(v, collation, out) {
             out.push(0);
         }
     }
+}
+
+/// Appends the key of `row`, every string in `collation`.
+pub(crate) fn encode_row_in(row: &[Value], collation: Collation, out: &mut Vec<u8>) {
+    for v in row {
+        if !encode_value(v, collation, out) {
+            out.push(0);
+        }
+    }
+}
+
+/// The collations of result columns of these kinds (the default for what
+/// is not a string).
+pub(crate) fn collations_of(
+    kinds: impl IntoIterator<Item = crate::result::ColumnKind>,
+) -> Vec<Collation> {
+    kinds
+        .into_iter()
+        .map(|k| k.collation().unwrap_or_default())
+        .collect()
 }
 
 #[cfg(test)]
@@ -88,7 +115,7 @@ mod tests {
 
     #[test]
     fn equal_numbers_and_dates_share_keys() {
-        let key = |v: Value| row_key(&[v]);
+        let key = |v: Value| row_key(&[v], &[]);
         assert_eq!(key(Value::Int(1)), key(Value::Decimal(Dec::new(100, 2))));
         assert_eq!(key(Value::Int(1)), key(Value::Double(1.0)));
         assert_eq!(key(Value::UInt(7)), key(Value::Int(7)));
@@ -103,5 +130,8 @@ mod tests {
         );
         assert_ne!(key(Value::Null), key(Value::Int(0)));
         assert_ne!(key(Value::str("1")), key(Value::Int(1)));
+        assert_eq!(key(Value::str("a")), key(Value::str("A ")));
+        let bin = |v: Value| row_key(&[v], &[Collation::Binary]);
+        assert_ne!(bin(Value::str("a")), bin(Value::str("A")));
     }
 }

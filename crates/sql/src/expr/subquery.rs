@@ -12,7 +12,7 @@
 use super::{compare, truth_of, CmpOp, Env, Expr, Row};
 use crate::error::{Result, SqlError};
 use crate::result::ColumnKind;
-use lineardb_table::Value;
+use lineardb_table::{Collation, Value};
 use std::cmp::Ordering;
 use std::sync::Arc;
 
@@ -68,7 +68,7 @@ impl SubqueryRows {
     }
 
     /// The set of first values, if they are all of one class.
-    fn set(&self) -> Option<&ValueSet> {
+    fn set(&self, collation: Collation) -> Option<&ValueSet> {
         self.set
             .get_or_init(|| {
                 let mut class = None;
@@ -90,7 +90,7 @@ impl SubqueryRows {
                         return None;
                     }
                     let mut key = Vec::new();
-                    super::row_key::encode_value(v, &mut key);
+                    super::row_key::encode_value(v, collation, &mut key);
                     set.keys.insert(key);
                 }
                 set.class = class.unwrap_or(0);
@@ -227,6 +227,8 @@ pub(crate) fn eval_subquery<R: Row + ?Sized>(
         },
         SubqueryTest::Exists => Value::Int(!rows.rows.is_empty() as i64),
         SubqueryTest::In(_) => {
+            // Strings compare in the subquery column's collation.
+            let collation = sub.kind.collation().unwrap_or_default();
             let v = operand.unwrap_or(Value::Null);
             if rows.rows.is_empty() {
                 return Ok(Value::Int(0));
@@ -235,9 +237,12 @@ pub(crate) fn eval_subquery<R: Row + ?Sized>(
                 return Ok(Value::Null);
             }
             if rows.rows.len() >= SET_FROM_ROWS {
-                if let Some(set) = rows.set().filter(|s| class_of(&v) == Some(s.class)) {
+                if let Some(set) = rows
+                    .set(collation)
+                    .filter(|s| class_of(&v) == Some(s.class))
+                {
                     let mut key = Vec::new();
-                    super::row_key::encode_value(&v, &mut key);
+                    super::row_key::encode_value(&v, collation, &mut key);
                     return Ok(if set.keys.contains(&key) {
                         Value::Int(1)
                     } else if set.null {
@@ -249,7 +254,7 @@ pub(crate) fn eval_subquery<R: Row + ?Sized>(
             }
             let mut unknown = false;
             for r in rows.rows.iter() {
-                match compare(&v, r.first().unwrap_or(&Value::Null)) {
+                match compare(&v, r.first().unwrap_or(&Value::Null), collation) {
                     Some(Ordering::Equal) => return Ok(Value::Int(1)),
                     None => unknown = true,
                     Some(_) => {}
@@ -269,6 +274,7 @@ pub(crate) fn eval_subquery<R: Row + ?Sized>(
                     *op,
                     Box::new(Expr::Lit(v.clone())),
                     Box::new(Expr::Lit(r.first().cloned().unwrap_or(Value::Null))),
+                    sub.kind.collation().unwrap_or_default(),
                 );
                 match truth_of(&c.eval(&[][..], Env::new(&[]))?) {
                     Some(true) if !*all => return Ok(Value::Int(1)),

@@ -9,17 +9,17 @@ impl Expr {
             Expr::Col(_) | Expr::Lit(_) | Expr::Param(_) | Expr::Agg(_) | Expr::Window(_) => {
                 Vec::new()
             }
-            Expr::Cmp(_, a, b)
+            Expr::Cmp(_, a, b, _)
             | Expr::Arith(_, a, b)
             | Expr::And(a, b)
             | Expr::Or(a, b)
-            | Expr::Like(a, b, _) => vec![a, b],
+            | Expr::Like(a, b, ..) => vec![a, b],
             Expr::Not(a) | Expr::Neg(a) | Expr::IsNull(a, _) | Expr::Interval(_, a) => vec![a],
             Expr::Cast(a, _) => vec![a],
-            Expr::Between(a, b, c, _) => vec![a, b, c],
-            Expr::InList(a, l, _) => std::iter::once(a.as_ref()).chain(l).collect(),
+            Expr::Between(a, b, c, ..) => vec![a, b, c],
+            Expr::InList(a, l, ..) => std::iter::once(a.as_ref()).chain(l).collect(),
             Expr::Func(_, l) => l.iter().collect(),
-            Expr::Case(o, whens, otherwise) => o
+            Expr::Case(o, whens, otherwise, _) => o
                 .as_deref()
                 .into_iter()
                 .chain(whens.iter().flat_map(|(w, t)| [w, t]))
@@ -63,28 +63,29 @@ impl Expr {
             Expr::Col(_) | Expr::Lit(_) | Expr::Param(_) | Expr::Agg(_) | Expr::Window(_) => {
                 self.clone()
             }
-            Expr::Cmp(op, a, c) => Expr::Cmp(*op, b(a), b(c)),
+            Expr::Cmp(op, a, c, k) => Expr::Cmp(*op, b(a), b(c), *k),
             Expr::Arith(op, a, c) => Expr::Arith(*op, b(a), b(c)),
             Expr::And(a, c) => Expr::And(b(a), b(c)),
             Expr::Or(a, c) => Expr::Or(b(a), b(c)),
-            Expr::Like(a, c, n) => Expr::Like(b(a), b(c), *n),
+            Expr::Like(a, c, n, k) => Expr::Like(b(a), b(c), *n, *k),
             Expr::Not(a) => Expr::Not(b(a)),
             Expr::Neg(a) => Expr::Neg(b(a)),
             Expr::IsNull(a, n) => Expr::IsNull(b(a), *n),
             Expr::Interval(u, a) => Expr::Interval(*u, b(a)),
             Expr::Cast(a, t) => Expr::Cast(b(a), *t),
-            Expr::Between(a, l, h, n) => Expr::Between(b(a), b(l), b(h), *n),
-            Expr::InList(a, l, n) => {
-                Expr::InList(b(a), l.iter().map(|x| x.rewrite(f)).collect(), *n)
+            Expr::Between(a, l, h, n, k) => Expr::Between(b(a), b(l), b(h), *n, *k),
+            Expr::InList(a, l, n, k) => {
+                Expr::InList(b(a), l.iter().map(|x| x.rewrite(f)).collect(), *n, *k)
             }
             Expr::Func(func, l) => Expr::Func(*func, l.iter().map(|x| x.rewrite(f)).collect()),
-            Expr::Case(o, whens, otherwise) => Expr::Case(
+            Expr::Case(o, whens, otherwise, k) => Expr::Case(
                 o.as_ref().map(|x| b(x)),
                 whens
                     .iter()
                     .map(|(w, t)| (w.rewrite(f), t.rewrite(f)))
                     .collect(),
                 otherwise.as_ref().map(|x| b(x)),
+                *k,
             ),
             Expr::Subquery(s, test) => Expr::Subquery(
                 s.clone(),
@@ -182,6 +183,7 @@ mod tests {
             CmpOp::Eq,
             Box::new(Expr::Col(c)),
             Box::new(Expr::Lit(Value::Int(v))),
+            lineardb_table::Collation::default(),
         )
     }
     fn and(a: Expr, b: Expr) -> Expr {

@@ -6,6 +6,7 @@
 use super::{AggFunc, AggSpec, Compiler, Expr};
 use crate::error::{Result, SqlError};
 use crate::result::ColumnKind;
+use lineardb_table::Collation;
 use sqlparser::ast;
 
 /// What a window function computes.
@@ -421,14 +422,23 @@ impl Compiler<'_> {
             .window_frame
             .as_ref()
             .or(base.and_then(|b| b.window_frame.as_ref()));
+        // Keys as bytes: strings as their collation's sort keys.
+        let keyed = |c: &Self, x: Expr| {
+            let kind = x.kind(c.scope, c.aggs.as_deref().unwrap_or(&[]));
+            super::sort_keyed(x, kind)
+        };
         let partition_by = partition_src
             .iter()
-            .map(|e| self.compile(e))
+            .map(|e| {
+                let x = self.compile(e)?;
+                Ok(keyed(self, x))
+            })
             .collect::<Result<Vec<_>>>()?;
         let mut order_by = Vec::new();
         for o in order_src {
             let desc = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
-            order_by.push((self.compile(&o.expr)?, desc));
+            let x = self.compile(&o.expr)?;
+            order_by.push((keyed(self, x), desc));
         }
         if kind.needs_order() && order_by.is_empty() {
             return Err(error(
@@ -465,6 +475,10 @@ impl Compiler<'_> {
                 order: Vec::new(),
                 separator: Vec::new(),
                 bounds: Default::default(),
+                collation: match compiled.first() {
+                    Some(a) => self.collation_of(&[a]),
+                    None => Collation::default(),
+                },
             }),
             _ => None,
         };
@@ -523,7 +537,7 @@ impl Compiler<'_> {
                         "RANGE frames over dates (INTERVAL offsets)",
                     ))
                 }
-                ColumnKind::Text => false,
+                ColumnKind::Text(_) => false,
             };
             if !numeric {
                 return Err(error(

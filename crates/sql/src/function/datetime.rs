@@ -590,7 +590,7 @@ fn str_to_date(a: &[Value]) -> Result<Value> {
 
 fn from_unixtime_kind(k: &[ColumnKind]) -> ColumnKind {
     if k.len() == 2 {
-        ColumnKind::Text
+        ColumnKind::TEXT
     } else {
         ColumnKind::DateTime
     }

@@ -98,7 +98,15 @@ pub(crate) fn lookup(name: &str) -> Option<&'static Builtin> {
 pub(crate) mod kinds {
     use crate::result::ColumnKind;
     pub(crate) fn text(_: &[ColumnKind]) -> ColumnKind {
-        ColumnKind::Text
+        ColumnKind::TEXT
+    }
+    /// Text in the collation of the first string argument (a function
+    /// that rearranges its argument's characters keeps its collation).
+    pub(crate) fn same_text(args: &[ColumnKind]) -> ColumnKind {
+        args.iter()
+            .find(|k| matches!(k, ColumnKind::Text(_)))
+            .copied()
+            .unwrap_or(ColumnKind::TEXT)
     }
     pub(crate) fn int(_: &[ColumnKind]) -> ColumnKind {
         ColumnKind::Int

@@ -37,7 +37,7 @@ pub(super) const FUNCTIONS: &[Builtin] = &[
 
 fn first_kind(k: &[ColumnKind]) -> ColumnKind {
     match k[0] {
-        ColumnKind::Text => ColumnKind::Double,
+        ColumnKind::Text(_) => ColumnKind::Double,
         other => other,
     }
 }
@@ -53,8 +53,8 @@ fn common_kind(k: &[ColumnKind]) -> ColumnKind {
         } else {
             ColumnKind::Int
         }
-    } else if k.iter().all(|k| *k == ColumnKind::Text) {
-        ColumnKind::Text
+    } else if k.iter().all(|k| matches!(k, ColumnKind::Text(_))) {
+        ColumnKind::TEXT
     } else if k.iter().all(|k| *k == ColumnKind::Date) {
         ColumnKind::Date
     } else if k

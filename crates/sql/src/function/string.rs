@@ -2,19 +2,19 @@
 //! comparisons ignore case, as the default collation (utf8mb4_general_ci)
 //! compares.
 use super::arguments::{bytes_of, float_of, int_of, text_of};
-use super::kinds::{int, text};
+use super::kinds::{int, same_text, text};
 use super::Builtin;
 use crate::error::{Result, SqlError};
 use lineardb_table::Value;
 
 pub(super) const FUNCTIONS: &[Builtin] = &[
-    Builtin::new(&["CONCAT_WS"], (2, usize::MAX), text, concat_ws).sees_nulls(),
-    Builtin::new(&["LEFT"], (2, 2), text, left),
-    Builtin::new(&["RIGHT"], (2, 2), text, right),
-    Builtin::new(&["LPAD"], (3, 3), text, lpad),
-    Builtin::new(&["RPAD"], (3, 3), text, rpad),
-    Builtin::new(&["REPLACE"], (3, 3), text, replace),
-    Builtin::new(&["REVERSE"], (1, 1), text, reverse),
+    Builtin::new(&["CONCAT_WS"], (2, usize::MAX), same_text, concat_ws).sees_nulls(),
+    Builtin::new(&["LEFT"], (2, 2), same_text, left),
+    Builtin::new(&["RIGHT"], (2, 2), same_text, right),
+    Builtin::new(&["LPAD"], (3, 3), same_text, lpad),
+    Builtin::new(&["RPAD"], (3, 3), same_text, rpad),
+    Builtin::new(&["REPLACE"], (3, 3), same_text, replace),
+    Builtin::new(&["REVERSE"], (1, 1), same_text, reverse),
     Builtin::new(&["INSTR"], (2, 2), int, instr),
     Builtin::new(&["LOCATE"], (2, 3), int, locate),
     Builtin::new(&["HEX"], (1, 1), text, hex),
@@ -28,13 +28,13 @@ pub(super) const FUNCTIONS: &[Builtin] = &[
     Builtin::new(&["FIND_IN_SET"], (2, 2), int, find_in_set),
     Builtin::new(&["ELT"], (2, usize::MAX), text, elt).sees_nulls(),
     Builtin::new(&["FORMAT"], (2, 3), text, format),
-    Builtin::new(&["LTRIM"], (1, 1), text, ltrim),
-    Builtin::new(&["RTRIM"], (1, 1), text, rtrim),
+    Builtin::new(&["LTRIM"], (1, 1), same_text, ltrim),
+    Builtin::new(&["RTRIM"], (1, 1), same_text, rtrim),
     // TRIM([BOTH | LEADING | TRAILING] [remstr] FROM s), as the binder
     // passes it: (s, remstr, side).
-    Builtin::new(&["TRIM"], (3, 3), text, trim),
-    Builtin::new(&["SUBSTRING_INDEX"], (3, 3), text, substring_index),
-    Builtin::new(&["INSERT"], (4, 4), text, insert),
+    Builtin::new(&["TRIM"], (3, 3), same_text, trim),
+    Builtin::new(&["SUBSTRING_INDEX"], (3, 3), same_text, substring_index),
+    Builtin::new(&["INSERT"], (4, 4), same_text, insert),
     Builtin::new(&["QUOTE"], (1, 1), text, quote).sees_nulls(),
     Builtin::new(&["BIN"], (1, 1), text, bin),
     Builtin::new(&["OCT"], (1, 1), text, oct),

@@ -3,16 +3,21 @@
 use crate::error::{Result, SqlError};
 use crate::expr::{conjuncts, CmpOp, Expr};
 use crate::planner::plan::{Access, KeyPredicate, Path, RangeAlt, TableSource};
-use lineardb_table::Table;
+use lineardb_table::{Collation, Table, TableDef};
 use sqlparser::ast;
 
 /// Ranges a conjunct puts on column `col`, as alternatives; `None` if it
-/// says nothing usable about it.
-fn ranges_on(e: &Expr, col: usize) -> Option<Vec<RangeAlt>> {
+/// says nothing usable about it. A string column keyed in collation
+/// `keyed_in` takes ranges only from comparisons in that collation (a key
+/// of another collation would miss rows that compare equal).
+fn ranges_on(e: &Expr, col: usize, keyed_in: Option<Collation>) -> Option<Vec<RangeAlt>> {
     let is_col = |x: &Expr| matches!(x, Expr::Col(c) if *c == col);
+    let keyed = |c: &Collation| keyed_in.is_none_or(|k| k == *c);
     match e {
-        Expr::Cmp(op, a, b) if is_col(a) && b.is_constant() => range_for(*op, (**b).clone()),
-        Expr::Cmp(op, a, b) if is_col(b) && a.is_constant() => {
+        Expr::Cmp(op, a, b, c) if is_col(a) && b.is_constant() && keyed(c) => {
+            range_for(*op, (**b).clone())
+        }
+        Expr::Cmp(op, a, b, c) if is_col(b) && a.is_constant() && keyed(c) => {
             let flipped = match op {
                 CmpOp::Lt => CmpOp::Gt,
                 CmpOp::Le => CmpOp::Ge,
@@ -22,20 +27,26 @@ fn ranges_on(e: &Expr, col: usize) -> Option<Vec<RangeAlt>> {
             };
             range_for(flipped, (**a).clone())
         }
-        Expr::Between(x, lo, hi, false) if is_col(x) && lo.is_constant() && hi.is_constant() => {
+        Expr::Between(x, lo, hi, false, c)
+            if is_col(x) && lo.is_constant() && hi.is_constant() && keyed(c) =>
+        {
             Some(vec![(
                 Some(((**lo).clone(), true)),
                 Some(((**hi).clone(), true)),
             )])
         }
-        Expr::InList(x, list, false) if is_col(x) && list.iter().all(Expr::is_constant) => Some(
-            list.iter()
-                .map(|v| (Some((v.clone(), true)), Some((v.clone(), true))))
-                .collect(),
-        ),
+        Expr::InList(x, list, false, c)
+            if is_col(x) && list.iter().all(Expr::is_constant) && keyed(c) =>
+        {
+            Some(
+                list.iter()
+                    .map(|v| (Some((v.clone(), true)), Some((v.clone(), true))))
+                    .collect(),
+            )
+        }
         Expr::Or(a, b) => {
-            let mut l = ranges_on(a, col)?;
-            l.extend(ranges_on(b, col)?);
+            let mut l = ranges_on(a, col, keyed_in)?;
+            l.extend(ranges_on(b, col, keyed_in)?);
             Some(l)
         }
         _ => None,
@@ -66,14 +77,20 @@ fn is_point(alts: &[RangeAlt]) -> Option<Expr> {
 /// and the conjuncts it came from as (key column position, index into
 /// `filter`). On the range column, a lower bound and an upper bound from
 /// two conjuncts (`c >= a AND c < b`) make one range.
-fn key_predicate(filter: &[&Expr], key_columns: &[usize]) -> (KeyPredicate, Vec<(usize, usize)>) {
+fn key_predicate(
+    filter: &[&Expr],
+    key_columns: &[usize],
+    def: &TableDef,
+) -> (KeyPredicate, Vec<(usize, usize)>) {
     let mut kp = KeyPredicate::default();
     let mut used = Vec::new();
     for (pos, &c) in key_columns.iter().enumerate() {
+        let column = &def.columns[c];
+        let keyed_in = column.data_type.is_string().then(|| column.collation());
         let found: Vec<(usize, Vec<RangeAlt>)> = filter
             .iter()
             .enumerate()
-            .filter_map(|(i, e)| ranges_on(e, c).map(|r| (i, r)))
+            .filter_map(|(i, e)| ranges_on(e, c, keyed_in).map(|r| (i, r)))
             .collect();
         if let Some((i, v)) = found.iter().find_map(|(i, r)| is_point(r).map(|v| (*i, v))) {
             kp.eq.push(v);
@@ -190,7 +207,7 @@ pub(crate) fn choose_access(
     let mut found: Vec<Candidate> = candidates
         .iter()
         .map(|&cand| {
-            let (kp, used) = key_predicate(&parts, &columns_of(cand));
+            let (kp, used) = key_predicate(&parts, &columns_of(cand), table.def());
             (cand, kp, used)
         })
         .collect();
@@ -221,11 +238,10 @@ pub(crate) fn choose_access(
         let access = match choice {
             None => Access::Primary,
             Some(i) => {
-                let def = &table.def().indexes[i];
                 let covered = needed
                     .iter()
                     .enumerate()
-                    .all(|(c, &n)| !n || def.columns.contains(&c) || pk_cols.contains(&c));
+                    .all(|(c, &n)| !n || table.def().index_gives(i, c));
                 if covered && !pk_cols.is_empty() {
                     Access::Covering(i)
                 } else {

@@ -13,6 +13,7 @@ use crate::expr::{and_all, conjuncts, disjuncts, CmpOp, Expr, ScopeColumn};
 use crate::planner::access::choose_access;
 use crate::planner::plan::{JoinKind, JoinPlan, JoinStep, JoinStrategy, Path, Source, StepInput};
 use crate::result::ColumnKind;
+use lineardb_table::Collation;
 use sqlparser::ast;
 
 /// A join condition before compilation.
@@ -312,13 +313,23 @@ fn join_conditions(
         } else {
             scope[r].hidden = true;
         }
+        let collation = column_collation(scope, l);
         out.push(Condition::Made(Expr::Cmp(
             CmpOp::Eq,
             Box::new(Expr::Col(l)),
             Box::new(Expr::Col(r)),
+            collation,
         )));
     }
     Ok(out)
+}
+
+/// The collation column `c` of `scope` compares in.
+fn column_collation(scope: &[ScopeColumn], c: usize) -> Collation {
+    scope
+        .get(c)
+        .and_then(|s| s.kind.collation())
+        .unwrap_or_default()
 }
 
 /// Column equalities `a = c` that `a = b AND b = c` imply, for columns of
@@ -327,7 +338,7 @@ fn join_conditions(
 fn implied_equalities(conditions: &[Expr], scope: &[ScopeColumn], units: &[Unit]) -> Vec<Expr> {
     let mut pairs: Vec<(usize, usize)> = Vec::new();
     for e in conditions {
-        if let Expr::Cmp(CmpOp::Eq, a, b) = e {
+        if let Expr::Cmp(CmpOp::Eq, a, b, _) = e {
             if let (Expr::Col(x), Expr::Col(y)) = (a.as_ref(), b.as_ref()) {
                 let same_kind = scope.get(*x).map(|c| c.kind) == scope.get(*y).map(|c| c.kind);
                 if x != y && same_kind {
@@ -358,10 +369,12 @@ fn implied_equalities(conditions: &[Expr], scope: &[ScopeColumn], units: &[Unit]
             for &y in &class[i + 1..] {
                 let (x, y) = (x.min(y), x.max(y));
                 if unit_of(units, x) != unit_of(units, y) && !pairs.contains(&(x, y)) {
+                    // Columns of one kind: of one collation too.
                     out.push(Expr::Cmp(
                         CmpOp::Eq,
                         Box::new(Expr::Col(x)),
                         Box::new(Expr::Col(y)),
+                        column_collation(scope, x),
                     ));
                 }
             }
@@ -721,7 +734,7 @@ fn plan_step(
 
 /// How a step whose item is read once finds its matches: the first step
 /// scans; a later one probes a hash table when it has keys, else loops.
-fn read_once(first: bool, hash_keys: &[(Expr, Expr)]) -> JoinStrategy {
+fn read_once(first: bool, hash_keys: &[(Expr, Expr, Collation)]) -> JoinStrategy {
     if first {
         JoinStrategy::Scan
     } else if hash_keys.is_empty() {
@@ -740,7 +753,7 @@ fn hash_keys(
     index: usize,
     before: &[bool],
     scope: &[ScopeColumn],
-) -> (Vec<(Expr, Expr)>, Vec<Expr>) {
+) -> (Vec<(Expr, Expr, Collation)>, Vec<Expr>) {
     let mut keys = Vec::new();
     let mut rest = Vec::new();
     for e in conditions {
@@ -760,9 +773,10 @@ fn hash_key(
     index: usize,
     before: &[bool],
     scope: &[ScopeColumn],
-) -> Option<(Expr, Expr)> {
-    equi_sides(e, shapes, index, before)
-        .filter(|(probe, build)| hashable_together(probe.kind(scope, &[]), build.kind(scope, &[])))
+) -> Option<(Expr, Expr, Collation)> {
+    equi_sides(e, shapes, index, before).filter(|(probe, build, _)| {
+        hashable_together(probe.kind(scope, &[]), build.kind(scope, &[]))
+    })
 }
 
 /// Kinds whose values a hash key may hold on both sides: equal keys for
@@ -771,5 +785,6 @@ fn hashable_together(a: ColumnKind, b: ColumnKind) -> bool {
     use ColumnKind as K;
     let numeric = |k| matches!(k, K::Int | K::UInt | K::Decimal { .. } | K::Double);
     let date = |k| matches!(k, K::Date | K::DateTime);
-    (numeric(a) && numeric(b)) || (date(a) && date(b)) || (a == K::Text && b == K::Text)
+    let text = |k| matches!(k, K::Text(_));
+    (numeric(a) && numeric(b)) || (date(a) && date(b)) || (text(a) && text(b))
 }

@@ -218,9 +218,7 @@ impl JoinCosts<'_> {
             Some(ix) => self.needed[u.offset..u.offset + u.width]
                 .iter()
                 .enumerate()
-                .all(|(c, &n)| {
-                    !n || def.indexes[ix].columns.contains(&c) || def.primary_key.contains(&c)
-                }),
+                .all(|(c, &n)| !n || def.index_gives(ix, c)),
         };
         Some((per_key, covering))
     }
@@ -319,9 +317,9 @@ fn selectivity(e: &Expr) -> f64 {
         Expr::Cmp(Op::Eq | Op::NullSafeEq, ..) => 0.1,
         Expr::Cmp(Op::Ne, ..) => 0.9,
         Expr::Cmp(..) => 1.0 / 3.0,
-        Expr::Between(.., false) => 0.25,
-        Expr::InList(_, list, false) => (0.1 * list.len() as f64).min(0.5),
-        Expr::Like(_, _, false) => 0.25,
+        Expr::Between(_, _, _, false, _) => 0.25,
+        Expr::InList(_, list, false, _) => (0.1 * list.len() as f64).min(0.5),
+        Expr::Like(_, _, false, _) => 0.25,
         Expr::IsNull(_, false) => 0.1,
         Expr::And(a, b) => selectivity(a) * selectivity(b),
         Expr::Or(a, b) => {
@@ -359,7 +357,7 @@ fn equal_columns(
     let mut pairs = Vec::new();
     let mut connected = false;
     for e in conditions {
-        if let Some((probe, build)) = equi_sides(e, units, i, placed) {
+        if let Some((probe, build, _)) = equi_sides(e, units, i, placed) {
             connected = true;
             if let Expr::Col(b) = build {
                 let p = match probe {

@@ -2,6 +2,7 @@
 //! outer-joined sides, each at its columns of the joined row.
 use crate::expr::{CmpOp, Expr};
 use crate::planner::plan::{JoinKind, Source};
+use lineardb_table::Collation;
 use sqlparser::ast;
 
 /// One unit of the pipeline: an item (or a nested join) whose columns sit
@@ -26,14 +27,15 @@ pub(super) fn unit_of(units: &[Unit], col: usize) -> usize {
 }
 
 /// An equality between an expression over `this` unit's columns and one
-/// over columns of units in `before` (which hash keys can find).
+/// over columns of units in `before` (which hash keys can find): (the
+/// side over `before`, the side over `this`, the equality's collation).
 pub(super) fn equi_sides(
     e: &Expr,
     units: &[Unit],
     this: usize,
     before: &[bool],
-) -> Option<(Expr, Expr)> {
-    let Expr::Cmp(CmpOp::Eq, a, b) = e else {
+) -> Option<(Expr, Expr, Collation)> {
+    let Expr::Cmp(CmpOp::Eq, a, b, collation) = e else {
         return None;
     };
     if e.any(&|x| matches!(x, Expr::Subquery(..))) {
@@ -53,8 +55,8 @@ pub(super) fn equi_sides(
         }
     };
     match (side(a)?, side(b)?) {
-        (false, true) => Some(((**a).clone(), (**b).clone())),
-        (true, false) => Some(((**b).clone(), (**a).clone())),
+        (false, true) => Some(((**a).clone(), (**b).clone(), *collation)),
+        (true, false) => Some(((**b).clone(), (**a).clone(), *collation)),
         _ => None,
     }
 }

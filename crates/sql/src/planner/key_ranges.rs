@@ -3,7 +3,7 @@
 use crate::error::{Result, SqlError};
 use crate::expr::{compare, Env, Expr};
 use crate::planner::plan::{Access, Path};
-use lineardb_table::{KeyRange, Table, Value};
+use lineardb_table::{Collation, KeyRange, Table, Value};
 use std::cmp::Ordering;
 use std::ops::Bound;
 
@@ -36,7 +36,7 @@ pub(crate) fn key_ranges(
         }
         let col = &t.def().columns[cols[pos]];
         match col.data_type.coerce(v.clone(), &col.name) {
-            Ok(k) if compare(&k, &v) == Some(Ordering::Equal) => Ok(Some(k)),
+            Ok(k) if compare(&k, &v, Collation::Binary) == Some(Ordering::Equal) => Ok(Some(k)),
             _ => Err(SqlError::internal("inexact")),
         }
     };
@@ -84,7 +84,9 @@ pub(crate) fn key_ranges(
             _ => return Ok(None),
         };
         points &= match (&l, &h) {
-            (Some((a, true)), Some((b, true))) => compare(a, b) == Some(Ordering::Equal),
+            (Some((a, true)), Some((b, true))) => {
+                compare(a, b, Collation::Binary) == Some(Ordering::Equal)
+            }
             _ => false,
         };
         let (lo_end, hi_end) = (range_end(&eq, l), range_end(&eq, h));

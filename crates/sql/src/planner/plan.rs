@@ -278,8 +278,9 @@ pub(crate) struct JoinStep {
     /// Checked after matching or NULL-extension (WHERE conjuncts).
     pub after: Vec<Expr>,
     /// Equalities that find matches in a hash table of the item's rows:
-    /// (over the steps before, over this item's columns in the joined row).
-    pub hash_keys: Vec<(Expr, Expr)>,
+    /// (over the steps before, over this item's columns in the joined row,
+    /// the collation strings are equal in).
+    pub hash_keys: Vec<(Expr, Expr, lineardb_table::Collation)>,
     /// Why this step reads as it does (EXPLAIN).
     pub strategy: JoinStrategy,
     /// Rows it is estimated to find per row before it (for the first

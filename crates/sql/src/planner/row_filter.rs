@@ -123,12 +123,12 @@ impl RowFilter {
 fn range_check(e: &Expr, types: &[DataType]) -> Option<RangeCheck> {
     // (column, [(op, constant)]): each pair one end of the range.
     let (col, ends) = match e {
-        Expr::Cmp(op, a, b) => match (a.as_ref(), b.as_ref()) {
+        Expr::Cmp(op, a, b, _) => match (a.as_ref(), b.as_ref()) {
             (Expr::Col(c), Expr::Lit(k)) => (*c, vec![(*op, k)]),
             (Expr::Lit(k), Expr::Col(c)) => (*c, vec![(flip(*op)?, k)]),
             _ => return None,
         },
-        Expr::Between(x, lo, hi, false) => match (x.as_ref(), lo.as_ref(), hi.as_ref()) {
+        Expr::Between(x, lo, hi, false, _) => match (x.as_ref(), lo.as_ref(), hi.as_ref()) {
             (Expr::Col(c), Expr::Lit(l), Expr::Lit(h)) => {
                 (*c, vec![(CmpOp::Ge, l), (CmpOp::Le, h)])
             }
@@ -295,7 +295,7 @@ fn flip(op: CmpOp) -> Option<CmpOp> {
 mod tests {
     use super::*;
     use crate::expr::ArithOp;
-    use lineardb_table::{Dec, RowLayout};
+    use lineardb_table::{Collation, Dec, RowLayout};
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
 
@@ -368,14 +368,15 @@ mod tests {
         ];
         let op = ops[rng.gen_range(0..ops.len())];
         match rng.gen_range(0..5) {
-            0 => Expr::Between(c, k(rng), k(rng), false),
-            1 => Expr::Cmp(op, k(rng), c),
+            0 => Expr::Between(c, k(rng), k(rng), false, Collation::default()),
+            1 => Expr::Cmp(op, k(rng), c, Collation::default()),
             2 => Expr::Cmp(
                 CmpOp::Gt,
                 Box::new(Expr::Arith(ArithOp::Add, c, k(rng))),
                 Box::new(Expr::Lit(Value::Int(0))),
+                Collation::default(),
             ),
-            _ => Expr::Cmp(op, c, k(rng)),
+            _ => Expr::Cmp(op, c, k(rng), Collation::default()),
         }
     }
 

@@ -206,7 +206,9 @@ impl Planner<'_> {
                             format!("Can't group on '{e}'"),
                         ));
                     }
-                    group_by.push(x);
+                    // Grouped by the collation's equality (keys as bytes).
+                    let kind = x.kind(c.scope, &[]);
+                    group_by.push(crate::expr::sort_keyed(x, kind));
                 }
             }
             ast::GroupByExpr::All(_) => return Err(SqlError::unsupported("GROUP BY ALL")),
@@ -258,7 +260,8 @@ impl Planner<'_> {
                         }
                         e => c.compile(e)?,
                     };
-                    order_by.push((x, desc));
+                    let kind = x.kind(c.scope, c.aggs.as_deref().unwrap_or(&[]));
+                    order_by.push((crate::expr::sort_keyed(x, kind), desc));
                 }
             }
         }

@@ -41,7 +41,8 @@ impl Planner<'_> {
                     }
                     e => c.compile(e)?,
                 };
-                order_by.push((x, desc));
+                let kind = x.kind(&scope, &[]);
+                order_by.push((crate::expr::sort_keyed(x, kind), desc));
             }
         }
         let (limit, offset) = limit_offset(&mut c, q.limit_clause.as_ref())?;

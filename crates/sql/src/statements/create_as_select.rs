@@ -137,8 +137,8 @@ fn derived_column(c: &Column) -> ColumnDef {
             ColumnKind::Double => DataType::Double,
             ColumnKind::Date => DataType::Date,
             ColumnKind::DateTime => DataType::DateTime,
-            ColumnKind::Text if c.length <= 16_383 => DataType::VarChar(c.length.max(1)),
-            ColumnKind::Text => DataType::Text(u32::MAX),
+            ColumnKind::Text(_) if c.length <= 16_383 => DataType::VarChar(c.length.max(1)),
+            ColumnKind::Text(_) => DataType::Text(u32::MAX),
         };
         let mut def = ColumnDef::new(&c.name, data_type);
         if data_type.is_integer() {

@@ -8,7 +8,7 @@ use crate::expr::object_name;
 use crate::privileges::bits::{CREATE, CREATE_TEMPORARY_TABLES, DROP, INDEX, INSERT, SELECT};
 use crate::result::Outcome;
 use crate::session::Session;
-use lineardb_table::{types, ColumnDef, DataType, TableSpec, Value};
+use lineardb_table::{types, Collation, ColumnDef, DataType, TableSpec, Value};
 use sqlparser::ast;
 
 fn data_type(t: &ast::DataType) -> Result<DataType> {
@@ -188,8 +188,8 @@ pub(crate) struct ColumnSpec {
     pub checks: Vec<ast::Expr>,
 }
 
-/// The column `c` defines. Its character set and collation may only be
-/// utf8mb4's and its general collation (the only ones yet).
+/// The column `c` defines. A string's character set may only be utf8mb4;
+/// its collation is one of [`Collation::named`]'s.
 pub(crate) fn column_def(c: &ast::ColumnDef) -> Result<ColumnSpec> {
     let mut def = ColumnDef::new(&c.name.value, data_type(&c.data_type)?);
     def.display_width = display_width(&c.data_type);
@@ -243,15 +243,29 @@ pub(crate) fn column_def(c: &ast::ColumnDef) -> Result<ColumnSpec> {
             }
             ast::ColumnOption::CharacterSet(name) => {
                 let name = object_name(name).join(".");
-                if !name.eq_ignore_ascii_case("utf8mb4") {
+                if !["utf8mb4", "utf8mb3", "utf8"]
+                    .iter()
+                    .any(|n| name.eq_ignore_ascii_case(n))
+                    || !def.data_type.is_string()
+                    || def.data_type.is_binary()
+                {
                     return Err(SqlError::unsupported(format!("CHARACTER SET {name}")));
                 }
             }
             ast::ColumnOption::Collation(name) => {
                 let name = object_name(name).join(".");
-                if !name.eq_ignore_ascii_case("utf8mb4_general_ci") {
-                    return Err(SqlError::unsupported(format!("COLLATE {name}")));
+                let collation = crate::charset::collation_named(&name)?;
+                // A number or a date has no collation: MariaDB takes the
+                // clause and drops it.
+                if !def.data_type.is_string() {
+                    continue;
                 }
+                if collation == Collation::Binary || def.data_type.is_binary() {
+                    return Err(SqlError::unsupported(format!(
+                        "COLLATE {name} on this type"
+                    )));
+                }
+                def = def.collate(collation);
             }
             ast::ColumnOption::Comment(text) => def.comment = text.clone(),
             // A column's REFERENCES makes a foreign key (MariaDB 10.5+).

@@ -32,7 +32,7 @@ use lineardb_table::Value;
 use sqlparser::ast;
 
 pub(crate) fn text_col(name: &str) -> Column {
-    Column::expr(name, ColumnKind::Text)
+    Column::expr(name, ColumnKind::TEXT)
 }
 
 impl Session {

@@ -589,6 +589,18 @@ fn show_create_table(t: &Table) -> String {
         .iter()
         .map(|c| {
             let mut l = format!("  `{}` {}", c.name, c.sql_type());
+            // A string not in the table's collation names its own.
+            let collation = c.collation();
+            if c.data_type.is_string()
+                && collation != lineardb_table::Collation::default()
+                && !c.data_type.is_binary()
+            {
+                l.push_str(&format!(
+                    " CHARACTER SET {} COLLATE {}",
+                    collation.charset(),
+                    collation.name()
+                ));
+            }
             if !c.nullable {
                 l.push_str(" NOT NULL");
             } else if c.data_type == lineardb_table::DataType::Timestamp {

@@ -1,0 +1,505 @@
+//! Collations: how strings compare, sort, group, match LIKE patterns and
+//! become index keys.
+//!
+//! A collation turns a string into a sequence of weights and compares the
+//! sequences. `utf8mb4_general_ci` weighs each BMP character by MariaDB's
+//! case- and accent-folding table (every character beyond the BMP weighs
+//! U+FFFD); `utf8mb4_bin` weighs by code point. Both are PAD SPACE: a
+//! string compares as if followed by endless spaces, so `'a' = 'a '` and
+//! `'a\t' < 'a'`. `utf8mb4_nopad_bin` and `binary` compare bytes, a prefix
+//! before its extensions.
+//!
+//! [`Collation::sort_key`] writes memcomparable keys: `memcmp` of two keys
+//! orders them as [`Collation::compare`] orders the strings, equal strings
+//! have equal keys, and a key ends itself, so columns after it stay
+//! aligned. A PAD SPACE key is lossy (case, accents and trailing spaces are
+//! gone): a read that needs the text takes it from the row.
+mod general_ci_weights;
+
+use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum Collation {
+    /// utf8mb4_general_ci, the server's default.
+    #[default]
+    Utf8mb4GeneralCi,
+    /// utf8mb4_bin: code point order, PAD SPACE.
+    Utf8mb4Bin,
+    /// utf8mb4_nopad_bin: code point order, trailing spaces count.
+    Utf8mb4NopadBin,
+    /// binary: byte order (BINARY, VARBINARY, BLOB).
+    Binary,
+}
+
+/// The weight of a space: PAD SPACE strings compare as if padded with it.
+const SPACE: u32 = 0x20;
+
+/// Weight of every BMP character under utf8mb4_general_ci.
+static GENERAL_CI: [u16; 0x10000] = general_ci_table();
+
+const fn general_ci_table() -> [u16; 0x10000] {
+    let mut t = [0u16; 0x10000];
+    let mut c = 0;
+    while c < 0x10000 {
+        t[c] = c as u16;
+        c += 1;
+    }
+    let folds = general_ci_weights::FOLDS;
+    let mut i = 0;
+    while i < folds.len() {
+        t[folds[i].0 as usize] = folds[i].1;
+        i += 1;
+    }
+    t
+}
+
+/// The code point of the UTF-8 character at `s[*i]`, advancing `*i`; a
+/// byte that starts no valid character stands for itself (as latin1).
+#[inline]
+fn next_char(s: &[u8], i: &mut usize) -> u32 {
+    let b0 = s[*i];
+    if b0 < 0x80 {
+        *i += 1;
+        return b0 as u32;
+    }
+    let (len, init) = match b0 {
+        0xC2..=0xDF => (2, (b0 & 0x1F) as u32),
+        0xE0..=0xEF => (3, (b0 & 0x0F) as u32),
+        0xF0..=0xF4 => (4, (b0 & 0x07) as u32),
+        _ => {
+            *i += 1;
+            return b0 as u32;
+        }
+    };
+    let Some(tail) = s.get(*i + 1..*i + len) else {
+        *i += 1;
+        return b0 as u32;
+    };
+    let mut c = init;
+    for &b in tail {
+        if b & 0xC0 != 0x80 {
+            *i += 1;
+            return b0 as u32;
+        }
+        c = (c << 6) | (b & 0x3F) as u32;
+    }
+    *i += len;
+    c
+}
+
+/// Weights of a string under a PAD SPACE collation, one per character.
+struct Weights<'a> {
+    s: &'a [u8],
+    i: usize,
+    folded: bool,
+}
+
+impl Iterator for Weights<'_> {
+    type Item = u32;
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        if self.i >= self.s.len() {
+            return None;
+        }
+        let c = next_char(self.s, &mut self.i);
+        Some(if !self.folded {
+            c
+        } else if c < 0x10000 {
+            GENERAL_CI[c as usize] as u32
+        } else {
+            0xFFFD
+        })
+    }
+}
+
+impl Collation {
+    /// The collation called `name` (any case); None for one not supported.
+    pub fn named(name: &str) -> Option<Collation> {
+        Some(match name.to_ascii_lowercase().as_str() {
+            "utf8mb4_general_ci" | "utf8mb3_general_ci" | "utf8_general_ci" => {
+                Collation::Utf8mb4GeneralCi
+            }
+            "utf8mb4_bin" | "utf8mb3_bin" | "utf8_bin" => Collation::Utf8mb4Bin,
+            "utf8mb4_nopad_bin" => Collation::Utf8mb4NopadBin,
+            "binary" => Collation::Binary,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Collation::Utf8mb4GeneralCi => "utf8mb4_general_ci",
+            Collation::Utf8mb4Bin => "utf8mb4_bin",
+            Collation::Utf8mb4NopadBin => "utf8mb4_nopad_bin",
+            Collation::Binary => "binary",
+        }
+    }
+
+    /// The character set the collation belongs to.
+    pub fn charset(self) -> &'static str {
+        match self {
+            Collation::Binary => "binary",
+            _ => "utf8mb4",
+        }
+    }
+
+    /// The collation's number on the wire and in information_schema.
+    pub fn id(self) -> u16 {
+        match self {
+            Collation::Utf8mb4GeneralCi => 45,
+            Collation::Utf8mb4Bin => 46,
+            Collation::Utf8mb4NopadBin => 1070,
+            Collation::Binary => 63,
+        }
+    }
+
+    /// Whether the character set's default collation is this one.
+    pub fn is_default_of_charset(self) -> bool {
+        matches!(self, Collation::Utf8mb4GeneralCi | Collation::Binary)
+    }
+
+    /// PAD SPACE: trailing spaces do not count.
+    pub fn pads(self) -> bool {
+        matches!(self, Collation::Utf8mb4GeneralCi | Collation::Utf8mb4Bin)
+    }
+
+    /// Whether an index key gives back the string it was made of.
+    pub fn key_gives_text(self) -> bool {
+        !self.pads()
+    }
+
+    fn weights(self, s: &[u8]) -> Weights<'_> {
+        Weights {
+            s,
+            i: 0,
+            folded: self == Collation::Utf8mb4GeneralCi,
+        }
+    }
+
+    /// Compares two strings.
+    pub fn compare(self, a: &[u8], b: &[u8]) -> Ordering {
+        match self {
+            Collation::Utf8mb4NopadBin | Collation::Binary => a.cmp(b),
+            // UTF-8's byte order is its code point order.
+            Collation::Utf8mb4Bin => {
+                let n = a.len().min(b.len());
+                match a[..n].cmp(&b[..n]) {
+                    Ordering::Equal => pad_compare(&a[n..], &b[n..], |r| {
+                        r.iter().map(|&b| b as u32).find(|&w| w != SPACE)
+                    }),
+                    o => o,
+                }
+            }
+            Collation::Utf8mb4GeneralCi => {
+                // ASCII runs weigh byte by byte.
+                let n = a.len().min(b.len());
+                let mut i = 0;
+                while i < n && a[i] < 0x80 && b[i] < 0x80 {
+                    let (x, y) = (GENERAL_CI[a[i] as usize], GENERAL_CI[b[i] as usize]);
+                    if x != y {
+                        return x.cmp(&y);
+                    }
+                    i += 1;
+                }
+                let (mut wa, mut wb) = (self.weights(&a[i..]), self.weights(&b[i..]));
+                loop {
+                    match (wa.next(), wb.next()) {
+                        (Some(x), Some(y)) if x == y => {}
+                        (Some(x), Some(y)) => return x.cmp(&y),
+                        (None, None) => return Ordering::Equal,
+                        (Some(x), None) => {
+                            let first = std::iter::once(x).chain(wa).find(|&w| w != SPACE);
+                            return first.map_or(Ordering::Equal, |w| w.cmp(&SPACE));
+                        }
+                        (None, Some(y)) => {
+                            let first = std::iter::once(y).chain(wb).find(|&w| w != SPACE);
+                            return first.map_or(Ordering::Equal, |w| SPACE.cmp(&w));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Appends the memcomparable key of `s` (see the module's note).
+    pub fn sort_key(self, s: &[u8], out: &mut Vec<u8>) {
+        match self {
+            Collation::Utf8mb4NopadBin | Collation::Binary => {
+                for &c in s {
+                    out.push(c);
+                    if c == 0 {
+                        out.push(0xff);
+                    }
+                }
+                out.extend_from_slice(&[0, 0]);
+            }
+            Collation::Utf8mb4Bin => padded_key(s.iter().map(|&b| b as u32), 1, out),
+            Collation::Utf8mb4GeneralCi => padded_key(self.weights(s), 2, out),
+        }
+    }
+
+    /// `text LIKE pattern` with `escape` (no padding: `'a ' LIKE 'a'` is
+    /// false). `_` is one character (one byte under `binary`).
+    pub fn like(self, text: &[u8], pattern: &[u8], escape: u32) -> bool {
+        let unit = |s: &[u8], i: &mut usize| -> u32 {
+            if self == Collation::Binary {
+                *i += 1;
+                s[*i - 1] as u32
+            } else {
+                next_char(s, i)
+            }
+        };
+        let weight = |c: u32| -> u32 {
+            match self {
+                Collation::Utf8mb4GeneralCi if c < 0x10000 => GENERAL_CI[c as usize] as u32,
+                Collation::Utf8mb4GeneralCi => 0xFFFD,
+                _ => c,
+            }
+        };
+        let (mut t, mut p) = (0usize, 0usize);
+        // Where the last `%` was and the text position it matched up to.
+        let mut star: Option<(usize, usize)> = None;
+        while t < text.len() {
+            if p < pattern.len() {
+                let mut np = p;
+                let pc = unit(pattern, &mut np);
+                if pc == '%' as u32 {
+                    star = Some((np, t));
+                    p = np;
+                    continue;
+                }
+                let mut nt = t;
+                let tc = unit(text, &mut nt);
+                let matched = if pc == '_' as u32 {
+                    true
+                } else if pc == escape && np < pattern.len() {
+                    let ec = unit(pattern, &mut np);
+                    weight(ec) == weight(tc)
+                } else {
+                    weight(pc) == weight(tc)
+                };
+                if matched {
+                    t = nt;
+                    p = np;
+                    continue;
+                }
+            }
+            let Some((sp, st)) = star else {
+                return false;
+            };
+            // The last `%` takes one more character.
+            let mut nt = st;
+            unit(text, &mut nt);
+            star = Some((sp, nt));
+            p = sp;
+            t = nt;
+        }
+        pattern[p..].iter().all(|&c| c == b'%')
+    }
+}
+
+/// Compares the tails of two strings past their common bytes under
+/// utf8mb4_bin's padding: the first non-space weight of each (`first`)
+/// against a space.
+fn pad_compare(a: &[u8], b: &[u8], first: impl Fn(&[u8]) -> Option<u32>) -> Ordering {
+    match (a.is_empty(), b.is_empty()) {
+        (true, true) => Ordering::Equal,
+        (false, true) => first(a).map_or(Ordering::Equal, |w| w.cmp(&SPACE)),
+        (true, false) => first(b).map_or(Ordering::Equal, |w| SPACE.cmp(&w)),
+        // Unequal bytes at the same place: they decide.
+        (false, false) => a.cmp(b),
+    }
+}
+
+/// Tags after a space unit: a run of spaces before a unit below a space,
+/// the end of the string, a run of spaces before a unit above a space.
+const RUN_THEN_BELOW: u8 = 0x01;
+const END: u8 = 0x02;
+const RUN_THEN_ABOVE: u8 = 0x03;
+
+/// A PAD SPACE key: each weight in `width` big-endian bytes, trailing
+/// spaces dropped, and each run of spaces written as a space unit, a tag
+/// and the run's length, followed by the weight that ends the run. At the
+/// place two strings part, one's unit against the other's decides as the
+/// padded comparison does:
+/// unit below a space < run then below (shorter run first) < end <
+/// run then above (longer run first) < unit above a space.
+fn padded_key(weights: impl Iterator<Item = u32>, width: usize, out: &mut Vec<u8>) {
+    let put = |w: u32, out: &mut Vec<u8>| {
+        out.extend_from_slice(&w.to_be_bytes()[4 - width..]);
+    };
+    let mut run: u32 = 0;
+    for w in weights {
+        if w == SPACE {
+            run += 1;
+            continue;
+        }
+        if run > 0 {
+            put(SPACE, out);
+            if w < SPACE {
+                out.push(RUN_THEN_BELOW);
+                out.extend_from_slice(&run.to_be_bytes());
+            } else {
+                out.push(RUN_THEN_ABOVE);
+                out.extend_from_slice(&(!run).to_be_bytes());
+            }
+            run = 0;
+        }
+        put(w, out);
+    }
+    put(SPACE, out);
+    out.push(END);
+}
+
+/// Advances `*pos` past one PAD SPACE key of `width`-byte units.
+pub(crate) fn skip_padded_key(b: &[u8], pos: &mut usize, width: usize) -> Option<()> {
+    loop {
+        let unit = b.get(*pos..*pos + width)?;
+        *pos += width;
+        let is_space = unit[..width - 1].iter().all(|&x| x == 0) && unit[width - 1] == 0x20;
+        if !is_space {
+            continue;
+        }
+        let tag = *b.get(*pos)?;
+        *pos += 1;
+        match tag {
+            END => return Some(()),
+            // The run's length, then the unit that ends it.
+            RUN_THEN_BELOW | RUN_THEN_ABOVE => {
+                *pos += 4 + width;
+                if *pos > b.len() {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+    }
+}
+
+impl Collation {
+    /// Advances `*pos` past one key this collation wrote.
+    pub(crate) fn skip_key(self, b: &[u8], pos: &mut usize) -> Option<()> {
+        match self {
+            Collation::Utf8mb4GeneralCi => skip_padded_key(b, pos, 2),
+            Collation::Utf8mb4Bin => skip_padded_key(b, pos, 1),
+            Collation::Utf8mb4NopadBin | Collation::Binary => loop {
+                let c = *b.get(*pos)?;
+                *pos += 1;
+                if c == 0 {
+                    let n = *b.get(*pos)?;
+                    *pos += 1;
+                    match n {
+                        0 => return Some(()),
+                        0xff => {}
+                        _ => return None,
+                    }
+                }
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const ALL: [Collation; 4] = [
+        Collation::Utf8mb4GeneralCi,
+        Collation::Utf8mb4Bin,
+        Collation::Utf8mb4NopadBin,
+        Collation::Binary,
+    ];
+
+    fn key(c: Collation, s: &str) -> Vec<u8> {
+        let mut k = Vec::new();
+        c.sort_key(s.as_bytes(), &mut k);
+        k
+    }
+
+    #[test]
+    fn general_ci_folds_case_and_accents_and_pads_spaces() {
+        let ci = Collation::Utf8mb4GeneralCi;
+        let cmp = |a: &str, b: &str| ci.compare(a.as_bytes(), b.as_bytes());
+        assert_eq!(cmp("a", "A"), Ordering::Equal);
+        assert_eq!(cmp("Ärger", "arger"), Ordering::Equal);
+        assert_eq!(cmp("ß", "s"), Ordering::Equal);
+        assert_eq!(cmp("a", "a  "), Ordering::Equal);
+        assert_eq!(cmp("a\t", "a"), Ordering::Less);
+        assert_eq!(cmp("a b", "a"), Ordering::Greater);
+        assert_eq!(cmp("😀", "🙂"), Ordering::Equal);
+        assert_eq!(key(ci, "Abc "), key(ci, "aBC"));
+    }
+
+    #[test]
+    fn bin_pads_but_keeps_case() {
+        let bin = Collation::Utf8mb4Bin;
+        assert_eq!(bin.compare(b"a ", b"a"), Ordering::Equal);
+        assert_eq!(bin.compare(b"A", b"a"), Ordering::Less);
+        assert_eq!(bin.compare(b"a\t", b"a"), Ordering::Less);
+        let nopad = Collation::Utf8mb4NopadBin;
+        assert_eq!(nopad.compare(b"a ", b"a"), Ordering::Greater);
+    }
+
+    #[test]
+    fn like_is_per_character_and_follows_the_collation() {
+        let ci = Collation::Utf8mb4GeneralCi;
+        assert!(ci.like("Ärger".as_bytes(), b"a%", '\\' as u32));
+        assert!(ci.like("é".as_bytes(), b"_", '\\' as u32));
+        assert!(!Collation::Binary.like("é".as_bytes(), b"_", '\\' as u32));
+        assert!(ci.like(b"a%c", b"a\\%c", '\\' as u32));
+        assert!(!ci.like(b"abc", b"a\\%c", '\\' as u32));
+        assert!(!ci.like(b"a ", b"a", '\\' as u32));
+        assert!(!Collation::Utf8mb4Bin.like(b"ABC", b"abc", '\\' as u32));
+        assert!(ci.like(b"xxabcab", b"%ab", '\\' as u32));
+    }
+
+    fn text() -> impl Strategy<Value = String> {
+        prop::collection::vec(
+            prop_oneof![
+                Just(' '),
+                Just('\t'),
+                Just('a'),
+                Just('A'),
+                Just('b'),
+                Just('\0'),
+                Just('é'),
+                Just('É'),
+                Just('😀'),
+                Just('ÿ'),
+            ],
+            0..7,
+        )
+        .prop_map(|v| v.into_iter().collect())
+    }
+
+    proptest! {
+        /// Keys order and equal exactly as the comparison does, and each
+        /// skips as one whole key.
+        #[test]
+        fn keys_order_as_the_collation_compares(a in text(), b in text()) {
+            for c in ALL {
+                let (ka, kb) = (key(c, &a), key(c, &b));
+                prop_assert_eq!(ka.cmp(&kb), c.compare(a.as_bytes(), b.as_bytes()),
+                    "{:?} {:?} {:?}", c, a, b);
+                let mut joined = ka.clone();
+                joined.extend_from_slice(&kb);
+                let mut pos = 0;
+                prop_assert!(c.skip_key(&joined, &mut pos).is_some());
+                prop_assert_eq!(pos, ka.len());
+            }
+        }
+
+        /// Comparison is a total order (antisymmetric).
+        #[test]
+        fn comparison_is_antisymmetric(a in text(), b in text()) {
+            for c in ALL {
+                prop_assert_eq!(
+                    c.compare(a.as_bytes(), b.as_bytes()),
+                    c.compare(b.as_bytes(), a.as_bytes()).reverse()
+                );
+            }
+        }
+    }
+}
