@@ -178,6 +178,7 @@ impl Collation {
     }
 
     /// Compares two strings.
+    #[inline]
     pub fn compare(self, a: &[u8], b: &[u8]) -> Ordering {
         match self {
             Collation::Utf8mb4NopadBin | Collation::Binary => a.cmp(b),
@@ -239,6 +240,53 @@ impl Collation {
         }
     }
 
+    /// Appends a hash key of `s`: equal bytes exactly for strings the
+    /// collation calls equal (a length, then the string with trailing
+    /// spaces dropped where the collation pads; under utf8mb4_general_ci
+    /// each character's weight: one byte below 0x80, else 0xFF and its two
+    /// bytes — by weight, so 'ÿ' keys as 'Y'). Not ordered; shorter than
+    /// the sort key, and a string that folds to itself is copied as it is.
+    pub fn hash_key(self, s: &[u8], out: &mut Vec<u8>) {
+        let s = if self.pads() {
+            // Only the space weighs as a space (general_ci's table included).
+            let end = s.iter().rposition(|&b| b != b' ').map_or(0, |i| i + 1);
+            &s[..end]
+        } else {
+            s
+        };
+        let folds = self == Collation::Utf8mb4GeneralCi;
+        if !folds || folds_to_itself(s) {
+            out.extend_from_slice(&(s.len() as u32).to_le_bytes());
+            out.extend_from_slice(s);
+            return;
+        }
+        let at = out.len();
+        out.extend_from_slice(&[0; 4]);
+        let mut i = 0;
+        while i < s.len() {
+            if s[i] < 0x80 {
+                out.push(GENERAL_CI[s[i] as usize] as u8);
+                i += 1;
+            } else {
+                let c = next_char(s, &mut i);
+                let w = if c < 0x10000 {
+                    GENERAL_CI[c as usize]
+                } else {
+                    0xFFFD
+                };
+                // By weight, whatever the character: 'ÿ' weighs as 'Y'.
+                if w < 0x80 {
+                    out.push(w as u8);
+                } else {
+                    out.push(0xFF);
+                    out.extend_from_slice(&w.to_be_bytes());
+                }
+            }
+        }
+        let len = (out.len() - at - 4) as u32;
+        out[at..at + 4].copy_from_slice(&len.to_le_bytes());
+    }
+
     /// `text LIKE pattern` with `escape` (no padding: `'a ' LIKE 'a'` is
     /// false). `_` is one character (one byte under `binary`).
     pub fn like(self, text: &[u8], pattern: &[u8], escape: u32) -> bool {
@@ -297,6 +345,31 @@ impl Collation {
         }
         pattern[p..].iter().all(|&c| c == b'%')
     }
+}
+
+/// Whether `s` is ASCII without a lower-case letter: what
+/// utf8mb4_general_ci weighs as its own bytes. Eight bytes at a time: with
+/// every byte below 0x80, adding 0x80 - 'a' (0x80 - '{') to each sets its
+/// high bit exactly when it is at least 'a' (above 'z'), with no carry into
+/// the next byte.
+fn folds_to_itself(s: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut words = s.chunks_exact(8);
+    // Without branches: a byte at or above 0x80 sets a high bit itself
+    // (what the sums make of its word then does not matter).
+    let mut found = 0;
+    for word in &mut words {
+        let w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+        let from_a = w.wrapping_add(ONES * (0x80 - b'a' as u64));
+        let past_z = w.wrapping_add(ONES * (0x80 - b'{' as u64));
+        found |= w | (from_a & !past_z);
+    }
+    found & HIGH == 0
+        && words
+            .remainder()
+            .iter()
+            .all(|&b| b < 0x80 && !b.is_ascii_lowercase())
 }
 
 /// Compares the tails of two strings past their common bytes under
@@ -433,6 +506,18 @@ mod tests {
     }
 
     #[test]
+    fn ascii_without_lower_case_folds_to_itself() {
+        for b in 0u8..=255 {
+            let mut s = *b"ABCDEFGH-123456789";
+            s[3] = b;
+            s[12] = b;
+            let expected = b < 0x80 && !b.is_ascii_lowercase();
+            assert_eq!(folds_to_itself(&s), expected, "{b:#x}");
+            assert_eq!(folds_to_itself(&s[10..]), expected, "{b:#x}");
+        }
+    }
+
+    #[test]
     fn bin_pads_but_keeps_case() {
         let bin = Collation::Utf8mb4Bin;
         assert_eq!(bin.compare(b"a ", b"a"), Ordering::Equal);
@@ -468,8 +553,10 @@ mod tests {
                 Just('É'),
                 Just('😀'),
                 Just('ÿ'),
+                Just('y'),
+                Just('Y'),
             ],
-            0..7,
+            0..20,
         )
         .prop_map(|v| v.into_iter().collect())
     }
@@ -488,6 +575,18 @@ mod tests {
                 let mut pos = 0;
                 prop_assert!(c.skip_key(&joined, &mut pos).is_some());
                 prop_assert_eq!(pos, ka.len());
+            }
+        }
+
+        /// Hash keys are equal exactly when the strings compare equal.
+        #[test]
+        fn hash_keys_are_equal_exactly_for_equal_strings(a in text(), b in text()) {
+            for c in ALL {
+                let (mut ka, mut kb) = (Vec::new(), Vec::new());
+                c.hash_key(a.as_bytes(), &mut ka);
+                c.hash_key(b.as_bytes(), &mut kb);
+                prop_assert_eq!(ka == kb, c.compare(a.as_bytes(), b.as_bytes()) == Ordering::Equal,
+                    "{:?} {:?} {:?}", c, a, b);
             }
         }
 

@@ -16,14 +16,14 @@ use crate::execution::memory::value_bytes;
 use crate::execution::output::Output;
 use crate::execution::spill::sort::{SortBuffer, Sorted};
 use crate::expr::row_key::{encode_value, KeyMap};
-use crate::expr::{sort_order, truth_of, Acc, AggFunc, CastType, Env, Expr, Row};
+use crate::expr::{sort_order, truth_of, Acc, AggFunc, Env, Expr, KeyOrder, Row};
 use crate::planner::plan::{
     Access, JoinPlan, QueryPlan, SelectPlan, Source, StepInput, TableSource,
 };
 use crate::planner::row_filter::RowFilter;
 use crate::result::RowSink;
 use lineardb_sync::{LocalCounter, SharedFlag};
-use lineardb_table::{Collation, KeyRange, Value};
+use lineardb_table::{KeyRange, Value};
 use lineardb_txn::ReadView;
 use subqueries::SubqueryCache;
 
@@ -161,6 +161,16 @@ impl Groups {
 }
 
 impl SelectPlan {
+    /// How spilled groups sort: by their GROUP BY values (each in its
+    /// collation), then their key's bytes.
+    fn group_orders(&self) -> Vec<KeyOrder> {
+        self.group_by
+            .iter()
+            .map(|g| KeyOrder::of(g, false))
+            .chain([KeyOrder::BYTES])
+            .collect()
+    }
+
     /// Runs the plan, sending columns and rows to `sink` (through
     /// [`QueryPlan::run`], which gives `cx` its subquery cache).
     /// Stops with error 1317 when `cx.stop` is set (KILL QUERY).
@@ -667,15 +677,10 @@ impl SelectPlan {
         } else {
             key.clear();
             for g in &self.group_by {
-                // Groups by value: NULLs together, 1 with 1.0; strings by
-                // their collation's sort keys (`sort_keyed`), written
-                // straight into the key.
-                let added = match g {
-                    Expr::Cast(x, CastType::SortKey(c)) => {
-                        encode_value(&x.eval(row, env)?, *c, key)
-                    }
-                    g => encode_value(&g.eval(row, env)?, Collation::Binary, key),
-                };
+                // Groups by value: NULLs together, 1 with 1.0; strings in
+                // their collation (which `sort_keyed` marks).
+                let collation = KeyOrder::of(g, false).collation;
+                let added = encode_value(&g.eval(row, env)?, collation, key);
                 if !added {
                     key.push(0);
                 }
@@ -805,7 +810,7 @@ impl SelectPlan {
             columns.dedup();
             let width = columns.last().map_or(0, |c| c + 1);
             GroupSpill {
-                rows: SortBuffer::new(vec![false; self.group_by.len() + 1], memory / 4, None),
+                rows: SortBuffer::new(self.group_orders(), memory / 4, None),
                 columns,
                 width,
             }
@@ -835,7 +840,7 @@ impl SelectPlan {
         out: &mut Output<'_>,
         sink: &mut dyn RowSink,
     ) -> Result<()> {
-        let desc = vec![false; self.group_by.len() + 1];
+        let desc = self.group_orders();
         let mut held: Vec<(Vec<Value>, Option<Group>)> = Vec::with_capacity(groups.list.len());
         let mut list: Vec<Option<Group>> = groups.list.into_iter().map(Some).collect();
         for (key, i) in groups.index {
@@ -933,7 +938,11 @@ impl SelectPlan {
         keyed.sort_by(|(a, ga), (b, gb)| {
             for i in 0..self.group_by.len() {
                 let o = match (i < ga.level, i < gb.level) {
-                    (true, true) => sort_order(&a[i..=i], &b[i..=i], &[false]),
+                    (true, true) => sort_order(
+                        &a[i..=i],
+                        &b[i..=i],
+                        &[KeyOrder::of(&self.group_by[i], false)],
+                    ),
                     // A rolled-up key comes after every value.
                     (true, false) => std::cmp::Ordering::Less,
                     (false, true) => std::cmp::Ordering::Greater,

@@ -4,7 +4,7 @@ use crate::error::Result;
 use crate::execution::spill::sort::SortBuffer;
 use crate::execution::window::WindowStage;
 use crate::expr::row_key::{collations_of, encode_row, KeySet};
-use crate::expr::{Env, Expr, Row};
+use crate::expr::{Env, Expr, KeyOrder, Row};
 use crate::planner::plan::SelectPlan;
 use crate::result::RowSink;
 use lineardb_sync::LocalCounter;
@@ -66,7 +66,7 @@ impl<'p> Output<'p> {
             projection,
             order_by,
             sort: (!order_by.is_empty()).then(|| {
-                let desc = order_by.iter().map(|(_, d)| *d).collect();
+                let desc = order_by.iter().map(|(e, d)| KeyOrder::of(e, *d)).collect();
                 Box::new(SortBuffer::new(desc, memory, keep))
             }),
             window: plan.window.as_deref().map(|w| WindowStage::new(w, memory)),
@@ -78,7 +78,10 @@ impl<'p> Output<'p> {
             distinct_spill: None,
             arrivals: 0,
             key: Vec::new(),
-            collations: collations_of(plan.columns.iter().map(|c| c.kind)),
+            collations: match plan.distinct {
+                true => collations_of(plan.columns.iter().map(|c| c.kind)),
+                false => Vec::new(),
+            },
             bytes: 0,
             memory,
             spilled_rows,
@@ -110,7 +113,9 @@ impl<'p> Output<'p> {
     ) -> Result<bool> {
         let values = eval_all(self.projection.iter(), row, env)?;
         if let Some(sort) = &mut self.sort {
-            let keys = eval_all(self.order_by.iter().map(|(e, _)| e), row, env)?;
+            // The keys' collations are in the sort's orders: evaluated
+            // without their marks.
+            let keys = eval_all(self.order_by.iter().map(|(e, _)| e.unmarked()), row, env)?;
             sort.push(keys, values)?;
             return Ok(true);
         }
@@ -141,7 +146,7 @@ impl<'p> Output<'p> {
         self.bytes += self.key.len() + 32;
         if self.bytes > self.memory {
             self.distinct_spill = Some(Box::new(SortBuffer::new(
-                vec![false, false],
+                vec![KeyOrder::BYTES; 2],
                 self.memory / 4,
                 None,
             )));
@@ -154,7 +159,7 @@ impl<'p> Output<'p> {
     /// of each key kept, then sorted by place.
     fn finish_distinct_spill(&mut self, spill: SortBuffer, sink: &mut dyn RowSink) -> Result<()> {
         let mut by_key = spill.finish_counted(self.spilled_rows)?;
-        let mut firsts = SortBuffer::new(vec![false], self.memory / 4, None);
+        let mut firsts = SortBuffer::new(vec![KeyOrder::BYTES], self.memory / 4, None);
         let mut last_key: Option<Value> = None;
         while let Some((mut keys, values)) = by_key.next_row()? {
             let place = keys.pop().expect("key and place");

@@ -15,7 +15,7 @@ use crate::error::{Result, SqlError};
 use crate::execution::memory::{over_budget, value_bytes};
 use crate::execution::spill::sort::SortBuffer;
 use crate::expr::window::{Bound, FrameUnits, WindowFunc, WindowKind};
-use crate::expr::{arith, compare, sort_order, Acc, ArithOp, Env, Expr, Row};
+use crate::expr::{arith, compare, sort_order, Acc, ArithOp, Env, Expr, KeyOrder, Row};
 use crate::planner::plan::WindowPlan;
 use lineardb_sync::LocalCounter;
 use lineardb_table::{Collation, Dec, Value};
@@ -113,7 +113,7 @@ impl<'p> WindowStage<'p> {
                 sorted_by = Some(f);
             }
             let np = f.partition_by.len();
-            let all_asc = vec![false; np];
+            let all_asc = window_desc(f)[..np].to_vec();
             let mut start = 0;
             while start < n {
                 let first = &keys[order[start]][..np];
@@ -173,7 +173,7 @@ impl<'p> WindowStage<'p> {
             let mut output = next.map(|n| SortBuffer::new(window_desc(n), self.memory / 2, None));
             let mut sorted = input.finish_counted(spilled)?;
             let np = f.partition_by.len();
-            let all_asc = vec![false; np];
+            let all_asc = window_desc(f)[..np].to_vec();
             // The partition being read: keys and rows.
             let mut keys: Vec<Vec<Value>> = Vec::new();
             let mut rows: Vec<Vec<Value>> = Vec::new();
@@ -255,12 +255,12 @@ fn window_keys(f: &WindowFunc, row: &[Value], env: Env<'_>) -> Result<Vec<Value>
         .collect()
 }
 
-/// A window's descending flags, matching [`window_keys`].
-fn window_desc(f: &WindowFunc) -> Vec<bool> {
+/// How a window's keys order, matching [`window_keys`].
+fn window_desc(f: &WindowFunc) -> Vec<KeyOrder> {
     f.partition_by
         .iter()
-        .map(|_| false)
-        .chain(f.order_by.iter().map(|(_, d)| *d))
+        .map(|e| KeyOrder::of(e, false))
+        .chain(f.order_by.iter().map(|(e, d)| KeyOrder::of(e, *d)))
         .collect()
 }
 
@@ -286,11 +286,16 @@ impl Partition<'_> {
 
     /// For each position, the first and one-past-last position of its
     /// peers (rows equal in ORDER BY).
-    fn peers(&self) -> Vec<(usize, usize)> {
+    fn peers(&self, f: &WindowFunc) -> Vec<(usize, usize)> {
         let n = self.part.len();
         let mut out = vec![(0, 0); n];
         let width = self.order_keys(0).len();
-        let asc = vec![false; width];
+        let asc: Vec<KeyOrder> = f
+            .order_by
+            .iter()
+            .map(|(e, _)| KeyOrder::of(e, false))
+            .collect();
+        debug_assert_eq!(asc.len(), width);
         let mut s = 0;
         while s < n {
             let mut e = s + 1;
@@ -324,14 +329,14 @@ impl Partition<'_> {
         Ok(match &f.kind {
             WindowKind::RowNumber => (1..=n as i64).map(Value::Int).collect(),
             WindowKind::Rank => self
-                .peers()
+                .peers(f)
                 .into_iter()
                 .map(|(s, _)| Value::Int(s as i64 + 1))
                 .collect(),
             WindowKind::DenseRank => {
                 let mut rank = 0;
                 let mut last = usize::MAX;
-                self.peers()
+                self.peers(f)
                     .into_iter()
                     .map(|(s, _)| {
                         if s != last {
@@ -343,7 +348,7 @@ impl Partition<'_> {
                     .collect()
             }
             WindowKind::PercentRank => self
-                .peers()
+                .peers(f)
                 .into_iter()
                 .map(|(s, _)| {
                     let r = if n > 1 {
@@ -355,7 +360,7 @@ impl Partition<'_> {
                 })
                 .collect(),
             WindowKind::CumeDist => self
-                .peers()
+                .peers(f)
                 .into_iter()
                 .map(|(_, e)| ten_places(e as f64 / n as f64))
                 .collect(),
@@ -497,7 +502,7 @@ impl Partition<'_> {
         let start_offset = f.frame.start.offset().map(constant).transpose()?;
         let end_offset = f.frame.end.offset().map(constant).transpose()?;
         let peers = match f.frame.units {
-            FrameUnits::Range => self.peers(),
+            FrameUnits::Range => self.peers(f),
             FrameUnits::Rows => Vec::new(),
         };
         let desc = f.order_by.first().is_some_and(|(_, d)| *d);

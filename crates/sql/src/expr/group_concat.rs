@@ -6,7 +6,7 @@
 //! warning 1260, as in MariaDB. Without ORDER BY a group keeps no more rows than its result can
 //! show.
 use super::row_key::{encode_row_in, KeySet};
-use super::{sort_order, Result};
+use super::{sort_order, KeyOrder, Result};
 use lineardb_table::{Collation, Value};
 use std::cell::{Cell, RefCell};
 
@@ -52,7 +52,7 @@ pub(crate) struct GroupConcat {
     /// DISTINCT: the argument rows seen, and the collation they compare in.
     seen: Option<(KeySet, Collation)>,
     /// Descending flags of the ORDER BY keys.
-    descending: Vec<bool>,
+    descending: Vec<KeyOrder>,
     separator: Vec<u8>,
     bounds: Bounds,
     /// Rows added (kept or not).
@@ -65,7 +65,7 @@ impl GroupConcat {
     /// `distinct`: DISTINCT, strings equal in this collation once.
     pub(crate) fn new(
         distinct: Option<Collation>,
-        descending: Vec<bool>,
+        descending: Vec<KeyOrder>,
         separator: Vec<u8>,
         bounds: Bounds,
     ) -> GroupConcat {
@@ -165,7 +165,7 @@ mod tests {
     fn joins_in_order_skips_nulls_and_duplicates() {
         let mut g = GroupConcat::new(
             Some(Collation::default()),
-            vec![true],
+            vec![KeyOrder::bytes(true)],
             b"|".to_vec(),
             Bounds::default(),
         );
@@ -205,7 +205,7 @@ mod tests {
             count: 2,
             ..Bounds::default()
         };
-        let mut g = GroupConcat::new(None, vec![false], b",".to_vec(), limited);
+        let mut g = GroupConcat::new(None, vec![KeyOrder::bytes(false)], b",".to_vec(), limited);
         for k in [4, 1, 3, 2] {
             g.add(&[Value::Int(k)], vec![Value::Int(k)]).unwrap();
         }

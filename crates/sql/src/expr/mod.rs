@@ -216,11 +216,9 @@ pub(crate) enum CastType {
     Double,
     /// CHAR (in the connection's collation) or BINARY.
     Char(Collation),
-    /// `x COLLATE name`: the value as it is, compared in the collation.
+    /// `x COLLATE name`: the value as it is, compared in the collation
+    /// (also the mark [`sort_keyed`] puts on a string sort key).
     Collate(Collation),
-    /// A sort or grouping key: a string becomes its collation's sort key
-    /// (see [`sort_keyed`]), so that keys compare and hash as bytes.
-    SortKey(Collation),
     Date,
     DateTime,
 }
@@ -1139,27 +1137,69 @@ fn cast_type(t: &ast::DataType) -> Result<CastType> {
 }
 
 /// `e` as an ORDER BY, GROUP BY or PARTITION BY key, given its kind: a
-/// string whose collation orders otherwise than its bytes becomes its
-/// sort key, so that keys compare (see [`sort_order`]) and hash as bytes.
+/// string of a collation other than binary is marked with it (`x COLLATE
+/// c`), so that the key sorts ([`KeyOrder::of`]) and groups in it.
 pub(crate) fn sort_keyed(e: Expr, kind: ColumnKind) -> Expr {
     match kind.collation() {
-        Some(c) if !c.key_gives_text() => Expr::Cast(Box::new(e), CastType::SortKey(c)),
+        Some(c) if c != Collation::Binary => Expr::Cast(Box::new(e), CastType::Collate(c)),
         _ => e,
     }
 }
 
+impl Expr {
+    /// A sort key without the collation mark [`sort_keyed`] put on it.
+    pub(crate) fn unmarked(&self) -> &Expr {
+        match self {
+            Expr::Cast(x, CastType::Collate(_)) => x,
+            other => other,
+        }
+    }
+}
+
+/// How one sort key orders: its direction and the collation its strings
+/// compare in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct KeyOrder {
+    pub descending: bool,
+    pub collation: Collation,
+}
+
+impl KeyOrder {
+    /// Ascending, strings by their bytes (row keys, places).
+    pub(crate) const BYTES: KeyOrder = KeyOrder::bytes(false);
+
+    /// Strings by their bytes, in this direction.
+    pub(crate) const fn bytes(descending: bool) -> KeyOrder {
+        KeyOrder {
+            descending,
+            collation: Collation::Binary,
+        }
+    }
+
+    /// The order of sort key `key` (a string's collation as
+    /// [`sort_keyed`] marks it).
+    pub(crate) fn of(key: &Expr, descending: bool) -> KeyOrder {
+        KeyOrder {
+            descending,
+            collation: match key {
+                Expr::Cast(_, CastType::Collate(c)) => *c,
+                _ => Collation::Binary,
+            },
+        }
+    }
+}
+
 /// ORDER BY's order of two rows' sort keys: key by key, NULLs first,
-/// reversed where `descending` says. Strings compare as bytes: a key of a
-/// collation that orders otherwise is its sort key ([`sort_keyed`]).
-pub(crate) fn sort_order(a: &[Value], b: &[Value], descending: &[bool]) -> Ordering {
-    for (i, desc) in descending.iter().enumerate() {
+/// strings in each key's collation, reversed where the key descends.
+pub(crate) fn sort_order(a: &[Value], b: &[Value], orders: &[KeyOrder]) -> Ordering {
+    for (i, order) in orders.iter().enumerate() {
         let o = match (a[i].is_null(), b[i].is_null()) {
             (true, true) => Ordering::Equal,
             (true, false) => Ordering::Less,
             (false, true) => Ordering::Greater,
-            _ => compare(&a[i], &b[i], Collation::Binary).unwrap_or(Ordering::Equal),
+            _ => compare(&a[i], &b[i], order.collation).unwrap_or(Ordering::Equal),
         };
-        let o = if *desc { o.reverse() } else { o };
+        let o = if order.descending { o.reverse() } else { o };
         if o != Ordering::Equal {
             return o;
         }
@@ -1818,6 +1858,8 @@ impl Expr {
                     None => Value::Null,
                 }
             }
+            // A collation mark (on every string sort key) is the value.
+            Expr::Cast(x, CastType::Collate(_)) => x.eval(row, env)?,
             Expr::Cast(x, t) => cast_value(x.eval(row, env)?, *t),
             Expr::Subquery(sub, test) => eval_subquery(sub, test, row, env)?,
         })
@@ -2144,7 +2186,6 @@ impl Expr {
                 CastType::Decimal(_, s) => ColumnKind::Decimal { scale: *s },
                 CastType::Double => ColumnKind::Double,
                 CastType::Char(c) | CastType::Collate(c) => ColumnKind::Text(*c),
-                CastType::SortKey(_) => ColumnKind::Text(Collation::Binary),
                 CastType::Date => ColumnKind::Date,
                 CastType::DateTime => ColumnKind::DateTime,
             },
@@ -2310,14 +2351,6 @@ fn cast_value(v: Value, t: CastType) -> Value {
             _ => Value::Double(0.0),
         },
         CastType::Collate(_) => v,
-        CastType::SortKey(c) => match v {
-            Value::Bytes(b) => {
-                let mut key = Vec::with_capacity(b.len() * 2 + 3);
-                c.sort_key(&b, &mut key);
-                Value::Bytes(key)
-            }
-            other => other,
-        },
         CastType::Char(_) => match v.to_text() {
             Some(t) => Value::Bytes(t.into_bytes()),
             None => Value::Null,
@@ -2370,7 +2403,10 @@ impl Acc {
             AggFunc::GroupConcat => {
                 return Acc::GroupConcat(Box::new(group_concat::GroupConcat::new(
                     spec.distinct.then_some(spec.collation),
-                    spec.order.iter().map(|(_, d)| *d).collect(),
+                    spec.order
+                        .iter()
+                        .map(|(e, d)| KeyOrder::of(e, *d))
+                        .collect(),
                     spec.separator.clone(),
                     spec.bounds.clone(),
                 )))

@@ -47,14 +47,9 @@ pub(crate) fn encode_value(v: &Value, collation: Collation, out: &mut Vec<u8>) -
             out.push(3);
             out.extend_from_slice(&t.to_le_bytes());
         }
-        Value::Bytes(b) if collation.key_gives_text() => {
-            out.push(4);
-            out.extend_from_slice(&(b.len() as u32).to_le_bytes());
-            out.extend_from_slice(b);
-        }
         Value::Bytes(b) => {
             out.push(4);
-            collation.sort_key(b, out);
+            collation.hash_key(b, out);
         }
     }
     true

@@ -7,7 +7,7 @@
 use super::file::{SpillReader, SpillWriter};
 use crate::error::Result;
 use crate::execution::memory::value_bytes;
-use crate::expr::sort_order;
+use crate::expr::{sort_order, KeyOrder};
 use lineardb_table::Value;
 use std::cmp::Ordering;
 
@@ -22,7 +22,7 @@ const MAX_RUNS: usize = 64;
 const KEEP_SLACK: usize = 4096;
 
 pub(crate) struct SortBuffer {
-    desc: Vec<bool>,
+    desc: Vec<KeyOrder>,
     held: Vec<Keyed>,
     bytes: usize,
     memory: usize,
@@ -35,7 +35,7 @@ impl SortBuffer {
     /// Sorts by keys compared with `desc` (one flag per key), holding
     /// about `memory` bytes at most; `keep`: only that many first rows are
     /// wanted.
-    pub(crate) fn new(desc: Vec<bool>, memory: usize, keep: Option<usize>) -> SortBuffer {
+    pub(crate) fn new(desc: Vec<KeyOrder>, memory: usize, keep: Option<usize>) -> SortBuffer {
         SortBuffer {
             desc,
             held: Vec::new(),
@@ -209,7 +209,7 @@ impl Source {
 /// Sorted sources merged: a binary heap of the sources by their next row,
 /// ties to the earlier source.
 pub(crate) struct Merge {
-    desc: Vec<bool>,
+    desc: Vec<KeyOrder>,
     sources: Vec<Source>,
     /// Each source's next row (None once it is used up).
     heads: Vec<Option<Keyed>>,
@@ -218,7 +218,7 @@ pub(crate) struct Merge {
 }
 
 impl Merge {
-    fn new(mut sources: Vec<Source>, desc: Vec<bool>) -> Result<Merge> {
+    fn new(mut sources: Vec<Source>, desc: Vec<KeyOrder>) -> Result<Merge> {
         let mut heads = Vec::with_capacity(sources.len());
         for s in &mut sources {
             heads.push(s.next_row(desc.len())?);
@@ -291,7 +291,7 @@ mod tests {
         memory: usize,
         keep: Option<usize>,
     ) -> (Vec<(i64, i64)>, u64) {
-        let mut b = SortBuffer::new(vec![false], memory, keep);
+        let mut b = SortBuffer::new(vec![KeyOrder::BYTES], memory, keep);
         for &(k, v) in rows {
             b.push(vec![Value::Int(k)], vec![Value::Int(v)]).unwrap();
         }
