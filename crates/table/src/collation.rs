@@ -154,11 +154,6 @@ impl Collation {
         }
     }
 
-    /// Whether the character set's default collation is this one.
-    pub fn is_default_of_charset(self) -> bool {
-        matches!(self, Collation::Utf8mb4GeneralCi | Collation::Binary)
-    }
-
     /// PAD SPACE: trailing spaces do not count.
     pub fn pads(self) -> bool {
         matches!(self, Collation::Utf8mb4GeneralCi | Collation::Utf8mb4Bin)
@@ -186,9 +181,7 @@ impl Collation {
             Collation::Utf8mb4Bin => {
                 let n = a.len().min(b.len());
                 match a[..n].cmp(&b[..n]) {
-                    Ordering::Equal => pad_compare(&a[n..], &b[n..], |r| {
-                        r.iter().map(|&b| b as u32).find(|&w| w != SPACE)
-                    }),
+                    Ordering::Equal => pad_compare(&a[n..], &b[n..]),
                     o => o,
                 }
             }
@@ -373,15 +366,14 @@ fn folds_to_itself(s: &[u8]) -> bool {
 }
 
 /// Compares the tails of two strings past their common bytes under
-/// utf8mb4_bin's padding: the first non-space weight of each (`first`)
-/// against a space.
-fn pad_compare(a: &[u8], b: &[u8], first: impl Fn(&[u8]) -> Option<u32>) -> Ordering {
-    match (a.is_empty(), b.is_empty()) {
-        (true, true) => Ordering::Equal,
-        (false, true) => first(a).map_or(Ordering::Equal, |w| w.cmp(&SPACE)),
-        (true, false) => first(b).map_or(Ordering::Equal, |w| SPACE.cmp(&w)),
-        // Unequal bytes at the same place: they decide.
-        (false, false) => a.cmp(b),
+/// utf8mb4_bin's padding (one of them is empty): the other's first byte
+/// that is not a space against a space.
+fn pad_compare(a: &[u8], b: &[u8]) -> Ordering {
+    let first = |r: &[u8]| r.iter().copied().find(|&c| c != b' ');
+    match (first(a), first(b)) {
+        (Some(c), _) => (c as u32).cmp(&SPACE),
+        (_, Some(c)) => SPACE.cmp(&(c as u32)),
+        (None, None) => Ordering::Equal,
     }
 }
 

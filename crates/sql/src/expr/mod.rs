@@ -1623,46 +1623,10 @@ pub(crate) fn arith(op: ArithOp, a: &Value, b: &Value) -> Result<Value> {
     }
 }
 
-/// MySQL LIKE: `%` any run, `_` one character, `\` escapes.
+/// MySQL LIKE in the server's default collation (`%` any run, `_` one
+/// character, `\` escapes): account hosts and database patterns.
 pub(crate) fn like(text: &[u8], pattern: &[u8]) -> bool {
-    let (mut t, mut p) = (0usize, 0usize);
-    let (mut star_p, mut star_t) = (usize::MAX, 0usize);
-    while t < text.len() {
-        if p < pattern.len() {
-            match pattern[p] {
-                b'%' => {
-                    star_p = p;
-                    star_t = t;
-                    p += 1;
-                    continue;
-                }
-                b'_' => {
-                    t += 1;
-                    p += 1;
-                    continue;
-                }
-                b'\\' if p + 1 < pattern.len() && pattern[p + 1] == text[t] => {
-                    t += 1;
-                    p += 2;
-                    continue;
-                }
-                b'\\' if p + 1 < pattern.len() => {}
-                c if c.eq_ignore_ascii_case(&text[t]) => {
-                    t += 1;
-                    p += 1;
-                    continue;
-                }
-                _ => {}
-            }
-        }
-        if star_p == usize::MAX {
-            return false;
-        }
-        p = star_p + 1;
-        star_t += 1;
-        t = star_t;
-    }
-    pattern[p..].iter().all(|&c| c == b'%')
+    Collation::default().like(text, pattern, '\\' as u32)
 }
 
 fn add_interval(base: &Value, unit: IntervalUnit, n: i64) -> Value {
