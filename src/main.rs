@@ -465,7 +465,14 @@ impl CommonArgs {
             .clone()
             .unwrap_or_else(|| PathBuf::from("bench-results").join(experiment));
         let command = std::env::args().collect::<Vec<_>>().join(" ");
-        let files = lineardb_bench::results::write(&dir, experiment, &command, points, plot)?;
+        let files = lineardb_bench::results::write(
+            &dir,
+            experiment,
+            &command,
+            &lineardb_bench::results::machine(),
+            points,
+            plot,
+        )?;
         let names: Vec<String> = files
             .iter()
             .filter_map(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()))
@@ -680,7 +687,8 @@ fn main() -> anyhow::Result<()> {
 }
 
 /// `bench chart`: the results folder `dir` written again from its points,
-/// keeping the command line its report gives.
+/// keeping the command line and the machine its report gives (the points
+/// may have been measured elsewhere).
 fn redraw(dir: &std::path::Path) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(dir.join("points.jsonl"))?;
     let points: Vec<report::Point> = text
@@ -698,8 +706,19 @@ fn redraw(dir: &std::path::Path) -> anyhow::Result<()> {
         .nth(1)
         .map(|c| c.trim().to_string())
         .unwrap_or_else(|| std::env::args().collect::<Vec<_>>().join(" "));
-    let files =
-        lineardb_bench::results::write(dir, &experiment, &command, &points, plot_of(&experiment))?;
+    let machine = old
+        .lines()
+        .find_map(|l| l.strip_prefix("Machine: "))
+        .map(|m| m.trim_end_matches('.').to_string())
+        .unwrap_or_else(lineardb_bench::results::machine);
+    let files = lineardb_bench::results::write(
+        dir,
+        &experiment,
+        &command,
+        &machine,
+        &points,
+        plot_of(&experiment),
+    )?;
     eprintln!("rewrote {} files in {}", files.len(), dir.display());
     Ok(())
 }

@@ -17,11 +17,13 @@ pub enum Throughput {
 
 /// Writes `points.jsonl`, `report.md`, `throughput.{png,svg}` and (when
 /// there are 1-thread points) `speedup.{png,svg}` into `dir`; returns the
-/// files written.
+/// files written. `machine` describes where the points were measured
+/// ([`machine`] for this one).
 pub fn write(
     dir: &Path,
     experiment: &str,
     command: &str,
+    machine: &str,
     points: &[Point],
     plot: Throughput,
 ) -> anyhow::Result<Vec<PathBuf>> {
@@ -77,7 +79,7 @@ pub fn write(
         files.push(dir.join(format!("{c}.svg")));
     }
     let md = dir.join("report.md");
-    std::fs::write(&md, markdown(experiment, command, points, &charts))?;
+    std::fs::write(&md, markdown(experiment, command, machine, points, &charts))?;
     files.push(md);
     Ok(files)
 }
@@ -116,11 +118,17 @@ fn series(points: &[Point], value: impl Fn(&Point) -> Option<f64>) -> Vec<Series
     out
 }
 
-fn markdown(experiment: &str, command: &str, points: &[Point], charts: &[&str]) -> String {
+fn markdown(
+    experiment: &str,
+    command: &str,
+    machine: &str,
+    points: &[Point],
+    charts: &[&str],
+) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# lineardb bench {experiment}\n");
     let _ = writeln!(s, "Reproduce with:\n\n```\n{command}\n```\n");
-    let _ = writeln!(s, "Machine: {}.\n", machine());
+    let _ = writeln!(s, "Machine: {machine}.\n");
     let _ = writeln!(
         s,
         "Medians of the runs of each point (min–max in brackets); the ratio \
@@ -375,6 +383,7 @@ mod tests {
             dir.path(),
             "quick",
             "lineardb bench quick",
+            &machine(),
             &points,
             Throughput::Ops,
         )
@@ -443,7 +452,7 @@ mod tests {
         for (a, b) in points.iter().zip(&back) {
             assert_eq!(a.json(), b.json());
         }
-        let report = markdown("test", "cmd", &points, &[]);
+        let report = markdown("test", "cmd", "a machine", &points, &[]);
         assert!(
             report.contains("| pk_10 | 2 | 200000 (5.0) | 100000 (10.0) | 2.00 |"),
             "{report}"
