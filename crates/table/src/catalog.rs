@@ -21,7 +21,7 @@ use crate::table::Table;
 use crate::waits;
 use lineardb_btree::{BTree, PoolConfig, Store};
 use lineardb_sync::{Mutex, MutexGuard, SharedWord};
-use lineardb_txn::{ReadView, Reader, Transactions, Txn};
+use lineardb_txn::{ReadView, Reader, Stamp, Transactions, Txn};
 use lineardb_wal::{Durability, LogFile, RecoveryReport, Wal};
 pub use rebuild::{ConvertRow, RebuildStats};
 use std::collections::HashMap;
@@ -287,6 +287,9 @@ impl Engine {
 
     fn destroy_trees(&self, def: &TableDef) -> Result<()> {
         self.txns.destroy_tree(def.primary_root)?;
+        if def.blob_root != 0 {
+            self.txns.destroy_tree(def.blob_root)?;
+        }
         for i in &def.indexes {
             self.txns.destroy_tree(i.root)?;
         }
@@ -375,6 +378,9 @@ impl Engine {
         for def in self.all_table_defs()? {
             let table = format!("{}.{}", def.database, def.name);
             names.insert(def.primary_root as u32, format!("{table}.PRIMARY"));
+            if def.blob_root != 0 {
+                names.insert(def.blob_root as u32, format!("{table}.BLOBS"));
+            }
             for i in &def.indexes {
                 names.insert(i.root as u32, format!("{table}.{}", i.name));
             }
@@ -612,6 +618,7 @@ impl Engine {
             columns: spec.columns,
             primary_key: Vec::new(),
             primary_root: 0,
+            blob_root: 0,
             indexes: Vec::new(),
             temporary: spec.temporary_for.map(|owner| Temporary {
                 owner,
@@ -658,7 +665,11 @@ impl Engine {
         }
         def.validate()?;
         let pool = self.store.pool();
-        def.primary_root = BTree::create(pool.clone())?.root();
+        let primary = BTree::create(pool.clone())?;
+        def.primary_root = primary.root();
+        if def.may_outline(primary.max_entry_len() - Stamp::MAX_LEN) {
+            def.blob_root = BTree::create(pool.clone())?.root();
+        }
         for i in def.indexes.iter_mut() {
             i.root = BTree::create(pool.clone())?.root();
         }
@@ -763,6 +774,9 @@ impl Engine {
         let pool = self.store.pool();
         let mut def = old.def.clone();
         def.primary_root = BTree::create(pool.clone())?.root();
+        if def.blob_root != 0 {
+            def.blob_root = BTree::create(pool.clone())?.root();
+        }
         for i in def.indexes.iter_mut() {
             i.root = BTree::create(pool.clone())?.root();
         }

@@ -204,13 +204,16 @@ pub fn build_indexes(
         },
         |(runs, rows), piece| {
             let mut n = 0u64;
+            // An indexed column may hold values kept off-page from before.
+            let view = lineardb_txn::ReadView::latest();
+            let blobs = table.blob_reader(&view);
             crate::tree_scan::scan_range(&table.primary, piece, |pk, v| {
                 // The latest row; delete marks have no entries.
                 let (stamp, at) = Stamp::decode(v);
                 if stamp.deleted {
                     return true;
                 }
-                let row = table.layout.row(&v[at..]);
+                let row = table.layout.row_with(&v[at..], blobs.as_ref());
                 for (i, def) in defs.iter().enumerate() {
                     let run = &mut runs[i];
                     let start = run.data.len();
@@ -223,6 +226,9 @@ pub fn build_indexes(
                 n += 1;
                 true
             })?;
+            if let Some(b) = &blobs {
+                b.check()?;
+            }
             *rows += n;
             progress(scanned.fetch_add(n) + n);
             Ok(())

@@ -178,12 +178,16 @@ pub fn encode_row_column(
     out: &mut Vec<u8>,
 ) {
     match col.data_type {
-        t if t.is_string() && !row.is_null(c) => {
-            if col.nullable {
-                out.push(NOT_NULL);
+        t if t.is_string() && !row.is_null(c) => match row.inline_bytes(c) {
+            Some(b) => {
+                if col.nullable {
+                    out.push(NOT_NULL);
+                }
+                col.collation.sort_key(b, out);
             }
-            col.collation.sort_key(row.bytes(c), out);
-        }
+            // Kept off-page before the column was indexed.
+            None => encode_value(col, &row.value(c), out),
+        },
         _ => encode_value(col, &row.value(c), out),
     }
 }

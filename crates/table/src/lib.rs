@@ -15,6 +15,7 @@
 //! txn.commit()?;
 //! # Ok::<(), lineardb_table::Error>(())
 //! ```
+mod blob;
 mod catalog;
 pub mod collation;
 mod error;

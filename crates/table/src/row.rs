@@ -8,10 +8,17 @@
 //! i64/i128, DOUBLE bits, FLOAT's f32 bits, YEAR as i16, DATE days as
 //! i32, DATETIME micros as i64); NULLs
 //! are zero there. The variable part holds each string column in schema
-//! order as a u16 length and its bytes. A column is read in place through
-//! [`RowRef`] without building the row, so a scan filters and aggregates
-//! without materialising rows that fail.
+//! order as a u16 length and its bytes, or, for a value kept off-page
+//! (`blob.rs`), the length [`OUTLINED`] and a [`BlobRef`]. A column is read
+//! in place through [`RowRef`] without building the row, so a scan filters
+//! and aggregates without materialising rows that fail; an off-page value
+//! is read only when its column is.
+use crate::blob::{BlobRef, Blobs};
 use crate::types::{DataType, Dec, Value};
+
+/// The length word of a value kept off-page (an inline value is shorter:
+/// a row fits a quarter page).
+const OUTLINED: u16 = u16::MAX;
 
 #[derive(Debug, Clone)]
 pub struct RowLayout {
@@ -62,6 +69,33 @@ impl RowLayout {
 
     /// Encodes coerced values (one per column) into `out`.
     pub fn encode(&self, values: &[Value], out: &mut Vec<u8>) {
+        self.encode_outlined(values, &[], out)
+    }
+
+    /// Bytes [`encode`](Self::encode) writes for `values`.
+    pub(crate) fn encoded_len(&self, values: &[Value]) -> usize {
+        self.fixed_end
+            + values
+                .iter()
+                .enumerate()
+                .filter(|(c, _)| self.var_pos[*c] != usize::MAX)
+                .map(|(_, v)| 2 + var_bytes(v).len())
+                .sum::<usize>()
+    }
+
+    /// Whether column `c` is a string (kept in the variable part).
+    pub(crate) fn is_variable(&self, c: usize) -> bool {
+        self.var_pos[c] != usize::MAX
+    }
+
+    /// [`encode`](Self::encode), with the columns in `outlined` (ascending)
+    /// written as references to their off-page values.
+    pub(crate) fn encode_outlined(
+        &self,
+        values: &[Value],
+        outlined: &[(usize, BlobRef)],
+        out: &mut Vec<u8>,
+    ) {
         debug_assert_eq!(values.len(), self.types.len());
         let start = out.len();
         out.resize(start + self.fixed_end, 0);
@@ -91,25 +125,57 @@ impl RowLayout {
             };
             out[at..at + w].copy_from_slice(&bytes[..w]);
         }
+        let mut outlined = outlined.iter().peekable();
         for (c, v) in values.iter().enumerate() {
             if self.var_pos[c] == usize::MAX {
                 continue;
             }
-            let b: &[u8] = match v {
-                Value::Bytes(b) => b,
-                _ => &[],
-            };
+            if let Some((_, r)) = outlined.next_if(|(oc, _)| *oc == c) {
+                out.extend_from_slice(&OUTLINED.to_le_bytes());
+                r.encode(out);
+                continue;
+            }
+            let b = var_bytes(v);
+            debug_assert!(b.len() < OUTLINED as usize);
             out.extend_from_slice(&(b.len() as u16).to_le_bytes());
             out.extend_from_slice(b);
         }
     }
 
+    /// A stored row whose table keeps no off-page values.
     pub fn row<'a>(&'a self, bytes: &'a [u8]) -> RowRef<'a> {
         RowRef {
             layout: self,
             b: bytes,
+            blobs: None,
         }
     }
+
+    /// A stored row whose off-page values `blobs` reads.
+    pub(crate) fn row_with<'a>(
+        &'a self,
+        bytes: &'a [u8],
+        blobs: Option<&'a Blobs<'a>>,
+    ) -> RowRef<'a> {
+        RowRef {
+            layout: self,
+            b: bytes,
+            blobs,
+        }
+    }
+}
+
+fn var_bytes(v: &Value) -> &[u8] {
+    match v {
+        Value::Bytes(b) => b,
+        _ => &[],
+    }
+}
+
+/// A string column's place in a stored row.
+enum Stored<'a> {
+    Inline(&'a [u8]),
+    Outlined(BlobRef),
 }
 
 /// A row read in place.
@@ -117,6 +183,8 @@ impl RowLayout {
 pub struct RowRef<'a> {
     layout: &'a RowLayout,
     b: &'a [u8],
+    /// Reads the row's off-page values (`None`: the table has none).
+    blobs: Option<&'a Blobs<'a>>,
 }
 
 impl<'a> RowRef<'a> {
@@ -187,22 +255,74 @@ impl<'a> RowRef<'a> {
         f64::from_bits(self.int(c) as u64)
     }
 
-    /// A string column's bytes (empty if NULL).
+    /// A string column's bytes (empty if NULL), for a column kept in the
+    /// row: key columns always are (a value goes off-page only from a
+    /// column no index has).
     #[inline]
     pub fn bytes(&self, c: usize) -> &'a [u8] {
+        match self.stored(c) {
+            Stored::Inline(b) => b,
+            Stored::Outlined(_) => panic!("column {c} is off-page: read it with value()"),
+        }
+    }
+
+    /// A string column's bytes if kept in the row.
+    #[inline]
+    pub fn inline_bytes(&self, c: usize) -> Option<&'a [u8]> {
+        match self.stored(c) {
+            Stored::Inline(b) => Some(b),
+            Stored::Outlined(_) => None,
+        }
+    }
+
+    #[inline]
+    fn stored(&self, c: usize) -> Stored<'a> {
         let want = self.layout.var_pos[c];
         let mut at = self.layout.fixed_end;
         let mut i = 0;
         loop {
             let Some(len) = self.b.get(at..at + 2) else {
-                return &[];
+                return Stored::Inline(&[]);
             };
-            let len = u16::from_le_bytes([len[0], len[1]]) as usize;
+            let len = u16::from_le_bytes([len[0], len[1]]);
+            let (len, outlined) = match len {
+                OUTLINED => (BlobRef::LEN, true),
+                n => (n as usize, false),
+            };
             if i == want {
-                return self.b.get(at + 2..at + 2 + len).unwrap_or(&[]);
+                let b = self.b.get(at + 2..at + 2 + len).unwrap_or(&[]);
+                return match outlined.then(|| BlobRef::decode(b)).flatten() {
+                    Some(r) => Stored::Outlined(r),
+                    None => Stored::Inline(b),
+                };
             }
             at += 2 + len;
             i += 1;
+        }
+    }
+
+    /// The columns of this row kept off-page, with their references.
+    pub(crate) fn outlined(&self) -> Vec<(usize, BlobRef)> {
+        (0..self.layout.columns())
+            .filter(|&c| self.layout.is_variable(c) && !self.is_null(c))
+            .filter_map(|c| match self.stored(c) {
+                Stored::Outlined(r) => Some((c, r)),
+                Stored::Inline(_) => None,
+            })
+            .collect()
+    }
+
+    /// A string column's value: its bytes, read from the blob tree if kept
+    /// off-page (a failed read gives NULL here and fails the scan).
+    fn string(&self, c: usize) -> Value {
+        match self.stored(c) {
+            Stored::Inline(b) => Value::Bytes(b.to_vec()),
+            Stored::Outlined(r) => {
+                let blobs = self
+                    .blobs
+                    .expect("a row with off-page values is read with its table's blob tree");
+                blobs.read(r).map_or(Value::Null, Value::Bytes)
+            }
         }
     }
 
@@ -220,7 +340,7 @@ impl<'a> RowRef<'a> {
             DataType::Year => Value::Int(self.int(c)),
             DataType::Date => Value::Date(self.int(c) as i32),
             DataType::DateTime | DataType::Timestamp => Value::DateTime(self.int(c)),
-            _ => Value::Bytes(self.bytes(c).to_vec()),
+            _ => self.string(c),
         }
     }
 

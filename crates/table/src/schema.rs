@@ -200,6 +200,10 @@ pub struct TableDef {
     pub primary_key: Vec<usize>,
     /// Root page of the clustered index.
     pub primary_root: u64,
+    /// Root page of the tree of off-page values (0: none; see
+    /// [`TableDef::may_outline`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub blob_root: u64,
     pub indexes: Vec<IndexDef>,
     /// Set for a temporary table, private to its owner, dropped when the
     /// owner ends and discarded when the engine opens; `None` for a
@@ -265,6 +269,20 @@ impl TableDef {
 
     pub fn auto_increment_column(&self) -> Option<usize> {
         self.columns.iter().position(|c| c.auto_increment)
+    }
+
+    /// Whether a row of this table may be too large for a record of at most
+    /// `max_record` bytes, so that it needs a blob tree for off-page values.
+    pub fn may_outline(&self, max_record: usize) -> bool {
+        let most: u64 = self
+            .columns
+            .iter()
+            .map(|c| match c.data_type.max_bytes() {
+                Some(n) => 2 + n,
+                None => c.data_type.fixed_width().unwrap_or(0) as u64,
+            })
+            .sum();
+        most + self.columns.len().div_ceil(8) as u64 > max_record as u64
     }
 
     /// Checks column types, names and key columns.

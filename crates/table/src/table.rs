@@ -9,7 +9,11 @@
 //! Invariants (checked by [`Table::check`], over the latest records):
 //! - every live row has exactly one live entry in every secondary index,
 //!   and every live entry points to a live row whose columns match it;
-//! - a unique index has no two live entries with equal, NULL-free columns.
+//! - a unique index has no two live entries with equal, NULL-free columns;
+//! - a string too long for its row is kept off-page in the table's blob
+//!   tree (`blob.rs`), referenced by exactly the latest row version that
+//!   holds it and the older versions snapshots still read.
+use crate::blob::{self, BlobRef, Blobs};
 use crate::error::{Error, Result};
 use crate::key::{decode_value, encode_value, prefix_end, skip_value, KeyColumn};
 use crate::key_range::KeyRange;
@@ -175,6 +179,10 @@ pub struct Table {
     pub(crate) layout: RowLayout,
     pub(crate) primary: BTree,
     pub(crate) indexes: Vec<Index>,
+    /// Off-page values (`None`: the table's rows always fit a page).
+    blobs: Option<BTree>,
+    /// Next off-page value id. Written by inserting sessions only.
+    next_blob_id: Arc<SharedWord>,
     /// Next AUTO_INCREMENT value. Written by inserting sessions only.
     next_auto: Arc<SharedWord>,
     /// Next hidden row id (tables without a primary key). Inserts only.
@@ -209,12 +217,15 @@ impl Table {
             .chain(def.indexes.iter().map(|d| d.columns.len()))
             .map(TreeStats::new)
             .collect();
+        let blobs = (def.blob_root != 0).then(|| BTree::open(pool.clone(), def.blob_root));
         let t = Table {
             stats,
             primary_key_columns,
             layout,
             primary,
             indexes,
+            blobs,
+            next_blob_id: Arc::new(SharedWord::new(1)),
             next_auto: Arc::new(SharedWord::new(1)),
             next_row_id: Arc::new(SharedWord::new(1)),
             unique_lock: Arc::new(Mutex::new(())),
@@ -231,6 +242,9 @@ impl Table {
         let mut t = Table::open(def, &pool)?;
         t.next_auto = self.next_auto.clone();
         t.next_row_id = self.next_row_id.clone();
+        if t.def.blob_root == self.def.blob_root {
+            t.next_blob_id = self.next_blob_id.clone();
+        }
         t.unique_lock = self.unique_lock.clone();
         Ok(t)
     }
@@ -256,6 +270,12 @@ impl Table {
 
     fn init_counters(&self) -> Result<()> {
         self.next_auto.fetch_max(self.def.auto_increment_start);
+        if let Some(tree) = &self.blobs {
+            // Past every id a chunk (or a crash's unpurged mark) holds.
+            if let Some(id) = tree.last_key()?.as_deref().and_then(blob::id_of_key) {
+                self.next_blob_id.store(id + 1);
+            }
+        }
         let Some(last) = self.primary.last_key()? else {
             return Ok(());
         };
@@ -351,6 +371,15 @@ impl Table {
         Ok(self.tree(index).check()?)
     }
 
+    /// Records (chunks, delete marks included) in the tree of off-page
+    /// values; 0 for a table without one.
+    pub fn blob_records(&self) -> Result<u64> {
+        Ok(match &self.blobs {
+            Some(tree) => tree.check()?,
+            None => 0,
+        })
+    }
+
     /// Estimated rows of the whole table.
     pub fn estimate_rows(&self) -> u64 {
         self.primary.estimate_range(&[], None).unwrap_or(u64::MAX)
@@ -380,11 +409,38 @@ impl Table {
             return Ok(None);
         };
         count_fetch(self.primary.root(), 1);
-        Ok(match view.resolve(self.primary.root(), pk, &v) {
-            Version::Current(b) => Some(f(self.layout.row(b))),
-            Version::Older(o, at) => Some(f(self.layout.row(&o[at..]))),
+        let blobs = self.blob_reader(view);
+        let found = match view.resolve(self.primary.root(), pk, &v) {
+            Version::Current(b) => Some(f(self.layout.row_with(b, blobs.as_ref()))),
+            Version::Older(o, at) => Some(f(self.layout.row_with(&o[at..], blobs.as_ref()))),
             Version::Absent => None,
-        })
+        };
+        blobs.as_ref().map_or(Ok(()), Blobs::check)?;
+        Ok(found)
+    }
+
+    /// Reads this table's off-page values for `view` (`None`: it has none).
+    pub(crate) fn blob_reader<'s>(&'s self, view: &'s ReadView) -> Option<Blobs<'s>> {
+        self.blobs.as_ref().map(|tree| Blobs::new(tree, view))
+    }
+
+    /// Calls `f` on a stored row (the bytes after its stamp) and says
+    /// whether to go on: false once `f` says so or an off-page value of
+    /// the row failed to read (the error is left in `failed`).
+    #[inline]
+    fn visit<'s>(
+        &'s self,
+        blobs: Option<&'s Blobs<'s>>,
+        row: &'s [u8],
+        failed: &mut Option<Error>,
+        f: impl FnOnce(RowRef<'_>) -> bool,
+    ) -> bool {
+        let go = f(self.layout.row_with(row, blobs));
+        if let Some(Err(e)) = blobs.map(Blobs::check) {
+            *failed = Some(e);
+            return false;
+        }
+        go
     }
 
     /// Point lookup through unique secondary index `index`: calls `f` on
@@ -570,11 +626,22 @@ impl Table {
             .is_empty()
             .then(|| self.next_row_id.fetch_add(1));
         let pk = self.primary_key_of(row, row_id);
-        let bytes = self.stamped(&pk, txn.id(), row)?;
+        let plan = self.outline_plan(&pk, row, &[])?;
         txn.lock(self.primary.root(), &pk)?;
         let savepoint = txn.savepoint();
-        if !txn.insert_new(&self.primary, &pk, &bytes)? {
-            return Err(self.duplicate(None, row));
+        let inserted = self
+            .stored_row(txn, row, &plan)
+            .and_then(|bytes| Ok(txn.insert_new(&self.primary, &pk, &bytes)?));
+        match inserted {
+            Ok(true) => {}
+            Ok(false) => {
+                txn.rollback_to(savepoint)?;
+                return Err(self.duplicate(None, row));
+            }
+            Err(e) => {
+                txn.rollback_to(savepoint)?;
+                return Err(e);
+            }
         }
         if let Err(e) = self.insert_secondaries(txn, row, &pk) {
             txn.rollback_to(savepoint)?;
@@ -599,6 +666,103 @@ impl Table {
             return Err(lineardb_buffer::Error::TooLarge { size, max }.into());
         }
         Ok(bytes)
+    }
+
+    /// Which string columns of `row` go off-page for it to fit a record
+    /// with primary key `pk` (ascending; `None` as the reference: a value
+    /// to store, else the reference it keeps). `kept` are references of
+    /// the row's current version whose values are unchanged: they stay.
+    /// The longest values of columns no key has go first; a row that still
+    /// does not fit, or does not fit in a table without a blob tree, is
+    /// refused.
+    fn outline_plan(
+        &self,
+        pk: &[u8],
+        row: &[Value],
+        kept: &[(usize, BlobRef)],
+    ) -> Result<Vec<(usize, Option<BlobRef>)>> {
+        let max = self.primary.max_entry_len() - Stamp::MAX_LEN;
+        let mut size = pk.len() + self.layout.encoded_len(row);
+        let mut plan: Vec<(usize, Option<BlobRef>)> = Vec::new();
+        let inline_len = |c: usize| match &row[c] {
+            Value::Bytes(b) => b.len(),
+            _ => 0,
+        };
+        for &(c, r) in kept {
+            size = size - inline_len(c) + BlobRef::LEN;
+            plan.push((c, Some(r)));
+        }
+        if size > max && self.blobs.is_some() {
+            let keyed = |c: usize| {
+                self.def.primary_key.contains(&c)
+                    || self.def.indexes.iter().any(|i| i.columns.contains(&c))
+            };
+            let mut candidates: Vec<usize> = (0..row.len())
+                .filter(|&c| self.layout.is_variable(c) && !keyed(c))
+                .filter(|&c| inline_len(c) > BlobRef::LEN && !plan.iter().any(|p| p.0 == c))
+                .collect();
+            candidates.sort_by_key(|&c| std::cmp::Reverse(inline_len(c)));
+            for c in candidates {
+                if size <= max {
+                    break;
+                }
+                size = size - inline_len(c) + BlobRef::LEN;
+                plan.push((c, None));
+            }
+        }
+        if size > max {
+            return Err(lineardb_buffer::Error::TooLarge { size, max }.into());
+        }
+        plan.sort_by_key(|p| p.0);
+        Ok(plan)
+    }
+
+    /// The value stored for `row` as `txn` writes it: stamp, then the row,
+    /// with the values `plan` outlines written to the blob tree.
+    fn stored_row(
+        &self,
+        txn: &mut Txn,
+        row: &[Value],
+        plan: &[(usize, Option<BlobRef>)],
+    ) -> Result<Vec<u8>> {
+        let mut outlined = Vec::with_capacity(plan.len());
+        for &(c, kept) in plan {
+            let r = match kept {
+                Some(r) => r,
+                None => {
+                    let tree = self.blobs.as_ref().expect("planned with a blob tree");
+                    let Value::Bytes(b) = &row[c] else {
+                        unreachable!("only strings are outlined")
+                    };
+                    let r = BlobRef {
+                        id: self.next_blob_id.fetch_add(1),
+                        len: b.len() as u64,
+                    };
+                    blob::write(txn, tree, r.id, b)?;
+                    r
+                }
+            };
+            outlined.push((c, r));
+        }
+        let mut bytes = Vec::with_capacity(128);
+        Stamp::live(txn.id()).encode(&mut bytes);
+        self.layout.encode_outlined(row, &outlined, &mut bytes);
+        Ok(bytes)
+    }
+
+    /// The off-page values the latest version of row `pk` references.
+    fn outlined_now(&self, pk: &[u8]) -> Result<Vec<(usize, BlobRef)>> {
+        if self.blobs.is_none() {
+            return Ok(Vec::new());
+        }
+        let Some(v) = self.primary.get(pk)? else {
+            return Ok(Vec::new());
+        };
+        let (stamp, at) = Stamp::decode(&v);
+        if stamp.deleted {
+            return Ok(Vec::new());
+        }
+        Ok(self.layout.row(&v[at..]).outlined())
     }
 
     /// Adds the row's secondary entries; on a unique conflict returns the
@@ -694,9 +858,40 @@ impl Table {
     pub fn encode_for_load(&self, values: Vec<Value>, row_id: u64) -> Result<(Vec<u8>, Vec<u8>)> {
         let (row, _) = self.prepare_row(values.into_iter().map(Some).collect())?;
         let pk = self.primary_key_of(&row, Some(row_id));
-        // Transaction 0: every snapshot sees loaded rows.
-        let bytes = self.stamped(&pk, 0, &row)?;
+        let plan = self.outline_plan(&pk, &row, &[])?;
+        if plan.is_empty() {
+            // Transaction 0: every snapshot sees loaded rows.
+            let bytes = self.stamped(&pk, 0, &row)?;
+            return Ok((pk, bytes));
+        }
+        // Into a table being built: its blob tree is unreferenced until
+        // the catalog names it, so its chunks need no undo.
+        let tree = self.blobs.as_ref().expect("planned with a blob tree");
+        let mut outlined = Vec::with_capacity(plan.len());
+        for (c, _) in plan {
+            let Value::Bytes(b) = &row[c] else {
+                unreachable!("only strings are outlined")
+            };
+            let r = BlobRef {
+                id: self.next_blob_id.fetch_add(1),
+                len: b.len() as u64,
+            };
+            blob::write_loaded(tree, r.id, b)?;
+            outlined.push((c, r));
+        }
+        let mut bytes = Stamp::live(0).to_vec();
+        self.layout.encode_outlined(&row, &outlined, &mut bytes);
         Ok((pk, bytes))
+    }
+
+    /// The values of a stored row (the bytes after its stamp) of this
+    /// table, off-page ones read at their latest versions.
+    pub(crate) fn stored_values(&self, row: &[u8]) -> Result<Vec<Value>> {
+        let view = ReadView::latest();
+        let blobs = self.blob_reader(&view);
+        let values = self.layout.row_with(row, blobs.as_ref()).values();
+        blobs.as_ref().map_or(Ok(()), Blobs::check)?;
+        Ok(values)
     }
 
     /// Loads encoded (primary key, row) pairs in ascending key order into
@@ -760,6 +955,11 @@ impl Table {
     /// read ([`Table::lock_row`]).
     pub fn delete_row(&self, txn: &mut Txn, pk: &[u8], old: &[Value]) -> Result<()> {
         self.enter_writes(txn)?;
+        if let Some(tree) = &self.blobs {
+            for (_, r) in self.outlined_now(pk)? {
+                blob::delete(txn, tree, r)?;
+            }
+        }
         for index in &self.indexes {
             txn.delete_mark(&index.tree, &self.index_key(index, old, pk))?;
         }
@@ -828,8 +1028,19 @@ impl Table {
                 return Err(self.duplicate(Some(index), &row));
             }
         }
-        let bytes = self.stamped(pk, txn.id(), &row)?;
+        // Off-page values of unchanged columns stay where they are; the
+        // others are marked deleted once the new version is in.
+        let outlined = self.outlined_now(pk)?;
+        let (kept, dropped): (Vec<_>, Vec<_>) =
+            outlined.into_iter().partition(|&(c, _)| row[c] == old[c]);
+        let plan = self.outline_plan(pk, &row, &kept)?;
+        let bytes = self.stored_row(txn, &row, &plan)?;
         txn.put(&self.primary, pk, &bytes)?;
+        if let Some(tree) = &self.blobs {
+            for (_, r) in dropped {
+                blob::delete(txn, tree, r)?;
+            }
+        }
         for index in &self.indexes {
             if index.def.columns.iter().any(|&c| row[c] != old[c]) {
                 txn.delete_mark(&index.tree, &self.index_key(index, old, pk))?;
@@ -849,13 +1060,18 @@ impl Table {
         mut f: impl FnMut(&[u8], RowRef<'_>) -> bool,
     ) -> Result<()> {
         let root = self.primary.root();
+        let blobs = self.blob_reader(view);
+        let mut failed = None;
         scan_range(&self.primary, range, |k, v| {
             match view.resolve(root, k, v) {
-                Version::Current(b) => f(k, self.layout.row(b)),
-                Version::Older(o, at) => f(k, self.layout.row(&o[at..])),
+                Version::Current(b) => self.visit(blobs.as_ref(), b, &mut failed, |r| f(k, r)),
+                Version::Older(o, at) => {
+                    self.visit(blobs.as_ref(), &o[at..], &mut failed, |r| f(k, r))
+                }
                 Version::Absent => true,
             }
-        })
+        })?;
+        failed.map_or(Ok(()), Err)
     }
 
     /// Covering scan: calls `f` on the entries of secondary index `index`
@@ -902,6 +1118,8 @@ impl Table {
         let mut rows: Vec<Option<(u32, u32)>> = Vec::new();
         let mut data: Vec<u8> = Vec::new();
         let mut batch = BatchSize::default();
+        let blobs = self.blob_reader(view);
+        let mut failed = None;
         loop {
             let b = c.next_batch(batch.next())?;
             if b.is_empty() {
@@ -925,8 +1143,9 @@ impl Table {
                 }
             })?;
             for (s, e) in rows.iter().flatten() {
-                if !f(self.layout.row(&data[*s as usize..*e as usize])) {
-                    return Ok(());
+                let row = &data[*s as usize..*e as usize];
+                if !self.visit(blobs.as_ref(), row, &mut failed, &mut f) {
+                    return failed.map_or(Ok(()), Err);
                 }
             }
             if done {
@@ -954,6 +1173,8 @@ impl Table {
         let mut batch = BatchSize::default();
         let mut more = true;
         let mut stopped = false;
+        let blobs = self.blob_reader(view);
+        let mut failed = None;
         while more && !stopped {
             keys.clear();
             // Fill one sweep batch from as many cursor batches as it takes.
@@ -969,14 +1190,16 @@ impl Table {
                     return;
                 }
                 let go = match view.resolve(root, sorted[j], v) {
-                    Version::Current(b) => f(self.layout.row(b)),
-                    Version::Older(o, at) => f(self.layout.row(&o[at..])),
+                    Version::Current(b) => self.visit(blobs.as_ref(), b, &mut failed, &mut f),
+                    Version::Older(o, at) => {
+                        self.visit(blobs.as_ref(), &o[at..], &mut failed, &mut f)
+                    }
                     Version::Absent => true,
                 };
                 stopped = !go;
             })?;
         }
-        Ok(())
+        failed.map_or(Ok(()), Err)
     }
 
     /// Calls `f(state, primary key, row)` for the rows `view` sees with
@@ -992,17 +1215,34 @@ impl Table {
         f: impl Fn(&mut S, &[u8], RowRef<'_>) + Sync,
     ) -> Result<Vec<S>> {
         let root = self.primary.root();
-        crate::parallel::scan(
-            &self.primary,
-            range,
-            threads,
-            init,
-            |state, k, v| match view.resolve(root, k, v) {
-                Version::Current(b) => f(state, k, self.layout.row(b)),
-                Version::Older(o, at) => f(state, k, self.layout.row(&o[at..])),
+        let failed: Mutex<Option<Error>> = Mutex::new(None);
+        let states = crate::parallel::scan(&self.primary, range, threads, init, |state, k, v| {
+            // Per row: a reader keeps its failure in a cell of its own.
+            let blobs = self.blob_reader(view);
+            let mut row_failed = None;
+            match view.resolve(root, k, v) {
+                Version::Current(b) => {
+                    self.visit(blobs.as_ref(), b, &mut row_failed, |r| {
+                        f(state, k, r);
+                        true
+                    });
+                }
+                Version::Older(o, at) => {
+                    self.visit(blobs.as_ref(), &o[at..], &mut row_failed, |r| {
+                        f(state, k, r);
+                        true
+                    });
+                }
                 Version::Absent => {}
-            },
-        )
+            }
+            if let Some(e) = row_failed {
+                *failed.lock() = Some(e);
+            }
+        })?;
+        match failed.into_inner() {
+            Some(e) => Err(e),
+            None => Ok(states),
+        }
     }
 
     /// Number of rows `view` sees (a parallel count over the clustered
@@ -1025,6 +1265,9 @@ impl Table {
             Ok(n)
         };
         let rows = live(&self.primary)?;
+        if let Some(tree) = &self.blobs {
+            tree.check()?;
+        }
         for index in &self.indexes {
             let entries = live(&index.tree)?;
             if entries != rows {

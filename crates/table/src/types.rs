@@ -355,6 +355,17 @@ impl DataType {
 
     /// Whether values are byte strings (CHAR, VARCHAR, BINARY, VARBINARY,
     /// TEXT, BLOB).
+    /// The most bytes a value of a string type takes (utf8mb4: four a
+    /// character); `None` for other types.
+    pub fn max_bytes(&self) -> Option<u64> {
+        match *self {
+            DataType::Char(n) | DataType::VarChar(n) => Some(4 * n as u64),
+            DataType::Binary(n) | DataType::VarBinary(n) => Some(n as u64),
+            DataType::Text(n) | DataType::Blob(n) => Some(n as u64),
+            _ => None,
+        }
+    }
+
     pub fn is_string(&self) -> bool {
         matches!(
             self,

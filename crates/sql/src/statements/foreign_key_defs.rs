@@ -358,6 +358,7 @@ pub(crate) fn spec_def(spec: &TableSpec) -> TableDef {
         columns: spec.columns.clone(),
         primary_key: spec.primary_key.iter().filter_map(position).collect(),
         primary_root: 0,
+        blob_root: 0,
         indexes: spec
             .indexes
             .iter()

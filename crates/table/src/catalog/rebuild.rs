@@ -61,8 +61,16 @@ impl Engine {
         def.validate()?;
         let pool = self.store.pool();
         let mut indexes = std::mem::take(&mut def.indexes);
-        def.primary_root = BTree::create(pool.clone())?.root();
+        let primary = BTree::create(pool.clone())?;
+        def.primary_root = primary.root();
         let mut roots = vec![def.primary_root];
+        // Off-page values are copied with their rows into a tree of the
+        // new table's own (the old one goes with the old table).
+        def.blob_root = 0;
+        if def.may_outline(primary.max_entry_len() - lineardb_txn::Stamp::MAX_LEN) {
+            def.blob_root = BTree::create(pool.clone())?.root();
+            roots.push(def.blob_root);
+        }
         let built = (|| {
             let staging = Table::open(def.clone(), pool)?;
             let rows = load_rows(old, &staging, convert, progress)?;
@@ -167,10 +175,7 @@ fn load_rows(
         if let Some(w) = entries.windows(2).find(|w| key(&w[0]) == key(&w[1])) {
             let (o, kl, rl) = w[1];
             let at = o + kl as usize;
-            let row = staging
-                .layout
-                .row(&arena[at + loaded_stamp_len()..at + rl as usize])
-                .values();
+            let row = staging.stored_values(&arena[at + loaded_stamp_len()..at + rl as usize])?;
             return Err(staging.duplicate(None, &row));
         }
     }
