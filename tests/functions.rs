@@ -12,9 +12,18 @@ const SETUP: &[&str] = &[
     "CREATE TABLE f (id INT PRIMARY KEY, s VARCHAR(20), n INT, d DATE, t DATETIME, x DECIMAL(8,3))",
     "INSERT INTO f VALUES (1, 'Alpha,Beta', 42, '2024-02-29', '2024-02-29 13:14:15', 12.345), \
      (2, NULL, -7, '1999-12-31', '2000-01-01 00:00:00', -0.5), (3, 'x', NULL, NULL, NULL, NULL)",
+    "CREATE TABLE bin (id INT PRIMARY KEY, b VARBINARY(20), t VARCHAR(20), bl BLOB)",
+    "INSERT INTO bin VALUES (1, x'00ff01e9', 'héllo', x'c3a9ff'), (2, 'Abc', 'Abc', 'aBC')",
 ];
 
 const STEPS: &[&str] = &[
+    // Binary strings: positions and lengths count bytes, no case.
+    "select id, hex(left(b, 3)), hex(right(b, 2)), hex(substring(b, 2, 2)), hex(reverse(b)), \
+     length(b), char_length(b), hex(upper(bl)), hex(lower(b)) from bin order by id",
+    "select id, hex(lpad(b, 6, x'aa')), instr(b, x'01'), locate(x'e9', b), hex(trim(x'00' from b)), \
+     char_length(bl), hex(insert(b, 2, 1, 'Z')), hex(replace(bl, x'ff', 'q')) from bin order by id",
+    "select id, left(t, 2), reverse(t), upper(t), hex(substring_index(bl, x'a9', 1)), hex(mid(bl, 2)), \
+     hex(rpad(bl, 5, 'é')), hex(substr(bl, -2)), hex(ltrim(concat(' ', b))) from bin order by id",
     "select concat_ws('-', 'a', null, 'b'), concat_ws(null, 'a'), concat_ws(',', 1, 2.5)",
     "select left('hello', 2), right('hello', 2), left('hello', -1), right('héllo', 4), left(null, 2)",
     "select lpad('a', 5, '*'), rpad('a', 3, 'xy'), lpad('hello', 2, 'x'), lpad('a', 3, ''), lpad('a', -1, 'x'), rpad('', 2, 'é')",

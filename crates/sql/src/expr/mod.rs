@@ -120,6 +120,13 @@ pub(crate) enum Func {
     SetUserVariable,
     /// A function of the registry, computed from its arguments' values.
     Builtin(&'static Builtin),
+    /// A binary string's bytes as characters U+0000..U+00FF, one each, so
+    /// that a function counting characters counts bytes (see
+    /// [`Compiler::call`]).
+    BytesAsChars,
+    /// The inverse of [`BytesAsChars`](Func::BytesAsChars): each character
+    /// of the result back to its byte.
+    CharsAsBytes,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -723,7 +730,7 @@ impl Compiler<'_> {
                 if let Some(n) = substring_for {
                     args.push(self.compile(n)?);
                 }
-                Expr::Func(Func::Substring, args)
+                self.call(Func::Substring, args)
             }
             E::Trim {
                 expr,
@@ -741,17 +748,13 @@ impl Compiler<'_> {
                     _ => "BOTH",
                 };
                 let trim = crate::function::lookup("TRIM").expect("TRIM is registered");
-                Expr::Func(
-                    Func::Builtin(trim),
-                    vec![self.compile(expr)?, what, Expr::Lit(Value::str(side))],
-                )
+                let args = vec![self.compile(expr)?, what, Expr::Lit(Value::str(side))];
+                self.call(Func::Builtin(trim), args)
             }
             E::Position { expr, r#in } => {
                 let locate = crate::function::lookup("LOCATE").expect("LOCATE is registered");
-                Expr::Func(
-                    Func::Builtin(locate),
-                    vec![self.compile(expr)?, self.compile(r#in)?],
-                )
+                let args = vec![self.compile(expr)?, self.compile(r#in)?];
+                self.call(Func::Builtin(locate), args)
             }
             E::Exists { subquery, negated } => not_if(
                 *negated,
@@ -1089,7 +1092,59 @@ impl Compiler<'_> {
             },
         };
         want(func.1)?;
-        Ok(Expr::Func(func.0, a))
+        Ok(self.call(func.0, a))
+    }
+
+    /// The call of `f` on `args`. Functions that count or rearrange
+    /// characters work on bytes when their strings meet in the binary
+    /// character set, as MariaDB's do: the strings' bytes are read as
+    /// characters one each and the result's characters written back as
+    /// bytes; UPPER and LOWER leave binary strings as they are.
+    fn call(&self, f: Func, args: Vec<Expr>) -> Expr {
+        let counts_characters = match f {
+            Func::CharLength | Func::Upper | Func::Lower | Func::Substring => true,
+            Func::Builtin(b) => matches!(
+                b.name(),
+                "LEFT"
+                    | "RIGHT"
+                    | "LPAD"
+                    | "RPAD"
+                    | "REPLACE"
+                    | "REVERSE"
+                    | "INSTR"
+                    | "LOCATE"
+                    | "LTRIM"
+                    | "RTRIM"
+                    | "TRIM"
+                    | "SUBSTRING_INDEX"
+                    | "INSERT"
+            ),
+            _ => false,
+        };
+        if !counts_characters
+            || self.collation_of(&args.iter().collect::<Vec<_>>()) != Collation::Binary
+        {
+            return Expr::Func(f, args);
+        }
+        let aggs = self.aggs.as_deref().unwrap_or(&[]);
+        match f {
+            Func::Upper | Func::Lower => args.into_iter().next().expect("one argument"),
+            Func::CharLength => Expr::Func(Func::Length, args),
+            _ => {
+                let args = args
+                    .into_iter()
+                    .map(|a| match a.kind(self.scope, aggs) {
+                        ColumnKind::Text(_) => Expr::Func(Func::BytesAsChars, vec![a]),
+                        _ => a,
+                    })
+                    .collect();
+                let call = Expr::Func(f, args);
+                match call.kind(self.scope, aggs) {
+                    ColumnKind::Text(_) => Expr::Func(Func::CharsAsBytes, vec![call]),
+                    _ => call,
+                }
+            }
+        }
     }
 }
 
@@ -1891,6 +1946,24 @@ impl Expr {
                 None => Value::Null,
                 Some(s) => Value::Int(s.chars().count() as i64),
             },
+            Func::BytesAsChars => match v0()? {
+                Value::Bytes(b) => Value::Bytes(
+                    b.iter()
+                        .map(|&x| x as char)
+                        .collect::<String>()
+                        .into_bytes(),
+                ),
+                v => v,
+            },
+            Func::CharsAsBytes => match v0()? {
+                Value::Bytes(b) => match String::from_utf8(b) {
+                    // Every character came from one byte (BytesAsChars) or
+                    // from ASCII text.
+                    Ok(s) => Value::Bytes(s.chars().map(|c| c as u32 as u8).collect()),
+                    Err(e) => Value::Bytes(e.into_bytes()),
+                },
+                v => v,
+            },
             Func::Upper | Func::Lower => match v0()?.to_text() {
                 None => Value::Null,
                 Some(s) => Value::str(&if f == Func::Upper {
@@ -2106,6 +2179,7 @@ impl Expr {
             Expr::Interval(..) => ColumnKind::Int,
             Expr::Func(f, args) => match f {
                 Func::UserVariable | Func::SetUserVariable => args[1].kind(scope, aggs),
+                Func::BytesAsChars | Func::CharsAsBytes => args[0].kind(scope, aggs),
                 Func::Builtin(b) => {
                     (b.kind)(&args.iter().map(|a| a.kind(scope, aggs)).collect::<Vec<_>>())
                 }

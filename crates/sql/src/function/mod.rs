@@ -101,8 +101,13 @@ pub(crate) mod kinds {
         ColumnKind::TEXT
     }
     /// Text in the collation of the first string argument (a function
-    /// that rearranges its argument's characters keeps its collation).
+    /// that rearranges its argument's characters keeps its collation), or
+    /// binary if any string argument is binary (as MariaDB's CONCAT).
     pub(crate) fn same_text(args: &[ColumnKind]) -> ColumnKind {
+        let binary = ColumnKind::Text(lineardb_table::Collation::Binary);
+        if args.contains(&binary) {
+            return binary;
+        }
         args.iter()
             .find(|k| matches!(k, ColumnKind::Text(_)))
             .copied()
