@@ -174,3 +174,53 @@ fn a_snapshot_keeps_reading_a_replaced_value() {
     let after: Vec<(i32, u64)> = r.query("SELECT id, LENGTH(v) FROM s ORDER BY id").unwrap();
     assert_eq!(after, vec![(1, 700000)]);
 }
+
+/// A string literal's bytes as `mariadb-dump` writes them without
+/// `--hex-blob`: raw, with NUL, quote, backslash and line ends escaped.
+fn dump_escaped(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for &b in bytes {
+        match b {
+            0 => out.extend_from_slice(b"\\0"),
+            b'\'' => out.extend_from_slice(b"\\'"),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            0x1a => out.extend_from_slice(b"\\Z"),
+            b => out.push(b),
+        }
+    }
+    out
+}
+
+#[test]
+fn raw_bytes_in_query_text_are_kept() {
+    use std::io::Write;
+    let server = Server::start();
+    server.sql("CREATE DATABASE rawb");
+    server.sql("CREATE TABLE rawb.r (id INT PRIMARY KEY, v BLOB)");
+    // Every byte value, then bytes that happen to spell a character of
+    // plane 16's private use area, as a dump restored by the client sends.
+    let mut all: Vec<u8> = (0..=255u8).collect();
+    all.extend_from_slice("\u{10FF41}\u{10FFFF}é".as_bytes());
+    all.extend_from_slice(&[0xF4, 0x8F, 0xBD]);
+    let mut script = b"INSERT INTO rawb.r VALUES (1, '".to_vec();
+    script.extend_from_slice(&dump_escaped(&all));
+    script.extend_from_slice(b"'), (2, _binary '");
+    script.extend_from_slice(&dump_escaped(&all));
+    script.extend_from_slice(b"');\n");
+    let mut client = server
+        .mysql_cli()
+        .arg("--binary-mode")
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    client.stdin.take().unwrap().write_all(&script).unwrap();
+    assert!(client.wait().unwrap().success());
+    let mut c = Conn::new(Opts::from_url(&server.url("rawb")).unwrap()).unwrap();
+    let rows: Vec<(i32, Vec<u8>)> = c.query("SELECT id, v FROM r ORDER BY id").unwrap();
+    assert_eq!(rows.len(), 2);
+    for (id, v) in rows {
+        assert!(v == all, "row {id}: the bytes sent are the bytes stored");
+    }
+}

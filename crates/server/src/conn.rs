@@ -559,7 +559,7 @@ impl<S: Read + Write> Conn<S> {
     /// COM_QUERY: each statement's result in turn, all but the last
     /// flagged "more results"; an error ends the batch.
     fn query(&mut self, body: &[u8]) -> io::Result<()> {
-        let sql = String::from_utf8_lossy(body);
+        let sql = lineardb_sql::text_of_wire(body);
         let batch = match self.session.parse_batch(&sql) {
             Ok(b) if b.len() > 1 && !self.multi_statements => {
                 return self.send_err(&SqlError::syntax(
@@ -692,7 +692,7 @@ impl<S: Read + Write> Conn<S> {
     }
 
     fn prepare(&mut self, body: &[u8]) -> io::Result<()> {
-        let sql = String::from_utf8_lossy(body).into_owned();
+        let sql = lineardb_sql::text_of_wire(body).into_owned();
         let prepared = match self.session.prepare(&sql) {
             Ok(p) => p,
             Err(e) => return self.send_err(&e),

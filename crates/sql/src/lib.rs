@@ -44,6 +44,7 @@ pub use catalog::authentication::{authenticate, native_password_response};
 pub use catalog::registry::{Process, Registry, SessionSlot};
 pub use dispatch::Batch;
 pub use error::{Result, SqlError};
+pub use parser::wire_text::text_of_wire;
 pub use privileges::grants::Grants;
 pub use result::{CollectSink, Column, ColumnAttributes, ColumnKind, Outcome, RowSink};
 pub use session::{wait_durable, Prepared, Session};

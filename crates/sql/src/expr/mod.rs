@@ -481,6 +481,20 @@ impl Compiler<'_> {
                 ),
                 other => Expr::Lit(literal(other)?),
             },
+            // A character set introducer: `_binary'…'` is a binary string,
+            // `_utf8mb4'…'` (or `_utf8`) the connection's.
+            E::Prefixed { prefix, value } if prefix.value.starts_with('_') => {
+                let literal = self.compile(value)?;
+                match prefix.value.to_ascii_lowercase().as_str() {
+                    "_binary" => Expr::Cast(Box::new(literal), CastType::Char(Collation::Binary)),
+                    "_utf8mb4" | "_utf8" | "_utf8mb3" => literal,
+                    other => {
+                        return Err(SqlError::unsupported(format!(
+                            "the character set introducer {other}"
+                        )))
+                    }
+                }
+            }
             E::Nested(inner) => self.compile(inner)?,
             E::IsNull(x) => Expr::IsNull(Box::new(self.compile(x)?), false),
             E::IsNotNull(x) => Expr::IsNull(Box::new(self.compile(x)?), true),
@@ -908,7 +922,7 @@ impl Compiler<'_> {
                 ast::FunctionArgumentClause::Separator(s) if name == "GROUP_CONCAT" => {
                     separator = match &s.value {
                         ast::Value::SingleQuotedString(t) | ast::Value::DoubleQuotedString(t) => {
-                            t.as_bytes().to_vec()
+                            crate::parser::wire_text::literal_bytes(t)
                         }
                         _ => return Err(SqlError::syntax("SEPARATOR takes a string")),
                     };
@@ -1285,7 +1299,7 @@ pub(crate) fn literal(v: &ast::Value) -> Result<Value> {
     Ok(match v {
         ast::Value::Number(s, _) => number(s)?,
         ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
-            Value::Bytes(s.as_bytes().to_vec())
+            Value::Bytes(crate::parser::wire_text::literal_bytes(s))
         }
         ast::Value::HexStringLiteral(h) => Value::Bytes(
             (0..h.len() / 2)
@@ -2389,9 +2403,13 @@ fn cast_value(v: Value, t: CastType) -> Value {
             _ => Value::Double(0.0),
         },
         CastType::Collate(_) => v,
-        CastType::Char(_) => match v.to_text() {
-            Some(t) => Value::Bytes(t.into_bytes()),
-            None => Value::Null,
+        // A string keeps its bytes (a binary one may not be UTF-8).
+        CastType::Char(_) => match v {
+            Value::Bytes(b) => Value::Bytes(b),
+            v => match v.to_text() {
+                Some(t) => Value::Bytes(t.into_bytes()),
+                None => Value::Null,
+            },
         },
         CastType::Date | CastType::DateTime => {
             let as_time = match &v {

@@ -6,6 +6,7 @@ mod multi_table_update;
 pub(crate) mod select_into;
 pub(crate) mod tokens;
 pub(crate) mod unsupported;
+pub(crate) mod wire_text;
 
 use crate::error::Result;
 use sqlparser::ast;
