@@ -5,7 +5,8 @@
 //! SHOW COLUMNS, through the text and the binary protocol; TIMESTAMP and
 //! DATETIME with DEFAULT CURRENT_TIMESTAMP and ON UPDATE CURRENT_TIMESTAMP;
 //! DATETIME(n) and TIMESTAMP(n): the fraction cut to n digits and shown
-//! with exactly n, compared with strings as datetimes.
+//! with exactly n, compared with strings as datetimes; JSON (checked
+//! LONGTEXT).
 mod common;
 use common::differential::{same_as_mariadb, Shown};
 use common::mariadb::MariaDb;
@@ -247,4 +248,33 @@ fn stored_columns_are_defined_on_the_wire_as_mariadb_does() {
     assert_eq!(ours, theirs);
     assert_eq!(our_rows.len(), 1);
     assert_eq!(our_rows[0].clone().unwrap(), their_rows[0].clone().unwrap());
+}
+
+/// JSON columns as MariaDB defines them: LONGTEXT in utf8mb4_bin with a
+/// `json_valid` CHECK (4025 for text that is not JSON), shown so in SHOW
+/// CREATE TABLE; JSON_VALID on values of every kind.
+#[test]
+fn json_columns_are_checked_longtext() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    common::differential::same_rows_and_messages(
+        &server,
+        &mariadb,
+        "tyj",
+        &["CREATE TABLE j (id INT PRIMARY KEY, doc JSON, d2 JSON NOT NULL DEFAULT '{}')"],
+        &[
+            "SHOW CREATE TABLE j",
+            "INSERT INTO j (id, doc) VALUES (1, '{\"a\": [1, 2.5, \"x\"]}'), (2, 'null'), (3, '12')",
+            "INSERT INTO j (id, doc) VALUES (4, '{bad')",
+            "INSERT INTO j (id, doc, d2) VALUES (5, '[]', '')",
+            "INSERT INTO j (id, doc) VALUES (6, CONCAT('[\"', REPEAT('z', 10000), '\"]'))",
+            "UPDATE j SET doc = '{\"b\":' WHERE id = 1",
+            "UPDATE j SET doc = '{\"b\": true}' WHERE id = 1",
+            "SELECT id, doc, d2, LENGTH(doc), JSON_VALID(doc) FROM j ORDER BY id",
+            "SELECT id FROM j WHERE doc = '{\"B\": true}'",
+            "SELECT JSON_VALID('{a:1}'), JSON_VALID('[1,'), JSON_VALID(''), JSON_VALID(NULL), \
+             JSON_VALID('1e400'), JSON_VALID(' {\"a\":1} '), JSON_VALID('\"é\"'), JSON_VALID(1)",
+        ],
+        &[],
+    );
 }

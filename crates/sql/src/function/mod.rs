@@ -7,6 +7,7 @@
 pub(crate) mod arguments;
 mod datetime;
 mod hash;
+pub(crate) mod json;
 mod numeric;
 mod string;
 
@@ -88,6 +89,7 @@ pub(crate) fn lookup(name: &str) -> Option<&'static Builtin> {
         numeric::FUNCTIONS,
         datetime::FUNCTIONS,
         hash::FUNCTIONS,
+        json::FUNCTIONS,
     ]
     .into_iter()
     .flatten()

@@ -61,7 +61,9 @@ fn data_type(t: &ast::DataType) -> Result<DataType> {
         D::TinyText => DataType::Text(types::TINY_LEN),
         D::Text => DataType::Text(types::TEXT_LEN),
         D::MediumText => DataType::Text(types::MEDIUM_LEN),
-        D::LongText => DataType::Text(types::LONG_LEN),
+        // JSON: LONGTEXT in utf8mb4_bin, checked by `json_valid` (see
+        // `column_def`), as MariaDB defines it.
+        D::LongText | D::JSON => DataType::Text(types::LONG_LEN),
         D::TinyBlob => DataType::Blob(types::TINY_LEN),
         // BLOB(n): the smallest BLOB type that holds n bytes.
         D::Blob(n) => DataType::Blob(match n {
@@ -197,6 +199,10 @@ pub(crate) fn column_def(c: &ast::ColumnDef) -> Result<ColumnSpec> {
     let (mut primary, mut unique) = (false, false);
     let mut references = Vec::new();
     let mut checks = Vec::new();
+    if matches!(c.data_type, ast::DataType::JSON) {
+        def = def.collate(Collation::Utf8mb4Bin);
+        checks.push(json_valid_check(&c.name));
+    }
     // DEFAULT / ON UPDATE CURRENT_TIMESTAMP are for these types, with the
     // column's own digits (or none).
     let takes_now = matches!(def.data_type, DataType::DateTime | DataType::Timestamp);
@@ -294,6 +300,27 @@ pub(crate) fn column_def(c: &ast::ColumnDef) -> Result<ColumnSpec> {
         unique,
         references,
         checks,
+    })
+}
+
+/// `json_valid(`column`)`: the CHECK a JSON column carries.
+fn json_valid_check(column: &ast::Ident) -> ast::Expr {
+    let quoted = ast::Ident::with_quote('`', column.value.clone());
+    ast::Expr::Function(ast::Function {
+        name: ast::ObjectName::from(vec![ast::Ident::new("json_valid")]),
+        uses_odbc_syntax: false,
+        parameters: ast::FunctionArguments::None,
+        args: ast::FunctionArguments::List(ast::FunctionArgumentList {
+            duplicate_treatment: None,
+            args: vec![ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(
+                ast::Expr::Identifier(quoted),
+            ))],
+            clauses: Vec::new(),
+        }),
+        filter: None,
+        null_treatment: None,
+        over: None,
+        within_group: Vec::new(),
     })
 }
 
