@@ -6,7 +6,7 @@
 //! DATETIME with DEFAULT CURRENT_TIMESTAMP and ON UPDATE CURRENT_TIMESTAMP;
 //! DATETIME(n) and TIMESTAMP(n): the fraction cut to n digits and shown
 //! with exactly n, compared with strings as datetimes; JSON (checked
-//! LONGTEXT).
+//! LONGTEXT) with JSON_VALID, JSON_EXTRACT and JSON_UNQUOTE.
 mod common;
 use common::differential::{same_as_mariadb, Shown};
 use common::mariadb::MariaDb;
@@ -274,6 +274,17 @@ fn json_columns_are_checked_longtext() {
             "SELECT id FROM j WHERE doc = '{\"B\": true}'",
             "SELECT JSON_VALID('{a:1}'), JSON_VALID('[1,'), JSON_VALID(''), JSON_VALID(NULL), \
              JSON_VALID('1e400'), JSON_VALID(' {\"a\":1} '), JSON_VALID('\"é\"'), JSON_VALID(1)",
+            "SELECT id, JSON_EXTRACT(doc, '$'), JSON_EXTRACT(doc, '$.a'), JSON_EXTRACT(doc, '$.a[1]'), \
+             JSON_EXTRACT(doc, '$[0]'), JSON_UNQUOTE(JSON_EXTRACT(doc, '$.a[2]')) FROM j WHERE id < 6 ORDER BY id",
+            "SELECT JSON_EXTRACT('{\"a\" :  {\"x\" : 2.50, \"y\":[ ]} , \"b\":\"q\\\\\"r\"}', '$'), \
+             JSON_EXTRACT('{\"a\":{}}', '$.a'), JSON_EXTRACT('[1,2]', '$[5]'), JSON_EXTRACT('[1,2]', '$[1]', '$[9]'), \
+             JSON_EXTRACT('{\"a\":1}', '$.a', '$.a'), JSON_EXTRACT('\"s\"', '$'), JSON_EXTRACT('[1,[2,3]]', '$[*][*]')",
+            "SELECT JSON_EXTRACT('{\"a\":[{\"b\":1},{\"b\":2}]}', '$.a[*].b'), JSON_EXTRACT(NULL, '$'), \
+             JSON_EXTRACT('[1]', NULL), JSON_EXTRACT('{\"a\":1,\"a\":2}', '$.a'), \
+             JSON_EXTRACT('{\"a\":{\"b\":1},\"c\":{\"b\":2}}', '$.*.b'), JSON_EXTRACT('[[1,2],[3]]', '$[0][1]'), \
+             JSON_EXTRACT('{\"a b\":5}', '$.\"a b\"'), JSON_EXTRACT('[1,2,3]', '$[last]'), JSON_EXTRACT('7', '$[0]')",
+            "SELECT JSON_UNQUOTE('abc'), JSON_UNQUOTE('\"a'), JSON_UNQUOTE('\"\\\\u00e9x\"'), \
+             JSON_UNQUOTE('\"a\\\\nb\"'), JSON_UNQUOTE(NULL), JSON_UNQUOTE('[1, 2]')",
         ],
         &[],
     );
