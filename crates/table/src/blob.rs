@@ -63,30 +63,38 @@ fn chunk_len(tree: &BTree) -> usize {
     tree.max_entry_len() - 12 - Stamp::MAX_LEN
 }
 
-/// Stores `data` as value `id`, written by `txn`.
-pub(crate) fn write(txn: &mut Txn, tree: &BTree, id: u64, data: &[u8]) -> Result<()> {
-    let trx = txn.id();
+/// Cuts `data` into the chunk entries of value `id` (stamped for `trx`)
+/// and hands each to `put` with its key.
+fn put_chunks(
+    tree: &BTree,
+    id: u64,
+    data: &[u8],
+    trx: u64,
+    mut put: impl FnMut(&[u8], &[u8]) -> Result<()>,
+) -> Result<()> {
     let mut entry = Vec::with_capacity(tree.max_entry_len());
     for (n, chunk) in data.chunks(chunk_len(tree)).enumerate() {
         entry.clear();
         Stamp::live(trx).encode(&mut entry);
         entry.extend_from_slice(chunk);
-        txn.put(tree, &chunk_key(id, n as u32), &entry)?;
+        put(&chunk_key(id, n as u32), &entry)?;
     }
     Ok(())
+}
+
+/// Stores `data` as value `id`, written by `txn`.
+pub(crate) fn write(txn: &mut Txn, tree: &BTree, id: u64, data: &[u8]) -> Result<()> {
+    let trx = txn.id();
+    put_chunks(tree, id, data, trx, |k, e| Ok(txn.put(tree, k, e)?))
 }
 
 /// Stores `data` as value `id` of a tree nothing references yet (a table
 /// being rebuilt): chunks of transaction 0, without undo.
 pub(crate) fn write_loaded(tree: &BTree, id: u64, data: &[u8]) -> Result<()> {
-    let mut entry = Vec::with_capacity(tree.max_entry_len());
-    for (n, chunk) in data.chunks(chunk_len(tree)).enumerate() {
-        entry.clear();
-        Stamp::live(0).encode(&mut entry);
-        entry.extend_from_slice(chunk);
-        tree.put(&chunk_key(id, n as u32), &entry)?;
-    }
-    Ok(())
+    put_chunks(tree, id, data, 0, |k, e| {
+        tree.put(k, e)?;
+        Ok(())
+    })
 }
 
 /// Delete-marks the chunks of `r` for `txn` (purge removes them once no

@@ -650,31 +650,14 @@ impl Table {
         Ok(())
     }
 
-    /// A row's value: the stamp of transaction `trx`, then the row. A row
-    /// too large for a record with the longest stamp is refused (its size
-    /// then does not depend on the transaction id).
-    fn stamped(&self, pk: &[u8], trx: u64, row: &[Value]) -> Result<Vec<u8>> {
-        let mut bytes = Vec::with_capacity(128);
-        Stamp::live(trx).encode(&mut bytes);
-        let at = bytes.len();
-        self.layout.encode(row, &mut bytes);
-        let (size, max) = (
-            pk.len() + bytes.len() - at,
-            self.primary.max_entry_len() - Stamp::MAX_LEN,
-        );
-        if size > max {
-            return Err(lineardb_buffer::Error::TooLarge { size, max }.into());
-        }
-        Ok(bytes)
-    }
-
     /// Which string columns of `row` go off-page for it to fit a record
     /// with primary key `pk` (ascending; `None` as the reference: a value
     /// to store, else the reference it keeps). `kept` are references of
     /// the row's current version whose values are unchanged: they stay.
     /// The longest values of columns no key has go first; a row that still
     /// does not fit, or does not fit in a table without a blob tree, is
-    /// refused.
+    /// refused (sizes count the longest stamp, so whether a row fits does not
+    /// depend on the transaction id).
     fn outline_plan(
         &self,
         pk: &[u8],
@@ -725,6 +708,19 @@ impl Table {
         row: &[Value],
         plan: &[(usize, Option<BlobRef>)],
     ) -> Result<Vec<u8>> {
+        let trx = txn.id();
+        self.encode_stored(trx, row, plan, |tree, id, b| blob::write(txn, tree, id, b))
+    }
+
+    /// Stamp of transaction `trx`, then `row`, with the values `plan`
+    /// outlines handed to `store` (blob tree, new value id, bytes) first.
+    fn encode_stored(
+        &self,
+        trx: u64,
+        row: &[Value],
+        plan: &[(usize, Option<BlobRef>)],
+        mut store: impl FnMut(&BTree, u64, &[u8]) -> Result<()>,
+    ) -> Result<Vec<u8>> {
         let mut outlined = Vec::with_capacity(plan.len());
         for &(c, kept) in plan {
             let r = match kept {
@@ -738,14 +734,14 @@ impl Table {
                         id: self.next_blob_id.fetch_add(1),
                         len: b.len() as u64,
                     };
-                    blob::write(txn, tree, r.id, b)?;
+                    store(tree, r.id, b)?;
                     r
                 }
             };
             outlined.push((c, r));
         }
         let mut bytes = Vec::with_capacity(128);
-        Stamp::live(txn.id()).encode(&mut bytes);
+        Stamp::live(trx).encode(&mut bytes);
         self.layout.encode_outlined(row, &outlined, &mut bytes);
         Ok(bytes)
     }
@@ -859,28 +855,10 @@ impl Table {
         let (row, _) = self.prepare_row(values.into_iter().map(Some).collect())?;
         let pk = self.primary_key_of(&row, Some(row_id));
         let plan = self.outline_plan(&pk, &row, &[])?;
-        if plan.is_empty() {
-            // Transaction 0: every snapshot sees loaded rows.
-            let bytes = self.stamped(&pk, 0, &row)?;
-            return Ok((pk, bytes));
-        }
-        // Into a table being built: its blob tree is unreferenced until
-        // the catalog names it, so its chunks need no undo.
-        let tree = self.blobs.as_ref().expect("planned with a blob tree");
-        let mut outlined = Vec::with_capacity(plan.len());
-        for (c, _) in plan {
-            let Value::Bytes(b) = &row[c] else {
-                unreachable!("only strings are outlined")
-            };
-            let r = BlobRef {
-                id: self.next_blob_id.fetch_add(1),
-                len: b.len() as u64,
-            };
-            blob::write_loaded(tree, r.id, b)?;
-            outlined.push((c, r));
-        }
-        let mut bytes = Stamp::live(0).to_vec();
-        self.layout.encode_outlined(&row, &outlined, &mut bytes);
+        // Transaction 0: every snapshot sees loaded rows. Off-page values
+        // go into a table being built, whose blob tree is unreferenced
+        // until the catalog names it: its chunks need no undo.
+        let bytes = self.encode_stored(0, &row, &plan, blob::write_loaded)?;
         Ok((pk, bytes))
     }
 

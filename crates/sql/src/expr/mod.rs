@@ -1117,22 +1117,7 @@ impl Compiler<'_> {
     fn call(&self, f: Func, args: Vec<Expr>) -> Expr {
         let counts_characters = match f {
             Func::CharLength | Func::Upper | Func::Lower | Func::Substring => true,
-            Func::Builtin(b) => matches!(
-                b.name(),
-                "LEFT"
-                    | "RIGHT"
-                    | "LPAD"
-                    | "RPAD"
-                    | "REPLACE"
-                    | "REVERSE"
-                    | "INSTR"
-                    | "LOCATE"
-                    | "LTRIM"
-                    | "RTRIM"
-                    | "TRIM"
-                    | "SUBSTRING_INDEX"
-                    | "INSERT"
-            ),
+            Func::Builtin(b) => b.counts_characters,
             _ => false,
         };
         if !counts_characters

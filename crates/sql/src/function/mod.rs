@@ -28,6 +28,9 @@ pub(crate) struct Builtin {
     /// Whether a NULL argument makes the result NULL (`eval` then never
     /// sees one).
     pub(crate) strict: bool,
+    /// Whether it counts or rearranges characters (then it works on bytes
+    /// where its strings meet in binary: `Compiler::call`).
+    pub(crate) counts_characters: bool,
 }
 
 impl Builtin {
@@ -44,6 +47,15 @@ impl Builtin {
             kind,
             eval,
             strict: true,
+            counts_characters: false,
+        }
+    }
+
+    /// The same function, counting or rearranging characters.
+    pub(crate) const fn counts_characters(self) -> Builtin {
+        Builtin {
+            counts_characters: true,
+            ..self
         }
     }
 
