@@ -289,3 +289,130 @@ fn json_columns_are_checked_longtext() {
         &[],
     );
 }
+
+/// TIME and TIME(fsp) columns: durations past 24 hours and negative ones,
+/// every input form MariaDB reads (text, `D hh:mm:ss`, numbers hhmmss,
+/// datetimes), range and format errors (1292), comparison with strings
+/// and numbers, keys, sorting, grouping, numeric context, the functions
+/// that give and take times, and the binary protocol's TIME.
+#[test]
+fn time_columns_as_mariadb_does() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    common::differential::same_rows_and_messages(
+        &server,
+        &mariadb,
+        "tyt",
+        &[
+            "CREATE TABLE tm (id INT PRIMARY KEY, t TIME, t3 TIME(3), t6 TIME(6) NOT NULL DEFAULT '00:00:01')",
+            "INSERT INTO tm (id, t, t3) VALUES (1, '12:34:56', '12:34:56.789'), (2, '-01:02:03', '838:59:59.999'), \
+             (3, '1 02:03:04', '-838:59:59'), (4, 123456, '1:2'), (6, NULL, '00:00:00.1234'), (7, '0:0:0', 0)",
+        ],
+        &[
+            "SHOW CREATE TABLE tm",
+            "SHOW COLUMNS FROM tm",
+            "SELECT * FROM tm ORDER BY id",
+            "SELECT id, t FROM tm ORDER BY t, id",
+            "SELECT id, t3 FROM tm ORDER BY t3 DESC",
+            "INSERT INTO tm (id, t) VALUES (10, '839:00:00')",
+            "INSERT INTO tm (id, t) VALUES (11, '-839:00:00')",
+            "INSERT INTO tm (id, t) VALUES (12, 'abc')",
+            "INSERT INTO tm (id, t) VALUES (13, '12:60:00')",
+            "INSERT INTO tm (id, t) VALUES (14, '12:00:61')",
+            "INSERT INTO tm (id, t) VALUES (15, 126000)",
+            "INSERT INTO tm (id, t) VALUES (16, 8385960)",
+            "INSERT INTO tm (id, t, t3) VALUES (17, 2400000, 12.5)",
+            "INSERT INTO tm (id, t, t6) VALUES (18, '-00:00:01', '-00:00:00.5')",
+            "INSERT INTO tm (id, t) VALUES (19, '34:56')",
+            "INSERT INTO tm (id, t) VALUES (20, '10:00:00.999999')",
+            "INSERT INTO tm (id, t) VALUES (21, 100), (22, 5959), (23, '0 10:11'), (24, '-5 00:00:01')",
+            "SELECT * FROM tm WHERE id >= 15 ORDER BY id",
+            "UPDATE tm SET t = '23:59:59' WHERE id = 7",
+            "UPDATE tm SET t = '900:00:00' WHERE id = 7",
+            "SELECT id, t FROM tm WHERE t = '26:03:04'",
+            "SELECT id FROM tm WHERE t > '12:00' ORDER BY id",
+            "SELECT id FROM tm WHERE t < '0:0:0' ORDER BY id",
+            "SELECT id FROM tm WHERE t BETWEEN '00:00:00' AND '13:00:00' ORDER BY id",
+            "SELECT id FROM tm WHERE t > 100000 ORDER BY id",
+            "SELECT id FROM tm WHERE t IN ('12:34:56', '23:59:59') ORDER BY id",
+            "SELECT id FROM tm WHERE t6 = '00:00:01' ORDER BY id",
+            "CREATE INDEX it ON tm (t)",
+            "SELECT id, t FROM tm WHERE t >= '03:00' AND t < '30:00' ORDER BY t, id",
+            "SELECT id FROM tm WHERE t = '12:34:56' ORDER BY id",
+            "CREATE TABLE tk (t TIME PRIMARY KEY, n INT)",
+            "INSERT INTO tk VALUES ('10:00', 1), ('-10:00', 2), ('100:00', 3)",
+            "INSERT INTO tk VALUES ('10:00:00', 4)",
+            "SELECT * FROM tk ORDER BY t",
+            "SELECT * FROM tk WHERE t = 100000",
+            "SELECT t, COUNT(*) FROM tm GROUP BY t ORDER BY t",
+            "SELECT DISTINCT t FROM tm WHERE t IS NOT NULL ORDER BY t",
+            "SELECT MIN(t), MAX(t), SUM(t), AVG(t), COUNT(t) FROM tm",
+            "SELECT id, t + 0, t * 1, t - 1, -t, t DIV 100 FROM tm WHERE id < 10 ORDER BY id",
+            "SELECT id, CONCAT(t, '|'), LENGTH(t), t = '12:34:56', t IS NULL FROM tm ORDER BY id",
+            "SELECT id, HOUR(t), MINUTE(t), SECOND(t), MICROSECOND(t3), TIME_TO_SEC(t) \
+             FROM tm WHERE id < 10 ORDER BY id",
+            "SELECT TIME'10:00:61'",
+            "SELECT TIME('2020-01-01 11:12:13'), TIME('10:11:12'), TIMEDIFF('10:00', '09:30:01'), \
+             TIMEDIFF('2020-01-02 00:00:00', '2020-01-01 23:00:00'), SEC_TO_TIME(3661), SEC_TO_TIME(-90), \
+             MAKETIME(1, 2, 3), MAKETIME(-1, 2, 3), SEC_TO_TIME(4000000)",
+            "SELECT id, ADDTIME(t, '01:00:00'), SUBTIME(t, '1 00:00:00'), TIMEDIFF(t, '00:00:01') \
+             FROM tm WHERE id < 10 ORDER BY id",
+            "SELECT CAST('10:11:12.5' AS TIME), CAST('2020-01-01 23:00:00' AS TIME), CAST(123456 AS TIME), \
+             CAST('x' AS TIME), CAST(NULL AS TIME), CAST('900:00:00' AS TIME)",
+            "SELECT id FROM tm WHERE t = CAST('12:34:56' AS TIME) ORDER BY id",
+            "SELECT TIME'10:00:00', TIME'-1 10:00:00'",
+            "SELECT CURTIME() = CURRENT_TIME, CURTIME() <= TIME'23:59:59', UTC_TIME() >= TIME'00:00:00'",
+            "CREATE TABLE tc AS SELECT t, TIMEDIFF(t, '01:00') AS d FROM tm",
+            "SHOW CREATE TABLE tc",
+            "SELECT * FROM tc ORDER BY t",
+            "ALTER TABLE tm MODIFY t3 TIME",
+            "SELECT id, t3 FROM tm ORDER BY id",
+            "ALTER TABLE tm ADD COLUMN u TIME NOT NULL",
+            "SELECT id, u FROM tm ORDER BY id",
+            "DELETE FROM tm WHERE t < '00:00:00'",
+            "SELECT id FROM tm ORDER BY id",
+        ],
+        &[],
+    );
+    // The binary protocol's TIME: sign, days, hours, minutes, seconds,
+    // microseconds; and the columns' definitions.
+    let rows = |url: &str| -> (Vec<String>, Vec<mysql::Row>) {
+        let mut c = Conn::new(Opts::from_url(url).unwrap()).unwrap();
+        c.query_drop("USE tyt").unwrap();
+        let result = c
+            .query_iter("SELECT t, t6, TIMEDIFF(t, '01:00') FROM tm")
+            .unwrap();
+        let shown = result
+            .columns()
+            .as_ref()
+            .iter()
+            .map(|col| {
+                format!(
+                    "{} {:?} len {} flags {:?} decimals {} charset {}",
+                    col.name_str(),
+                    col.column_type(),
+                    col.column_length(),
+                    col.flags(),
+                    col.decimals(),
+                    col.character_set()
+                )
+            })
+            .collect();
+        drop(result);
+        let rows = c
+            .exec(
+                "SELECT id, t, t6, SEC_TO_TIME(?) FROM tm ORDER BY id",
+                (-90061,),
+            )
+            .unwrap();
+        (shown, rows)
+    };
+    let (ours, our_rows) = rows(&server.url(""));
+    let (theirs, their_rows) = rows(&format!("mysql://root@127.0.0.1:{}/", mariadb.port));
+    assert_eq!(ours, theirs);
+    assert!(our_rows.len() > 5);
+    let unwrap = |rows: Vec<mysql::Row>| -> Vec<Vec<mysql::Value>> {
+        rows.into_iter().map(|r| r.unwrap()).collect()
+    };
+    assert_eq!(unwrap(our_rows), unwrap(their_rows));
+}

@@ -342,7 +342,7 @@ impl SqliteLineitem {
                         Value::Bytes(b) => {
                             rusqlite::types::Value::Text(String::from_utf8_lossy(&b).into_owned())
                         }
-                        Value::DateTime(t) => rusqlite::types::Value::Integer(t),
+                        Value::DateTime(t) | Value::Time(t) => rusqlite::types::Value::Integer(t),
                         Value::Null => rusqlite::types::Value::Null,
                     })
                     .collect();

@@ -20,6 +20,7 @@ const T_DOUBLE: u8 = 5;
 const T_LONGLONG: u8 = 8;
 const T_INT24: u8 = 9;
 const T_DATE: u8 = 10;
+const T_TIME: u8 = 11;
 const T_DATETIME: u8 = 12;
 const T_YEAR: u8 = 13;
 const T_NEWDECIMAL: u8 = 246;
@@ -103,6 +104,10 @@ fn definition(c: &Column) -> Definition {
             decimals: c.fsp,
             ..number(T_DATETIME, 20 + c.fsp as u32, BINARY, 0)
         },
+        Some(DataType::Time) => Definition {
+            decimals: c.fsp,
+            ..number(T_TIME, c.length, BINARY, 0)
+        },
         _ => match c.kind {
             ColumnKind::Text(_) => text(T_VAR_STRING, c.length),
             kind => Definition {
@@ -112,6 +117,7 @@ fn definition(c: &Column) -> Definition {
                     ColumnKind::Double => T_DOUBLE,
                     ColumnKind::Date => T_DATE,
                     ColumnKind::DateTime => T_DATETIME,
+                    ColumnKind::Time => T_TIME,
                     ColumnKind::Text(_) => T_VAR_STRING,
                 },
                 charset: BINARY_CHARSET,
@@ -182,6 +188,8 @@ pub(crate) enum Encoding {
     /// A DATETIME or TIMESTAMP column: as text, its digits of a second's
     /// fraction, always (none for 0).
     DateTime(u8),
+    /// A TIME column: as text, its digits of a second's fraction, always.
+    Time(u8),
     /// An integer column: binary values in its type's bytes (1, 2, 4, 8).
     Integer(u8),
 }
@@ -192,6 +200,7 @@ impl Encoding {
             Some(DataType::Float) => Encoding::Float,
             Some(DataType::Year) => Encoding::Year,
             Some(DataType::DateTime | DataType::Timestamp) => Encoding::DateTime(c.fsp),
+            Some(DataType::Time) => Encoding::Time(c.fsp),
             Some(DataType::TinyInt { .. }) => Encoding::Integer(1),
             Some(DataType::SmallInt { .. }) => Encoding::Integer(2),
             Some(DataType::MediumInt { .. } | DataType::Int { .. }) => Encoding::Integer(4),
@@ -210,6 +219,10 @@ impl Encoding {
                 out,
                 lineardb_table::types::format_datetime_digits(*t, fsp).as_bytes(),
             ),
+            (Encoding::Time(fsp), Value::Time(t)) => put_lenenc_str(
+                out,
+                lineardb_table::types::format_time_digits(*t, fsp).as_bytes(),
+            ),
             (_, other) => put_lenenc_str(out, other.to_text().unwrap_or_default().as_bytes()),
         }
     }
@@ -222,6 +235,7 @@ impl Encoding {
             }
             Encoding::Year => out.extend_from_slice(&(int_of(v) as i16).to_le_bytes()),
             Encoding::DateTime(_) => put_binary_kind(out, ColumnKind::DateTime, v),
+            Encoding::Time(_) => put_binary_kind(out, ColumnKind::Time, v),
             Encoding::Integer(bytes) => {
                 out.extend_from_slice(&int_of(v).to_le_bytes()[..usize::from(bytes)])
             }
@@ -276,6 +290,30 @@ fn put_binary_kind(out: &mut Vec<u8>, kind: ColumnKind, v: &Value) {
                 if frac != 0 {
                     out.extend_from_slice(&frac.to_le_bytes());
                 }
+            }
+        }
+        ColumnKind::Time => {
+            // [length] [negative] [days: 4] [h] [m] [s] [micros: 4]
+            let t = match v {
+                Value::Time(t) => *t,
+                _ => 0,
+            };
+            let a = t.unsigned_abs();
+            let (secs, frac) = (a / 1_000_000, (a % 1_000_000) as u32);
+            if a == 0 {
+                out.push(0);
+                return;
+            }
+            out.push(if frac == 0 { 8 } else { 12 });
+            out.push(u8::from(t < 0));
+            out.extend_from_slice(&((secs / 86_400) as u32).to_le_bytes());
+            out.extend_from_slice(&[
+                (secs / 3600 % 24) as u8,
+                (secs / 60 % 60) as u8,
+                (secs % 60) as u8,
+            ]);
+            if frac != 0 {
+                out.extend_from_slice(&frac.to_le_bytes());
             }
         }
         ColumnKind::Decimal { .. } | ColumnKind::Text(_) => match v {

@@ -14,6 +14,7 @@ pub enum ColumnKind {
     Double,
     Date,
     DateTime,
+    Time,
     /// A string and the collation it compares in.
     Text(Collation),
 }
@@ -51,6 +52,7 @@ impl ColumnKind {
             DataType::Year => ColumnKind::Int,
             DataType::Date => ColumnKind::Date,
             DataType::DateTime | DataType::Timestamp => ColumnKind::DateTime,
+            DataType::Time => ColumnKind::Time,
             DataType::Char(_)
             | DataType::VarChar(_)
             | DataType::Binary(_)
@@ -69,6 +71,7 @@ impl ColumnKind {
             Value::Double(_) => ColumnKind::Double,
             Value::Date(_) => ColumnKind::Date,
             Value::DateTime(_) => ColumnKind::DateTime,
+            Value::Time(_) => ColumnKind::Time,
             Value::Null | Value::Bytes(_) => ColumnKind::TEXT,
         }
     }
@@ -169,6 +172,7 @@ pub fn display_length(t: DataType, display_width: Option<u32>, fsp: u8) -> u32 {
         DataType::DateTime | DataType::Timestamp => {
             19 + if fsp > 0 { 1 + u32::from(fsp) } else { 0 }
         }
+        DataType::Time => 10 + if fsp > 0 { 1 + u32::from(fsp) } else { 0 },
         DataType::Char(n)
         | DataType::VarChar(n)
         | DataType::Binary(n)
@@ -192,6 +196,7 @@ impl Column {
                 ColumnKind::Double => 22,
                 ColumnKind::Date => 10,
                 ColumnKind::DateTime => 19,
+                ColumnKind::Time => 10,
                 ColumnKind::Text(_) => 255,
             },
             nullable: true,

@@ -68,6 +68,11 @@ impl Error {
             Error::NullNotAllowed(_) => 1048,
             Error::OutOfRange(_) => 1264,
             Error::DataTooLong(_) => 1406,
+            // ER_TRUNCATED_WRONG_VALUE for dates and times.
+            Error::WrongValue {
+                kind: "date" | "datetime" | "time",
+                ..
+            } => 1292,
             Error::WrongValue { .. } => 1366,
             Error::NoSuchTable(_) => 1146,
             Error::TableExists(_) => 1050,
@@ -92,7 +97,7 @@ impl Error {
             Error::DuplicateKey { .. } | Error::NullNotAllowed(_) => "23000",
             Error::OutOfRange(_) => "22003",
             Error::DataTooLong(_) => "22001",
-            Error::WrongValue { .. } => "HY000",
+            Error::WrongValue { .. } => "22007",
             Error::NoSuchTable(_) => "42S02",
             Error::TableExists(_) => "42S01",
             Error::NoSuchDatabase(_) | Error::DuplicateIndex(_) | Error::NotSupported(_) => "42000",

@@ -61,6 +61,7 @@ pub(crate) fn int_width(dt: &DataType) -> usize {
         DataType::BigInt { .. }
         | DataType::DateTime
         | DataType::Timestamp
+        | DataType::Time
         | DataType::Double
         | DataType::Float => 8,
         DataType::Decimal { precision, .. } => {
@@ -164,6 +165,7 @@ pub fn encode_value(col: &KeyColumn, v: &Value, out: &mut Vec<u8>) {
         (DataType::DateTime | DataType::Timestamp, Value::DateTime(t)) => {
             put_signed(*t as i128, 8, out)
         }
+        (DataType::Time, Value::Time(t)) => put_signed(*t as i128, 8, out),
         (t, Value::Bytes(b)) if t.is_string() => col.collation.sort_key(b, out),
         (dt, v) => panic!("value {v:?} was not coerced to {dt:?}"),
     }
@@ -246,6 +248,7 @@ pub fn decode_value(col: &KeyColumn, b: &[u8], pos: &mut usize) -> Option<Value>
         DataType::DateTime | DataType::Timestamp => {
             Value::DateTime(get_signed(take(pos, 8)?) as i64)
         }
+        DataType::Time => Value::Time(get_signed(take(pos, 8)?) as i64),
         t if t.is_string() && col.collation.key_gives_text() => {
             let mut s = Vec::new();
             loop {
@@ -359,6 +362,9 @@ mod tests {
             DataType::DateTime | DataType::Timestamp => {
                 any::<i64>().prop_map(Value::DateTime).boxed()
             }
+            DataType::Time => (-crate::types::MAX_TIME..=crate::types::MAX_TIME)
+                .prop_map(Value::Time)
+                .boxed(),
             DataType::VarBinary(_) => {
                 prop::collection::vec(prop_oneof![Just(0u8), Just(0xffu8), any::<u8>()], 0..6)
                     .prop_map(Value::Bytes)

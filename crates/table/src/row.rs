@@ -120,7 +120,7 @@ impl RowLayout {
                 Value::Decimal(d) => d.unscaled.to_le_bytes(),
                 Value::Double(f) => (f.to_bits() as u128).to_le_bytes(),
                 Value::Date(d) => (*d as i128).to_le_bytes(),
-                Value::DateTime(t) => (*t as i128).to_le_bytes(),
+                Value::DateTime(t) | Value::Time(t) => (*t as i128).to_le_bytes(),
                 other => panic!("value {other:?} in fixed column {c}"),
             };
             out[at..at + w].copy_from_slice(&bytes[..w]);
@@ -340,6 +340,7 @@ impl<'a> RowRef<'a> {
             DataType::Year => Value::Int(self.int(c)),
             DataType::Date => Value::Date(self.int(c) as i32),
             DataType::DateTime | DataType::Timestamp => Value::DateTime(self.int(c)),
+            DataType::Time => Value::Time(self.int(c)),
             _ => self.string(c),
         }
     }

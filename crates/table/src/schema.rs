@@ -93,7 +93,7 @@ impl ColumnDef {
             DataType::MediumInt { unsigned } => ("mediumint", unsigned, 9, 8),
             DataType::Int { unsigned } => ("int", unsigned, 11, 10),
             DataType::BigInt { unsigned } => ("bigint", unsigned, 20, 20),
-            DataType::DateTime | DataType::Timestamp if self.fsp > 0 => {
+            DataType::DateTime | DataType::Timestamp | DataType::Time if self.fsp > 0 => {
                 return format!("{}({})", self.data_type.sql(), self.fsp)
             }
             other => return other.sql(),
@@ -114,6 +114,11 @@ impl ColumnDef {
             Value::DateTime(t) if self.fsp < 6 => {
                 let unit = 10i64.pow(6 - self.fsp as u32);
                 Value::DateTime(t - t.rem_euclid(1_000_000) % unit)
+            }
+            // A TIME's fraction is cut toward zero.
+            Value::Time(t) if self.fsp < 6 => {
+                let unit = 10i64.pow(6 - self.fsp as u32);
+                Value::Time(t - t % 1_000_000 % unit)
             }
             v => v,
         })

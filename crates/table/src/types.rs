@@ -50,6 +50,8 @@ pub enum DataType {
     Binary(u32),
     /// VARBINARY(n): at most n bytes.
     VarBinary(u32),
+    /// TIME: a duration of −838:59:59.999999 … 838:59:59.999999.
+    Time,
     /// TINYTEXT … LONGTEXT: at most this many bytes.
     Text(u32),
     /// TINYBLOB … LONGBLOB: at most this many bytes.
@@ -129,6 +131,8 @@ pub enum Value {
     Date(i32),
     /// Microseconds since 1970-01-01 00:00:00.
     DateTime(i64),
+    /// TIME: signed microseconds (a time of day or a duration).
+    Time(i64),
     Bytes(Vec<u8>),
 }
 
@@ -151,6 +155,7 @@ impl Value {
             Value::Double(v) => format_double(*v),
             Value::Date(d) => format_date(*d),
             Value::DateTime(t) => format_datetime(*t),
+            Value::Time(t) => format_time(*t),
             Value::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
         })
     }
@@ -172,6 +177,7 @@ impl Value {
             (DateTime(a), DateTime(b)) => a.cmp(b),
             (Date(a), DateTime(b)) => (*a as i64 * MICROS_PER_DAY).cmp(b),
             (DateTime(a), Date(b)) => a.cmp(&(*b as i64 * MICROS_PER_DAY)),
+            (Time(a), Time(b)) => a.cmp(b),
             (Bytes(a), Bytes(b)) => a.cmp(b),
             (a, b) => a.as_f64()?.total_cmp(&b.as_f64()?),
         })
@@ -183,6 +189,7 @@ impl Value {
             Value::UInt(v) => Some(*v as f64),
             Value::Decimal(d) => Some(d.to_f64()),
             Value::Double(v) => Some(*v),
+            Value::Time(t) => Some(time_number(*t)),
             Value::Bytes(b) => std::str::from_utf8(b).ok()?.trim().parse().ok(),
             _ => None,
         }
@@ -274,6 +281,107 @@ pub fn format_clock(micros: u64) -> String {
     }
 }
 
+/// `[-]hh:mm:ss[.ffffff]` of a TIME (hours past 24 shown whole; the
+/// fraction only when there is one).
+pub fn format_time(micros: i64) -> String {
+    let sign = if micros < 0 { "-" } else { "" };
+    format!("{sign}{}", format_clock(micros.unsigned_abs()))
+}
+
+/// A TIME(fsp) column's text: exactly `fsp` digits of the fraction.
+pub fn format_time_digits(t: i64, fsp: u8) -> String {
+    let whole = format_time(t - t % 1_000_000);
+    if fsp == 0 {
+        return whole;
+    }
+    let fraction = format!("{:06}", (t % 1_000_000).abs());
+    // A value in (−1 s, 0) keeps its sign.
+    let sign = if t < 0 && t > -1_000_000 { "-" } else { "" };
+    format!("{sign}{whole}.{}", &fraction[..fsp.min(6) as usize])
+}
+
+/// A TIME in numeric context: `[-]hhmmss.ffffff`.
+pub fn time_number(t: i64) -> f64 {
+    let a = t.unsigned_abs();
+    let secs = a / 1_000_000;
+    let n = (secs / 3600 * 10_000 + secs / 60 % 60 * 100 + secs % 60) as f64
+        + (a % 1_000_000) as f64 / 1e6;
+    if t < 0 {
+        -n
+    } else {
+        n
+    }
+}
+
+/// The largest TIME: 838:59:59.999999.
+pub const MAX_TIME: i64 = (838 * 3600 + 59 * 60 + 59) * 1_000_000 + 999_999;
+
+/// Parses a TIME's text: `[-][D ]hh:mm[:ss[.f]]`, `[-]hhmmss[.f]` (also
+/// `mmss`, `ss`), or a datetime's text (its time of day). None for text
+/// that is not a time. Hours are not bounded (a column checks
+/// [`MAX_TIME`]).
+pub fn parse_time(s: &str) -> Option<i64> {
+    let s = s.trim();
+    if s.len() > 10 && s.as_bytes().get(4) == Some(&b'-') {
+        return parse_datetime(s).map(|t| t.rem_euclid(MICROS_PER_DAY));
+    }
+    let (negative, s) = match s.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, s),
+    };
+    let (days, s) = match s.split_once(' ') {
+        Some((d, rest)) => (d.parse::<i64>().ok()?, rest.trim_start()),
+        None => (0, s),
+    };
+    let (hms, frac) = match s.split_once('.') {
+        Some((a, f)) => (a, f),
+        None => (s, ""),
+    };
+    if !frac.bytes().all(|b| b.is_ascii_digit()) || hms.is_empty() {
+        return None;
+    }
+    let (h, m, sec) = if hms.contains(':') {
+        let mut it = hms.split(':');
+        let h: i64 = it.next()?.parse().ok()?;
+        let m: i64 = it.next()?.parse().ok()?;
+        let sec: i64 = it.next().map_or(Some(0), |x| x.parse().ok())?;
+        if it.next().is_some() {
+            return None;
+        }
+        (h, m, sec)
+    } else {
+        if days != 0 || !hms.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let n: i64 = hms.parse().ok()?;
+        (n / 10_000, n / 100 % 100, n % 100)
+    };
+    if m > 59 || sec > 59 || days < 0 || h < 0 {
+        return None;
+    }
+    let digits: String = frac.chars().take(6).collect();
+    let micros: i64 = format!("{digits:0<6}").parse().ok()?;
+    let t = (((days * 24 + h) * 60 + m) * 60 + sec) * 1_000_000 + micros;
+    Some(if negative { -t } else { t })
+}
+
+/// A TIME from a number `[-]hhmmss[.f]`; None for minutes or seconds past
+/// 59. Hours are not bounded.
+pub fn time_from_number(x: f64) -> Option<i64> {
+    if !x.is_finite() {
+        return None;
+    }
+    let negative = x < 0.0;
+    let whole = x.abs().trunc() as i64;
+    let micros = (x.abs().fract() * 1e6).round() as i64;
+    let (h, m, s) = (whole / 10_000, whole / 100 % 100, whole % 100);
+    if m > 59 || s > 59 {
+        return None;
+    }
+    let t = ((h * 60 + m) * 60 + s) * 1_000_000 + micros;
+    Some(if negative { -t } else { t })
+}
+
 /// Parses `YYYY-MM-DD` (also `YYYYMMDD`) into days since 1970-01-01.
 pub fn parse_date(s: &str) -> Option<i32> {
     let s = s.trim();
@@ -345,7 +453,7 @@ impl DataType {
             }
             DataType::Double => 8,
             DataType::Date => 4,
-            DataType::DateTime | DataType::Timestamp => 8,
+            DataType::DateTime | DataType::Timestamp | DataType::Time => 8,
             DataType::Float => 4,
             DataType::Year => 2,
             t if t.is_string() => return None,
@@ -603,6 +711,25 @@ impl DataType {
                     .ok_or_else(|| wrong("datetime", &v)),
                 _ => Err(wrong("datetime", &v)),
             },
+            DataType::Time => match &v {
+                Value::Time(t) if t.abs() > MAX_TIME => Err(wrong("time", &v)),
+                Value::Time(_) => Ok(v),
+                Value::DateTime(t) => Ok(Value::Time(t.rem_euclid(MICROS_PER_DAY))),
+                Value::Date(_) => Ok(Value::Time(0)),
+                Value::Bytes(b) => std::str::from_utf8(b)
+                    .ok()
+                    .and_then(parse_time)
+                    .filter(|t| t.abs() <= MAX_TIME)
+                    .map(Value::Time)
+                    .ok_or_else(|| wrong("time", &v)),
+                Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_) => v
+                    .as_f64()
+                    .and_then(time_from_number)
+                    .filter(|t| t.abs() <= MAX_TIME)
+                    .map(Value::Time)
+                    .ok_or_else(|| wrong("time", &v)),
+                _ => Err(wrong("time", &v)),
+            },
             DataType::Char(n) | DataType::VarChar(n) => {
                 let mut bytes = match v {
                     Value::Bytes(b) => b,
@@ -718,6 +845,7 @@ impl DataType {
             DataType::Date => "date".into(),
             DataType::DateTime => "datetime".into(),
             DataType::Timestamp => "timestamp".into(),
+            DataType::Time => "time".into(),
             DataType::Char(n) => format!("char({n})"),
             DataType::VarChar(n) => format!("varchar({n})"),
             DataType::Float => "float".into(),

@@ -102,8 +102,8 @@ fn bad_rows_get_mysql_errors_and_change_nothing() {
                 None,
                 Some(Value::str("1997-02-30")),
             ],
-            1366,
-            "HY000",
+            1292,
+            "22007",
         ),
     ];
     for (r, code, state) in cases {

@@ -95,6 +95,7 @@ fn key_bytes(table: &Table, column: usize) -> u32 {
         DataType::Date => 3,
         DataType::DateTime => 5,
         DataType::Timestamp => 4,
+        DataType::Time => 3,
         DataType::Float => 4,
         DataType::Year => 1,
         DataType::Char(n) => n * 4,

@@ -109,6 +109,9 @@ pub(crate) enum Func {
     SysDate,
     /// CURDATE(), CURRENT_DATE.
     CurDate,
+    /// CURTIME(), CURRENT_TIME: the statement's start, its time of day.
+    CurTime,
+    UtcTime,
     UtcTimestamp,
     UtcDate,
     /// UNIX_TIMESTAMP() of the statement's start.
@@ -228,6 +231,7 @@ pub(crate) enum CastType {
     Collate(Collation),
     Date,
     DateTime,
+    Time,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -668,6 +672,17 @@ impl Compiler<'_> {
                         parse_date(&text)
                             .ok_or_else(|| SqlError::syntax(format!("bad DATE '{text}'")))?,
                     )),
+                    ast::DataType::Time(..) => Expr::Lit(Value::Time(
+                        lineardb_table::types::parse_time(&text)
+                            .filter(|t| t.abs() <= lineardb_table::types::MAX_TIME)
+                            .ok_or_else(|| {
+                                SqlError::new(
+                                    1525,
+                                    "HY000",
+                                    format!("Incorrect TIME value: '{text}'"),
+                                )
+                            })?,
+                    )),
                     _ => Expr::Lit(Value::Bytes(text.into_bytes())),
                 }
             }
@@ -1085,6 +1100,19 @@ impl Compiler<'_> {
                 return Ok(Expr::Func(f, Vec::new()));
             }
             "CURDATE" | "CURRENT_DATE" => (Func::CurDate, 0..=0),
+            "CURTIME" | "CURRENT_TIME" | "UTC_TIME" => {
+                // TIME(fsp) values do not show their fraction yet.
+                if a.len() == 1 && a[0] != Expr::Lit(Value::Int(0)) {
+                    return Err(SqlError::unsupported(format!("{name}(fsp)")));
+                }
+                want(0..=1)?;
+                let f = if name == "UTC_TIME" {
+                    Func::UtcTime
+                } else {
+                    Func::CurTime
+                };
+                return Ok(Expr::Func(f, Vec::new()));
+            }
             "UTC_TIMESTAMP" => (Func::UtcTimestamp, 0..=0),
             "UTC_DATE" => (Func::UtcDate, 0..=0),
             "UNIX_TIMESTAMP" if a.is_empty() => (Func::UnixTimestamp, 0..=0),
@@ -1186,6 +1214,7 @@ fn cast_type(t: &ast::DataType) -> Result<CastType> {
         D::Binary(None) => CastType::Char(Collation::Binary),
         D::Date => CastType::Date,
         D::Datetime(None | Some(0)) => CastType::DateTime,
+        D::Time(None | Some(0), ast::TimezoneInfo::None) => CastType::Time,
         other => return Err(SqlError::unsupported(format!("CAST AS {other}"))),
     })
 }
@@ -1336,6 +1365,7 @@ fn constant_for(kind: ColumnKind, v: Value) -> Value {
                 None => parse_date(&text).map_or(v, Value::Date),
             }
         }
+        ColumnKind::Time => time_text(b).map_or(v, Value::Time),
         _ => v,
     }
 }
@@ -1443,10 +1473,24 @@ pub(crate) fn compare(a: &Value, b: &Value, collation: Collation) -> Option<Orde
                 _ => a.sql_cmp(b),
             }
         }
+        // As times, when the string reads as one.
+        (Value::Time(t), Value::Bytes(s)) => match time_text(s) {
+            Some(u) => Some(t.cmp(&u)),
+            None => a.sql_cmp(&numeric(b)),
+        },
+        (Value::Bytes(s), Value::Time(u)) => match time_text(s) {
+            Some(t) => Some(t.cmp(u)),
+            None => numeric(a).sql_cmp(b),
+        },
         (Value::Bytes(_), _) => numeric(a).sql_cmp(b),
         (_, Value::Bytes(_)) => a.sql_cmp(&numeric(b)),
         _ => a.sql_cmp(b),
     }
+}
+
+/// A string read as a TIME (None: it is not one).
+fn time_text(s: &[u8]) -> Option<i64> {
+    lineardb_table::types::parse_time(std::str::from_utf8(s).ok()?)
 }
 
 /// A character's upper case as MariaDB maps it: one character for one
@@ -1473,6 +1517,7 @@ pub(crate) fn truth_of(v: &Value) -> Option<bool> {
         Value::Decimal(d) => Some(d.unscaled != 0),
         Value::Double(f) => Some(*f != 0.0),
         Value::Date(_) | Value::DateTime(_) => Some(true),
+        Value::Time(t) => Some(*t != 0),
         Value::Bytes(_) => truth_of(&numeric(v)),
     }
 }
@@ -1892,12 +1937,16 @@ impl Expr {
     ) -> Result<Value> {
         let v0 = || args[0].eval(row, env);
         let day = |micros: i64| Value::Date(micros.div_euclid(MICROS_PER_DAY) as i32);
+        let time_of_day =
+            |micros: i64| Value::Time(clock::whole_seconds(micros).rem_euclid(MICROS_PER_DAY));
         Ok(match f {
             Func::Now => {
                 Value::DateTime(clock::whole_seconds(clock::local(clock::statement_utc())))
             }
             Func::SysDate => Value::DateTime(clock::whole_seconds(clock::local(clock::now_utc()))),
             Func::CurDate => day(clock::local(clock::statement_utc())),
+            Func::CurTime => time_of_day(clock::local(clock::statement_utc())),
+            Func::UtcTime => time_of_day(clock::statement_utc()),
             Func::UtcTimestamp => Value::DateTime(clock::whole_seconds(clock::statement_utc())),
             Func::UtcDate => day(clock::statement_utc()),
             Func::UnixTimestamp => Value::Int(clock::statement_utc().div_euclid(1_000_000)),
@@ -2191,6 +2240,7 @@ impl Expr {
                 | Func::UnixTimestamp => ColumnKind::Int,
                 Func::Now | Func::SysDate | Func::UtcTimestamp => ColumnKind::DateTime,
                 Func::CurDate | Func::UtcDate => ColumnKind::Date,
+                Func::CurTime | Func::UtcTime => ColumnKind::Time,
                 Func::Upper | Func::Lower | Func::Concat | Func::Repeat | Func::Substring => {
                     crate::function::kinds::same_text(
                         &args.iter().map(|a| a.kind(scope, aggs)).collect::<Vec<_>>(),
@@ -2225,6 +2275,7 @@ impl Expr {
                 CastType::Char(c) | CastType::Collate(c) => ColumnKind::Text(*c),
                 CastType::Date => ColumnKind::Date,
                 CastType::DateTime => ColumnKind::DateTime,
+                CastType::Time => ColumnKind::Time,
             },
             Expr::Subquery(sub, SubqueryTest::Scalar) => sub.kind,
             Expr::Subquery(..) => ColumnKind::Int,
@@ -2236,13 +2287,13 @@ impl Expr {
                 match (spec.func, arg) {
                     (AggFunc::CountStar | AggFunc::Count, _) => ColumnKind::Int,
                     (AggFunc::GroupConcat, _) => ColumnKind::TEXT,
-                    (AggFunc::Sum, Some(ColumnKind::Int | ColumnKind::UInt)) => {
+                    (AggFunc::Sum, Some(ColumnKind::Int | ColumnKind::UInt | ColumnKind::Time)) => {
                         ColumnKind::Decimal { scale: 0 }
                     }
                     (AggFunc::Sum, Some(ColumnKind::Decimal { scale })) => {
                         ColumnKind::Decimal { scale }
                     }
-                    (AggFunc::Avg, Some(ColumnKind::Int | ColumnKind::UInt)) => {
+                    (AggFunc::Avg, Some(ColumnKind::Int | ColumnKind::UInt | ColumnKind::Time)) => {
                         ColumnKind::Decimal { scale: 4 }
                     }
                     (AggFunc::Avg, Some(ColumnKind::Decimal { scale })) => {
@@ -2413,6 +2464,14 @@ fn cast_value(v: Value, t: CastType) -> Value {
                 (Some(m), _) => Value::DateTime(m - m.rem_euclid(1_000_000)),
             }
         }
+        // TIME (no fractional digits): cut toward zero, held in range.
+        CastType::Time => match crate::function::arguments::time_of(&v) {
+            Some(t) => {
+                let max = lineardb_table::types::MAX_TIME - 999_999;
+                Value::Time((t - t % 1_000_000).clamp(-max, max))
+            }
+            None => Value::Null,
+        },
     }
 }
 

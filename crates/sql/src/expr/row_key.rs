@@ -47,6 +47,10 @@ pub(crate) fn encode_value(v: &Value, collation: Collation, out: &mut Vec<u8>) -
             out.push(3);
             out.extend_from_slice(&t.to_le_bytes());
         }
+        Value::Time(t) => {
+            out.push(5);
+            out.extend_from_slice(&t.to_le_bytes());
+        }
         Value::Bytes(b) => {
             out.push(4);
             collation.hash_key(b, out);

@@ -56,6 +56,7 @@ fn class_of(v: &Value) -> Option<u8> {
         Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_) => Some(0),
         Value::Date(_) | Value::DateTime(_) => Some(1),
         Value::Bytes(_) => Some(2),
+        Value::Time(_) => Some(3),
     }
 }
 

@@ -532,7 +532,7 @@ impl Compiler<'_> {
                 | ColumnKind::UInt
                 | ColumnKind::Decimal { .. }
                 | ColumnKind::Double => true,
-                ColumnKind::Date | ColumnKind::DateTime => {
+                ColumnKind::Date | ColumnKind::DateTime | ColumnKind::Time => {
                     return Err(SqlError::unsupported(
                         "RANGE frames over dates (INTERVAL offsets)",
                     ))

@@ -1,6 +1,8 @@
 //! Arguments as the functions read them: in numeric, text, date and time
 //! context, converted as MariaDB converts them.
-use lineardb_table::types::{civil_from_days, format_clock, parse_datetime, MICROS_PER_DAY};
+use lineardb_table::types::{
+    civil_from_days, parse_datetime, parse_time, time_from_number, MICROS_PER_DAY,
+};
 use lineardb_table::Value;
 
 /// A value in numeric context (strings are parsed as MySQL does: the
@@ -35,6 +37,21 @@ pub(crate) fn numeric(v: &Value) -> Value {
         Value::Date(d) => {
             let (y, m, dd) = civil_from_days(*d);
             Value::Int(y as i64 * 10000 + m as i64 * 100 + dd as i64)
+        }
+        // [-]hhmmss, with six digits of fraction when it has one (a
+        // TIME(fsp) column gives fsp digits in MariaDB).
+        Value::Time(t) => {
+            let a = t.unsigned_abs();
+            let secs = (a / 1_000_000) as i64;
+            let whole = secs / 3600 * 10_000 + secs / 60 % 60 * 100 + secs % 60;
+            let sign = if *t < 0 { -1 } else { 1 };
+            match a % 1_000_000 {
+                0 => Value::Int(sign * whole),
+                frac => Value::Decimal(lineardb_table::types::Dec::new(
+                    sign as i128 * (whole as i128 * 1_000_000 + frac as i128),
+                    6,
+                )),
+            }
         }
         other => other.clone(),
     }
@@ -96,7 +113,8 @@ pub(crate) fn datetime_of(v: &Value) -> Option<i64> {
             };
             parse_datetime(&text)
         }
-        Value::Null => None,
+        // A TIME is not a point in time (MariaDB adds it to today).
+        Value::Null | Value::Time(_) => None,
     }
 }
 
@@ -110,75 +128,17 @@ pub(crate) fn civil_of(v: &Value) -> Option<(i32, u32, u32)> {
     days_of(v).map(|d| civil_from_days(d as i32))
 }
 
-/// A value as a TIME, signed microseconds (hours may pass 24): text
-/// `[-][D ]hh:mm[:ss[.f]]`, `hhmmss`, the time of day of a DATETIME or of
-/// text that is one, a number hhmmss. None for NULL and what is not one.
+/// A value as a TIME, signed microseconds (hours may pass 24): a TIME,
+/// text `[-][D ]hh:mm[:ss[.f]]`, `hhmmss`, the time of day of a DATETIME
+/// or of text that is one, a number hhmmss. None for NULL and what is not
+/// one.
 pub(crate) fn time_of(v: &Value) -> Option<i64> {
     match v {
+        Value::Time(t) => Some(*t),
         Value::DateTime(t) => Some(t.rem_euclid(MICROS_PER_DAY)),
         Value::Date(_) => Some(0),
-        Value::Bytes(b) => {
-            let s = std::str::from_utf8(b).ok()?.trim();
-            if s.len() > 10 && s.as_bytes().get(4) == Some(&b'-') {
-                return parse_datetime(s).map(|t| t.rem_euclid(MICROS_PER_DAY));
-            }
-            parse_time(s)
-        }
+        Value::Bytes(b) => parse_time(std::str::from_utf8(b).ok()?),
         Value::Null => None,
-        other => {
-            let x = float_of(other)?;
-            let negative = x < 0.0;
-            let whole = x.abs().trunc() as i64;
-            let micros = ((x.abs().fract()) * 1e6).round() as i64;
-            let (h, m, s) = (whole / 10000, whole / 100 % 100, whole % 100);
-            if m > 59 || s > 59 {
-                return None;
-            }
-            let t = ((h * 60 + m) * 60 + s) * 1_000_000 + micros;
-            Some(if negative { -t } else { t })
-        }
+        other => time_from_number(float_of(other)?),
     }
-}
-
-/// `[-][D ]hh:mm[:ss[.f]]` or `[-]hhmmss[.f]`.
-fn parse_time(s: &str) -> Option<i64> {
-    let (negative, s) = match s.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, s),
-    };
-    let (days, s) = match s.split_once(' ') {
-        Some((d, rest)) => (d.parse::<i64>().ok()?, rest),
-        None => (0, s),
-    };
-    let (hms, frac) = match s.split_once('.') {
-        Some((a, f)) => (a, f),
-        None => (s, ""),
-    };
-    let (h, m, sec) = if hms.contains(':') {
-        let mut it = hms.split(':');
-        let h: i64 = it.next()?.parse().ok()?;
-        let m: i64 = it.next()?.parse().ok()?;
-        let sec: i64 = it.next().unwrap_or("0").parse().ok()?;
-        if it.next().is_some() {
-            return None;
-        }
-        (h, m, sec)
-    } else {
-        let n: i64 = hms.parse().ok()?;
-        (n / 10000, n / 100 % 100, n % 100)
-    };
-    if m > 59 || sec > 59 || !frac.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let digits: String = frac.chars().take(6).collect();
-    let micros: i64 = format!("{digits:0<6}").parse().ok()?;
-    let t = (((days * 24 + h) * 60 + m) * 60 + sec) * 1_000_000 + micros;
-    Some(if negative { -t } else { t })
-}
-
-/// A TIME as MariaDB shows it: `[-]hh:mm:ss[.ffffff]` (the fraction only
-/// when there is one).
-pub(crate) fn format_time(micros: i64) -> String {
-    let sign = if micros < 0 { "-" } else { "" };
-    format!("{sign}{}", format_clock(micros.unsigned_abs()))
 }

@@ -1,11 +1,9 @@
 //! Date and time functions. Arguments are read as dates, datetimes or
 //! times as MariaDB reads them (text, numbers, DATE, DATETIME); what is
-//! not one gives NULL. TIME results are text `hh:mm:ss[.f]` until the TIME
-//! type exists.
-use super::arguments::{
-    civil_of, datetime_of, days_of, float_of, format_time, int_of, text_of, time_of,
-};
-use super::kinds::{date, datetime, int, text};
+//! not one gives NULL. TIME results are TIME values (their fraction shown
+//! with six digits when there is one).
+use super::arguments::{civil_of, datetime_of, days_of, float_of, int_of, text_of, time_of};
+use super::kinds::{date, datetime, int, text, time};
 use super::Builtin;
 use crate::error::Result;
 use crate::expr::clock;
@@ -15,7 +13,7 @@ use lineardb_table::Value;
 
 pub(super) const FUNCTIONS: &[Builtin] = &[
     Builtin::new(&["DATE"], (1, 1), date, date_of),
-    Builtin::new(&["TIME"], (1, 1), text, time_part),
+    Builtin::new(&["TIME"], (1, 1), time_part_kind, time_part),
     Builtin::new(&["HOUR"], (1, 1), int, hour),
     Builtin::new(&["MINUTE"], (1, 1), int, minute),
     Builtin::new(&["SECOND"], (1, 1), int, second),
@@ -32,7 +30,7 @@ pub(super) const FUNCTIONS: &[Builtin] = &[
     Builtin::new(&["DATEDIFF"], (2, 2), int, datediff),
     Builtin::new(&["LAST_DAY"], (1, 1), date, last_day),
     Builtin::new(&["MAKEDATE"], (2, 2), date, makedate),
-    Builtin::new(&["MAKETIME"], (3, 3), text, maketime),
+    Builtin::new(&["MAKETIME"], (3, 3), time, maketime),
     Builtin::new(&["TO_DAYS"], (1, 1), int, to_days),
     Builtin::new(&["FROM_DAYS"], (1, 1), date, from_days),
     Builtin::new(&["TO_SECONDS"], (1, 1), int, to_seconds),
@@ -47,10 +45,10 @@ pub(super) const FUNCTIONS: &[Builtin] = &[
     // UNIX_TIMESTAMP() without an argument is the statement's time (the
     // binder's); with one, that datetime's.
     Builtin::new(&["UNIX_TIMESTAMP"], (1, 1), int, unix_timestamp),
-    Builtin::new(&["TIMEDIFF"], (2, 2), text, timediff),
-    Builtin::new(&["ADDTIME"], (2, 2), text, addtime),
-    Builtin::new(&["SUBTIME"], (2, 2), text, subtime),
-    Builtin::new(&["SEC_TO_TIME"], (1, 1), text, sec_to_time),
+    Builtin::new(&["TIMEDIFF"], (2, 2), time, timediff),
+    Builtin::new(&["ADDTIME"], (2, 2), shifted_time_kind, addtime),
+    Builtin::new(&["SUBTIME"], (2, 2), shifted_time_kind, subtime),
+    Builtin::new(&["SEC_TO_TIME"], (1, 1), time, sec_to_time),
     Builtin::new(&["TIME_TO_SEC"], (1, 1), int, time_to_sec),
     Builtin::new(&["PERIOD_ADD"], (2, 2), int, period_add),
     Builtin::new(&["PERIOD_DIFF"], (2, 2), int, period_diff),
@@ -93,23 +91,28 @@ fn date_of(a: &[Value]) -> Result<Value> {
     Ok(or_null(days_of(&a[0]), |d| Value::Date(d as i32)))
 }
 
-/// TIME(x): with as many fractional digits as x's text has (MariaDB
-/// gives the result the argument's precision).
+/// TIME(x) of a string is text with the string's fractional digits
+/// (MariaDB gives the result the literal's precision); of other values, a
+/// TIME.
+fn time_part_kind(args: &[ColumnKind]) -> ColumnKind {
+    match args.first() {
+        Some(ColumnKind::Text(_)) => ColumnKind::TEXT,
+        _ => ColumnKind::Time,
+    }
+}
+
+/// TIME(x): x's time of day, or x as a duration.
 fn time_part(a: &[Value]) -> Result<Value> {
-    let digits = match &a[0] {
-        Value::Bytes(b) => std::str::from_utf8(b)
-            .ok()
-            .and_then(|s| s.trim().split_once('.'))
-            .map_or(0, |(_, f)| f.len().min(6)),
-        _ => 0,
+    let Value::Bytes(b) = &a[0] else {
+        return Ok(or_null(time_of(&a[0]), clamp_time));
     };
-    Ok(or_null(time_of(&a[0]), |t| {
-        let whole = format_time(t - t % 1_000_000);
-        if digits == 0 {
-            return Value::str(&whole);
-        }
-        let frac = format!("{:06}", (t % 1_000_000).abs());
-        Value::str(&format!("{whole}.{}", &frac[..digits]))
+    let digits = std::str::from_utf8(b)
+        .ok()
+        .and_then(|s| s.trim().split_once('.'))
+        .map_or(0, |(_, f)| f.len().min(6) as u8);
+    Ok(or_null(time_of(&a[0]), |t| match clamp_time(t) {
+        Value::Time(t) => Value::str(&lineardb_table::types::format_time_digits(t, digits)),
+        other => other,
     }))
 }
 
@@ -307,7 +310,7 @@ fn maketime(a: &[Value]) -> Result<Value> {
         return Ok(Value::Null);
     }
     let t = (h.abs() * 3600 + m * 60) * 1_000_000 + (s * 1e6).round() as i64;
-    Ok(Value::str(&format_time(if h < 0 { -t } else { t })))
+    Ok(clamp_time(if h < 0 { -t } else { t }))
 }
 
 fn to_days(a: &[Value]) -> Result<Value> {
@@ -651,9 +654,24 @@ fn timediff(a: &[Value]) -> Result<Value> {
 }
 
 /// A TIME within MariaDB's range (±838:59:59.999999).
+/// A whole number of seconds stays whole (838:59:59).
 fn clamp_time(t: i64) -> Value {
-    const MAX: i64 = (838 * 3600 + 59 * 60 + 59) * 1_000_000 + 999_999;
-    Value::str(&format_time(t.clamp(-MAX, MAX)))
+    use lineardb_table::types::MAX_TIME;
+    let max = if t % 1_000_000 == 0 {
+        MAX_TIME - 999_999
+    } else {
+        MAX_TIME
+    };
+    Value::Time(t.clamp(-max, max))
+}
+
+/// ADDTIME/SUBTIME of a TIME is a TIME; of anything else, text (a
+/// string may hold a datetime or a time).
+fn shifted_time_kind(args: &[ColumnKind]) -> ColumnKind {
+    match args.first() {
+        Some(ColumnKind::Time) => ColumnKind::Time,
+        _ => ColumnKind::TEXT,
+    }
 }
 
 /// ADDTIME/SUBTIME: a datetime or a time moved by a time.
@@ -666,7 +684,12 @@ fn shift_time(a: &[Value], sign: i64) -> Result<Value> {
             Value::str(&lineardb_table::types::format_datetime(t + sign * delta))
         }));
     }
-    Ok(or_null(time_of(&a[0]), |t| clamp_time(t + sign * delta)))
+    Ok(or_null(time_of(&a[0]), |t| {
+        match (&a[0], clamp_time(t + sign * delta)) {
+            (Value::Time(_), moved) => moved,
+            (_, moved) => Value::str(&moved.to_text().unwrap_or_default()),
+        }
+    }))
 }
 
 fn addtime(a: &[Value]) -> Result<Value> {

@@ -142,6 +142,9 @@ pub(crate) mod kinds {
     pub(crate) fn datetime(_: &[ColumnKind]) -> ColumnKind {
         ColumnKind::DateTime
     }
+    pub(crate) fn time(_: &[ColumnKind]) -> ColumnKind {
+        ColumnKind::Time
+    }
 }
 
 #[cfg(test)]

@@ -137,6 +137,7 @@ fn derived_column(c: &Column) -> ColumnDef {
             ColumnKind::Double => DataType::Double,
             ColumnKind::Date => DataType::Date,
             ColumnKind::DateTime => DataType::DateTime,
+            ColumnKind::Time => DataType::Time,
             ColumnKind::Text(_) if c.length <= 16_383 => DataType::VarChar(c.length.max(1)),
             ColumnKind::Text(_) => DataType::Text(u32::MAX),
         };

@@ -55,6 +55,7 @@ fn data_type(t: &ast::DataType) -> Result<DataType> {
         }
         D::Date => DataType::Date,
         D::Datetime(_) => DataType::DateTime,
+        D::Time(_, ast::TimezoneInfo::None) => DataType::Time,
         D::Timestamp(_, ast::TimezoneInfo::None) => DataType::Timestamp,
         D::Char(l) | D::Character(l) => DataType::Char(len(l)),
         D::Varchar(l) | D::CharacterVarying(l) => DataType::VarChar(len(l)),
@@ -141,11 +142,13 @@ pub(crate) fn current_timestamp_digits(e: &ast::Expr) -> Option<u8> {
         .then_some(digits)
 }
 
-/// The fractional-second digits a DATETIME(n) / TIMESTAMP(n) keeps
+/// The fractional-second digits a DATETIME(n) / TIMESTAMP(n) / TIME(n) keeps
 /// (MariaDB's 1426 past 6).
 fn fraction_digits(t: &ast::DataType, column: &str) -> Result<u8> {
     let given = match t {
-        ast::DataType::Datetime(p) | ast::DataType::Timestamp(p, _) => p.unwrap_or(0),
+        ast::DataType::Datetime(p) | ast::DataType::Timestamp(p, _) | ast::DataType::Time(p, _) => {
+            p.unwrap_or(0)
+        }
         _ => 0,
     };
     if given > 6 {
@@ -288,10 +291,18 @@ pub(crate) fn column_def(c: &ast::ColumnDef) -> Result<ColumnSpec> {
         }
     }
     // A time's literal default is kept as the column stores it.
-    if let (true, lineardb_table::ColumnDefault::Literal(text)) = (takes_now, &def.default) {
-        if let Ok(Value::DateTime(t)) = def.coerce(Value::str(text)) {
-            def.default =
-                lineardb_table::ColumnDefault::Literal(types::format_datetime_digits(t, def.fsp));
+    if let lineardb_table::ColumnDefault::Literal(text) = &def.default {
+        match def.coerce(Value::str(text)) {
+            Ok(Value::DateTime(t)) if takes_now => {
+                def.default = lineardb_table::ColumnDefault::Literal(types::format_datetime_digits(
+                    t, def.fsp,
+                ))
+            }
+            Ok(Value::Time(t)) => {
+                def.default =
+                    lineardb_table::ColumnDefault::Literal(types::format_time_digits(t, def.fsp))
+            }
+            _ => {}
         }
     }
     Ok(ColumnSpec {
@@ -601,7 +612,12 @@ impl Session {
         let threads = self.parallel_threads;
         self.engine
             .add_indexes(&t, &[(name, cols, ci.unique)], threads, &|_| {})?;
-        Ok(Outcome::done(0))
+        // An index built in place copies no rows (MariaDB's info says so).
+        Ok(Outcome::Done {
+            affected: 0,
+            last_insert_id: 0,
+            info: "Records: 0  Duplicates: 0  Warnings: 0".into(),
+        })
     }
 
     /// DROP [TEMPORARY] TABLE / DATABASE. A table name means the session's

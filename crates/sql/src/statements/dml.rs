@@ -129,7 +129,9 @@ impl Session {
             if !strict {
                 super::lenient::adjust(t.def(), &mut given, n as u64 + 1, &mut self.warnings)?;
             }
-            let (full, generated) = t.prepare_row(given)?;
+            let (full, generated) = t
+                .prepare_row(given)
+                .map_err(|e| super::lenient::row_error(t.def(), e, n as u64 + 1))?;
             match fk.insert_row(txn, &t, &full) {
                 Ok(()) => {
                     affected += 1;
@@ -583,13 +585,13 @@ impl Session {
                 new[*col] = Some(crate::expr::eval_written(e, &old[..], env)?);
             }
             if computed_first {
-                pending.push((pk, old, new));
+                pending.push((pk, old, new, matched));
             } else {
-                changed += u64::from(write_update(&fk, &t, txn, &sets, pk, &old, new)?);
+                changed += u64::from(write_update(&fk, &t, txn, &sets, pk, &old, new, matched)?);
             }
         }
-        for (pk, old, new) in pending {
-            changed += u64::from(write_update(&fk, &t, txn, &sets, pk, &old, new)?);
+        for (pk, old, new, row) in pending {
+            changed += u64::from(write_update(&fk, &t, txn, &sets, pk, &old, new, row)?);
         }
         count_rows(&t, IndexOp::Update, changed);
         Ok(updated(matched, changed))
@@ -679,7 +681,9 @@ impl Targets {
     }
 }
 
-/// Writes one row's new values; whether any differs from the old.
+/// Writes the new values of the statement's `row`th row (1-based); whether
+/// any differs from the old.
+#[allow(clippy::too_many_arguments)]
 fn write_update(
     fk: &Referential,
     t: &Table,
@@ -688,7 +692,19 @@ fn write_update(
     pk: &[u8],
     old: &[Value],
     mut new: Vec<Option<Value>>,
+    row: u64,
 ) -> Result<bool> {
+    // A value its column cannot hold fails here, named as MariaDB names it.
+    for (c, slot) in new.iter_mut().enumerate() {
+        if let Some(v) = slot.take() {
+            let column = &t.def().columns[c];
+            *slot = Some(
+                column
+                    .coerce(v)
+                    .map_err(|e| super::lenient::row_error(t.def(), e, row))?,
+            );
+        }
+    }
     let differs = sets.iter().any(|(c, _)| new[*c].as_ref() != Some(&old[*c]));
     super::auto_timestamp::touch(t.def(), old, &mut new);
     fk.update_row(txn, t, pk, old, new)?;

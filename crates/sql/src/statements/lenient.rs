@@ -30,13 +30,35 @@ pub(crate) fn adjust(
         let (x, e) = c
             .data_type
             .coerce_lenient(v, &c.name)
-            .map_err(SqlError::from)?;
+            .map_err(|e| row_error(def, e, row))?;
         if let Some(e) = e {
             warnings.push(value_warning(def, &c.name, &original, &e, row));
         }
         *slot = Some(x);
     }
     Ok(())
+}
+
+/// A strict statement's error for row `row` (1-based) of its values,
+/// worded as MariaDB words it (the row's number, the column's database and
+/// table for a wrong value).
+pub(crate) fn row_error(def: &TableDef, e: Error, row: u64) -> SqlError {
+    let message = match &e {
+        Error::OutOfRange(column) => {
+            format!("Out of range value for column '{column}' at row {row}")
+        }
+        Error::DataTooLong(column) => format!("Data too long for column '{column}' at row {row}"),
+        Error::WrongValue {
+            kind,
+            value,
+            column,
+        } => format!(
+            "Incorrect {kind} value: '{value}' for column `{}`.`{}`.`{column}` at row {row}",
+            def.database, def.name
+        ),
+        _ => return e.into(),
+    };
+    SqlError::new(e.mysql_code(), e.sqlstate(), message)
 }
 
 /// MariaDB's warning for a value adjusted to fit its column (in strict
@@ -59,7 +81,7 @@ pub(crate) fn value_warning(
             format!("Out of range value for column '{column}' at row {row}"),
         ),
         Error::WrongValue { kind, .. } if !starts_with_number => (
-            1366,
+            e.mysql_code(),
             format!(
                 "Incorrect {kind} value: '{text}' for column `{}`.`{}`.`{column}` at row {row}",
                 def.database, def.name

@@ -10,6 +10,7 @@ const DOUBLE: u8 = 4;
 const DATE: u8 = 5;
 const DATETIME: u8 = 6;
 const BYTES: u8 = 7;
+const TIME: u8 = 8;
 
 /// Appends `values` to `out`.
 pub(super) fn encode_row(values: &[Value], out: &mut Vec<u8>) {
@@ -42,6 +43,10 @@ pub(super) fn encode_row(values: &[Value], out: &mut Vec<u8>) {
                 out.push(DATETIME);
                 out.extend_from_slice(&t.to_le_bytes());
             }
+            Value::Time(t) => {
+                out.push(TIME);
+                out.extend_from_slice(&t.to_le_bytes());
+            }
             Value::Bytes(b) => {
                 out.push(BYTES);
                 out.extend_from_slice(&(b.len() as u32).to_le_bytes());
@@ -71,6 +76,7 @@ pub(super) fn decode_row(input: &mut &[u8]) -> Option<Vec<Value>> {
             DOUBLE => Value::Double(f64::from_bits(u64::from_le_bytes(take(input)?))),
             DATE => Value::Date(i32::from_le_bytes(take(input)?)),
             DATETIME => Value::DateTime(i64::from_le_bytes(take(input)?)),
+            TIME => Value::Time(i64::from_le_bytes(take(input)?)),
             BYTES => {
                 let len = u32::from_le_bytes(take(input)?) as usize;
                 let (bytes, rest) = (input.get(..len)?, input.get(len..)?);
