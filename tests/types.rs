@@ -416,3 +416,113 @@ fn time_columns_as_mariadb_does() {
     };
     assert_eq!(unwrap(our_rows), unwrap(their_rows));
 }
+
+/// ENUM and SET columns: members matched in the column's collation,
+/// numbers naming members (a SET's bit mask), 1265 for what names none,
+/// 1291/1367 for bad member lists; values shown as their members' text,
+/// compared as strings, but sorted and grouped by member number as
+/// MariaDB sorts them (also through an index); SHOW, the wire's ENUM/SET
+/// flags, ALTER and CREATE … SELECT keep the type.
+#[test]
+fn enum_and_set_columns_as_mariadb_does() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    common::differential::same_rows_and_messages(
+        &server,
+        &mariadb,
+        "tye",
+        &[
+            "CREATE TABLE en (id INT PRIMARY KEY, e ENUM('small','medium','large','x y') NOT NULL \
+             DEFAULT 'medium', s SET('a','b','c','d'), k ENUM('p','q'))",
+            "INSERT INTO en (id, e, s) VALUES (1, 'large', 'c,a'), (2, 'SMALL', 'b'), \
+             (3, 'medium ', ''), (4, 2, 5), (5, 'x y', 'd,d,a')",
+        ],
+        &[
+            "SHOW CREATE TABLE en",
+            "SHOW COLUMNS FROM en",
+            "INSERT INTO en (id, e) VALUES (6, 'huge')",
+            "INSERT INTO en (id, e) VALUES (7, 0)",
+            "INSERT INTO en (id, e) VALUES (8, 5)",
+            "INSERT INTO en (id, s) VALUES (9, 'a,z')",
+            "INSERT INTO en (id, s) VALUES (10, 16)",
+            "INSERT INTO en (id, e, s, k) VALUES (11, '4', 15, 'Q')",
+            "INSERT INTO en (id) VALUES (12)",
+            "INSERT INTO en (id, e, s) VALUES (13, 'Medium', 'B,a')",
+            "SELECT * FROM en ORDER BY id",
+            "SELECT id, e, s FROM en ORDER BY e, id",
+            "SELECT id, e, s FROM en ORDER BY e DESC, s, id",
+            "SELECT id, s FROM en ORDER BY s, id",
+            "SELECT id FROM en WHERE e = 'LARGE'",
+            "SELECT id FROM en WHERE s = 'a,c' ORDER BY id",
+            "SELECT id FROM en WHERE e > 'l' ORDER BY id",
+            "SELECT id FROM en WHERE e IN ('small', 'large') ORDER BY id",
+            "SELECT id FROM en WHERE FIND_IN_SET('a', s) ORDER BY id",
+            "SELECT id FROM en WHERE s LIKE '%c%' ORDER BY id",
+            "SELECT e, COUNT(*) FROM en GROUP BY e",
+            "SELECT s, COUNT(*) FROM en GROUP BY s",
+            "SELECT MAX(e), MIN(e), MAX(s), MIN(s), COUNT(DISTINCT e) FROM en",
+            "SELECT id, CONCAT(e, '-', s), LENGTH(e), UPPER(e), e = 'x Y' FROM en ORDER BY id",
+            "SELECT DISTINCT e FROM en ORDER BY e",
+            "CREATE INDEX ie ON en (e)",
+            "SELECT id, e FROM en WHERE e = 'medium' ORDER BY id",
+            "SELECT id, e FROM en WHERE e >= 'medium' ORDER BY id",
+            "SELECT id, e FROM en WHERE e < 'n' ORDER BY e, id",
+            "SELECT e FROM en ORDER BY e",
+            "UPDATE en SET e = 'tiny' WHERE id = 1",
+            "UPDATE en SET e = 'small', s = 'd' WHERE id = 1",
+            "SELECT * FROM en WHERE id = 1",
+            "CREATE TABLE en2 (e ENUM('a','A'))",
+            "CREATE TABLE en3 (s SET('a,b'))",
+            "CREATE TABLE en4 (e ENUM('a ', 'b'), s SET('x', 'y ') DEFAULT 'y')",
+            "SHOW CREATE TABLE en4",
+            "INSERT INTO en4 VALUES ('a', 'x,y')",
+            "SELECT * FROM en4",
+            "CREATE TABLE en6 (e ENUM('it''s', 'b\\\\c'))",
+            "SHOW CREATE TABLE en6",
+            "INSERT INTO en6 VALUES ('it''s'), ('b\\\\c')",
+            "SELECT e FROM en6 ORDER BY e",
+            "ALTER TABLE en MODIFY k ENUM('p','q','r')",
+            "SELECT id, k FROM en ORDER BY id",
+            "ALTER TABLE en MODIFY k ENUM('r')",
+            "ALTER TABLE en MODIFY k VARCHAR(5)",
+            "SELECT id, k FROM en ORDER BY id",
+            "CREATE TABLE en5 AS SELECT e, s FROM en",
+            "SHOW CREATE TABLE en5",
+            "SELECT e, s FROM en5 ORDER BY e, s",
+            "CREATE TABLE ek (e ENUM('z','y','x') PRIMARY KEY, n INT)",
+            "INSERT INTO ek VALUES ('x', 1), ('z', 2), ('y', 3)",
+            "INSERT INTO ek VALUES ('X', 4)",
+            "SELECT * FROM ek",
+            "SELECT * FROM ek WHERE e = 'y'",
+            "DELETE FROM en WHERE e = 'x y'",
+            "SELECT id FROM en ORDER BY id",
+        ],
+        &[],
+    );
+    // The wire: STRING with the ENUM or SET flag, the longest member's
+    // length (a SET's: all members and commas).
+    let definitions = |url: &str| -> Vec<String> {
+        let mut c = Conn::new(Opts::from_url(url).unwrap()).unwrap();
+        c.query_drop("USE tye").unwrap();
+        let result = c.query_iter("SELECT e, s, k FROM en LIMIT 1").unwrap();
+        result
+            .columns()
+            .as_ref()
+            .iter()
+            .map(|col| {
+                format!(
+                    "{} {:?} len {} flags {:?} charset {}",
+                    col.name_str(),
+                    col.column_type(),
+                    col.column_length(),
+                    col.flags(),
+                    col.character_set()
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        definitions(&server.url("")),
+        definitions(&format!("mysql://root@127.0.0.1:{}/", mariadb.port))
+    );
+}

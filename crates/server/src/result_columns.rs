@@ -37,7 +37,9 @@ const BLOB: u16 = 16;
 const UNSIGNED: u16 = 32;
 const ZEROFILL: u16 = 64;
 const BINARY: u16 = 128;
+const ENUM: u16 = 256;
 const AUTO_INCREMENT: u16 = 512;
+const SET: u16 = 2048;
 const NO_DEFAULT_VALUE: u16 = 4096;
 const PART_KEY: u16 = 16384;
 
@@ -103,6 +105,14 @@ fn definition(c: &Column) -> Definition {
         Some(DataType::DateTime | DataType::Timestamp) if c.fsp > 0 => Definition {
             decimals: c.fsp,
             ..number(T_DATETIME, 20 + c.fsp as u32, BINARY, 0)
+        },
+        Some(DataType::Enum(_)) => Definition {
+            flags: ENUM,
+            ..text(T_STRING, c.length)
+        },
+        Some(DataType::Set(_)) => Definition {
+            flags: SET,
+            ..text(T_STRING, c.length)
         },
         Some(DataType::Time) => Definition {
             decimals: c.fsp,

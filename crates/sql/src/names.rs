@@ -19,6 +19,7 @@ pub(crate) fn scope_of_def(def: &TableDef, alias: &str) -> Vec<ScopeColumn> {
             table: alias.to_string(),
             kind: ColumnKind::of_column(c),
             hidden: false,
+            numbered: c.data_type.has_members().then_some(c.data_type),
         })
         .collect()
 }

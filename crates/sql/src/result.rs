@@ -53,6 +53,7 @@ impl ColumnKind {
             DataType::Date => ColumnKind::Date,
             DataType::DateTime | DataType::Timestamp => ColumnKind::DateTime,
             DataType::Time => ColumnKind::Time,
+            DataType::Enum(_) | DataType::Set(_) => ColumnKind::TEXT,
             DataType::Char(_)
             | DataType::VarChar(_)
             | DataType::Binary(_)
@@ -173,6 +174,20 @@ pub fn display_length(t: DataType, display_width: Option<u32>, fsp: u8) -> u32 {
             19 + if fsp > 0 { 1 + u32::from(fsp) } else { 0 }
         }
         DataType::Time => 10 + if fsp > 0 { 1 + u32::from(fsp) } else { 0 },
+        // The longest member; every member and the commas between.
+        DataType::Enum(m) => m
+            .names()
+            .iter()
+            .map(|n| n.chars().count() as u32)
+            .max()
+            .unwrap_or(0),
+        DataType::Set(m) => {
+            m.names()
+                .iter()
+                .map(|n| n.chars().count() as u32)
+                .sum::<u32>()
+                + m.len().saturating_sub(1) as u32
+        }
         DataType::Char(n)
         | DataType::VarChar(n)
         | DataType::Binary(n)

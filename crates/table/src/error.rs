@@ -12,6 +12,9 @@ pub enum Error {
     OutOfRange(String),
     #[error("Data too long for column '{0}' at row 1")]
     DataTooLong(String),
+    /// A value an ENUM or SET column has no member for.
+    #[error("Data truncated for column '{0}' at row 1")]
+    Truncated(String),
     #[error("Incorrect {kind} value: '{value}' for column '{column}' at row 1")]
     WrongValue {
         kind: &'static str,
@@ -68,6 +71,7 @@ impl Error {
             Error::NullNotAllowed(_) => 1048,
             Error::OutOfRange(_) => 1264,
             Error::DataTooLong(_) => 1406,
+            Error::Truncated(_) => 1265,
             // ER_TRUNCATED_WRONG_VALUE for dates and times.
             Error::WrongValue {
                 kind: "date" | "datetime" | "time",
@@ -97,6 +101,7 @@ impl Error {
             Error::DuplicateKey { .. } | Error::NullNotAllowed(_) => "23000",
             Error::OutOfRange(_) => "22003",
             Error::DataTooLong(_) => "22001",
+            Error::Truncated(_) => "01000",
             Error::WrongValue { .. } => "22007",
             Error::NoSuchTable(_) => "42S02",
             Error::TableExists(_) => "42S01",

@@ -56,7 +56,8 @@ pub(crate) fn int_width(dt: &DataType) -> usize {
         DataType::TinyInt { .. } => 1,
         DataType::SmallInt { .. } => 2,
         DataType::MediumInt { .. } | DataType::Int { .. } | DataType::Date => 4,
-        DataType::Year => 2,
+        DataType::Year | DataType::Enum(_) => 2,
+        DataType::Set(_) => 8,
         // FLOAT keys are its value as a double.
         DataType::BigInt { .. }
         | DataType::DateTime
@@ -166,6 +167,11 @@ pub fn encode_value(col: &KeyColumn, v: &Value, out: &mut Vec<u8>) {
             put_signed(*t as i128, 8, out)
         }
         (DataType::Time, Value::Time(t)) => put_signed(*t as i128, 8, out),
+        // By number, as MariaDB sorts them.
+        (DataType::Enum(m), Value::Bytes(b)) => {
+            out.extend_from_slice(&(m.number_of(b) as u16).to_be_bytes())
+        }
+        (DataType::Set(m), Value::Bytes(b)) => out.extend_from_slice(&m.mask_of(b).to_be_bytes()),
         (t, Value::Bytes(b)) if t.is_string() => col.collation.sort_key(b, out),
         (dt, v) => panic!("value {v:?} was not coerced to {dt:?}"),
     }
@@ -249,6 +255,12 @@ pub fn decode_value(col: &KeyColumn, b: &[u8], pos: &mut usize) -> Option<Value>
             Value::DateTime(get_signed(take(pos, 8)?) as i64)
         }
         DataType::Time => Value::Time(get_signed(take(pos, 8)?) as i64),
+        DataType::Enum(m) => {
+            Value::Bytes(m.text_of(u16::from_be_bytes(take(pos, 2)?.try_into().ok()?) as u64))
+        }
+        DataType::Set(m) => {
+            Value::Bytes(m.text_of_mask(u64::from_be_bytes(take(pos, 8)?.try_into().ok()?)))
+        }
         t if t.is_string() && col.collation.key_gives_text() => {
             let mut s = Vec::new();
             loop {

@@ -22,6 +22,7 @@ mod error;
 mod index_build;
 pub mod key;
 mod key_range;
+mod members;
 pub mod parallel;
 mod row;
 mod schema;
@@ -40,6 +41,7 @@ pub use error::{Error, Result};
 pub use index_build::{build_indexes, BuildStats};
 pub use key::KeyColumn;
 pub use key_range::KeyRange;
+pub use members::Members;
 pub use row::{RowLayout, RowRef};
 pub use schema::{
     CheckDef, ColumnDef, ColumnDefault, ForeignKeyDef, IndexDef, ReferentialAction, TableDef,

@@ -121,6 +121,12 @@ impl RowLayout {
                 Value::Double(f) => (f.to_bits() as u128).to_le_bytes(),
                 Value::Date(d) => (*d as i128).to_le_bytes(),
                 Value::DateTime(t) | Value::Time(t) => (*t as i128).to_le_bytes(),
+                // ENUM and SET: their member's number, their bit mask.
+                Value::Bytes(b) => match self.types[c] {
+                    DataType::Enum(m) => (m.number_of(b) as u128).to_le_bytes(),
+                    DataType::Set(m) => (m.mask_of(b) as u128).to_le_bytes(),
+                    _ => panic!("text in fixed column {c}"),
+                },
                 other => panic!("value {other:?} in fixed column {c}"),
             };
             out[at..at + w].copy_from_slice(&bytes[..w]);
@@ -341,6 +347,8 @@ impl<'a> RowRef<'a> {
             DataType::Date => Value::Date(self.int(c) as i32),
             DataType::DateTime | DataType::Timestamp => Value::DateTime(self.int(c)),
             DataType::Time => Value::Time(self.int(c)),
+            DataType::Enum(m) => Value::Bytes(m.text_of(self.int(c) as u16 as u64)),
+            DataType::Set(m) => Value::Bytes(m.text_of_mask(self.int(c) as u64)),
             _ => self.string(c),
         }
     }

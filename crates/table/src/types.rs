@@ -52,6 +52,10 @@ pub enum DataType {
     VarBinary(u32),
     /// TIME: a duration of −838:59:59.999999 … 838:59:59.999999.
     Time,
+    /// ENUM('a', …): one of its members (stored as the member's number).
+    Enum(crate::members::Members),
+    /// SET('a', …): any of its members (stored as a bit mask).
+    Set(crate::members::Members),
     /// TINYTEXT … LONGTEXT: at most this many bytes.
     Text(u32),
     /// TINYBLOB … LONGBLOB: at most this many bytes.
@@ -455,6 +459,8 @@ impl DataType {
             DataType::Date => 4,
             DataType::DateTime | DataType::Timestamp | DataType::Time => 8,
             DataType::Float => 4,
+            DataType::Enum(_) => 2,
+            DataType::Set(_) => 8,
             DataType::Year => 2,
             t if t.is_string() => return None,
             _ => unreachable!("every type is fixed or a string"),
@@ -496,6 +502,11 @@ impl DataType {
         }
     }
 
+    /// Whether this is an ENUM or a SET.
+    pub fn has_members(&self) -> bool {
+        matches!(self, DataType::Enum(_) | DataType::Set(_))
+    }
+
     /// Whether values are binary strings (the binary character set).
     pub fn is_binary(&self) -> bool {
         matches!(
@@ -534,6 +545,11 @@ impl DataType {
 
     /// Checks a declared type is supported.
     pub fn validate(&self) -> Result<()> {
+        if let DataType::Enum(m) | DataType::Set(m) = self {
+            if m.is_empty() {
+                return Err(Error::Invalid("an ENUM or SET needs members".into()));
+            }
+        }
         if let DataType::Decimal { precision, scale } = self {
             if *precision == 0 || *precision > MAX_DECIMAL_PRECISION {
                 return Err(Error::NotSupported(format!(
@@ -730,6 +746,44 @@ impl DataType {
                     .ok_or_else(|| wrong("time", &v)),
                 _ => Err(wrong("time", &v)),
             },
+            DataType::Enum(m) => {
+                let number = match &v {
+                    Value::Bytes(b) => m.find(b, Default::default()).or_else(|| {
+                        // A string that names no member but is a number
+                        // is the member of that number.
+                        std::str::from_utf8(b)
+                            .ok()
+                            .and_then(|s| s.trim().parse::<usize>().ok())
+                    }),
+                    other => other.as_f64().map(|f| f.round() as usize),
+                };
+                match number {
+                    Some(n) if (1..=m.len()).contains(&n) => {
+                        Ok(Value::Bytes(m.names()[n - 1].as_bytes().to_vec()))
+                    }
+                    _ => Err(Error::Truncated(column.into())),
+                }
+            }
+            DataType::Set(m) => {
+                let mask = match &v {
+                    Value::Bytes(b) if !b.is_empty() => {
+                        let mut mask = 0u64;
+                        for part in b.split(|&c| c == b',') {
+                            match m.find(part, Default::default()) {
+                                Some(n) => mask |= 1 << (n - 1),
+                                None => return Err(Error::Truncated(column.into())),
+                            }
+                        }
+                        mask
+                    }
+                    Value::Bytes(_) => 0,
+                    other => match other.as_f64() {
+                        Some(f) if f >= 0.0 && (f as u128) < 1u128 << m.len() => f as u64,
+                        _ => return Err(Error::Truncated(column.into())),
+                    },
+                };
+                Ok(Value::Bytes(m.text_of_mask(mask)))
+            }
             DataType::Char(n) | DataType::VarChar(n) => {
                 let mut bytes = match v {
                     Value::Bytes(b) => b,
@@ -783,6 +837,19 @@ impl DataType {
                 f32::MAX as f64
             }),
             (Error::OutOfRange(_), DataType::Year) => Value::Int(0),
+            // A SET keeps the members it knows. (An ENUM's wrong value
+            // stays an error: MariaDB stores its value 0, '', which no
+            // later write could take back in.)
+            (Error::Truncated(_), DataType::Set(m)) => {
+                let known: Vec<&[u8]> = match &v {
+                    Value::Bytes(b) => b
+                        .split(|&c| c == b',')
+                        .filter(|p| m.find(p, Default::default()).is_some())
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                self.coerce(Value::Bytes(known.join(&b',')), column)?
+            }
             (Error::DataTooLong(_), t) if t.is_string() => {
                 let bytes = match &v {
                     Value::Bytes(b) => b.clone(),
@@ -846,6 +913,8 @@ impl DataType {
             DataType::DateTime => "datetime".into(),
             DataType::Timestamp => "timestamp".into(),
             DataType::Time => "time".into(),
+            DataType::Enum(m) => m.sql("enum"),
+            DataType::Set(m) => m.sql("set"),
             DataType::Char(n) => format!("char({n})"),
             DataType::VarChar(n) => format!("varchar({n})"),
             DataType::Float => "float".into(),

@@ -96,6 +96,11 @@ fn key_bytes(table: &Table, column: usize) -> u32 {
         DataType::DateTime => 5,
         DataType::Timestamp => 4,
         DataType::Time => 3,
+        DataType::Enum(m) => 1 + u32::from(m.len() > 255),
+        DataType::Set(m) => match (m.len() as u32).div_ceil(8) {
+            b @ 1..=4 => b,
+            _ => 8,
+        },
         DataType::Float => 4,
         DataType::Year => 1,
         DataType::Char(n) => n * 4,

@@ -15,7 +15,7 @@ use crate::function::Builtin;
 use crate::result::ColumnKind;
 use lineardb_table::types::{civil_from_days, days_from_civil, parse_date, MICROS_PER_DAY};
 use lineardb_table::Collation;
-use lineardb_table::{Dec, RowRef, Value};
+use lineardb_table::{DataType, Dec, RowRef, Value};
 use sqlparser::ast;
 use std::cmp::Ordering;
 use subquery::{eval_subquery, Subquery, SubqueryPlanner, SubqueryRunner, SubqueryTest};
@@ -232,6 +232,9 @@ pub(crate) enum CastType {
     Date,
     DateTime,
     Time,
+    /// An ENUM's member number or a SET's bit mask (of its type), from
+    /// the value's text: how such a column sorts and groups.
+    MemberNumber(DataType),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -254,6 +257,9 @@ pub(crate) struct ScopeColumn {
     pub kind: ColumnKind,
     /// Found only by a qualified name (the second column of a USING pair).
     pub hidden: bool,
+    /// An ENUM or SET column's type: it sorts and groups by its members'
+    /// numbers ([`order_keyed`]).
+    pub numbered: Option<DataType>,
 }
 
 /// Session facts some functions return.
@@ -1227,6 +1233,18 @@ pub(crate) fn sort_keyed(e: Expr, kind: ColumnKind) -> Expr {
         Some(c) if c != Collation::Binary => Expr::Cast(Box::new(e), CastType::Collate(c)),
         _ => e,
     }
+}
+
+/// `e` as an ORDER BY or GROUP BY key: an ENUM or SET column of `scope`
+/// sorts and groups by its member's number (its bit mask), as MariaDB's
+/// do; other values as [`sort_keyed`] keys them.
+pub(crate) fn order_keyed(e: Expr, kind: ColumnKind, scope: &[ScopeColumn]) -> Expr {
+    if let Expr::Col(i) = &e {
+        if let Some(t) = scope.get(*i).and_then(|c| c.numbered) {
+            return Expr::Cast(Box::new(e), CastType::MemberNumber(t));
+        }
+    }
+    sort_keyed(e, kind)
 }
 
 impl Expr {
@@ -2276,6 +2294,7 @@ impl Expr {
                 CastType::Date => ColumnKind::Date,
                 CastType::DateTime => ColumnKind::DateTime,
                 CastType::Time => ColumnKind::Time,
+                CastType::MemberNumber(_) => ColumnKind::UInt,
             },
             Expr::Subquery(sub, SubqueryTest::Scalar) => sub.kind,
             Expr::Subquery(..) => ColumnKind::Int,
@@ -2464,6 +2483,11 @@ fn cast_value(v: Value, t: CastType) -> Value {
                 (Some(m), _) => Value::DateTime(m - m.rem_euclid(1_000_000)),
             }
         }
+        CastType::MemberNumber(t) => match (&v, t) {
+            (Value::Bytes(b), DataType::Enum(m)) => Value::UInt(m.number_of(b)),
+            (Value::Bytes(b), DataType::Set(m)) => Value::UInt(m.mask_of(b)),
+            _ => v,
+        },
         // TIME (no fractional digits): cut toward zero, held in range.
         CastType::Time => match crate::function::arguments::time_of(&v) {
             Some(t) => {

@@ -61,6 +61,7 @@ impl Planner<'_> {
                         table: alias.clone(),
                         kind: *kind,
                         hidden: false,
+                        numbered: None,
                     })
                     .collect();
                 Ok(Item {

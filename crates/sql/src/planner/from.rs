@@ -201,6 +201,7 @@ impl Planner<'_> {
                                 table: alias.clone(),
                                 kind: *kind,
                                 hidden: false,
+                                numbered: None,
                             })
                             .collect();
                         return Ok(Item {
@@ -305,6 +306,7 @@ impl Planner<'_> {
                 table: alias.clone(),
                 kind: c.kind,
                 hidden: false,
+                numbered: c.data_type.filter(|t| t.has_members()),
             });
         }
         Ok(Item {

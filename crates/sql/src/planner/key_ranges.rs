@@ -83,6 +83,13 @@ pub(crate) fn key_ranges(
             (Ok(None), _) | (_, Ok(None)) => continue, // NULL bound: no rows
             _ => return Ok(None),
         };
+        // An ENUM or SET keys by member number but compares as text: only
+        // single values are looked up by key.
+        let single = matches!((&l, &h), (Some((a, true)), Some((b, true)))
+            if compare(a, b, Collation::Binary) == Some(Ordering::Equal));
+        if t.def().columns[cols[pos]].data_type.has_members() && !single {
+            return Ok(None);
+        }
         points &= match (&l, &h) {
             (Some((a, true)), Some((b, true))) => {
                 compare(a, b, Collation::Binary) == Some(Ordering::Equal)

@@ -171,6 +171,7 @@ impl Planner<'_> {
                 table: alias.clone(),
                 kind: c.kind,
                 hidden: false,
+                numbered: None,
             })
             .collect();
         Ok(Item {

@@ -208,7 +208,7 @@ impl Planner<'_> {
                     }
                     // Grouped by the collation's equality (keys as bytes).
                     let kind = x.kind(c.scope, &[]);
-                    group_by.push(crate::expr::sort_keyed(x, kind));
+                    group_by.push(crate::expr::order_keyed(x, kind, c.scope));
                 }
             }
             ast::GroupByExpr::All(_) => return Err(SqlError::unsupported("GROUP BY ALL")),
@@ -261,7 +261,7 @@ impl Planner<'_> {
                         e => c.compile(e)?,
                     };
                     let kind = x.kind(c.scope, c.aggs.as_deref().unwrap_or(&[]));
-                    order_by.push((crate::expr::sort_keyed(x, kind), desc));
+                    order_by.push((crate::expr::order_keyed(x, kind, c.scope), desc));
                 }
             }
         }

@@ -24,6 +24,7 @@ impl Planner<'_> {
                 table: String::new(),
                 kind: c.kind,
                 hidden: false,
+                numbered: None,
             })
             .collect();
         let mut c = self.compiler(&scope);

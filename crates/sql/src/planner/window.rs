@@ -35,6 +35,7 @@ pub(super) fn window_plan(
         table: String::new(),
         kind,
         hidden: true,
+        numbered: None,
     };
     let mut stage_scope: Vec<ScopeColumn> = scope.to_vec();
     for i in 0..aggs.len() {

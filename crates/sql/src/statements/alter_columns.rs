@@ -147,7 +147,8 @@ impl Reshape {
 
     /// Whether MariaDB copies the rows for this change (and reports them
     /// as affected): a kept column's type changed, but for a VARCHAR
-    /// made longer within the same length prefix (done in place).
+    /// made longer within the same length prefix or an ENUM or SET given
+    /// members at its end (done in place).
     pub fn converts(&self, old: &TableDef) -> bool {
         self.sources.iter().zip(&self.def.columns).any(|(s, c)| {
             s.is_some_and(|i| {
@@ -156,6 +157,14 @@ impl Reshape {
                     // utf8mb4: 4 bytes a character; a 1-byte length up to 255.
                     (DataType::VarChar(a), DataType::VarChar(b)) => {
                         b >= a && (b * 4 <= 255 || a * 4 > 255)
+                    }
+                    // Members added at the end, in the same storage size.
+                    (DataType::Enum(a), DataType::Enum(b)) => {
+                        b.names().starts_with(a.names()) && (a.len() > 255) == (b.len() > 255)
+                    }
+                    (DataType::Set(a), DataType::Set(b)) => {
+                        b.names().starts_with(a.names())
+                            && a.len().div_ceil(8).min(5) == b.len().div_ceil(8).min(5)
                     }
                     _ => false,
                 };

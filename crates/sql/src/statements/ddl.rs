@@ -76,8 +76,69 @@ fn data_type(t: &ast::DataType) -> Result<DataType> {
         D::MediumBlob => DataType::Blob(types::MEDIUM_LEN),
         D::LongBlob => DataType::Blob(types::LONG_LEN),
         D::Bool | D::Boolean => DataType::TinyInt { unsigned: false },
+        D::Enum(members, None) => {
+            let names = members
+                .iter()
+                .map(|m| match m {
+                    ast::EnumMember::Name(n) => Ok(member_name(n)),
+                    ast::EnumMember::NamedValue(..) => {
+                        Err(SqlError::unsupported("ENUM members with values"))
+                    }
+                })
+                .collect::<Result<Vec<_>>>()?;
+            DataType::Enum(lineardb_table::Members::intern(&names))
+        }
+        D::Set(members) => DataType::Set(lineardb_table::Members::intern(
+            &members.iter().map(|n| member_name(n)).collect::<Vec<_>>(),
+        )),
         other => return Err(SqlError::unsupported(format!("type {other}"))),
     })
+}
+
+/// An ENUM or SET member as the column keeps it: trailing spaces dropped,
+/// as MariaDB drops them.
+fn member_name(name: &str) -> String {
+    name.trim_end_matches(' ').to_string()
+}
+
+/// MariaDB's checks of an ENUM's or SET's members: at most 65,535 (an
+/// ENUM) or 64 (a SET, whose members hold no comma), none the same as
+/// another in the column's collation.
+fn check_members(t: DataType, column: &str) -> Result<()> {
+    let (m, kind) = match t {
+        DataType::Enum(m) => (m, "ENUM"),
+        DataType::Set(m) => (m, "SET"),
+        _ => return Ok(()),
+    };
+    if (kind == "ENUM" && m.len() > 65_535) || (kind == "SET" && m.len() > 64) {
+        return Err(SqlError::new(
+            1097,
+            "HY000",
+            format!("Too many strings for column {column} and {kind}"),
+        ));
+    }
+    let names = m.names();
+    for (i, n) in names.iter().enumerate() {
+        if kind == "SET" && n.contains(',') {
+            return Err(SqlError::new(
+                1367,
+                "22007",
+                format!("Illegal set '{n}' value found during parsing"),
+            ));
+        }
+        if let Some(first) = names[..i].iter().find(|o| {
+            Collation::default()
+                .compare(o.as_bytes(), n.as_bytes())
+                .is_eq()
+        }) {
+            return Err(SqlError::new(
+                1291,
+                "HY000",
+                format!("Column '{column}' has duplicated value '{first}' in {kind}"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// An integer type's declared display width (BOOLEAN is `tinyint(1)`).
@@ -197,6 +258,7 @@ pub(crate) struct ColumnSpec {
 /// its collation is one of [`Collation::named`]'s.
 pub(crate) fn column_def(c: &ast::ColumnDef) -> Result<ColumnSpec> {
     let mut def = ColumnDef::new(&c.name.value, data_type(&c.data_type)?);
+    check_members(def.data_type, &c.name.value)?;
     def.display_width = display_width(&c.data_type);
     def.fsp = fraction_digits(&c.data_type, &c.name.value)?;
     let (mut primary, mut unique) = (false, false);
@@ -255,7 +317,7 @@ pub(crate) fn column_def(c: &ast::ColumnDef) -> Result<ColumnSpec> {
                 if !["utf8mb4", "utf8mb3", "utf8"]
                     .iter()
                     .any(|n| name.eq_ignore_ascii_case(n))
-                    || !def.data_type.is_string()
+                    || !(def.data_type.is_string() || def.data_type.has_members())
                     || def.data_type.is_binary()
                 {
                     return Err(SqlError::unsupported(format!("CHARACTER SET {name}")));
@@ -264,6 +326,13 @@ pub(crate) fn column_def(c: &ast::ColumnDef) -> Result<ColumnSpec> {
             ast::ColumnOption::Collation(name) => {
                 let name = object_name(name).join(".");
                 let collation = crate::charset::collation_named(&name)?;
+                // An ENUM's or SET's members match in the default
+                // collation only, for now.
+                if def.data_type.has_members() && collation != Collation::default() {
+                    return Err(SqlError::unsupported(format!(
+                        "COLLATE {name} on ENUM or SET"
+                    )));
+                }
                 // A number or a date has no collation: MariaDB takes the
                 // clause and drops it.
                 if !def.data_type.is_string() {

@@ -48,6 +48,7 @@ pub(crate) fn row_error(def: &TableDef, e: Error, row: u64) -> SqlError {
             format!("Out of range value for column '{column}' at row {row}")
         }
         Error::DataTooLong(column) => format!("Data too long for column '{column}' at row {row}"),
+        Error::Truncated(column) => format!("Data truncated for column '{column}' at row {row}"),
         Error::WrongValue {
             kind,
             value,
