@@ -14,6 +14,27 @@ use common::Server;
 use mysql::prelude::*;
 use mysql::{Conn, Opts};
 
+/// A result's column definitions as the client reads them: name, wire
+/// type, length, flags, decimals, character set.
+fn described(result: &mysql::QueryResult<'_, '_, '_, mysql::Text>) -> Vec<String> {
+    result
+        .columns()
+        .as_ref()
+        .iter()
+        .map(|col| {
+            format!(
+                "{} {:?} len {} flags {:?} decimals {} charset {}",
+                col.name_str(),
+                col.column_type(),
+                col.column_length(),
+                col.flags(),
+                col.decimals(),
+                col.character_set()
+            )
+        })
+        .collect()
+}
+
 const SETUP: &[&str] = &[
     "CREATE TABLE ft (id INT PRIMARY KEY, f FLOAT, y YEAR, b BLOB, tx TEXT, vb VARBINARY(10), \
      bn BINARY(3), c CHAR(3), tt TINYTEXT, mt MEDIUMTEXT, lb LONGBLOB, d DOUBLE, \
@@ -221,22 +242,7 @@ fn stored_columns_are_defined_on_the_wire_as_mariadb_does() {
         )
         .unwrap();
         let result = c.query_iter("SELECT * FROM w").unwrap();
-        let shown = result
-            .columns()
-            .as_ref()
-            .iter()
-            .map(|col| {
-                format!(
-                    "{} {:?} len {} flags {:?} decimals {} charset {}",
-                    col.name_str(),
-                    col.column_type(),
-                    col.column_length(),
-                    col.flags(),
-                    col.decimals(),
-                    col.character_set()
-                )
-            })
-            .collect();
+        let shown = described(&result);
         drop(result);
         let rows = c
             .exec("SELECT a, b, c, d, e, f, g, h, p FROM w WHERE id = ?", (1,))
@@ -382,22 +388,7 @@ fn time_columns_as_mariadb_does() {
         let result = c
             .query_iter("SELECT t, t6, TIMEDIFF(t, '01:00') FROM tm")
             .unwrap();
-        let shown = result
-            .columns()
-            .as_ref()
-            .iter()
-            .map(|col| {
-                format!(
-                    "{} {:?} len {} flags {:?} decimals {} charset {}",
-                    col.name_str(),
-                    col.column_type(),
-                    col.column_length(),
-                    col.flags(),
-                    col.decimals(),
-                    col.character_set()
-                )
-            })
-            .collect();
+        let shown = described(&result);
         drop(result);
         let rows = c
             .exec(
@@ -505,21 +496,7 @@ fn enum_and_set_columns_as_mariadb_does() {
         let mut c = Conn::new(Opts::from_url(url).unwrap()).unwrap();
         c.query_drop("USE tye").unwrap();
         let result = c.query_iter("SELECT e, s, k FROM en LIMIT 1").unwrap();
-        result
-            .columns()
-            .as_ref()
-            .iter()
-            .map(|col| {
-                format!(
-                    "{} {:?} len {} flags {:?} charset {}",
-                    col.name_str(),
-                    col.column_type(),
-                    col.column_length(),
-                    col.flags(),
-                    col.character_set()
-                )
-            })
-            .collect()
+        described(&result)
     };
     assert_eq!(
         definitions(&server.url("")),

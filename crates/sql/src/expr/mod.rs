@@ -1092,33 +1092,23 @@ impl Compiler<'_> {
             "MONTH" => (Func::Month, 1..=1),
             "DAY" | "DAYOFMONTH" => (Func::Day, 1..=1),
             "SLEEP" => (Func::Sleep, 1..=1),
-            "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" | "SYSDATE" => {
-                // DATETIME(fsp) values do not show their fraction yet.
+            "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" | "SYSDATE"
+            | "CURTIME" | "CURRENT_TIME" | "UTC_TIME" => {
+                // DATETIME(fsp) and TIME(fsp) values do not show their
+                // fraction yet.
                 if a.len() == 1 && a[0] != Expr::Lit(Value::Int(0)) {
                     return Err(SqlError::unsupported(format!("{name}(fsp)")));
                 }
                 want(0..=1)?;
-                let f = if name == "SYSDATE" {
-                    Func::SysDate
-                } else {
-                    Func::Now
+                let f = match name.as_str() {
+                    "SYSDATE" => Func::SysDate,
+                    "CURTIME" | "CURRENT_TIME" => Func::CurTime,
+                    "UTC_TIME" => Func::UtcTime,
+                    _ => Func::Now,
                 };
                 return Ok(Expr::Func(f, Vec::new()));
             }
             "CURDATE" | "CURRENT_DATE" => (Func::CurDate, 0..=0),
-            "CURTIME" | "CURRENT_TIME" | "UTC_TIME" => {
-                // TIME(fsp) values do not show their fraction yet.
-                if a.len() == 1 && a[0] != Expr::Lit(Value::Int(0)) {
-                    return Err(SqlError::unsupported(format!("{name}(fsp)")));
-                }
-                want(0..=1)?;
-                let f = if name == "UTC_TIME" {
-                    Func::UtcTime
-                } else {
-                    Func::CurTime
-                };
-                return Ok(Expr::Func(f, Vec::new()));
-            }
             "UTC_TIMESTAMP" => (Func::UtcTimestamp, 0..=0),
             "UTC_DATE" => (Func::UtcDate, 0..=0),
             "UNIX_TIMESTAMP" if a.is_empty() => (Func::UnixTimestamp, 0..=0),
