@@ -306,10 +306,15 @@ pub fn format_time_digits(t: i64, fsp: u8) -> String {
 
 /// A TIME in numeric context: `[-]hhmmss.ffffff`.
 pub fn time_number(t: i64) -> f64 {
+    time_digits(t) as f64 / 1e6
+}
+
+/// A TIME's number `[-]hhmmss.ffffff` as an integer of millionths.
+pub fn time_digits(t: i64) -> i128 {
     let a = t.unsigned_abs();
     let secs = a / 1_000_000;
-    let n = (secs / 3600 * 10_000 + secs / 60 % 60 * 100 + secs % 60) as f64
-        + (a % 1_000_000) as f64 / 1e6;
+    let n = (secs / 3600 * 10_000 + secs / 60 % 60 * 100 + secs % 60) as i128 * 1_000_000
+        + (a % 1_000_000) as i128;
     if t < 0 {
         -n
     } else {

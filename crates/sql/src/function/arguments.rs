@@ -40,19 +40,10 @@ pub(crate) fn numeric(v: &Value) -> Value {
         }
         // [-]hhmmss, with six digits of fraction when it has one (a
         // TIME(fsp) column gives fsp digits in MariaDB).
-        Value::Time(t) => {
-            let a = t.unsigned_abs();
-            let secs = (a / 1_000_000) as i64;
-            let whole = secs / 3600 * 10_000 + secs / 60 % 60 * 100 + secs % 60;
-            let sign = if *t < 0 { -1 } else { 1 };
-            match a % 1_000_000 {
-                0 => Value::Int(sign * whole),
-                frac => Value::Decimal(lineardb_table::types::Dec::new(
-                    sign as i128 * (whole as i128 * 1_000_000 + frac as i128),
-                    6,
-                )),
-            }
-        }
+        Value::Time(t) => match lineardb_table::types::time_digits(*t) {
+            n if n % 1_000_000 == 0 => Value::Int((n / 1_000_000) as i64),
+            n => Value::Decimal(lineardb_table::types::Dec::new(n, 6)),
+        },
         other => other.clone(),
     }
 }
