@@ -1,5 +1,6 @@
 //! Collations beside a real MariaDB 10.11: utf8mb4_general_ci (the
-//! default: case and accents folded, PAD SPACE), utf8mb4_bin,
+//! default: case and accents folded, PAD SPACE), utf8mb4_unicode_ci,
+//! utf8mb4_bin,
 //! utf8mb4_nopad_bin and binary, in comparisons, LIKE, IN, BETWEEN, CASE,
 //! ORDER BY, GROUP BY, DISTINCT, MIN/MAX, COUNT(DISTINCT), UNION, joins,
 //! COLLATE, and in index keys: a UNIQUE key refuses 'A' after 'a', and a
@@ -106,9 +107,100 @@ fn strings_compare_sort_group_and_key_in_their_collation_as_mariadb() {
     same_rows_and_messages(&server, &mariadb, "colls", SETUP, STEPS, &[]);
 }
 
+const UNICODE_SETUP: &[&str] = &[
+    "CREATE TABLE u (id INT PRIMARY KEY, a VARCHAR(20), g VARCHAR(20) COLLATE utf8mb4_general_ci, \
+     c VARCHAR(20) CHARACTER SET utf8mb4, e ENUM('x', 'y'), j JSON, bn VARBINARY(10), UNIQUE KEY (a), KEY (g)) \
+     ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci",
+    "INSERT INTO u (id, a, g, c) VALUES (1, 'Straße', 'Straße', 'Straße'), (2, 'strasse 2', 'strasse', 'strasse'), \
+     (3, 'Ärger', 'ärger', 'ärger'), (4, 'æ', 'ae', 'ae'), (5, 'ae', 'æ', 'x'), (6, 'b\u{1}', 'b', 'b '), \
+     (7, '⺀', '丶', '丶'), (8, 'Zebra', 'zebra', 'z')",
+];
+
+const UNICODE_STEPS: &[&str] = &[
+    "SHOW CREATE TABLE u",
+    "SELECT 'ß' = 'ss' COLLATE utf8mb4_unicode_ci, 'ß' LIKE 'ss' COLLATE utf8mb4_unicode_ci, \
+     'ß' LIKE 's_' COLLATE utf8mb4_unicode_ci, 'Ä' LIKE 'a' COLLATE utf8mb4_unicode_ci, \
+     'æ' = 'ae' COLLATE utf8mb4_unicode_ci, '⺀' = '丶' COLLATE utf8mb4_unicode_ci, \
+     'a' = 'a ' COLLATE utf8mb4_unicode_ci, 'a\t' < 'a' COLLATE utf8mb4_unicode_ci, \
+     'a ' LIKE 'a' COLLATE utf8mb4_unicode_ci",
+    "INSERT INTO u (id, a) VALUES (9, 'STRASSE')",
+    "INSERT INTO u (id, a) VALUES (9, 'ärger')",
+    "INSERT INTO u (id, a) VALUES (9, '丶')",
+    "INSERT INTO u (id, a) VALUES (9, 'b')",
+    "INSERT INTO u (id, a) VALUES (9, 'AE ')",
+    "INSERT INTO u (id, a) VALUES (9, 'Æ')",
+    "SELECT id, a = 'strasse', g = 'strasse', c = 'strasse', a LIKE 'stra%' FROM u ORDER BY id",
+    "SELECT id FROM u WHERE a = 'STRASSE'",
+    "SELECT id FROM u FORCE INDEX (a) WHERE a = 'arger'",
+    "SELECT id FROM u IGNORE INDEX (a) WHERE a >= 'b' ORDER BY id",
+    "SELECT id FROM u FORCE INDEX (a) WHERE a >= 'b' ORDER BY id",
+    "SELECT id FROM u WHERE a IN ('AE', 'zebra', 'straße') ORDER BY id",
+    "SELECT id FROM u WHERE a BETWEEN 'a' AND 'c' ORDER BY id",
+    "SELECT a FROM u ORDER BY a, id",
+    "SELECT a FROM u ORDER BY a DESC, id",
+    "SELECT c, COUNT(*) FROM u GROUP BY c ORDER BY c",
+    "SELECT g, COUNT(*) FROM u GROUP BY g ORDER BY g",
+    "SELECT DISTINCT UPPER(c) FROM u ORDER BY 1",
+    "SELECT COUNT(DISTINCT a), COUNT(DISTINCT g), COUNT(DISTINCT c) FROM u",
+    "SELECT MIN(a), MAX(a), MIN(g), MAX(g) FROM u",
+    "SELECT u1.id, u2.id FROM u u1 JOIN u u2 ON u1.a = u2.c COLLATE utf8mb4_unicode_ci ORDER BY 1, 2",
+    "SELECT GROUP_CONCAT(a ORDER BY a SEPARATOR '|') FROM u",
+    "SELECT id, a FROM u WHERE a = 'STRASSE' COLLATE utf8mb4_general_ci",
+    "SELECT COLLATION(a), COLLATION(g), COLLATION(c), COLLATION(CONCAT(a, 'x')) FROM u WHERE id = 1",
+    "CREATE TABLE u2 LIKE u",
+    "SHOW CREATE TABLE u2",
+    "ALTER TABLE u2 ADD COLUMN n VARCHAR(5), MODIFY g VARCHAR(20)",
+    "SHOW CREATE TABLE u2",
+    "CREATE TABLE u3 (a VARCHAR(5)) CHARSET utf8mb4",
+    "SHOW CREATE TABLE u3",
+    "CREATE TABLE u4 (a TEXT) COLLATE utf8mb4_bin",
+    "SHOW CREATE TABLE u4",
+    "CREATE TABLE u5 (a VARCHAR(5)) COLLATE utf8mb4_unicode_ci CHARSET utf8mb4",
+    "SHOW CREATE TABLE u5",
+    "CREATE TABLE u6 (a INT) CHARSET utf8mb4 COLLATE latin1_swedish_ci",
+    "CREATE TABLE u6 (a INT) COLLATE no_such_collation",
+    "DROP DATABASE IF EXISTS cu_db",
+    "CREATE DATABASE cu_db COLLATE utf8mb4_unicode_ci",
+    "CREATE TABLE cu_db.t (a VARCHAR(10), b VARCHAR(10) CHARACTER SET utf8mb4, c TEXT COLLATE utf8mb4_bin)",
+    "SHOW CREATE TABLE cu_db.t",
+    "CREATE TABLE cu_db.t2 (a VARCHAR(10)) CHARSET utf8mb4",
+    "SHOW CREATE TABLE cu_db.t2",
+    "CREATE TABLE cu_db.t3 (a VARCHAR(10)) COLLATE utf8mb4_bin",
+    "SHOW CREATE TABLE cu_db.t3",
+    "INSERT INTO cu_db.t VALUES ('Straße', 'Straße', 'Straße')",
+    "SELECT a = 'STRASSE', b = 'STRASSE', c = 'Straße' FROM cu_db.t",
+    "DROP DATABASE cu_db",
+    "CREATE DATABASE cu_db CHARACTER SET utf8mb4 COLLATE latin1_swedish_ci",
+    "CREATE DATABASE cu_db CHARACTER SET utf8mb4 COLLATE utf8mb4_bin",
+    "CREATE TABLE cu_db.t (a VARCHAR(10))",
+    "SHOW CREATE TABLE cu_db.t",
+    "DROP DATABASE cu_db",
+];
+
+/// utf8mb4_unicode_ci (UCA 4.0.0: 'ß' = 'ss', ignorable control
+/// characters) as a table's, a database's and a column's collation:
+/// comparisons, LIKE, keys, ORDER BY, GROUP BY, what columns inherit, and
+/// SHOW CREATE TABLE.
+#[test]
+fn unicode_ci_and_default_collations_as_mariadb() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    same_rows_and_messages(
+        &server,
+        &mariadb,
+        "ucoll",
+        UNICODE_SETUP,
+        UNICODE_STEPS,
+        &[],
+    );
+}
+
 /// A small xorshift generator: the strings differ run to run only by seed.
 fn strings(seed: u64, n: usize) -> Vec<String> {
-    const PARTS: &[&str] = &["a", "A", "á", "Á", "b", " ", "\t", "ß", "s", "é", "😀", "z"];
+    const PARTS: &[&str] = &[
+        "a", "A", "á", "Á", "b", " ", "\t", "ß", "s", "ss", "é", "😀", "z", "\u{1}", "\u{a0}", "æ",
+        "ae", "⺀", "丶",
+    ];
     let mut x = seed | 1;
     let mut next = || {
         x ^= x << 13;
@@ -145,27 +237,38 @@ fn index_keys_find_what_the_collation_compares_equal() {
         c.query_drop("USE ckeys").unwrap();
         c.query_drop(
             "CREATE TABLE t (id INT PRIMARY KEY, s VARCHAR(20), sb VARCHAR(20) COLLATE utf8mb4_bin, \
-             KEY (s), KEY (sb))",
+             su VARCHAR(20) COLLATE utf8mb4_unicode_ci, KEY (s), KEY (sb), KEY (su))",
         )
         .unwrap();
         c.query_drop("CREATE TABLE u (s VARCHAR(20) PRIMARY KEY)")
+            .unwrap();
+        c.query_drop("CREATE TABLE uu (s VARCHAR(20) COLLATE utf8mb4_unicode_ci PRIMARY KEY)")
             .unwrap();
     }
     let mut refused = (Vec::new(), Vec::new());
     for (i, v) in values.iter().enumerate() {
         for (c, refused) in [(&mut ours, &mut refused.0), (&mut theirs, &mut refused.1)] {
-            c.exec_drop("INSERT INTO t VALUES (?, ?, ?)", (i, v, v))
+            c.exec_drop("INSERT INTO t VALUES (?, ?, ?, ?)", (i, v, v, v))
                 .unwrap();
-            if c.exec_drop("INSERT INTO u VALUES (?)", (v,)).is_err() {
-                refused.push(i);
+            for table in ["u", "uu"] {
+                if c.exec_drop(format!("INSERT INTO {table} VALUES (?)"), (v,))
+                    .is_err()
+                {
+                    refused.push((table, i));
+                }
             }
         }
     }
     assert_eq!(refused.0, refused.1, "UNIQUE refusals differ");
-    assert!(!refused.0.is_empty(), "no two strings collided");
+    for table in ["u", "uu"] {
+        assert!(
+            refused.0.iter().any(|r| r.0 == table),
+            "no two strings collided in {table}"
+        );
+    }
     let probes = strings(0xfeed_beef, 60);
     for p in &probes {
-        for col in ["s", "sb"] {
+        for col in ["s", "sb", "su"] {
             let queries = [
                 format!("SELECT id FROM t FORCE INDEX ({col}) WHERE {col} = ? ORDER BY id"),
                 format!("SELECT id FROM t IGNORE INDEX ({col}) WHERE {col} = ? ORDER BY id"),
@@ -188,7 +291,10 @@ fn index_keys_find_what_the_collation_compares_equal() {
             assert_eq!(answers[1], oracle, "{col} = {p:?}: MariaDB differs");
         }
     }
-    let order: Vec<u32> = ours.query("SELECT id FROM t ORDER BY s, id").unwrap();
-    let oracle: Vec<u32> = theirs.query("SELECT id FROM t ORDER BY s, id").unwrap();
-    assert_eq!(order, oracle, "ORDER BY differs");
+    for col in ["s", "su"] {
+        let query = format!("SELECT id FROM t ORDER BY {col}, id");
+        let order: Vec<u32> = ours.query(&query).unwrap();
+        let oracle: Vec<u32> = theirs.query(&query).unwrap();
+        assert_eq!(order, oracle, "ORDER BY {col} differs");
+    }
 }

@@ -385,8 +385,15 @@ impl Session {
             S::CreateDatabase {
                 db_name,
                 if_not_exists,
+                default_charset,
+                default_collation,
                 ..
-            } => self.create_database(db_name, *if_not_exists),
+            } => self.create_database(
+                db_name,
+                *if_not_exists,
+                default_charset.as_deref(),
+                default_collation.as_deref(),
+            ),
             S::CreateTable(ct) => self.create_table(ct),
             S::CreateView(cv) => self.create_view(cv),
             S::Drop {

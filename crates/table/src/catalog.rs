@@ -107,6 +107,8 @@ pub struct TableSpec {
     pub comment: String,
     /// See [`TableDef::storage_options`].
     pub storage_options: Vec<(String, String)>,
+    /// See [`TableDef::collation`].
+    pub collation: crate::Collation,
     /// FOREIGN KEYs, with column positions in `columns`.
     pub foreign_keys: Vec<crate::schema::ForeignKeyDef>,
     /// CHECK constraints, with column positions in `columns`.
@@ -127,6 +129,7 @@ impl TableSpec {
             auto_increment_start: 0,
             comment: String::new(),
             storage_options: Vec::new(),
+            collation: crate::Collation::default(),
             foreign_keys: Vec::new(),
             checks: Vec::new(),
             temporary_for: None,
@@ -506,6 +509,18 @@ impl Engine {
     }
 
     pub fn create_database(&self, name: &str, if_not_exists: bool) -> Result<()> {
+        self.create_database_collated(name, if_not_exists, crate::Collation::default())
+    }
+
+    /// CREATE DATABASE with a default collation: what its tables take when
+    /// they name none. The catalog entry holds the name, then a NUL and the
+    /// collation's name when it is not the server's default.
+    pub fn create_database_collated(
+        &self,
+        name: &str,
+        if_not_exists: bool,
+        collation: crate::Collation,
+    ) -> Result<()> {
         let _ddl = self.ddl_lock();
         if !ident_ok(name) {
             return Err(Error::Invalid(format!("Incorrect database name '{name}'")));
@@ -517,8 +532,26 @@ impl Engine {
                 Err(Error::DatabaseExists(name.into()))
             };
         }
-        self.catalog_set(&db_key(name), Some(name.as_bytes()))?;
+        let mut entry = name.as_bytes().to_vec();
+        if collation != crate::Collation::default() {
+            entry.push(0);
+            entry.extend_from_slice(collation.name().as_bytes());
+        }
+        self.catalog_set(&db_key(name), Some(&entry))?;
         Ok(())
+    }
+
+    /// The default collation of database `name` (the server's default for
+    /// a database that names none, or does not exist).
+    pub fn database_collation(&self, name: &str) -> Result<crate::Collation> {
+        Ok(self
+            .catalog
+            .get(&db_key(name))?
+            .and_then(|entry| {
+                let at = entry.iter().position(|&b| b == 0)?;
+                crate::Collation::named(std::str::from_utf8(&entry[at + 1..]).ok()?)
+            })
+            .unwrap_or_default())
     }
 
     pub fn database_exists(&self, name: &str) -> Result<bool> {
@@ -532,7 +565,8 @@ impl Engine {
             if k.first() != Some(&b'D') {
                 return false;
             }
-            out.push(String::from_utf8_lossy(v).into_owned());
+            let name = v.split(|&b| b == 0).next().unwrap_or(v);
+            out.push(String::from_utf8_lossy(name).into_owned());
             true
         })?;
         Ok(out)
@@ -627,6 +661,7 @@ impl Engine {
             auto_increment_start: spec.auto_increment_start,
             comment: spec.comment,
             storage_options: spec.storage_options,
+            collation: spec.collation,
             foreign_keys: spec.foreign_keys,
             checks: spec.checks,
         };

@@ -6,7 +6,9 @@
 //! case- and accent-folding table (every character beyond the BMP weighs
 //! U+FFFD); `utf8mb4_bin` weighs by code point. Both are PAD SPACE: a
 //! string compares as if followed by endless spaces, so `'a' = 'a '` and
-//! `'a\t' < 'a'`. `utf8mb4_nopad_bin` and `binary` compare bytes, a prefix
+//! `'a\t' < 'a'`. `utf8mb4_unicode_ci` weighs by UCA 4.0.0's primary
+//! weights (none, one or several per character; see [`unicode_ci`]), PAD
+//! SPACE too. `utf8mb4_nopad_bin` and `binary` compare bytes, a prefix
 //! before its extensions.
 //!
 //! [`Collation::sort_key`] writes memcomparable keys: `memcmp` of two keys
@@ -15,6 +17,8 @@
 //! aligned. A PAD SPACE key is lossy (case, accents and trailing spaces are
 //! gone): a read that needs the text takes it from the row.
 mod general_ci_weights;
+mod unicode_ci;
+mod unicode_ci_weights;
 
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
@@ -24,6 +28,8 @@ pub enum Collation {
     /// utf8mb4_general_ci, the server's default.
     #[default]
     Utf8mb4GeneralCi,
+    /// utf8mb4_unicode_ci: UCA 4.0.0, PAD SPACE.
+    Utf8mb4UnicodeCi,
     /// utf8mb4_bin: code point order, PAD SPACE.
     Utf8mb4Bin,
     /// utf8mb4_nopad_bin: code point order, trailing spaces count.
@@ -57,7 +63,7 @@ const fn general_ci_table() -> [u16; 0x10000] {
 /// The code point of the UTF-8 character at `s[*i]`, advancing `*i`; a
 /// byte that starts no valid character stands for itself (as latin1).
 #[inline]
-fn next_char(s: &[u8], i: &mut usize) -> u32 {
+pub(crate) fn next_char(s: &[u8], i: &mut usize) -> u32 {
     let b0 = s[*i];
     if b0 < 0x80 {
         *i += 1;
@@ -120,6 +126,9 @@ impl Collation {
             "utf8mb4_general_ci" | "utf8mb3_general_ci" | "utf8_general_ci" => {
                 Collation::Utf8mb4GeneralCi
             }
+            "utf8mb4_unicode_ci" | "utf8mb3_unicode_ci" | "utf8_unicode_ci" => {
+                Collation::Utf8mb4UnicodeCi
+            }
             "utf8mb4_bin" | "utf8mb3_bin" | "utf8_bin" => Collation::Utf8mb4Bin,
             "utf8mb4_nopad_bin" => Collation::Utf8mb4NopadBin,
             "binary" => Collation::Binary,
@@ -130,6 +139,7 @@ impl Collation {
     pub fn name(self) -> &'static str {
         match self {
             Collation::Utf8mb4GeneralCi => "utf8mb4_general_ci",
+            Collation::Utf8mb4UnicodeCi => "utf8mb4_unicode_ci",
             Collation::Utf8mb4Bin => "utf8mb4_bin",
             Collation::Utf8mb4NopadBin => "utf8mb4_nopad_bin",
             Collation::Binary => "binary",
@@ -148,6 +158,7 @@ impl Collation {
     pub fn id(self) -> u16 {
         match self {
             Collation::Utf8mb4GeneralCi => 45,
+            Collation::Utf8mb4UnicodeCi => 224,
             Collation::Utf8mb4Bin => 46,
             Collation::Utf8mb4NopadBin => 1070,
             Collation::Binary => 63,
@@ -156,7 +167,10 @@ impl Collation {
 
     /// PAD SPACE: trailing spaces do not count.
     pub fn pads(self) -> bool {
-        matches!(self, Collation::Utf8mb4GeneralCi | Collation::Utf8mb4Bin)
+        matches!(
+            self,
+            Collation::Utf8mb4GeneralCi | Collation::Utf8mb4UnicodeCi | Collation::Utf8mb4Bin
+        )
     }
 
     /// Whether an index key gives back the string it was made of.
@@ -196,23 +210,13 @@ impl Collation {
                     }
                     i += 1;
                 }
-                let (mut wa, mut wb) = (self.weights(&a[i..]), self.weights(&b[i..]));
-                loop {
-                    match (wa.next(), wb.next()) {
-                        (Some(x), Some(y)) if x == y => {}
-                        (Some(x), Some(y)) => return x.cmp(&y),
-                        (None, None) => return Ordering::Equal,
-                        (Some(x), None) => {
-                            let first = std::iter::once(x).chain(wa).find(|&w| w != SPACE);
-                            return first.map_or(Ordering::Equal, |w| w.cmp(&SPACE));
-                        }
-                        (None, Some(y)) => {
-                            let first = std::iter::once(y).chain(wb).find(|&w| w != SPACE);
-                            return first.map_or(Ordering::Equal, |w| SPACE.cmp(&w));
-                        }
-                    }
-                }
+                padded_compare(self.weights(&a[i..]), self.weights(&b[i..]), SPACE)
             }
+            Collation::Utf8mb4UnicodeCi => padded_compare(
+                unicode_ci::Weights::new(a),
+                unicode_ci::Weights::new(b),
+                unicode_ci::SPACE,
+            ),
         }
     }
 
@@ -228,8 +232,11 @@ impl Collation {
                 }
                 out.extend_from_slice(&[0, 0]);
             }
-            Collation::Utf8mb4Bin => padded_key(s.iter().map(|&b| b as u32), 1, out),
-            Collation::Utf8mb4GeneralCi => padded_key(self.weights(s), 2, out),
+            Collation::Utf8mb4Bin => padded_key(s.iter().map(|&b| b as u32), 1, SPACE, out),
+            Collation::Utf8mb4GeneralCi => padded_key(self.weights(s), 2, SPACE, out),
+            Collation::Utf8mb4UnicodeCi => {
+                padded_key(unicode_ci::Weights::new(s), 2, unicode_ci::SPACE, out)
+            }
         }
     }
 
@@ -239,7 +246,24 @@ impl Collation {
     /// each character's weight: one byte below 0x80, else 0xFF and its two
     /// bytes — by weight, so 'ÿ' keys as 'Y'). Not ordered; shorter than
     /// the sort key, and a string that folds to itself is copied as it is.
+    /// Under utf8mb4_unicode_ci: the weights, two bytes each, without the
+    /// trailing space weights (other characters than the space weigh as one).
     pub fn hash_key(self, s: &[u8], out: &mut Vec<u8>) {
+        if self == Collation::Utf8mb4UnicodeCi {
+            let at = out.len();
+            out.extend_from_slice(&[0; 4]);
+            let mut end = out.len();
+            for w in unicode_ci::Weights::new(s) {
+                out.extend_from_slice(&(w as u16).to_be_bytes());
+                if w != unicode_ci::SPACE {
+                    end = out.len();
+                }
+            }
+            out.truncate(end);
+            let len = (end - at - 4) as u32;
+            out[at..at + 4].copy_from_slice(&len.to_le_bytes());
+            return;
+        }
         let s = if self.pads() {
             // Only the space weighs as a space (general_ci's table included).
             let end = s.iter().rposition(|&b| b != b' ').map_or(0, |i| i + 1);
@@ -291,11 +315,22 @@ impl Collation {
                 next_char(s, i)
             }
         };
-        let weight = |c: u32| -> u32 {
+        let same = |x: u32, y: u32| -> bool {
             match self {
-                Collation::Utf8mb4GeneralCi if c < 0x10000 => GENERAL_CI[c as usize] as u32,
-                Collation::Utf8mb4GeneralCi => 0xFFFD,
-                _ => c,
+                Collation::Utf8mb4GeneralCi => {
+                    let weight = |c: u32| {
+                        if c < 0x10000 {
+                            GENERAL_CI[c as usize] as u32
+                        } else {
+                            0xFFFD
+                        }
+                    };
+                    weight(x) == weight(y)
+                }
+                Collation::Utf8mb4UnicodeCi => {
+                    unicode_ci::CharWeights::of(x).same(unicode_ci::CharWeights::of(y))
+                }
+                _ => x == y,
             }
         };
         let (mut t, mut p) = (0usize, 0usize);
@@ -316,9 +351,9 @@ impl Collation {
                     true
                 } else if pc == escape && np < pattern.len() {
                     let ec = unit(pattern, &mut np);
-                    weight(ec) == weight(tc)
+                    same(ec, tc)
                 } else {
-                    weight(pc) == weight(tc)
+                    same(pc, tc)
                 };
                 if matched {
                     t = nt;
@@ -377,32 +412,57 @@ fn pad_compare(a: &[u8], b: &[u8]) -> Ordering {
     }
 }
 
+/// Compares two PAD SPACE weight sequences: where one ends, the other's
+/// first weight that is not `space` against `space`.
+fn padded_compare(
+    mut wa: impl Iterator<Item = u32>,
+    mut wb: impl Iterator<Item = u32>,
+    space: u32,
+) -> Ordering {
+    loop {
+        match (wa.next(), wb.next()) {
+            (Some(x), Some(y)) if x == y => {}
+            (Some(x), Some(y)) => return x.cmp(&y),
+            (None, None) => return Ordering::Equal,
+            (Some(x), None) => {
+                let first = std::iter::once(x).chain(wa).find(|&w| w != space);
+                return first.map_or(Ordering::Equal, |w| w.cmp(&space));
+            }
+            (None, Some(y)) => {
+                let first = std::iter::once(y).chain(wb).find(|&w| w != space);
+                return first.map_or(Ordering::Equal, |w| space.cmp(&w));
+            }
+        }
+    }
+}
+
 /// Tags after a space unit: a run of spaces before a unit below a space,
 /// the end of the string, a run of spaces before a unit above a space.
 const RUN_THEN_BELOW: u8 = 0x01;
 const END: u8 = 0x02;
 const RUN_THEN_ABOVE: u8 = 0x03;
 
-/// A PAD SPACE key: each weight in `width` big-endian bytes, trailing
+/// A PAD SPACE key: each weight in `width` big-endian bytes (`space` the
+/// space's weight), trailing
 /// spaces dropped, and each run of spaces written as a space unit, a tag
 /// and the run's length, followed by the weight that ends the run. At the
 /// place two strings part, one's unit against the other's decides as the
 /// padded comparison does:
 /// unit below a space < run then below (shorter run first) < end <
 /// run then above (longer run first) < unit above a space.
-fn padded_key(weights: impl Iterator<Item = u32>, width: usize, out: &mut Vec<u8>) {
+fn padded_key(weights: impl Iterator<Item = u32>, width: usize, space: u32, out: &mut Vec<u8>) {
     let put = |w: u32, out: &mut Vec<u8>| {
         out.extend_from_slice(&w.to_be_bytes()[4 - width..]);
     };
     let mut run: u32 = 0;
     for w in weights {
-        if w == SPACE {
+        if w == space {
             run += 1;
             continue;
         }
         if run > 0 {
-            put(SPACE, out);
-            if w < SPACE {
+            put(space, out);
+            if w < space {
                 out.push(RUN_THEN_BELOW);
                 out.extend_from_slice(&run.to_be_bytes());
             } else {
@@ -413,17 +473,17 @@ fn padded_key(weights: impl Iterator<Item = u32>, width: usize, out: &mut Vec<u8
         }
         put(w, out);
     }
-    put(SPACE, out);
+    put(space, out);
     out.push(END);
 }
 
 /// Advances `*pos` past one PAD SPACE key of `width`-byte units.
-pub(crate) fn skip_padded_key(b: &[u8], pos: &mut usize, width: usize) -> Option<()> {
+fn skip_padded_key(b: &[u8], pos: &mut usize, width: usize, space: u32) -> Option<()> {
+    let space = &space.to_be_bytes()[4 - width..];
     loop {
         let unit = b.get(*pos..*pos + width)?;
         *pos += width;
-        let is_space = unit[..width - 1].iter().all(|&x| x == 0) && unit[width - 1] == 0x20;
-        if !is_space {
+        if unit != space {
             continue;
         }
         let tag = *b.get(*pos)?;
@@ -446,8 +506,9 @@ impl Collation {
     /// Advances `*pos` past one key this collation wrote.
     pub(crate) fn skip_key(self, b: &[u8], pos: &mut usize) -> Option<()> {
         match self {
-            Collation::Utf8mb4GeneralCi => skip_padded_key(b, pos, 2),
-            Collation::Utf8mb4Bin => skip_padded_key(b, pos, 1),
+            Collation::Utf8mb4GeneralCi => skip_padded_key(b, pos, 2, SPACE),
+            Collation::Utf8mb4UnicodeCi => skip_padded_key(b, pos, 2, unicode_ci::SPACE),
+            Collation::Utf8mb4Bin => skip_padded_key(b, pos, 1, SPACE),
             Collation::Utf8mb4NopadBin | Collation::Binary => loop {
                 let c = *b.get(*pos)?;
                 *pos += 1;
@@ -470,8 +531,9 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const ALL: [Collation; 4] = [
+    const ALL: [Collation; 5] = [
         Collation::Utf8mb4GeneralCi,
+        Collation::Utf8mb4UnicodeCi,
         Collation::Utf8mb4Bin,
         Collation::Utf8mb4NopadBin,
         Collation::Binary,
@@ -495,6 +557,24 @@ mod tests {
         assert_eq!(cmp("a b", "a"), Ordering::Greater);
         assert_eq!(cmp("😀", "🙂"), Ordering::Equal);
         assert_eq!(key(ci, "Abc "), key(ci, "aBC"));
+    }
+
+    #[test]
+    fn unicode_ci_expands_ignores_and_pads() {
+        let u = Collation::Utf8mb4UnicodeCi;
+        let cmp = |a: &str, b: &str| u.compare(a.as_bytes(), b.as_bytes());
+        assert_eq!(cmp("ß", "ss"), Ordering::Equal);
+        assert_eq!(cmp("Straße", "STRASSE"), Ordering::Equal);
+        assert_eq!(cmp("a\u{1}", "a"), Ordering::Equal);
+        assert_eq!(cmp("a\u{a0}", "a"), Ordering::Equal);
+        assert_eq!(cmp("a\t", "a"), Ordering::Less);
+        assert_eq!(cmp("æ", "ae"), Ordering::Greater);
+        assert_eq!(cmp("⺀", "丶"), Ordering::Equal);
+        assert_eq!(key(u, "Straße  "), key(u, "strasse"));
+        // LIKE matches character by character.
+        assert!(!u.like("ß".as_bytes(), b"ss", '\\' as u32));
+        assert!(u.like("Ä".as_bytes(), b"a", '\\' as u32));
+        assert!(!u.like(b"a", b"a\x01", '\\' as u32));
     }
 
     #[test]
@@ -547,6 +627,12 @@ mod tests {
                 Just('ÿ'),
                 Just('y'),
                 Just('Y'),
+                Just('ß'),
+                Just('s'),
+                Just('\u{1}'),
+                Just('\u{a0}'),
+                Just('⺀'),
+                Just('丶'),
             ],
             0..20,
         )

@@ -227,6 +227,10 @@ pub struct TableDef {
     /// to be shown again; they change nothing here.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub storage_options: Vec<(String, String)>,
+    /// The table's default collation (`DEFAULT CHARSET=… COLLATE=…`): what
+    /// a string column added without a COLLATE of its own takes.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub collation: Collation,
     /// FOREIGN KEY constraints of this table (as the child).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub foreign_keys: Vec<ForeignKeyDef>,

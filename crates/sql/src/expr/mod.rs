@@ -372,7 +372,7 @@ impl Compiler<'_> {
             let binary = |c: Collation| match c {
                 Collation::Binary => 2,
                 Collation::Utf8mb4Bin | Collation::Utf8mb4NopadBin => 1,
-                Collation::Utf8mb4GeneralCi => 0,
+                Collation::Utf8mb4GeneralCi | Collation::Utf8mb4UnicodeCi => 0,
             };
             best = match best {
                 Some((r, b)) if r < rank || (r == rank && binary(b) >= binary(c)) => Some((r, b)),
@@ -1068,6 +1068,21 @@ impl Compiler<'_> {
                 })
             }
             "CURRENT_USER" => return lit(Value::str(&facts.account)),
+            // What an expression's strings compare in; a number's or a
+            // NULL's is binary.
+            "COLLATION" | "CHARSET" => {
+                want(1..=1)?;
+                let aggs = self.aggs.as_deref().unwrap_or(&[]);
+                let c = a[0]
+                    .kind(self.scope, aggs)
+                    .collation()
+                    .unwrap_or(Collation::Binary);
+                return lit(Value::str(if name == "COLLATION" {
+                    c.name()
+                } else {
+                    c.charset()
+                }));
+            }
             "USER" | "SESSION_USER" | "SYSTEM_USER" => return lit(Value::str(&facts.user)),
             "VERSION" => return lit(Value::str(crate::SERVER_VERSION)),
             "CONNECTION_ID" => return lit(Value::UInt(facts.connection_id)),

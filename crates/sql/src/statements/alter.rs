@@ -114,7 +114,7 @@ impl Session {
                     column_position: position,
                     ..
                 } => {
-                    let spec = column_def(written)?;
+                    let spec = column_def(written, r.def.collation)?;
                     check_adds.extend(CheckSpec::of_column(&spec.def.name, &spec.checks));
                     for fk in &spec.references {
                         foreign_key_adds.push(ForeignKeySpec::parse(fk, &r.def.database)?);
@@ -226,7 +226,7 @@ impl Session {
                     column_position: position,
                 } => {
                     let i = r.position(&old_name.value)?;
-                    let spec = written_column(new_name, data_type, options)?;
+                    let spec = written_column(new_name, data_type, options, r.def.collation)?;
                     redefine_column(&mut r, i, spec, position, &mut new_primary_key, &mut adds)?;
                 }
                 ast::AlterTableOperation::ModifyColumn {
@@ -236,7 +236,7 @@ impl Session {
                     column_position: position,
                 } => {
                     let i = r.position(&col_name.value)?;
-                    let spec = written_column(col_name, data_type, options)?;
+                    let spec = written_column(col_name, data_type, options, r.def.collation)?;
                     redefine_column(&mut r, i, spec, position, &mut new_primary_key, &mut adds)?;
                 }
                 ast::AlterTableOperation::AutoIncrement { value, .. } => {
@@ -751,23 +751,28 @@ fn index_spec(
     Ok((name, columns, unique))
 }
 
-/// A column as CHANGE / MODIFY writes it.
+/// A column as CHANGE / MODIFY writes it, in a table of collation
+/// `table_collation` (a string without COLLATE takes the table's).
 fn written_column(
     name: &ast::Ident,
     data_type: &ast::DataType,
     options: &[ast::ColumnOption],
+    table_collation: lineardb_table::Collation,
 ) -> Result<ColumnSpec> {
-    column_def(&ast::ColumnDef {
-        name: name.clone(),
-        data_type: data_type.clone(),
-        options: options
-            .iter()
-            .map(|option| ast::ColumnOptionDef {
-                name: None,
-                option: option.clone(),
-            })
-            .collect(),
-    })
+    column_def(
+        &ast::ColumnDef {
+            name: name.clone(),
+            data_type: data_type.clone(),
+            options: options
+                .iter()
+                .map(|option| ast::ColumnOptionDef {
+                    name: None,
+                    option: option.clone(),
+                })
+                .collect(),
+        },
+        table_collation,
+    )
 }
 
 /// CHANGE / MODIFY: column `i` defined anew (and moved); the rows are

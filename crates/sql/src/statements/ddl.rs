@@ -254,9 +254,11 @@ pub(crate) struct ColumnSpec {
     pub checks: Vec<ast::Expr>,
 }
 
-/// The column `c` defines. A string's character set may only be utf8mb4;
-/// its collation is one of [`Collation::named`]'s.
-pub(crate) fn column_def(c: &ast::ColumnDef) -> Result<ColumnSpec> {
+/// The column `c` defines in a table of collation `table_collation`. A
+/// string's character set may only be utf8mb4; its collation is one of
+/// [`Collation::named`]'s: its COLLATE's, else its CHARACTER SET's default,
+/// else the table's.
+pub(crate) fn column_def(c: &ast::ColumnDef, table_collation: Collation) -> Result<ColumnSpec> {
     let mut def = ColumnDef::new(&c.name.value, data_type(&c.data_type)?);
     check_members(def.data_type, &c.name.value)?;
     def.display_width = display_width(&c.data_type);
@@ -264,7 +266,9 @@ pub(crate) fn column_def(c: &ast::ColumnDef) -> Result<ColumnSpec> {
     let (mut primary, mut unique) = (false, false);
     let mut references = Vec::new();
     let mut checks = Vec::new();
+    let mut own_collation = false;
     if matches!(c.data_type, ast::DataType::JSON) {
+        own_collation = true;
         def = def.collate(Collation::Utf8mb4Bin);
         checks.push(json_valid_check(&c.name));
     }
@@ -322,8 +326,10 @@ pub(crate) fn column_def(c: &ast::ColumnDef) -> Result<ColumnSpec> {
                 {
                     return Err(SqlError::unsupported(format!("CHARACTER SET {name}")));
                 }
+                own_collation = true;
             }
             ast::ColumnOption::Collation(name) => {
+                own_collation = true;
                 let name = object_name(name).join(".");
                 let collation = crate::charset::collation_named(&name)?;
                 // An ENUM's or SET's members match in the default
@@ -358,6 +364,11 @@ pub(crate) fn column_def(c: &ast::ColumnDef) -> Result<ColumnSpec> {
             }
             other => return Err(SqlError::unsupported(format!("column option {other}"))),
         }
+    }
+    let takes_collation =
+        (def.data_type.is_string() && !def.data_type.is_binary()) || def.data_type.has_members();
+    if !own_collation && takes_collation {
+        def = def.collate(table_collation);
     }
     // A time's literal default is kept as the column stores it.
     if let lineardb_table::ColumnDefault::Literal(text) = &def.default {
@@ -414,7 +425,7 @@ pub(crate) fn column_default(e: &ast::Expr) -> Result<lineardb_table::ColumnDefa
 
 /// What CREATE TABLE's table options say. The engine (any MariaDB's own name: lineardb
 /// stands in, as MariaDB substitutes engines), the default character set
-/// and collation (utf8mb4's and its general collation only) are checked;
+/// (utf8mb4) and collation (see [`default_collation`]) are checked;
 /// options about the physical storage of an InnoDB or Aria table
 /// (ROW_FORMAT, STATS_*, …) have no counterpart here and no effect on
 /// results (they are kept, to be shown); anything else is refused.
@@ -441,7 +452,9 @@ pub(crate) fn table_options(
         auto_increment: 0,
         comment: comment.as_ref().map(text).unwrap_or_default(),
         storage: Vec::new(),
+        collation: None,
     };
+    let (mut charset, mut collation) = (None, None);
     let list = match options {
         ast::CreateTableOptions::None => &[][..],
         ast::CreateTableOptions::Plain(l) => l,
@@ -474,10 +487,10 @@ pub(crate) fn table_options(
                             .parse()
                             .map_err(|_| SqlError::syntax(format!("AUTO_INCREMENT = {word}")))?
                     }
-                    "DEFAULT CHARSET" | "CHARSET" | "DEFAULT CHARACTER SET" | "CHARACTER SET"
-                        if word.eq_ignore_ascii_case("utf8mb4") => {}
-                    "DEFAULT COLLATE" | "COLLATE"
-                        if word.eq_ignore_ascii_case("utf8mb4_general_ci") => {}
+                    "DEFAULT CHARSET" | "CHARSET" | "DEFAULT CHARACTER SET" | "CHARACTER SET" => {
+                        charset = Some(word)
+                    }
+                    "DEFAULT COLLATE" | "COLLATE" => collation = Some(word),
                     k if STORAGE_ONLY.contains(&k) => {
                         out.storage.retain(|(name, _)| name != k);
                         out.storage.push((k.to_string(), word.to_ascii_uppercase()));
@@ -488,7 +501,40 @@ pub(crate) fn table_options(
             other => return Err(SqlError::unsupported(format!("table option {other}"))),
         }
     }
+    out.collation = default_collation(charset.as_deref(), collation.as_deref())?;
     Ok(out)
+}
+
+/// The default collation that `[DEFAULT] CHARACTER SET` and `[DEFAULT]
+/// COLLATE` name for a database or table (None: neither given). The
+/// character set is utf8mb4 (utf8mb3 and utf8 are read as utf8mb4, as for
+/// columns), its collation utf8mb4's default unless COLLATE names another
+/// of its collations; 1253 for a collation of another character set.
+pub(crate) fn default_collation(
+    charset: Option<&str>,
+    collation: Option<&str>,
+) -> Result<Option<Collation>> {
+    if let Some(name) = charset {
+        if !["utf8mb4", "utf8mb3", "utf8"]
+            .iter()
+            .any(|n| name.eq_ignore_ascii_case(n))
+        {
+            return Err(SqlError::unsupported(format!("CHARACTER SET {name}")));
+        }
+    }
+    match collation {
+        None => Ok(charset.map(|_| Collation::default())),
+        Some(name) => match crate::charset::collation_named(name) {
+            Ok(Collation::Binary) => Err(SqlError::unsupported(format!("COLLATE {name}"))),
+            Ok(c) => Ok(Some(c)),
+            // Without a CHARACTER SET, another character set's collation
+            // names that character set: not supported yet.
+            Err(e) if e.code == 1253 && charset.is_none() => {
+                Err(SqlError::unsupported(format!("COLLATE {name}")))
+            }
+            Err(e) => Err(e),
+        },
+    }
 }
 
 /// CREATE TABLE's table options that the table keeps.
@@ -498,6 +544,8 @@ pub(crate) struct TableOptions {
     pub comment: String,
     /// Physical storage options, kept to be shown: (name, value).
     pub storage: Vec<(String, String)>,
+    /// `DEFAULT CHARSET=… COLLATE=…` (None: not given).
+    pub collation: Option<Collation>,
 }
 
 impl Session {
@@ -538,6 +586,10 @@ impl Session {
         spec.auto_increment_start = options.auto_increment;
         spec.comment = options.comment;
         spec.storage_options = options.storage;
+        spec.collation = match options.collation {
+            Some(c) => c,
+            None => self.engine.database_collation(&db)?,
+        };
         if ct.temporary {
             // Private to this session; its catalog entry only lets a start
             // after a crash free its pages.
@@ -552,6 +604,9 @@ impl Session {
             spec.columns = d.columns.clone();
             spec.comment = d.comment.clone();
             spec.storage_options = d.storage_options.clone();
+            spec.collation = d.collation;
+            // CHECK constraints come along (foreign keys do not, as in MariaDB).
+            spec.checks = d.checks.clone();
             spec.primary_key = named(&d.primary_key);
             spec.indexes = d
                 .indexes
@@ -568,7 +623,7 @@ impl Session {
         let mut foreign_keys = Vec::new();
         let mut check_specs = Vec::new();
         for c in &ct.columns {
-            let column = column_def(c)?;
+            let column = column_def(c, spec.collation)?;
             if column.primary {
                 pk = vec![c.name.value.clone()];
             }
@@ -702,6 +757,7 @@ impl Session {
         // MariaDB drops every table it can, then reports the ones it could
         // not: those missing in one 1051, else the first refused.
         let mut missing: Vec<String> = Vec::new();
+        let mut dropped_tables = 0u64;
         let mut refused: Option<SqlError> = None;
         for n in names {
             let parts = object_name(n);
@@ -760,6 +816,10 @@ impl Session {
                         return Err(self.database_denied(&name));
                     }
                     self.require_database(&name, DROP)?;
+                    // MariaDB counts the tables it drops.
+                    if self.engine.database_exists(&name)? {
+                        dropped_tables += self.engine.tables(&name)?.len() as u64;
+                    }
                     self.engine
                         .drop_database(&name, if_exists)
                         .map_err(|e| match e {
@@ -797,7 +857,7 @@ impl Session {
             }
             self.warnings.push((unknown.code, unknown.message));
         }
-        Ok(Outcome::done(0))
+        Ok(Outcome::done(dropped_tables))
     }
 
     pub(crate) fn truncate(&mut self, tr: &ast::Truncate) -> Result<Outcome> {
@@ -822,15 +882,19 @@ impl Session {
         Ok(Outcome::done(0))
     }
 
-    /// CREATE DATABASE.
+    /// CREATE DATABASE [CHARACTER SET …] [COLLATE …].
     pub(crate) fn create_database(
         &mut self,
         db_name: &ast::ObjectName,
         if_not_exists: bool,
+        charset: Option<&str>,
+        collation: Option<&str>,
     ) -> Result<Outcome> {
         let name = object_name(db_name).join(".");
         self.require_database(&name, CREATE)?;
-        self.engine.create_database(&name, if_not_exists)?;
+        let collation = default_collation(charset, collation)?.unwrap_or_default();
+        self.engine
+            .create_database_collated(&name, if_not_exists, collation)?;
         Ok(Outcome::done(1))
     }
 

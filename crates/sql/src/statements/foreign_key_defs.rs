@@ -373,6 +373,7 @@ pub(crate) fn spec_def(spec: &TableSpec) -> TableDef {
         auto_increment_start: 0,
         comment: String::new(),
         storage_options: Vec::new(),
+        collation: Default::default(),
         foreign_keys: spec.foreign_keys.clone(),
         checks: spec.checks.clone(),
     }

@@ -591,10 +591,7 @@ fn show_create_table(t: &Table) -> String {
             let mut l = format!("  `{}` {}", c.name, c.sql_type());
             // A string not in the table's collation names its own.
             let collation = c.collation();
-            if c.data_type.is_string()
-                && collation != lineardb_table::Collation::default()
-                && !c.data_type.is_binary()
-            {
+            if c.data_type.is_string() && collation != d.collation && !c.data_type.is_binary() {
                 l.push_str(&format!(
                     " CHARACTER SET {} COLLATE {}",
                     collation.charset(),
@@ -663,7 +660,11 @@ fn show_create_table(t: &Table) -> String {
     if d.auto_increment_column().is_some() && next > 1 {
         s.push_str(&format!(" AUTO_INCREMENT={next}"));
     }
-    s.push_str(" DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci");
+    s.push_str(&format!(
+        " DEFAULT CHARSET={} COLLATE={}",
+        d.collation.charset(),
+        d.collation.name()
+    ));
     // Storage options in MariaDB's order.
     const ORDER: &[&str] = &[
         "PACK_KEYS",
