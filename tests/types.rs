@@ -503,3 +503,85 @@ fn enum_and_set_columns_as_mariadb_does() {
         definitions(&format!("mysql://root@127.0.0.1:{}/", mariadb.port))
     );
 }
+
+/// BIT(n): numbers, strings' bytes and bit literals stored, 1406 (strict)
+/// or the nearest value with 1264 for what does not fit, shown as
+/// (n + 7) / 8 big-endian bytes, a number in numeric context, keyed and
+/// sorted as a number; `DEFAULT b'…'` as MariaDB shows it; BIT on the wire
+/// (UNSIGNED, binary, its width as the length) in both protocols.
+#[test]
+fn bit_columns_as_mariadb_does() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    common::differential::same_rows_and_messages(
+        &server,
+        &mariadb,
+        "tyb",
+        &[
+            "CREATE TABLE tb (id INT PRIMARY KEY, b BIT(1) DEFAULT b'0', b8 BIT(8) NOT NULL DEFAULT 5, \
+             b64 BIT(64), KEY (b8))",
+            "INSERT INTO tb VALUES (1, 1, 'a', 255), (2, b'0', b'101', 18446744073709551615), \
+             (3, NULL, 0x41, 0)",
+        ],
+        &[
+            "SHOW CREATE TABLE tb",
+            "SHOW COLUMNS FROM tb",
+            "SELECT * FROM tb ORDER BY id",
+            "SELECT id, HEX(b), b + 0, HEX(b8), b8 + 0, b64 + 0, BIN(b8), b8 = 5, b8 > 60 FROM tb \
+             ORDER BY b8",
+            "INSERT INTO tb VALUES (4, 2, 0, 0)",
+            "INSERT INTO tb VALUES (4, 0, 256, 0)",
+            "INSERT INTO tb VALUES (4, 0, 'ab', 0)",
+            "INSERT INTO tb VALUES (4, 0, -1, 0)",
+            "INSERT INTO tb (id, b8) VALUES (4, 1.6)",
+            "SELECT b8 + 0, b + 0 FROM tb WHERE id = 4",
+            "SELECT b'101' + 0, b'1' = 1, b'11111111' + 1",
+            "SELECT b8 + 0 FROM tb WHERE b8 = b'101'",
+            "SELECT b8 + 0 FROM tb FORCE INDEX (b8) WHERE b8 BETWEEN 5 AND 70 ORDER BY b8",
+            "SELECT b8 + 0 FROM tb IGNORE INDEX (b8) WHERE b8 BETWEEN 5 AND 70 ORDER BY b8",
+            "INSERT INTO tb (id, b8) VALUES (7, '5')",
+            "SELECT HEX(b8) FROM tb WHERE id = 7",
+            "SELECT SUM(b8), COUNT(DISTINCT b8), AVG(b8) FROM tb",
+            "UPDATE tb SET b8 = b8 + 1 WHERE id = 7",
+            "SELECT HEX(b8), CAST(b8 AS UNSIGNED), CONCAT(b8 + 0, 'x') FROM tb WHERE id = 7",
+            "CREATE TABLE tb2 (b BIT(65))",
+            "CREATE TABLE tb3 (b BIT(2) DEFAULT 7)",
+            "CREATE TABLE tb4 (b BIT DEFAULT '', c BIT(10) DEFAULT b'1000000001')",
+            "SHOW CREATE TABLE tb4",
+            "INSERT INTO tb4 () VALUES ()",
+            "SELECT HEX(b), HEX(c) FROM tb4",
+            "SET sql_mode = ''",
+            "INSERT INTO tb VALUES (5, 3, 999, 0)",
+            "INSERT INTO tb (id, b8) VALUES (6, -3.5)",
+            "SELECT id, HEX(b), HEX(b8) FROM tb WHERE id IN (5, 6) ORDER BY id",
+            "SET sql_mode = DEFAULT",
+            "ALTER TABLE tb ADD COLUMN nb BIT(3) NOT NULL DEFAULT b'11'",
+            "SELECT id, nb + 0 FROM tb ORDER BY id",
+            "CREATE TABLE tb5 AS SELECT b8, b FROM tb",
+            "SHOW CREATE TABLE tb5",
+            "SELECT HEX(b8), HEX(b) FROM tb5 ORDER BY b8",
+            "DELETE FROM tb WHERE b8 = 97",
+            "SELECT id FROM tb ORDER BY id",
+        ],
+        &[],
+    );
+    let rows = |url: &str| -> (Vec<String>, Vec<Vec<mysql::Value>>) {
+        let mut c = Conn::new(Opts::from_url(url).unwrap()).unwrap();
+        c.query_drop("USE tyb").unwrap();
+        let result = c.query_iter("SELECT b, b8, b64 FROM tb").unwrap();
+        let shown = described(&result);
+        drop(result);
+        let rows: Vec<mysql::Row> = c
+            .exec(
+                "SELECT id, b, b8, b64 FROM tb WHERE id < ? ORDER BY id",
+                (10,),
+            )
+            .unwrap();
+        (shown, rows.into_iter().map(|r| r.unwrap()).collect())
+    };
+    let (ours, our_rows) = rows(&server.url(""));
+    let (theirs, their_rows) = rows(&format!("mysql://root@127.0.0.1:{}/", mariadb.port));
+    assert_eq!(ours, theirs);
+    assert!(our_rows.len() > 3);
+    assert_eq!(our_rows, their_rows);
+}

@@ -23,6 +23,7 @@ const T_DATE: u8 = 10;
 const T_TIME: u8 = 11;
 const T_DATETIME: u8 = 12;
 const T_YEAR: u8 = 13;
+const T_BIT: u8 = 16;
 const T_NEWDECIMAL: u8 = 246;
 const T_BLOB: u8 = 252;
 const T_VAR_STRING: u8 = 253;
@@ -118,6 +119,7 @@ fn definition(c: &Column) -> Definition {
             decimals: c.fsp,
             ..number(T_TIME, c.length, BINARY, 0)
         },
+        Some(DataType::Bit(n)) => number(T_BIT, u32::from(n), UNSIGNED, 0),
         _ => match c.kind {
             ColumnKind::Text(_) => text(T_VAR_STRING, c.length),
             kind => Definition {
@@ -202,6 +204,9 @@ pub(crate) enum Encoding {
     Time(u8),
     /// An integer column: binary values in its type's bytes (1, 2, 4, 8).
     Integer(u8),
+    /// A BIT(n) column: its number as (n + 7) / 8 big-endian bytes, in
+    /// both protocols.
+    Bit(u8),
 }
 
 impl Encoding {
@@ -211,6 +216,7 @@ impl Encoding {
             Some(DataType::Year) => Encoding::Year,
             Some(DataType::DateTime | DataType::Timestamp) => Encoding::DateTime(c.fsp),
             Some(DataType::Time) => Encoding::Time(c.fsp),
+            Some(DataType::Bit(n)) => Encoding::Bit(n),
             Some(DataType::TinyInt { .. }) => Encoding::Integer(1),
             Some(DataType::SmallInt { .. }) => Encoding::Integer(2),
             Some(DataType::MediumInt { .. } | DataType::Int { .. }) => Encoding::Integer(4),
@@ -233,6 +239,9 @@ impl Encoding {
                 out,
                 lineardb_table::types::format_time_digits(*t, fsp).as_bytes(),
             ),
+            (Encoding::Bit(n), Value::UInt(u)) => {
+                put_lenenc_str(out, &lineardb_table::types::bit_bytes(*u, n))
+            }
             (_, other) => put_lenenc_str(out, other.to_text().unwrap_or_default().as_bytes()),
         }
     }
@@ -248,6 +257,9 @@ impl Encoding {
             Encoding::Time(_) => put_binary_kind(out, ColumnKind::Time, v),
             Encoding::Integer(bytes) => {
                 out.extend_from_slice(&int_of(v).to_le_bytes()[..usize::from(bytes)])
+            }
+            Encoding::Bit(n) => {
+                put_lenenc_str(out, &lineardb_table::types::bit_bytes(int_of(v) as u64, n))
             }
             Encoding::Kind(kind) => put_binary_kind(out, kind, v),
         }

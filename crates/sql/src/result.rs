@@ -41,7 +41,7 @@ impl ColumnKind {
 
     pub fn of(t: DataType) -> ColumnKind {
         match t {
-            DataType::BigInt { unsigned: true } => ColumnKind::UInt,
+            DataType::BigInt { unsigned: true } | DataType::Bit(_) => ColumnKind::UInt,
             DataType::TinyInt { .. }
             | DataType::SmallInt { .. }
             | DataType::MediumInt { .. }
@@ -174,6 +174,7 @@ pub fn display_length(t: DataType, display_width: Option<u32>, fsp: u8) -> u32 {
             19 + if fsp > 0 { 1 + u32::from(fsp) } else { 0 }
         }
         DataType::Time => 10 + if fsp > 0 { 1 + u32::from(fsp) } else { 0 },
+        DataType::Bit(n) => u32::from(n),
         // The longest member; every member and the commas between.
         DataType::Enum(m) => m
             .names()

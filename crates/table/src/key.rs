@@ -57,7 +57,7 @@ pub(crate) fn int_width(dt: &DataType) -> usize {
         DataType::SmallInt { .. } => 2,
         DataType::MediumInt { .. } | DataType::Int { .. } | DataType::Date => 4,
         DataType::Year | DataType::Enum(_) => 2,
-        DataType::Set(_) => 8,
+        DataType::Set(_) | DataType::Bit(_) => 8,
         // FLOAT keys are its value as a double.
         DataType::BigInt { .. }
         | DataType::DateTime
@@ -132,7 +132,7 @@ pub fn encode_value(col: &KeyColumn, v: &Value, out: &mut Vec<u8>) {
     }
     let w = int_width(dt);
     match (dt, v) {
-        (DataType::BigInt { unsigned: true }, Value::UInt(u)) => {
+        (DataType::BigInt { unsigned: true } | DataType::Bit(_), Value::UInt(u)) => {
             out.extend_from_slice(&u.to_be_bytes())
         }
         (t, Value::Int(i)) if t.is_integer() => {
@@ -229,7 +229,7 @@ pub fn decode_value(col: &KeyColumn, b: &[u8], pos: &mut usize) -> Option<Value>
         Some(s)
     };
     Some(match dt {
-        DataType::BigInt { unsigned: true } => {
+        DataType::BigInt { unsigned: true } | DataType::Bit(_) => {
             Value::UInt(u64::from_be_bytes(take(pos, 8)?.try_into().ok()?))
         }
         DataType::TinyInt { unsigned: true }

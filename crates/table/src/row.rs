@@ -338,7 +338,9 @@ impl<'a> RowRef<'a> {
             return Value::Null;
         }
         match self.layout.types[c] {
-            DataType::BigInt { unsigned: true } => Value::UInt(self.int(c) as u64),
+            DataType::BigInt { unsigned: true } | DataType::Bit(_) => {
+                Value::UInt(self.int(c) as u64)
+            }
             t if t.is_integer() => Value::Int(self.int(c)),
             DataType::Decimal { scale, .. } => Value::Decimal(Dec::new(self.decimal(c), scale)),
             DataType::Double => Value::Double(self.double(c)),

@@ -124,10 +124,21 @@ impl ColumnDef {
         })
     }
 
+    /// A literal default `s` of this column as a value (not yet coerced):
+    /// a BIT's default is kept as a bit literal `b'…'`.
+    pub fn literal_value(&self, s: &str) -> Value {
+        match self.data_type {
+            DataType::Bit(_) => {
+                crate::types::parse_bit_literal(s).map_or_else(|| Value::str(s), Value::UInt)
+            }
+            _ => Value::str(s),
+        }
+    }
+
     /// The value used when an insert omits this column.
     pub fn default_for_insert(&self) -> Result<Value> {
         match &self.default {
-            ColumnDefault::Literal(s) => self.coerce(Value::str(s)),
+            ColumnDefault::Literal(s) => self.coerce(self.literal_value(s)),
             ColumnDefault::Null => Ok(Value::Null),
             // Through the embedded API, which has no statement clock: now,
             // in UTC.

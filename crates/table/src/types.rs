@@ -60,6 +60,9 @@ pub enum DataType {
     Text(u32),
     /// TINYBLOB … LONGBLOB: at most this many bytes.
     Blob(u32),
+    /// BIT(n), 1 ≤ n ≤ 64: an n-bit unsigned number (`Value::UInt`), shown
+    /// as its (n + 7) / 8 big-endian bytes.
+    Bit(u8),
 }
 
 /// A decimal as an unscaled integer and a scale: `unscaled / 10^scale`.
@@ -452,7 +455,7 @@ impl DataType {
             DataType::TinyInt { .. } => 1,
             DataType::SmallInt { .. } => 2,
             DataType::MediumInt { .. } | DataType::Int { .. } => 4,
-            DataType::BigInt { .. } => 8,
+            DataType::BigInt { .. } | DataType::Bit(_) => 8,
             DataType::Decimal { precision, .. } => {
                 if *precision <= 18 {
                     8
@@ -751,6 +754,9 @@ impl DataType {
                     .ok_or_else(|| wrong("time", &v)),
                 _ => Err(wrong("time", &v)),
             },
+            DataType::Bit(width) => bit_value(&v, *width)
+                .map(Value::UInt)
+                .ok_or_else(|| Error::DataTooLong(column.into())),
             DataType::Enum(m) => {
                 let number = match &v {
                     Value::Bytes(b) => m.find(b, Default::default()).or_else(|| {
@@ -842,6 +848,12 @@ impl DataType {
                 f32::MAX as f64
             }),
             (Error::OutOfRange(_), DataType::Year) => Value::Int(0),
+            // Outside strict mode a BIT takes the nearest value it holds,
+            // with warning 1264 (in strict mode 1406).
+            (Error::DataTooLong(_), DataType::Bit(width)) => {
+                let n = if negative() { 0 } else { bit_max(*width) };
+                return Ok((Value::UInt(n), Some(Error::OutOfRange(column.into()))));
+            }
             // A SET keeps the members it knows. (An ENUM's wrong value
             // stays an error: MariaDB stores its value 0, '', which no
             // later write could take back in.)
@@ -928,8 +940,51 @@ impl DataType {
             DataType::VarBinary(n) => format!("varbinary({n})"),
             DataType::Text(n) => format!("{}text", size_prefix(*n)),
             DataType::Blob(n) => format!("{}blob", size_prefix(*n)),
+            DataType::Bit(n) => format!("bit({n})"),
         }
     }
+}
+
+/// A BIT(width) value from what is stored in it: a number (rounded; none
+/// negative) or a string's bytes read as a big-endian number; None when it
+/// does not fit in `width` bits.
+fn bit_value(v: &Value, width: u8) -> Option<u64> {
+    let n: u128 = match v {
+        Value::Int(x) => u128::try_from(*x).ok()?,
+        Value::UInt(x) => *x as u128,
+        Value::Decimal(d) => u128::try_from(d.rescale(0).unscaled).ok()?,
+        Value::Double(f) if f.is_finite() && *f > -0.5 && *f < 1.9e19 => f.round() as u128,
+        Value::Bytes(b) if b.len() <= 8 => b.iter().fold(0, |n, &x| (n << 8) | x as u128),
+        _ => return None,
+    };
+    (n >> width == 0).then_some(n as u64)
+}
+
+/// The number a bit literal `b'0101'` writes (as BIT defaults are kept);
+/// None for other text or more than 64 digits.
+pub fn parse_bit_literal(s: &str) -> Option<u64> {
+    let digits = s
+        .strip_prefix("b'")
+        .or_else(|| s.strip_prefix("B'"))?
+        .strip_suffix('\'')?;
+    if digits.is_empty() {
+        return Some(0);
+    }
+    if digits.len() > 64 {
+        return None;
+    }
+    u64::from_str_radix(digits, 2).ok()
+}
+
+/// The largest value of BIT(width).
+pub fn bit_max(width: u8) -> u64 {
+    u64::MAX >> (64 - u32::from(width.clamp(1, 64)))
+}
+
+/// A BIT(width) value as MariaDB shows it: (width + 7) / 8 big-endian bytes.
+pub fn bit_bytes(n: u64, width: u8) -> Vec<u8> {
+    let len = usize::from(width.clamp(1, 64)).div_ceil(8);
+    n.to_be_bytes()[8 - len..].to_vec()
 }
 
 /// Whether a value is text that starts with a minus sign.

@@ -1344,6 +1344,15 @@ pub(crate) fn literal(v: &ast::Value) -> Result<Value> {
                 .collect::<std::result::Result<_, _>>()
                 .map_err(|_| SqlError::syntax(format!("bad hex literal X'{h}'")))?,
         ),
+        // A bit literal is a number here (MariaDB's is a binary string that
+        // reads as a number where one is wanted).
+        ast::Value::SingleQuotedByteStringLiteral(bits) => {
+            let literal = format!("b'{bits}'");
+            match lineardb_table::types::parse_bit_literal(&literal) {
+                Some(n) if bits.bytes().all(|b| b == b'0' || b == b'1') => Value::UInt(n),
+                _ => return Err(SqlError::unsupported(format!("bit literal {literal}"))),
+            }
+        }
         ast::Value::Boolean(b) => Value::Int(*b as i64),
         ast::Value::Null => Value::Null,
         other => return Err(SqlError::unsupported(format!("literal {other}"))),

@@ -215,7 +215,7 @@ impl RowConverter<'_> {
             return Ok(Value::Int(self.next_auto as i64 - 1));
         }
         Ok(match &column.default {
-            ColumnDefault::Literal(text) => Value::str(text),
+            ColumnDefault::Literal(text) => column.literal_value(text),
             ColumnDefault::CurrentTimestamp => self.now.clone(),
             ColumnDefault::Null => Value::Null,
             ColumnDefault::None if column.nullable => Value::Null,

@@ -18,6 +18,17 @@ fn data_type(t: &ast::DataType) -> Result<DataType> {
         _ => 1,
     };
     Ok(match t {
+        D::Bit(n) => match n.unwrap_or(1) {
+            0 => DataType::Bit(1),
+            n @ 1..=64 => DataType::Bit(n as u8),
+            _ => {
+                return Err(SqlError::new(
+                    1439,
+                    "42000",
+                    "Display width out of range for BIT",
+                ))
+            }
+        },
         D::TinyInt(_) => DataType::TinyInt { unsigned: false },
         D::TinyIntUnsigned(_) => DataType::TinyInt { unsigned: true },
         D::SmallInt(_) => DataType::SmallInt { unsigned: false },
@@ -241,6 +252,27 @@ fn default_text(e: &ast::Expr) -> Result<Option<String>> {
     }
 }
 
+/// A BIT column's DEFAULT, kept as a bit literal `b'…'` (a number is the
+/// number, a string its bytes, as for a stored value); 1067 when it does
+/// not fit.
+fn bit_default(e: &ast::Expr, t: DataType, column: &str) -> Result<lineardb_table::ColumnDefault> {
+    let value = match e {
+        ast::Expr::Value(v) if matches!(v.value, ast::Value::Null) => {
+            return Ok(lineardb_table::ColumnDefault::Null)
+        }
+        ast::Expr::Value(v) => crate::expr::literal(&v.value)?,
+        other => return Err(SqlError::unsupported(format!("DEFAULT {other}"))),
+    };
+    match t.coerce(value, column) {
+        Ok(Value::UInt(n)) => Ok(lineardb_table::ColumnDefault::Literal(format!("b'{n:b}'"))),
+        _ => Err(SqlError::new(
+            1067,
+            "42000",
+            format!("Invalid default value for '{column}'"),
+        )),
+    }
+}
+
 /// A column as CREATE TABLE, ALTER TABLE … CHANGE or MODIFY define it.
 pub(crate) struct ColumnSpec {
     pub def: ColumnDef,
@@ -259,6 +291,17 @@ pub(crate) struct ColumnSpec {
 /// [`Collation::named`]'s: its COLLATE's, else its CHARACTER SET's default,
 /// else the table's.
 pub(crate) fn column_def(c: &ast::ColumnDef, table_collation: Collation) -> Result<ColumnSpec> {
+    if let ast::DataType::Bit(Some(n @ 65..)) = c.data_type {
+        let _ = n;
+        return Err(SqlError::new(
+            1439,
+            "42000",
+            format!(
+                "Display width out of range for '{}' (max = 64)",
+                c.name.value
+            ),
+        ));
+    }
     let mut def = ColumnDef::new(&c.name.value, data_type(&c.data_type)?);
     check_members(def.data_type, &c.name.value)?;
     def.display_width = display_width(&c.data_type);
@@ -301,6 +344,9 @@ pub(crate) fn column_def(c: &ast::ColumnDef, table_collation: Collation) -> Resu
                     ));
                 }
                 def.on_update_now = true
+            }
+            ast::ColumnOption::Default(e) if matches!(def.data_type, DataType::Bit(_)) => {
+                def.default = bit_default(e, def.data_type, &c.name.value)?
             }
             ast::ColumnOption::Default(e) => def.default = column_default(e)?,
             ast::ColumnOption::PrimaryKey(_) => {

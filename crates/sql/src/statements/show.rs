@@ -699,6 +699,10 @@ fn current_timestamp(fsp: u8) -> String {
 
 /// A literal DEFAULT as MariaDB prints it: numbers bare, the rest quoted.
 fn default_literal(t: &lineardb_table::DataType, v: &str) -> String {
+    // Kept as MariaDB shows it: b'101'.
+    if let lineardb_table::DataType::Bit(_) = t {
+        return v.to_string();
+    }
     let numeric = t.is_integer()
         || matches!(
             t,
