@@ -585,3 +585,55 @@ fn bit_columns_as_mariadb_does() {
     assert!(our_rows.len() > 3);
     assert_eq!(our_rows, their_rows);
 }
+
+/// JSON_ARRAY and JSON_OBJECT (another JSON function's result written as
+/// JSON, TRUE/FALSE as booleans, anything else as a string or a number),
+/// JSON_QUOTE, JSON_LENGTH, JSON_DEPTH, JSON_TYPE, JSON_KEYS, JSON_VALUE,
+/// JSON_QUERY, JSON_EXISTS, JSON_CONTAINS and JSON_CONTAINS_PATH, written
+/// as MariaDB writes JSON.
+#[test]
+fn json_functions_as_mariadb_does() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    common::differential::same_rows_and_messages(
+        &server,
+        &mariadb,
+        "tyj",
+        &[
+            "CREATE TABLE jt (id INT PRIMARY KEY, j JSON, s VARCHAR(20))",
+            r#"INSERT INTO jt VALUES (1, '{"a": [1, 2], "b": {"c": "x"}, "d": null}', '[1,2]'),
+               (2, '[1, "two", 3.5, true, null, {"k": []}, false]', 'q"\\z'), (3, '"str"', NULL),
+               (4, '12', 'é')"#,
+        ],
+        &[
+            r#"SELECT id, JSON_OBJECT('y', s, 'z', JSON_ARRAY(1, 'a', NULL, 1.50, TRUE, FALSE),
+               'w', JSON_EXTRACT(j, '$.a')) FROM jt ORDER BY id"#,
+            r#"SELECT id, JSON_ARRAY(s, JSON_QUOTE('q"'), 2e0, 0.1 + 0.2, CAST('2020-01-01' AS DATE),
+               id * 2, JSON_OBJECT('k', id)) FROM jt ORDER BY id"#,
+            r#"SELECT id, JSON_LENGTH(j), JSON_LENGTH(j, '$.a'), JSON_DEPTH(j), JSON_TYPE(j), JSON_KEYS(j),
+               JSON_KEYS(j, '$.b') FROM jt ORDER BY id"#,
+            r#"SELECT id, JSON_CONTAINS(j, '1', '$.a'), JSON_CONTAINS(j, '{"a":[2]}'), JSON_CONTAINS(j, '3.5'),
+               JSON_CONTAINS(j, '"two"'), JSON_CONTAINS(j, '[1, 3.5]'), JSON_CONTAINS_PATH(j, 'one', '$.a', '$.z'),
+               JSON_CONTAINS_PATH(j, 'all', '$.a', '$.z'), JSON_CONTAINS_PATH(j, 'ALL', '$.a') FROM jt ORDER BY id"#,
+            r#"SELECT id, JSON_VALUE(j, '$.a[1]'), JSON_VALUE(j, '$.b.c'), JSON_VALUE(j, '$[1]'),
+               JSON_VALUE(j, '$[3]'), JSON_VALUE(j, '$[6]'), JSON_VALUE(j, '$.d'), JSON_QUERY(j, '$.a'),
+               JSON_QUERY(j, '$.b'), JSON_QUERY(j, '$[5]'), JSON_EXISTS(j, '$.a'), JSON_EXISTS(j, '$[9]')
+               FROM jt ORDER BY id"#,
+            r#"SELECT JSON_QUOTE('a"b\\c'), JSON_QUOTE('é\n'), JSON_QUOTE(NULL), JSON_OBJECT(), JSON_ARRAY(),
+               JSON_OBJECT('a', TRUE, 'b', FALSE, 'c', NULL), JSON_ARRAY(NULL)"#,
+            "SELECT JSON_OBJECT('a')",
+            "SELECT JSON_OBJECT('a', 1, 'b')",
+            r#"SELECT JSON_TYPE('1.5'), JSON_TYPE('"s"'), JSON_TYPE('null'), JSON_TYPE('true'), JSON_TYPE('[]'),
+               JSON_TYPE('{}'), JSON_TYPE('12'), JSON_TYPE('-3'), JSON_TYPE('1e5')"#,
+            r#"SELECT JSON_LENGTH('[]'), JSON_LENGTH('{}'), JSON_LENGTH('5'), JSON_LENGTH('[1,2]', '$[5]'),
+               JSON_DEPTH('[]'), JSON_DEPTH('[[1],[[2]]]'), JSON_DEPTH('1'), JSON_KEYS('[1]'),
+               JSON_KEYS('{"a":1}', '$.z'), JSON_CONTAINS('[1]', '1', '$[5]'), JSON_CONTAINS('x', '1'),
+               JSON_CONTAINS('[1]', 'x'), JSON_VALUE('[1e2]', '$[0]')"#,
+            r#"SELECT JSON_ARRAY(JSON_ARRAY(1, 2), JSON_OBJECT('a', JSON_ARRAY()), JSON_EXTRACT('[1,2]', '$[0]'))"#,
+            "SELECT id FROM jt WHERE JSON_CONTAINS(j, '2', '$.a')",
+            "SELECT id FROM jt WHERE JSON_VALUE(j, '$.b.c') = 'x'",
+            "SELECT JSON_OBJECT('k', 1.0, 'n', -0.5, 'e', 1e300, 'big', 18446744073709551615)",
+        ],
+        &[],
+    );
+}

@@ -1145,6 +1145,25 @@ impl Compiler<'_> {
             },
         };
         want(func.1)?;
+        let mut a = a;
+        if let Func::Builtin(b) = func.0 {
+            if b.json_arguments {
+                // Keys and values in pairs.
+                if b.name() == "JSON_OBJECT" && a.len() % 2 == 1 {
+                    return Err(SqlError::wrong_arguments(&name));
+                }
+                let mask: String = args
+                    .iter()
+                    .map(|arg| match arg {
+                        ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)) => {
+                            crate::function::json::argument_letter(e)
+                        }
+                        _ => 's',
+                    })
+                    .collect();
+                a.insert(0, Expr::Lit(Value::str(&mask)));
+            }
+        }
         Ok(self.call(func.0, a))
     }
 

@@ -10,7 +10,355 @@ pub(super) const FUNCTIONS: &[Builtin] = &[
     Builtin::new(&["JSON_VALID"], (1, 1), int, json_valid),
     Builtin::new(&["JSON_EXTRACT"], (2, usize::MAX), text, json_extract),
     Builtin::new(&["JSON_UNQUOTE"], (1, 1), text, json_unquote),
+    Builtin::new(&["JSON_ARRAY"], (0, usize::MAX), text, json_array)
+        .sees_nulls()
+        .json_arguments(),
+    Builtin::new(&["JSON_OBJECT"], (0, usize::MAX), text, json_object)
+        .sees_nulls()
+        .json_arguments(),
+    Builtin::new(&["JSON_QUOTE"], (1, 1), text, json_quote),
+    Builtin::new(&["JSON_LENGTH"], (1, 2), int, json_length),
+    Builtin::new(&["JSON_DEPTH"], (1, 1), int, json_depth),
+    Builtin::new(&["JSON_TYPE"], (1, 1), text, json_type),
+    Builtin::new(&["JSON_KEYS"], (1, 2), text, json_keys),
+    Builtin::new(&["JSON_VALUE"], (2, 2), text, json_value),
+    Builtin::new(&["JSON_QUERY"], (2, 2), text, json_query),
+    Builtin::new(&["JSON_EXISTS"], (2, 2), int, json_exists),
+    Builtin::new(
+        &["JSON_CONTAINS_PATH"],
+        (3, usize::MAX),
+        int,
+        json_contains_path,
+    ),
+    Builtin::new(&["JSON_CONTAINS"], (2, 3), int, json_contains),
 ];
+
+/// Functions whose result is JSON text: as an argument of JSON_ARRAY or
+/// JSON_OBJECT it is written as JSON, not as a string.
+const JSON_VALUED: &[&str] = &[
+    "JSON_ARRAY",
+    "JSON_OBJECT",
+    "JSON_EXTRACT",
+    "JSON_QUERY",
+    "JSON_KEYS",
+    "JSON_COMPACT",
+    "JSON_MERGE",
+    "JSON_MERGE_PATCH",
+    "JSON_MERGE_PRESERVE",
+    "JSON_SET",
+    "JSON_INSERT",
+    "JSON_REPLACE",
+    "JSON_REMOVE",
+    "JSON_ARRAY_APPEND",
+    "JSON_ARRAY_INSERT",
+    "JSON_ARRAYAGG",
+    "JSON_OBJECTAGG",
+];
+
+/// The letter the compiler passes for an argument of JSON_ARRAY or
+/// JSON_OBJECT (see [`Builtin::json_arguments`]).
+pub(crate) fn argument_letter(e: &sqlparser::ast::Expr) -> char {
+    use sqlparser::ast;
+    match e {
+        ast::Expr::Function(f)
+            if JSON_VALUED
+                .iter()
+                .any(|n| f.name.to_string().eq_ignore_ascii_case(n)) =>
+        {
+            'j'
+        }
+        ast::Expr::Value(v) if matches!(v.value, ast::Value::Boolean(_)) => 'b',
+        ast::Expr::Nested(inner) => argument_letter(inner),
+        _ => 's',
+    }
+}
+
+/// `s` as a JSON string, escaped as MariaDB escapes it.
+fn quote(s: &str, out: &mut Vec<u8>) {
+    out.extend_from_slice(
+        serde_json::to_string(s)
+            .expect("a string serializes")
+            .as_bytes(),
+    );
+}
+
+/// Argument `v` written as JSON: `letter` says whether it is JSON text
+/// (`j`) or TRUE/FALSE (`b`); numbers as they are, NULL as null, anything
+/// else as a string.
+fn write_json(letter: u8, v: &Value, out: &mut Vec<u8>) {
+    match v {
+        Value::Null => out.extend_from_slice(b"null"),
+        Value::Int(_) | Value::UInt(_) if letter == b'b' => {
+            let truth = v.as_f64().is_some_and(|f| f != 0.0);
+            out.extend_from_slice(if truth { b"true" } else { b"false" })
+        }
+        Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_) => {
+            out.extend_from_slice(v.to_text().unwrap_or_default().as_bytes())
+        }
+        Value::Bytes(b) if letter == b'j' && is_json(b) => {
+            let scan = Scan { b };
+            scan.format(scan.ws(0), out)
+        }
+        other => quote(
+            &String::from_utf8_lossy(&bytes_of(other).unwrap_or_default()),
+            out,
+        ),
+    }
+}
+
+/// The argument letters the compiler passed, and the arguments.
+fn split_letters(a: &[Value]) -> (Vec<u8>, &[Value]) {
+    (bytes_of(&a[0]).unwrap_or_default(), &a[1..])
+}
+
+/// JSON_ARRAY(v, …).
+fn json_array(a: &[Value]) -> Result<Value> {
+    let (letters, args) = split_letters(a);
+    let mut out = vec![b'['];
+    for (i, v) in args.iter().enumerate() {
+        if i > 0 {
+            out.extend_from_slice(b", ");
+        }
+        write_json(letters.get(i).copied().unwrap_or(b's'), v, &mut out);
+    }
+    out.push(b']');
+    Ok(Value::Bytes(out))
+}
+
+/// JSON_OBJECT(key, value, …) (the compiler refuses an odd number of
+/// arguments with 1582, naming the function as written).
+fn json_object(a: &[Value]) -> Result<Value> {
+    let (letters, args) = split_letters(a);
+    if args.len() % 2 == 1 {
+        return Err(SqlError::new(
+            1582,
+            "42000",
+            "Incorrect parameter count in the call to native function 'json_object'",
+        ));
+    }
+    let mut out = vec![b'{'];
+    for (i, pair) in args.chunks(2).enumerate() {
+        if i > 0 {
+            out.extend_from_slice(b", ");
+        }
+        let key = bytes_of(&pair[0]).unwrap_or_default();
+        quote(&String::from_utf8_lossy(&key), &mut out);
+        out.extend_from_slice(b": ");
+        write_json(
+            letters.get(2 * i + 1).copied().unwrap_or(b's'),
+            &pair[1],
+            &mut out,
+        );
+    }
+    out.push(b'}');
+    Ok(Value::Bytes(out))
+}
+
+/// JSON_QUOTE(s): `s` as a JSON string.
+fn json_quote(a: &[Value]) -> Result<Value> {
+    let mut out = Vec::new();
+    quote(
+        &String::from_utf8_lossy(&bytes_of(&a[0]).unwrap_or_default()),
+        &mut out,
+    );
+    Ok(Value::Bytes(out))
+}
+
+/// The document `a[0]` and the start of the value the path `a[1]` (if
+/// given) leads to first; None when the document is not JSON or the path
+/// finds nothing.
+fn located<'a>(doc: &'a [u8], path: Option<&Value>) -> Result<Option<(Scan<'a>, usize)>> {
+    let steps = match path {
+        Some(p) => parse_path(&String::from_utf8_lossy(&bytes_of(p).unwrap_or_default()))?,
+        None => Vec::new(),
+    };
+    if !is_json(doc) {
+        return Ok(None);
+    }
+    let scan = Scan { b: doc };
+    let mut found = Vec::new();
+    scan.find(scan.ws(0), &steps, &mut found);
+    Ok(found.first().map(|&at| (scan, at)))
+}
+
+/// JSON_LENGTH(doc[, path]): members of an object, elements of an array,
+/// 1 for a scalar.
+fn json_length(a: &[Value]) -> Result<Value> {
+    let doc = bytes_of(&a[0]).unwrap_or_default();
+    Ok(match located(&doc, a.get(1))? {
+        Some((scan, at)) if matches!(scan.b[at], b'{' | b'[') => {
+            let mut n = 0;
+            scan.items(at, |_, _, _| n += 1);
+            Value::Int(n)
+        }
+        Some(_) => Value::Int(1),
+        None => Value::Null,
+    })
+}
+
+impl Scan<'_> {
+    /// Depth of the value at `i`: 1 for a scalar or an empty array or
+    /// object, else one more than its deepest member.
+    fn depth(&self, i: usize) -> i64 {
+        if !matches!(self.b[i], b'{' | b'[') {
+            return 1;
+        }
+        let mut deepest = 0;
+        self.items(i, |_, s, _| deepest = deepest.max(self.depth(s)));
+        1 + deepest
+    }
+}
+
+/// JSON_DEPTH(doc).
+fn json_depth(a: &[Value]) -> Result<Value> {
+    let doc = bytes_of(&a[0]).unwrap_or_default();
+    Ok(match located(&doc, None)? {
+        Some((scan, at)) => Value::Int(scan.depth(at)),
+        None => Value::Null,
+    })
+}
+
+/// JSON_TYPE(doc): OBJECT, ARRAY, STRING, INTEGER, DOUBLE (a number with a
+/// point), BOOLEAN or NULL.
+fn json_type(a: &[Value]) -> Result<Value> {
+    let doc = bytes_of(&a[0]).unwrap_or_default();
+    let Some((scan, at)) = located(&doc, None)? else {
+        return Ok(Value::Null);
+    };
+    let kind = match scan.b[at] {
+        b'{' => "OBJECT",
+        b'[' => "ARRAY",
+        b'"' => "STRING",
+        b't' | b'f' => "BOOLEAN",
+        b'n' => "NULL",
+        _ if scan.b[at..scan.end(at)].contains(&b'.') => "DOUBLE",
+        _ => "INTEGER",
+    };
+    Ok(Value::str(kind))
+}
+
+/// JSON_KEYS(doc[, path]): the keys of the object there, as a JSON array.
+fn json_keys(a: &[Value]) -> Result<Value> {
+    let doc = bytes_of(&a[0]).unwrap_or_default();
+    Ok(match located(&doc, a.get(1))? {
+        Some((scan, at)) if scan.b[at] == b'{' => {
+            let mut out = vec![b'['];
+            let mut first = true;
+            scan.items(at, |k, _, _| {
+                if !first {
+                    out.extend_from_slice(b", ");
+                }
+                first = false;
+                out.extend_from_slice(&scan.b[k.0..k.1]);
+            });
+            out.push(b']');
+            Value::Bytes(out)
+        }
+        _ => Value::Null,
+    })
+}
+
+/// JSON_VALUE(doc, path): the scalar there (a string unquoted); NULL for
+/// an object, an array, null or nothing.
+fn json_value(a: &[Value]) -> Result<Value> {
+    let doc = bytes_of(&a[0]).unwrap_or_default();
+    Ok(match located(&doc, a.get(1))? {
+        // true and false are 1 and 0.
+        Some((scan, at)) if scan.b[at] == b't' => Value::str("1"),
+        Some((scan, at)) if scan.b[at] == b'f' => Value::str("0"),
+        Some((scan, at)) if !matches!(scan.b[at], b'{' | b'[' | b'n') => {
+            json_unquote(&[Value::Bytes(scan.b[at..scan.end(at)].to_vec())])?
+        }
+        _ => Value::Null,
+    })
+}
+
+/// JSON_QUERY(doc, path): the object or array there; NULL for a scalar.
+fn json_query(a: &[Value]) -> Result<Value> {
+    let doc = bytes_of(&a[0]).unwrap_or_default();
+    Ok(match located(&doc, a.get(1))? {
+        Some((scan, at)) if matches!(scan.b[at], b'{' | b'[') => {
+            let mut out = Vec::new();
+            scan.format(at, &mut out);
+            Value::Bytes(out)
+        }
+        _ => Value::Null,
+    })
+}
+
+/// JSON_EXISTS(doc, path): whether the path finds a value.
+fn json_exists(a: &[Value]) -> Result<Value> {
+    let doc = bytes_of(&a[0]).unwrap_or_default();
+    if !is_json(&doc) {
+        return Ok(Value::Null);
+    }
+    Ok(Value::Int(located(&doc, a.get(1))?.is_some() as i64))
+}
+
+/// JSON_CONTAINS_PATH(doc, 'one' | 'all', path, …).
+fn json_contains_path(a: &[Value]) -> Result<Value> {
+    let doc = bytes_of(&a[0]).unwrap_or_default();
+    let mode = String::from_utf8_lossy(&bytes_of(&a[1]).unwrap_or_default()).to_lowercase();
+    let all = match mode.as_str() {
+        "all" => true,
+        "one" => false,
+        _ => {
+            return Err(SqlError::unsupported(format!(
+                "JSON_CONTAINS_PATH mode '{mode}'"
+            )))
+        }
+    };
+    if !is_json(&doc) {
+        return Ok(Value::Null);
+    }
+    let mut found = Vec::new();
+    for p in &a[2..] {
+        found.push(located(&doc, Some(p))?.is_some());
+    }
+    let hit = if all {
+        found.iter().all(|&f| f)
+    } else {
+        found.iter().any(|&f| f)
+    };
+    Ok(Value::Int(hit as i64))
+}
+
+/// Whether `target` contains `candidate`, as JSON_CONTAINS defines it:
+/// equal scalars; an array containing each of the candidate's elements
+/// (or the candidate itself, if it is no array); an object with each of
+/// the candidate's keys, containing its value.
+fn contains(target: &serde_json::Value, candidate: &serde_json::Value) -> bool {
+    use serde_json::Value as J;
+    match (target, candidate) {
+        (J::Array(t), J::Array(c)) => c.iter().all(|x| t.iter().any(|y| contains(y, x))),
+        (J::Array(t), c) => t.iter().any(|y| contains(y, c)),
+        (J::Object(t), J::Object(c)) => c
+            .iter()
+            .all(|(k, v)| t.get(k).is_some_and(|tv| contains(tv, v))),
+        (J::Number(x), J::Number(y)) => x.as_f64() == y.as_f64(),
+        (t, c) => t == c,
+    }
+}
+
+/// JSON_CONTAINS(doc, candidate[, path]): 0 when the path finds nothing,
+/// NULL when either is not JSON.
+fn json_contains(a: &[Value]) -> Result<Value> {
+    let doc = bytes_of(&a[0]).unwrap_or_default();
+    let candidate = bytes_of(&a[1]).unwrap_or_default();
+    if !is_json(&doc) || !is_json(&candidate) {
+        return Ok(Value::Null);
+    }
+    let Some((scan, at)) = located(&doc, a.get(2))? else {
+        return Ok(Value::Int(0));
+    };
+    let (Ok(target), Ok(candidate)) = (
+        serde_json::from_slice::<serde_json::Value>(&scan.b[at..scan.end(at)]),
+        serde_json::from_slice::<serde_json::Value>(&candidate),
+    ) else {
+        return Ok(Value::Null);
+    };
+    Ok(Value::Int(contains(&target, &candidate) as i64))
+}
 
 /// Whether `text` is one JSON value (any kind, surrounded by white space
 /// at most). Numbers are checked for their syntax only: MariaDB takes

@@ -31,6 +31,11 @@ pub(crate) struct Builtin {
     /// Whether it counts or rearranges characters (then it works on bytes
     /// where its strings meet in binary: `Compiler::call`).
     pub(crate) counts_characters: bool,
+    /// Whether it writes its arguments into JSON (JSON_ARRAY,
+    /// JSON_OBJECT): the compiler then passes first a string of one letter
+    /// per argument, `j` for JSON text (another JSON function's result),
+    /// `b` for TRUE or FALSE, `s` for any other value.
+    pub(crate) json_arguments: bool,
 }
 
 impl Builtin {
@@ -48,6 +53,16 @@ impl Builtin {
             eval,
             strict: true,
             counts_characters: false,
+            json_arguments: false,
+        }
+    }
+
+    /// The same function, told which arguments are JSON (see
+    /// [`Builtin::json_arguments`]).
+    pub(crate) const fn json_arguments(self) -> Builtin {
+        Builtin {
+            json_arguments: true,
+            ..self
         }
     }
 
