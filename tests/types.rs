@@ -586,8 +586,9 @@ fn bit_columns_as_mariadb_does() {
     assert_eq!(our_rows, their_rows);
 }
 
-/// JSON_ARRAY and JSON_OBJECT (another JSON function's result written as
-/// JSON, TRUE/FALSE as booleans, anything else as a string or a number),
+/// JSON_ARRAY and JSON_OBJECT (a JSON column or another JSON function's
+/// result written as JSON, TRUE/FALSE as booleans, anything else as a
+/// string or a number),
 /// JSON_QUOTE, JSON_LENGTH, JSON_DEPTH, JSON_TYPE, JSON_KEYS, JSON_VALUE,
 /// JSON_QUERY, JSON_EXISTS, JSON_CONTAINS and JSON_CONTAINS_PATH, written
 /// as MariaDB writes JSON.
@@ -608,6 +609,7 @@ fn json_functions_as_mariadb_does() {
         &[
             r#"SELECT id, JSON_OBJECT('y', s, 'z', JSON_ARRAY(1, 'a', NULL, 1.50, TRUE, FALSE),
                'w', JSON_EXTRACT(j, '$.a')) FROM jt ORDER BY id"#,
+            r#"SELECT id, JSON_OBJECT('x', j, 'y', jt.j, 'n', id), JSON_ARRAY(j, s, (j)) FROM jt ORDER BY id"#,
             r#"SELECT id, JSON_ARRAY(s, JSON_QUOTE('q"'), 2e0, 0.1 + 0.2, CAST('2020-01-01' AS DATE),
                id * 2, JSON_OBJECT('k', id)) FROM jt ORDER BY id"#,
             r#"SELECT id, JSON_LENGTH(j), JSON_LENGTH(j, '$.a'), JSON_DEPTH(j), JSON_TYPE(j), JSON_KEYS(j),

@@ -14,12 +14,16 @@ pub(crate) fn scope_of(table: &Table, alias: &str) -> Vec<ScopeColumn> {
 pub(crate) fn scope_of_def(def: &TableDef, alias: &str) -> Vec<ScopeColumn> {
     def.columns
         .iter()
-        .map(|c| ScopeColumn {
+        .enumerate()
+        .map(|(i, c)| ScopeColumn {
             name: c.name.clone(),
             table: alias.to_string(),
             kind: ColumnKind::of_column(c),
             hidden: false,
             numbered: c.data_type.has_members().then_some(c.data_type),
+            json: def.checks.iter().any(|check| {
+                check.column == Some(i) && check.condition == format!("json_valid(`{}`)", c.name)
+            }),
         })
         .collect()
 }

@@ -260,6 +260,9 @@ pub(crate) struct ScopeColumn {
     /// An ENUM or SET column's type: it sorts and groups by its members'
     /// numbers ([`order_keyed`]).
     pub numbered: Option<DataType>,
+    /// A column declared JSON (its `json_valid` CHECK): JSON_ARRAY and
+    /// JSON_OBJECT write its value as JSON.
+    pub json: bool,
 }
 
 /// Session facts some functions return.
@@ -1154,8 +1157,11 @@ impl Compiler<'_> {
                 }
                 let mask: String = args
                     .iter()
-                    .map(|arg| match arg {
-                        ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)) => {
+                    .zip(&a)
+                    .map(|(arg, compiled)| match (arg, compiled) {
+                        // A column declared JSON.
+                        (_, Expr::Col(i)) if self.scope.get(*i).is_some_and(|c| c.json) => 'j',
+                        (ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)), _) => {
                             crate::function::json::argument_letter(e)
                         }
                         _ => 's',

@@ -62,6 +62,7 @@ impl Planner<'_> {
                         kind: *kind,
                         hidden: false,
                         numbered: None,
+                        json: false,
                     })
                     .collect();
                 Ok(Item {

@@ -202,6 +202,7 @@ impl Planner<'_> {
                                 kind: *kind,
                                 hidden: false,
                                 numbered: None,
+                                json: false,
                             })
                             .collect();
                         return Ok(Item {
@@ -307,6 +308,7 @@ impl Planner<'_> {
                 kind: c.kind,
                 hidden: false,
                 numbered: c.data_type.filter(|t| t.has_members()),
+                json: false,
             });
         }
         Ok(Item {

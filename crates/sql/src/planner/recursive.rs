@@ -172,6 +172,7 @@ impl Planner<'_> {
                 kind: c.kind,
                 hidden: false,
                 numbered: None,
+                json: false,
             })
             .collect();
         Ok(Item {

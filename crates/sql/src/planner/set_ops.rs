@@ -25,6 +25,7 @@ impl Planner<'_> {
                 kind: c.kind,
                 hidden: false,
                 numbered: None,
+                json: false,
             })
             .collect();
         let mut c = self.compiler(&scope);

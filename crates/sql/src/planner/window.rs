@@ -36,6 +36,7 @@ pub(super) fn window_plan(
         kind,
         hidden: true,
         numbered: None,
+        json: false,
     };
     let mut stage_scope: Vec<ScopeColumn> = scope.to_vec();
     for i in 0..aggs.len() {
