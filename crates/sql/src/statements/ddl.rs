@@ -18,17 +18,8 @@ fn data_type(t: &ast::DataType) -> Result<DataType> {
         _ => 1,
     };
     Ok(match t {
-        D::Bit(n) => match n.unwrap_or(1) {
-            0 => DataType::Bit(1),
-            n @ 1..=64 => DataType::Bit(n as u8),
-            _ => {
-                return Err(SqlError::new(
-                    1439,
-                    "42000",
-                    "Display width out of range for BIT",
-                ))
-            }
-        },
+        // BIT(n > 64) is refused by `column_def`, which names the column.
+        D::Bit(n) => DataType::Bit(n.unwrap_or(1).clamp(1, 64) as u8),
         D::TinyInt(_) => DataType::TinyInt { unsigned: false },
         D::TinyIntUnsigned(_) => DataType::TinyInt { unsigned: true },
         D::SmallInt(_) => DataType::SmallInt { unsigned: false },
@@ -291,8 +282,7 @@ pub(crate) struct ColumnSpec {
 /// [`Collation::named`]'s: its COLLATE's, else its CHARACTER SET's default,
 /// else the table's.
 pub(crate) fn column_def(c: &ast::ColumnDef, table_collation: Collation) -> Result<ColumnSpec> {
-    if let ast::DataType::Bit(Some(n @ 65..)) = c.data_type {
-        let _ = n;
+    if let ast::DataType::Bit(Some(65..)) = c.data_type {
         return Err(SqlError::new(
             1439,
             "42000",
