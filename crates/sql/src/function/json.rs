@@ -107,8 +107,11 @@ fn write_json(letter: u8, v: &Value, out: &mut Vec<u8>) {
 }
 
 /// The argument letters the compiler passed, and the arguments.
-fn split_letters(a: &[Value]) -> (Vec<u8>, &[Value]) {
-    (bytes_of(&a[0]).unwrap_or_default(), &a[1..])
+fn split_letters(a: &[Value]) -> (&[u8], &[Value]) {
+    match &a[0] {
+        Value::Bytes(letters) => (letters, &a[1..]),
+        _ => (&[], &a[1..]),
+    }
 }
 
 /// JSON_ARRAY(v, …).
