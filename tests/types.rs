@@ -14,6 +14,20 @@ use common::Server;
 use mysql::prelude::*;
 use mysql::{Conn, Opts};
 
+/// `statements` after `setup`, in database `db`, answered by lineardb as
+/// by MariaDB (rows, column types, affected rows, info and messages);
+/// both servers, for what a test checks next.
+fn rows_and_messages_as_mariadb(
+    db: &str,
+    setup: &[&str],
+    statements: &[&str],
+) -> (Server, MariaDb) {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    common::differential::same_rows_and_messages(&server, &mariadb, db, setup, statements, &[]);
+    (server, mariadb)
+}
+
 /// A result's column definitions as the client reads them: name, wire
 /// type, length, flags, decimals, character set.
 fn described(result: &mysql::QueryResult<'_, '_, '_, mysql::Text>) -> Vec<String> {
@@ -261,11 +275,7 @@ fn stored_columns_are_defined_on_the_wire_as_mariadb_does() {
 /// CREATE TABLE; JSON_VALID on values of every kind.
 #[test]
 fn json_columns_are_checked_longtext() {
-    let server = Server::start();
-    let mariadb = MariaDb::start();
-    common::differential::same_rows_and_messages(
-        &server,
-        &mariadb,
+    rows_and_messages_as_mariadb(
         "tyj",
         &["CREATE TABLE j (id INT PRIMARY KEY, doc JSON, d2 JSON NOT NULL DEFAULT '{}')"],
         &[
@@ -292,7 +302,6 @@ fn json_columns_are_checked_longtext() {
             "SELECT JSON_UNQUOTE('abc'), JSON_UNQUOTE('\"a'), JSON_UNQUOTE('\"\\\\u00e9x\"'), \
              JSON_UNQUOTE('\"a\\\\nb\"'), JSON_UNQUOTE(NULL), JSON_UNQUOTE('[1, 2]')",
         ],
-        &[],
     );
 }
 
@@ -303,11 +312,7 @@ fn json_columns_are_checked_longtext() {
 /// that give and take times, and the binary protocol's TIME.
 #[test]
 fn time_columns_as_mariadb_does() {
-    let server = Server::start();
-    let mariadb = MariaDb::start();
-    common::differential::same_rows_and_messages(
-        &server,
-        &mariadb,
+    let (server, mariadb) = rows_and_messages_as_mariadb(
         "tyt",
         &[
             "CREATE TABLE tm (id INT PRIMARY KEY, t TIME, t3 TIME(3), t6 TIME(6) NOT NULL DEFAULT '00:00:01')",
@@ -378,7 +383,6 @@ fn time_columns_as_mariadb_does() {
             "DELETE FROM tm WHERE t < '00:00:00'",
             "SELECT id FROM tm ORDER BY id",
         ],
-        &[],
     );
     // The binary protocol's TIME: sign, days, hours, minutes, seconds,
     // microseconds; and the columns' definitions.
@@ -416,11 +420,7 @@ fn time_columns_as_mariadb_does() {
 /// flags, ALTER and CREATE … SELECT keep the type.
 #[test]
 fn enum_and_set_columns_as_mariadb_does() {
-    let server = Server::start();
-    let mariadb = MariaDb::start();
-    common::differential::same_rows_and_messages(
-        &server,
-        &mariadb,
+    let (server, mariadb) = rows_and_messages_as_mariadb(
         "tye",
         &[
             "CREATE TABLE en (id INT PRIMARY KEY, e ENUM('small','medium','large','x y') NOT NULL \
@@ -488,7 +488,6 @@ fn enum_and_set_columns_as_mariadb_does() {
             "DELETE FROM en WHERE e = 'x y'",
             "SELECT id FROM en ORDER BY id",
         ],
-        &[],
     );
     // The wire: STRING with the ENUM or SET flag, the longest member's
     // length (a SET's: all members and commas).
@@ -511,11 +510,7 @@ fn enum_and_set_columns_as_mariadb_does() {
 /// (UNSIGNED, binary, its width as the length) in both protocols.
 #[test]
 fn bit_columns_as_mariadb_does() {
-    let server = Server::start();
-    let mariadb = MariaDb::start();
-    common::differential::same_rows_and_messages(
-        &server,
-        &mariadb,
+    let (server, mariadb) = rows_and_messages_as_mariadb(
         "tyb",
         &[
             "CREATE TABLE tb (id INT PRIMARY KEY, b BIT(1) DEFAULT b'0', b8 BIT(8) NOT NULL DEFAULT 5, \
@@ -563,7 +558,6 @@ fn bit_columns_as_mariadb_does() {
             "DELETE FROM tb WHERE b8 = 97",
             "SELECT id FROM tb ORDER BY id",
         ],
-        &[],
     );
     let rows = |url: &str| -> (Vec<String>, Vec<Vec<mysql::Value>>) {
         let mut c = Conn::new(Opts::from_url(url).unwrap()).unwrap();
@@ -594,11 +588,7 @@ fn bit_columns_as_mariadb_does() {
 /// as MariaDB writes JSON.
 #[test]
 fn json_functions_as_mariadb_does() {
-    let server = Server::start();
-    let mariadb = MariaDb::start();
-    common::differential::same_rows_and_messages(
-        &server,
-        &mariadb,
+    rows_and_messages_as_mariadb(
         "tyj",
         &[
             "CREATE TABLE jt (id INT PRIMARY KEY, j JSON, s VARCHAR(20))",
@@ -636,6 +626,5 @@ fn json_functions_as_mariadb_does() {
             "SELECT id FROM jt WHERE JSON_VALUE(j, '$.b.c') = 'x'",
             "SELECT JSON_OBJECT('k', 1.0, 'n', -0.5, 'e', 1e300, 'big', 18446744073709551615)",
         ],
-        &[],
     );
 }
