@@ -628,3 +628,58 @@ fn json_functions_as_mariadb_does() {
         ],
     );
 }
+
+/// The JSON functions that change documents — JSON_SET, JSON_INSERT,
+/// JSON_REPLACE, JSON_REMOVE, JSON_ARRAY_APPEND, JSON_ARRAY_INSERT,
+/// JSON_MERGE(_PRESERVE), JSON_MERGE_PATCH — and those that write one
+/// again (JSON_COMPACT, JSON_LOOSE, JSON_DETAILED), on literals and on a
+/// table's JSON column, in SELECT and UPDATE; JSON_ARRAYAGG and
+/// JSON_OBJECTAGG with GROUP BY, DISTINCT, ORDER BY and LIMIT.
+#[test]
+fn json_documents_changed_as_mariadb_does() {
+    rows_and_messages_as_mariadb(
+        "tyk",
+        &[
+            "CREATE TABLE jd (id INT PRIMARY KEY, g INT, j JSON, s VARCHAR(20))",
+            r#"INSERT INTO jd VALUES (1, 1, '{"a" :1, "tags": ["x"]}', 'q"'), (2, 1, '[1,  2]', NULL),
+               (3, 2, NULL, 'z'), (4, 2, '{"a": {"b": [1, {"c": 2}]}}', 'z'), (5, 3, '7', 'é')"#,
+        ],
+        &[
+            r#"SELECT id, JSON_SET(j, '$.a', 5, '$.n', s), JSON_INSERT(j, '$.a', 6, '$[9]', id),
+               JSON_REPLACE(j, '$.a', JSON_ARRAY(1, TRUE), '$.zz', 1) FROM jd ORDER BY id"#,
+            r#"SELECT id, JSON_REMOVE(j, '$.a'), JSON_REMOVE(j, '$[0]', '$.tags[0]'), JSON_ARRAY_APPEND(j, '$.tags', s),
+               JSON_ARRAY_APPEND(j, '$', id), JSON_ARRAY_INSERT(j, '$[1]', 'i'), JSON_ARRAY_INSERT(j, '$.tags[0]', 0)
+               FROM jd ORDER BY id"#,
+            r#"SELECT id, JSON_MERGE(j, '{"m": 1}'), JSON_MERGE_PRESERVE(j, j), JSON_MERGE_PATCH(j, '{"a": null, "p": [1]}'),
+               JSON_COMPACT(j), JSON_LOOSE(j), JSON_DETAILED(j) FROM jd ORDER BY id"#,
+            r#"SELECT JSON_SET('[]', '$[last]', 1), JSON_SET('{"a":1}', '$', 2), JSON_SET('1', '$[last]', 2),
+               JSON_REPLACE('1', '$[last]', 2), JSON_INSERT('1', '$[last]', 2), JSON_INSERT('1', '$[0]', 2),
+               JSON_SET('{"a":1}', '$[1]', 5), JSON_SET('{"a":1}', '$.a[1]', 7), JSON_SET('[]', '$[0].x', 1),
+               JSON_SET('{"a":1,"a":2}', '$.a', 5), JSON_SET('{"a":1}', '$.*', 1), JSON_SET('x', '$.a', 1)"#,
+            r#"SELECT JSON_SET('{"a":1}', '$.b', NULL, '$.c', TRUE, '$.d', '[1]', '$.e', 1.50, '$.f', JSON_OBJECT('k', 'v'),
+               '$.g', CAST('2020-01-01' AS DATE)), JSON_SET(NULL, '$.a', 1), JSON_SET('{}', NULL, 1)"#,
+            r#"SELECT JSON_REMOVE('[1]', '$'), JSON_REMOVE('{"a":1,"a":2}', '$.a'), JSON_REMOVE('[1,2]', '$[last]', '$[5]'),
+               JSON_ARRAY_APPEND('[[1]]', '$[0][last]', 2), JSON_ARRAY_APPEND('[1]', '$[5]', 2),
+               JSON_ARRAY_INSERT('[1,2]', '$[last]', 0), JSON_ARRAY_INSERT('[1]', '$.a', 1), JSON_ARRAY_INSERT('1', '$[0]', 0)"#,
+            r#"SELECT JSON_MERGE_PRESERVE('{"a":1,"b":2}', '{"b":3,"c":4}', '[5]'), JSON_MERGE('"x"', '[1]'),
+               JSON_MERGE_PATCH('{"a":1}', '{"b":2}', '{"a":null}'), JSON_MERGE_PATCH('[1]', '{"a":1}'),
+               JSON_MERGE_PATCH('{"a":[1,2]}', '{"a":{"b":null}}'), JSON_MERGE_PATCH('1', '2'), JSON_MERGE('{}', NULL),
+               JSON_MERGE('[1]', 'x')"#,
+            r#"SELECT JSON_DETAILED('[1,{"a":2},[],{},"s",[3],[[4]]]'), JSON_DETAILED('{"a":{"b":[1]},"c":[]}', 2),
+               JSON_PRETTY('{}'), JSON_COMPACT('x'), JSON_ARRAY(JSON_COMPACT('[1, 2]'), JSON_SET('[]', '$[0]', 1))"#,
+            "SELECT JSON_SET('{}', '$.a')",
+            "SELECT json_insert('{}', '$.a', 1, '$.b')",
+            "SELECT JSON_MERGE('{}')",
+            "UPDATE jd SET j = JSON_SET(j, '$.a', id * 10) WHERE JSON_TYPE(j) = 'OBJECT'",
+            r#"UPDATE jd SET j = JSON_ARRAY_APPEND(j, '$.tags', 'y') WHERE JSON_EXISTS(j, '$.tags')"#,
+            "SELECT id, j FROM jd ORDER BY id",
+            r#"SELECT JSON_ARRAYAGG(id), JSON_ARRAYAGG(j), JSON_ARRAYAGG(s), JSON_OBJECTAGG(id, j),
+               JSON_ARRAYAGG(DISTINCT g), JSON_ARRAYAGG(DISTINCT s), JSON_ARRAYAGG(id ORDER BY id DESC LIMIT 2) FROM jd"#,
+            "SELECT g, JSON_ARRAYAGG(s ORDER BY id), JSON_OBJECTAGG(s, id), JSON_ARRAYAGG(TRUE) FROM jd GROUP BY g ORDER BY g",
+            "SELECT JSON_ARRAYAGG(id), JSON_OBJECTAGG(s, id) FROM jd WHERE id > 9",
+            "SELECT JSON_ARRAYAGG(id + 0.5), JSON_ARRAYAGG(JSON_OBJECT('i', id)) FROM jd WHERE id < 3",
+            "SELECT GROUP_CONCAT(DISTINCT g), GROUP_CONCAT(DISTINCT s), GROUP_CONCAT(DISTINCT g, s) FROM jd",
+            "SELECT JSON_ARRAYAGG(id, g) FROM jd",
+        ],
+    );
+}

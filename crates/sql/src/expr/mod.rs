@@ -902,7 +902,8 @@ impl Compiler<'_> {
     }
 
     fn function(&mut self, f: &ast::Function) -> Result<Expr> {
-        let name = object_name(&f.name).join(".").to_ascii_uppercase();
+        let written = object_name(&f.name).join(".");
+        let name = written.to_ascii_uppercase();
         let (args, distinct, clauses): (Vec<&ast::FunctionArg>, bool, &[_]) = match &f.args {
             ast::FunctionArguments::None => (Vec::new(), false, &[]),
             ast::FunctionArguments::List(l) => (
@@ -923,12 +924,17 @@ impl Compiler<'_> {
                 "{name}(...) FILTER / WITHIN GROUP"
             )));
         }
-        // GROUP_CONCAT's ORDER BY and SEPARATOR; any other clause, or these
-        // in another function, is not done.
+        // GROUP_CONCAT's ORDER BY, LIMIT and SEPARATOR, JSON_ARRAYAGG's
+        // ORDER BY and LIMIT; any other clause, or these in another
+        // function, is not done.
         let mut order_by: &[ast::OrderByExpr] = &[];
         let mut separator = b",".to_vec();
         let mut bounds = group_concat::Bounds::default();
-        if name == "GROUP_CONCAT" {
+        let ordered = matches!(name.as_str(), "GROUP_CONCAT" | "JSON_ARRAYAGG");
+        if matches!(
+            name.as_str(),
+            "GROUP_CONCAT" | "JSON_ARRAYAGG" | "JSON_OBJECTAGG"
+        ) {
             if let Some(n) = (self.variable)("group_concat_max_len").and_then(|v| match v {
                 Value::Int(n) => u64::try_from(n).ok(),
                 Value::UInt(n) => Some(n),
@@ -939,8 +945,8 @@ impl Compiler<'_> {
         }
         for clause in clauses {
             match clause {
-                ast::FunctionArgumentClause::OrderBy(o) if name == "GROUP_CONCAT" => order_by = o,
-                ast::FunctionArgumentClause::Limit(l) if name == "GROUP_CONCAT" => {
+                ast::FunctionArgumentClause::OrderBy(o) if ordered => order_by = o,
+                ast::FunctionArgumentClause::Limit(l) if ordered => {
                     (bounds.offset, bounds.count) = self.group_concat_limit(l)?;
                 }
                 ast::FunctionArgumentClause::Separator(s) if name == "GROUP_CONCAT" => {
@@ -980,7 +986,7 @@ impl Compiler<'_> {
             "AVG" => Some(AggFunc::Avg),
             "MIN" => Some(AggFunc::Min),
             "MAX" => Some(AggFunc::Max),
-            "GROUP_CONCAT" => Some(AggFunc::GroupConcat),
+            "GROUP_CONCAT" | "JSON_ARRAYAGG" | "JSON_OBJECTAGG" => Some(AggFunc::GroupConcat),
             _ => None,
         };
         if let Some(func) = agg {
@@ -996,6 +1002,7 @@ impl Compiler<'_> {
             if window::has_window_function(&f.args) {
                 return Err(window::in_group_function());
             }
+            let args_of_call = args.clone();
             let saved = self.aggs.take();
             let args = if func == AggFunc::CountStar {
                 Ok(Vec::new())
@@ -1012,7 +1019,57 @@ impl Compiler<'_> {
                 })
                 .collect();
             self.aggs = saved;
-            let (mut args, order) = (args?, order?);
+            let (mut args, mut order) = (args?, order?);
+            // DISTINCT without ORDER BY: MariaDB's rows come out of the tree
+            // that keeps them distinct, in the order of their arguments.
+            if func == AggFunc::GroupConcat && distinct && order.is_empty() {
+                let aggs = self.aggs.as_deref().unwrap_or(&[]);
+                order = args
+                    .iter()
+                    .map(|a| (sort_keyed(a.clone(), a.kind(self.scope, aggs)), false))
+                    .collect();
+            }
+            // JSON_ARRAYAGG and JSON_OBJECTAGG: a GROUP_CONCAT of each row's
+            // element or member, closed as an array or object.
+            use crate::function::json::aggregate as json_agg;
+            let json_result = match name.as_str() {
+                "JSON_ARRAYAGG" => Some((
+                    1,
+                    &json_agg::ARRAYAGG_ELEMENT,
+                    &json_agg::ARRAYAGG_RESULT,
+                    ",",
+                )),
+                "JSON_OBJECTAGG" => Some((
+                    2,
+                    &json_agg::OBJECTAGG_MEMBER,
+                    &json_agg::OBJECTAGG_RESULT,
+                    ", ",
+                )),
+                _ => None,
+            }
+            .map(|(arity, element, result, between)| {
+                if args.len() != arity {
+                    // MariaDB's grammar takes JSON_OBJECTAGG with two
+                    // arguments only.
+                    return Err(if name == "JSON_OBJECTAGG" {
+                        SqlError::syntax(format!(
+                            "You have an error in your SQL syntax; check the manual that \
+                             corresponds to your MariaDB server version for the right syntax \
+                             to use near '{name}'"
+                        ))
+                    } else {
+                        SqlError::wrong_arguments(&written)
+                    });
+                }
+                args.insert(0, self.json_letters(&args_of_call, &args));
+                args = vec![Expr::Func(
+                    Func::Builtin(element),
+                    std::mem::take(&mut args),
+                )];
+                separator = between.as_bytes().to_vec();
+                Ok(result)
+            })
+            .transpose()?;
             let arity_ok = match func {
                 AggFunc::CountStar => true,
                 AggFunc::GroupConcat => !args.is_empty(),
@@ -1028,7 +1085,7 @@ impl Compiler<'_> {
                 )));
             }
             if !arity_ok {
-                return Err(SqlError::wrong_arguments(&name));
+                return Err(SqlError::wrong_arguments(&written));
             }
             let more = if args.len() > 1 {
                 args.split_off(1)
@@ -1051,7 +1108,11 @@ impl Compiler<'_> {
                 bounds,
                 collation,
             });
-            return Ok(Expr::Agg(aggs.len() - 1));
+            let agg = Expr::Agg(aggs.len() - 1);
+            return Ok(match json_result {
+                Some(result) => Expr::Func(Func::Builtin(result), vec![agg]),
+                None => agg,
+            });
         }
         let facts = self.facts;
         let lit = |v: Value| Ok(Expr::Lit(v));
@@ -1060,7 +1121,7 @@ impl Compiler<'_> {
             if n.contains(&a.len()) {
                 Ok(())
             } else {
-                Err(SqlError::wrong_arguments(&name))
+                Err(SqlError::wrong_arguments(&written))
             }
         };
         let func = match name.as_str() {
@@ -1150,27 +1211,33 @@ impl Compiler<'_> {
         want(func.1)?;
         let mut a = a;
         if let Func::Builtin(b) = func.0 {
+            if crate::function::json::wrong_count(b.name(), a.len()) {
+                return Err(SqlError::wrong_arguments(&written));
+            }
             if b.json_arguments {
-                // Keys and values in pairs.
-                if b.name() == "JSON_OBJECT" && a.len() % 2 == 1 {
-                    return Err(SqlError::wrong_arguments(&name));
-                }
-                let mask: String = args
-                    .iter()
-                    .zip(&a)
-                    .map(|(arg, compiled)| match (arg, compiled) {
-                        // A column declared JSON.
-                        (_, Expr::Col(i)) if self.scope.get(*i).is_some_and(|c| c.json) => 'j',
-                        (ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)), _) => {
-                            crate::function::json::argument_letter(e)
-                        }
-                        _ => 's',
-                    })
-                    .collect();
-                a.insert(0, Expr::Lit(Value::str(&mask)));
+                a.insert(0, self.json_letters(&args, &a));
             }
         }
         Ok(self.call(func.0, a))
+    }
+
+    /// The letters a function that writes values into JSON is passed
+    /// first (see [`Builtin::json_arguments`]): one per argument, from
+    /// the argument as written and as compiled.
+    fn json_letters(&self, args: &[&ast::FunctionArg], compiled: &[Expr]) -> Expr {
+        let letters: String = args
+            .iter()
+            .zip(compiled)
+            .map(|(arg, compiled)| match (arg, compiled) {
+                // A column declared JSON.
+                (_, Expr::Col(i)) if self.scope.get(*i).is_some_and(|c| c.json) => 'j',
+                (ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)), _) => {
+                    crate::function::json::argument_letter(e)
+                }
+                _ => 's',
+            })
+            .collect();
+        Expr::Lit(Value::str(&letters))
     }
 
     /// The call of `f` on `args`. Functions that count or rearrange

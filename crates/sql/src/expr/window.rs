@@ -312,10 +312,10 @@ impl Compiler<'_> {
             ),
             ast::FunctionArguments::Subquery(_) => return Err(SqlError::unsupported("subquery")),
         };
-        if name == "GROUP_CONCAT" {
-            return Err(SqlError::unsupported(
-                "GROUP_CONCAT() aggregate as window function",
-            ));
+        if matches!(name, "GROUP_CONCAT" | "JSON_ARRAYAGG" | "JSON_OBJECTAGG") {
+            return Err(SqlError::unsupported(format!(
+                "{name}() aggregate as window function"
+            )));
         }
         let Some(kind) = WindowKind::of(name) else {
             return Err(SqlError::unsupported(format!(
