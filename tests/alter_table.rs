@@ -104,7 +104,7 @@ const REFUSED: &[&str] = &[
     // A zero date is not kept yet.
     "ALTER TABLE l1 ADD COLUMN z DATE NOT NULL",
     "CREATE TABLE r1 (x INT) ENGINE = MEMORY",
-    "CREATE TABLE r2 (x INT) DEFAULT CHARSET = latin1",
+    "CREATE TABLE r2 (x INT) DEFAULT CHARSET = latin2",
     "CREATE TABLE r3 (s VARCHAR(5) COLLATE utf8mb4_unicode_520_ci)",
 ];
 

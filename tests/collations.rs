@@ -1,7 +1,7 @@
 //! Collations beside a real MariaDB 10.11: utf8mb4_general_ci (the
 //! default: case and accents folded, PAD SPACE), utf8mb4_unicode_ci,
-//! utf8mb4_bin,
-//! utf8mb4_nopad_bin and binary, in comparisons, LIKE, IN, BETWEEN, CASE,
+//! utf8mb4_bin, utf8mb4_nopad_bin, latin1_swedish_ci, latin1_general_ci,
+//! latin1_bin and binary, in comparisons, LIKE, IN, BETWEEN, CASE,
 //! ORDER BY, GROUP BY, DISTINCT, MIN/MAX, COUNT(DISTINCT), UNION, joins,
 //! COLLATE, and in index keys: a UNIQUE key refuses 'A' after 'a', and a
 //! lookup through an index finds what a scan finds.
@@ -195,12 +195,114 @@ fn unicode_ci_and_default_collations_as_mariadb() {
     );
 }
 
+const LATIN1_SETUP: &[&str] = &[
+    "CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(10), b CHAR(3) CHARACTER SET utf8mb4, \
+     c TEXT COLLATE latin1_bin) DEFAULT CHARSET=latin1",
+    "INSERT INTO t VALUES (1, 'Åsa', 'x', 'é€'), (2, 'asa', 'y', 'A'), (3, 'ÄSA ', 'z', 'a'), \
+     (4, 'yes', 'w', 'b'), (6, 'üp', 'v', 'Z')",
+    "CREATE TABLE u (id INT, a VARCHAR(10) CHARACTER SET latin1, b VARCHAR(5) COLLATE latin1_general_ci, \
+     c VARCHAR(5) CHARACTER SET latin1 COLLATE latin1_bin)",
+    "CREATE TABLE k (a VARCHAR(10) PRIMARY KEY) CHARSET latin1",
+];
+
+const LATIN1_STEPS: &[&str] = &[
+    "SHOW CREATE TABLE t",
+    "SHOW CREATE TABLE u",
+    "CREATE TABLE bad1 (a VARCHAR(5) CHARACTER SET latin1 COLLATE utf8mb4_bin)",
+    "CREATE TABLE bad2 (a VARCHAR(5)) CHARSET=utf8mb4 COLLATE=latin1_bin",
+    "CREATE TABLE bad3 (a VARCHAR(5) CHARACTER SET klingon)",
+    "CREATE TABLE bad4 (a VARCHAR(5)) CHARSET=latin1 COLLATE=utf8mb4_bin",
+    "INSERT INTO t VALUES (5, 'abĀcd😀xyz', 'x', 'y')",
+    "INSERT INTO t VALUES (5, '😀', 'x', 'y')",
+    "INSERT INTO t VALUES (5, 'ok', '😀', '😀')",
+    "UPDATE t SET a = 'Ā' WHERE id = 1",
+    "SELECT id, a, CHAR_LENGTH(a), CHARSET(a), COLLATION(a), COLLATION(c), CHARSET(b) FROM t ORDER BY id",
+    "SELECT id FROM t WHERE a = 'ÅSA'",
+    "SELECT id FROM t WHERE a = 'asa'",
+    "SELECT id FROM t WHERE a LIKE 'Ä%'",
+    "SELECT id FROM t WHERE a = 'äsa'",
+    "SELECT id, a FROM t ORDER BY a, id",
+    "SELECT id, c FROM t ORDER BY c, id",
+    "SELECT a, COUNT(*) FROM t GROUP BY a ORDER BY a",
+    "SELECT DISTINCT a FROM t ORDER BY 1",
+    "SELECT MIN(a), MAX(a), MIN(c), MAX(c) FROM t",
+    "SELECT a = b, a < b, CONCAT(a, b) FROM t ORDER BY id",
+    "SELECT 'ü' = 'y' COLLATE latin1_swedish_ci",
+    "SELECT a COLLATE latin1_bin = 'asa', a COLLATE latin1_general_ci = 'ASA' FROM t ORDER BY id",
+    "SELECT a COLLATE utf8mb4_bin FROM t",
+    "SELECT t.id, u.id FROM t JOIN u ON t.a = u.a ORDER BY 1, 2",
+    "INSERT INTO u VALUES (1, 'ASA', 'Ü', 'x'), (2, 'yes', 'u', 'X')",
+    "SELECT t.id, u.id FROM t JOIN u ON t.a = u.a ORDER BY 1, 2",
+    "SELECT id FROM u WHERE b = 'ü'",
+    "SELECT id FROM u WHERE b = 'y'",
+    "SELECT id FROM u WHERE c = 'x'",
+    "INSERT INTO k VALUES ('a'), ('ü')",
+    "INSERT INTO k VALUES ('A')",
+    "INSERT INTO k VALUES ('y')",
+    "INSERT INTO k VALUES ('b ')",
+    "INSERT INTO k VALUES ('B')",
+    "SELECT a FROM k WHERE a = 'Ü'",
+    "SELECT a FROM k WHERE a >= 'B' ORDER BY a",
+    "SET sql_mode = ''",
+    "INSERT INTO t VALUES (7, 'abĀcd😀xyz', 'x', 'y')",
+    "SELECT a FROM t WHERE id = 7",
+    "SET sql_mode = DEFAULT",
+    "CREATE DATABASE l1_db CHARACTER SET latin1",
+    "CREATE TABLE l1_db.x (a VARCHAR(3))",
+    "SHOW CREATE TABLE l1_db.x",
+    "DROP DATABASE l1_db",
+    "CREATE DATABASE l1_db COLLATE latin1_general_ci",
+    "CREATE TABLE l1_db.x (a VARCHAR(3))",
+    "SHOW CREATE TABLE l1_db.x",
+    "DROP DATABASE l1_db",
+    "ALTER TABLE u MODIFY a VARCHAR(10) CHARACTER SET utf8mb4",
+    "INSERT INTO u VALUES (3, '😀', 'b', 'c')",
+    "ALTER TABLE u MODIFY a VARCHAR(10) CHARACTER SET latin1",
+    "DELETE FROM u WHERE id = 3",
+    "ALTER TABLE u MODIFY a VARCHAR(10) CHARACTER SET latin1",
+    "SELECT id, a, COLLATION(a) FROM u ORDER BY id",
+    "ALTER TABLE u ADD d VARCHAR(4) CHARACTER SET latin1",
+    "SHOW CREATE TABLE u",
+    "CREATE TABLE v LIKE t",
+    "SHOW CREATE TABLE v",
+    // A new collation makes new index keys.
+    "CREATE TABLE m (id INT PRIMARY KEY, b VARCHAR(10), c VARCHAR(10) CHARACTER SET latin1, KEY (b), KEY (c))",
+    "INSERT INTO m VALUES (1, 'Q', 'Ü'), (2, 'q', 'ü'), (3, 'x', 'y')",
+    "ALTER TABLE m MODIFY b VARCHAR(10) COLLATE utf8mb4_bin, MODIFY c VARCHAR(10) CHARACTER SET latin1 COLLATE latin1_bin",
+    "SELECT id FROM m FORCE INDEX (b) WHERE b = 'q'",
+    "SELECT id FROM m FORCE INDEX (b) WHERE b >= 'a' ORDER BY id",
+    "SELECT id FROM m FORCE INDEX (c) WHERE c = 'ü'",
+    "SELECT id FROM m FORCE INDEX (c) WHERE c > 'Z' ORDER BY id",
+];
+
+/// latin1 (latin1_swedish_ci, latin1_general_ci, latin1_bin) for tables,
+/// columns and databases: comparisons, LIKE, ORDER/GROUP BY, DISTINCT,
+/// MIN/MAX, joins with utf8mb4 columns, COLLATE, UNIQUE keys; 1366 for a
+/// character latin1 lacks ('?' with a warning outside strict mode), 1253
+/// for a collation of another character set, 1115 for an unknown one.
+#[test]
+fn latin1_as_mariadb() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    same_rows_and_messages(&server, &mariadb, "lcoll", LATIN1_SETUP, LATIN1_STEPS, &[]);
+}
+
+/// Pieces of the random strings: case, accents, spaces and tabs,
+/// expansions, ignorables, a character beyond the BMP, radicals.
+const UTF8MB4_PARTS: &[&str] = &[
+    "a", "A", "á", "Á", "b", " ", "\t", "ß", "s", "ss", "é", "😀", "z", "\u{1}", "\u{a0}", "æ",
+    "ae", "⺀", "丶",
+];
+
+/// Pieces of random latin1 strings: the characters latin1_swedish_ci
+/// orders its own way (å, ä, ö after z; ü as y), Windows-1252's.
+const LATIN1_PARTS: &[&str] = &[
+    "a", "A", "å", "Å", "ä", "ö", "ü", "y", "Y", "z", " ", "\t", "é", "e", "€", "ß", "s", "æ",
+    "\u{a0}", "ÿ",
+];
+
 /// A small xorshift generator: the strings differ run to run only by seed.
-fn strings(seed: u64, n: usize) -> Vec<String> {
-    const PARTS: &[&str] = &[
-        "a", "A", "á", "Á", "b", " ", "\t", "ß", "s", "ss", "é", "😀", "z", "\u{1}", "\u{a0}", "æ",
-        "ae", "⺀", "丶",
-    ];
+fn strings(parts: &[&str], seed: u64, n: usize) -> Vec<String> {
     let mut x = seed | 1;
     let mut next = || {
         x ^= x << 13;
@@ -212,46 +314,56 @@ fn strings(seed: u64, n: usize) -> Vec<String> {
         .map(|_| {
             let len = (next() % 4) as usize;
             (0..len)
-                .map(|_| PARTS[(next() % PARTS.len() as u64) as usize])
+                .map(|_| parts[(next() % parts.len() as u64) as usize])
                 .collect()
         })
         .collect()
 }
 
-/// Index keys are the collation's sort keys: for random strings, what a
-/// lookup and a range through the index find is what a full scan finds,
-/// and what MariaDB finds; a UNIQUE key refuses exactly the strings
-/// MariaDB's refuses.
-#[test]
-fn index_keys_find_what_the_collation_compares_equal() {
+/// Index keys are the collation's sort keys: for random strings made of
+/// `parts`, what a lookup and a range through the index of each column
+/// (`name definition` each) finds is what a full scan finds, and what
+/// MariaDB finds; ORDER BY each column orders as MariaDB's; a UNIQUE key
+/// of each collation in `unique` refuses exactly the strings MariaDB's
+/// refuses.
+fn keys_as_mariadb(db: &str, parts: &[&str], columns: &[(&str, &str)], unique: &[&str]) {
     let server = Server::start();
     let mariadb = MariaDb::start();
     let mut ours = Conn::new(Opts::from_url(&server.url("")).unwrap()).unwrap();
     let mut theirs =
         Conn::new(Opts::from_url(&format!("mysql://root@127.0.0.1:{}/", mariadb.port)).unwrap())
             .unwrap();
-    let values = strings(0x5eed_c011, 120);
+    let values = strings(parts, 0x5eed_c011, 120);
+    let definitions: Vec<String> = columns
+        .iter()
+        .map(|(name, definition)| format!("{name} {definition}, KEY ({name})"))
+        .collect();
     for c in [&mut ours, &mut theirs] {
-        c.query_drop("DROP DATABASE IF EXISTS ckeys").unwrap();
-        c.query_drop("CREATE DATABASE ckeys").unwrap();
-        c.query_drop("USE ckeys").unwrap();
-        c.query_drop(
-            "CREATE TABLE t (id INT PRIMARY KEY, s VARCHAR(20), sb VARCHAR(20) COLLATE utf8mb4_bin, \
-             su VARCHAR(20) COLLATE utf8mb4_unicode_ci, KEY (s), KEY (sb), KEY (su))",
-        )
+        c.query_drop(format!("DROP DATABASE IF EXISTS {db}"))
+            .unwrap();
+        c.query_drop(format!("CREATE DATABASE {db}")).unwrap();
+        c.query_drop(format!("USE {db}")).unwrap();
+        c.query_drop(format!(
+            "CREATE TABLE t (id INT PRIMARY KEY, {})",
+            definitions.join(", ")
+        ))
         .unwrap();
-        c.query_drop("CREATE TABLE u (s VARCHAR(20) PRIMARY KEY)")
+        for (i, collation) in unique.iter().enumerate() {
+            c.query_drop(format!(
+                "CREATE TABLE u{i} (s VARCHAR(20) COLLATE {collation} PRIMARY KEY)"
+            ))
             .unwrap();
-        c.query_drop("CREATE TABLE uu (s VARCHAR(20) COLLATE utf8mb4_unicode_ci PRIMARY KEY)")
-            .unwrap();
+        }
     }
+    let insert = format!("INSERT INTO t VALUES (?{})", ", ?".repeat(columns.len()));
     let mut refused = (Vec::new(), Vec::new());
     for (i, v) in values.iter().enumerate() {
         for (c, refused) in [(&mut ours, &mut refused.0), (&mut theirs, &mut refused.1)] {
-            c.exec_drop("INSERT INTO t VALUES (?, ?, ?, ?)", (i, v, v, v))
-                .unwrap();
-            for table in ["u", "uu"] {
-                if c.exec_drop(format!("INSERT INTO {table} VALUES (?)"), (v,))
+            let mut row = vec![mysql::Value::from(i)];
+            row.extend(columns.iter().map(|_| mysql::Value::from(v)));
+            c.exec_drop(&insert, row).unwrap();
+            for table in 0..unique.len() {
+                if c.exec_drop(format!("INSERT INTO u{table} VALUES (?)"), (v,))
                     .is_err()
                 {
                     refused.push((table, i));
@@ -260,15 +372,15 @@ fn index_keys_find_what_the_collation_compares_equal() {
         }
     }
     assert_eq!(refused.0, refused.1, "UNIQUE refusals differ");
-    for table in ["u", "uu"] {
+    for (table, collation) in unique.iter().enumerate() {
         assert!(
             refused.0.iter().any(|r| r.0 == table),
-            "no two strings collided in {table}"
+            "no two strings collided in {collation}"
         );
     }
-    let probes = strings(0xfeed_beef, 60);
+    let probes = strings(parts, 0xfeed_beef, 60);
     for p in &probes {
-        for col in ["s", "sb", "su"] {
+        for (col, _) in columns {
             let queries = [
                 format!("SELECT id FROM t FORCE INDEX ({col}) WHERE {col} = ? ORDER BY id"),
                 format!("SELECT id FROM t IGNORE INDEX ({col}) WHERE {col} = ? ORDER BY id"),
@@ -291,10 +403,38 @@ fn index_keys_find_what_the_collation_compares_equal() {
             assert_eq!(answers[1], oracle, "{col} = {p:?}: MariaDB differs");
         }
     }
-    for col in ["s", "su"] {
+    for (col, _) in columns {
         let query = format!("SELECT id FROM t ORDER BY {col}, id");
         let order: Vec<u32> = ours.query(&query).unwrap();
         let oracle: Vec<u32> = theirs.query(&query).unwrap();
         assert_eq!(order, oracle, "ORDER BY {col} differs");
     }
+}
+
+#[test]
+fn index_keys_find_what_the_collation_compares_equal() {
+    keys_as_mariadb(
+        "ckeys",
+        UTF8MB4_PARTS,
+        &[
+            ("s", "VARCHAR(20)"),
+            ("sb", "VARCHAR(20) COLLATE utf8mb4_bin"),
+            ("su", "VARCHAR(20) COLLATE utf8mb4_unicode_ci"),
+        ],
+        &["utf8mb4_general_ci", "utf8mb4_unicode_ci"],
+    );
+}
+
+#[test]
+fn latin1_keys_find_what_the_collation_compares_equal() {
+    keys_as_mariadb(
+        "lkeys",
+        LATIN1_PARTS,
+        &[
+            ("s", "VARCHAR(20) CHARACTER SET latin1"),
+            ("sg", "VARCHAR(20) COLLATE latin1_general_ci"),
+            ("sb", "VARCHAR(20) COLLATE latin1_bin"),
+        ],
+        &["latin1_swedish_ci", "latin1_general_ci"],
+    );
 }

@@ -230,8 +230,8 @@ fn fractional_seconds_as_mariadb_does() {
 }
 
 /// The column definitions of stored columns — wire type, length, flags
-/// (NOT NULL, keys, AUTO_INCREMENT, no default, UNSIGNED), decimals and
-/// character set — as MariaDB sends them, and integer values in the
+/// (NOT NULL, keys, AUTO_INCREMENT, no default, UNSIGNED, BINARY for a
+/// _bin collation), decimals and character set — as MariaDB sends them, and integer values in the
 /// binary protocol in their type's width.
 #[test]
 fn stored_columns_are_defined_on_the_wire_as_mariadb_does() {
@@ -247,7 +247,8 @@ fn stored_columns_are_defined_on_the_wire_as_mariadb_does() {
              c SMALLINT, d MEDIUMINT UNSIGNED, e INT(5), f BIGINT, g BIGINT UNSIGNED, \
              h TINYINT(1), i DECIMAL(10,2), j DECIMAL(8,0), k DOUBLE, l FLOAT, m DATE, \
              n DATETIME, o YEAR, p INT NOT NULL, q INT UNIQUE, s VARCHAR(10), \
-             u CHAR(3) NOT NULL DEFAULT '', v INT, x INT, KEY (a), KEY (v, x))",
+             u CHAR(3) NOT NULL DEFAULT '', v INT, x INT, y VARCHAR(5) COLLATE utf8mb4_bin, \
+             z CHAR(2) CHARACTER SET latin1, za TEXT COLLATE latin1_bin, zb JSON, KEY (a), KEY (v, x))",
         )
         .unwrap();
         c.query_drop(

@@ -151,6 +151,12 @@ fn definition(c: &Column) -> Definition {
     if !c.nullable {
         d.flags |= NOT_NULL;
     }
+    // A string in a _bin collation is flagged binary, as MariaDB flags it.
+    if let ColumnKind::Text(collation) = c.kind {
+        if collation.is_bin() {
+            d.flags |= BINARY;
+        }
+    }
     let a = &c.attributes;
     for (set, flag) in [
         (a.primary_key, PRI_KEY),

@@ -17,6 +17,8 @@
 //! aligned. A PAD SPACE key is lossy (case, accents and trailing spaces are
 //! gone): a read that needs the text takes it from the row.
 mod general_ci_weights;
+pub mod latin1;
+mod latin1_weights;
 mod unicode_ci;
 mod unicode_ci_weights;
 
@@ -36,6 +38,12 @@ pub enum Collation {
     Utf8mb4NopadBin,
     /// binary: byte order (BINARY, VARBINARY, BLOB).
     Binary,
+    /// latin1_swedish_ci, latin1's default: MariaDB's table, PAD SPACE.
+    Latin1SwedishCi,
+    /// latin1_general_ci: MariaDB's table, PAD SPACE.
+    Latin1GeneralCi,
+    /// latin1_bin: latin1 byte order, PAD SPACE.
+    Latin1Bin,
 }
 
 /// The weight of a space: PAD SPACE strings compare as if padded with it.
@@ -132,6 +140,9 @@ impl Collation {
             "utf8mb4_bin" | "utf8mb3_bin" | "utf8_bin" => Collation::Utf8mb4Bin,
             "utf8mb4_nopad_bin" => Collation::Utf8mb4NopadBin,
             "binary" => Collation::Binary,
+            "latin1_swedish_ci" => Collation::Latin1SwedishCi,
+            "latin1_general_ci" => Collation::Latin1GeneralCi,
+            "latin1_bin" => Collation::Latin1Bin,
             _ => return None,
         })
     }
@@ -143,6 +154,9 @@ impl Collation {
             Collation::Utf8mb4Bin => "utf8mb4_bin",
             Collation::Utf8mb4NopadBin => "utf8mb4_nopad_bin",
             Collation::Binary => "binary",
+            Collation::Latin1SwedishCi => "latin1_swedish_ci",
+            Collation::Latin1GeneralCi => "latin1_general_ci",
+            Collation::Latin1Bin => "latin1_bin",
         }
     }
 
@@ -150,6 +164,9 @@ impl Collation {
     pub fn charset(self) -> &'static str {
         match self {
             Collation::Binary => "binary",
+            Collation::Latin1SwedishCi | Collation::Latin1GeneralCi | Collation::Latin1Bin => {
+                "latin1"
+            }
             _ => "utf8mb4",
         }
     }
@@ -162,20 +179,48 @@ impl Collation {
             Collation::Utf8mb4Bin => 46,
             Collation::Utf8mb4NopadBin => 1070,
             Collation::Binary => 63,
+            Collation::Latin1SwedishCi => 8,
+            Collation::Latin1GeneralCi => 48,
+            Collation::Latin1Bin => 47,
         }
+    }
+
+    /// Whether the collation is latin1's: its strings hold only the
+    /// characters latin1 has.
+    pub fn is_latin1(self) -> bool {
+        matches!(
+            self,
+            Collation::Latin1SwedishCi | Collation::Latin1GeneralCi | Collation::Latin1Bin
+        )
+    }
+
+    /// Whether it is a character set's _bin collation (strings so
+    /// collated are flagged binary on the wire).
+    pub fn is_bin(self) -> bool {
+        matches!(
+            self,
+            Collation::Utf8mb4Bin | Collation::Utf8mb4NopadBin | Collation::Latin1Bin
+        )
     }
 
     /// PAD SPACE: trailing spaces do not count.
     pub fn pads(self) -> bool {
-        matches!(
-            self,
-            Collation::Utf8mb4GeneralCi | Collation::Utf8mb4UnicodeCi | Collation::Utf8mb4Bin
-        )
+        !matches!(self, Collation::Utf8mb4NopadBin | Collation::Binary)
     }
 
     /// Whether an index key gives back the string it was made of.
     pub fn key_gives_text(self) -> bool {
         !self.pads()
+    }
+
+    /// A latin1 collation's weight table.
+    fn latin1(self) -> Option<latin1::Table> {
+        match self {
+            Collation::Latin1SwedishCi => Some(latin1::Table::SWEDISH_CI),
+            Collation::Latin1GeneralCi => Some(latin1::Table::GENERAL_CI),
+            Collation::Latin1Bin => Some(latin1::Table::BIN),
+            _ => None,
+        }
     }
 
     fn weights(self, s: &[u8]) -> Weights<'_> {
@@ -217,6 +262,10 @@ impl Collation {
                 unicode_ci::Weights::new(b),
                 unicode_ci::SPACE,
             ),
+            Collation::Latin1SwedishCi | Collation::Latin1GeneralCi | Collation::Latin1Bin => {
+                let table = self.latin1().expect("a latin1 collation");
+                padded_compare(table.weights(a), table.weights(b), latin1::SPACE)
+            }
         }
     }
 
@@ -237,6 +286,10 @@ impl Collation {
             Collation::Utf8mb4UnicodeCi => {
                 padded_key(unicode_ci::Weights::new(s), 2, unicode_ci::SPACE, out)
             }
+            Collation::Latin1SwedishCi | Collation::Latin1GeneralCi | Collation::Latin1Bin => {
+                let table = self.latin1().expect("a latin1 collation");
+                padded_key(table.weights(s), 1, latin1::SPACE, out)
+            }
         }
     }
 
@@ -248,7 +301,24 @@ impl Collation {
     /// the sort key, and a string that folds to itself is copied as it is.
     /// Under utf8mb4_unicode_ci: the weights, two bytes each, without the
     /// trailing space weights (other characters than the space weigh as one).
+    /// Under a latin1 collation: the weights, a byte each, without the
+    /// trailing space weights.
     pub fn hash_key(self, s: &[u8], out: &mut Vec<u8>) {
+        if let Some(table) = self.latin1() {
+            let at = out.len();
+            out.extend_from_slice(&[0; 4]);
+            let mut end = out.len();
+            for w in table.weights(s) {
+                out.push(w as u8);
+                if w != latin1::SPACE {
+                    end = out.len();
+                }
+            }
+            out.truncate(end);
+            let len = (end - at - 4) as u32;
+            out[at..at + 4].copy_from_slice(&len.to_le_bytes());
+            return;
+        }
         if self == Collation::Utf8mb4UnicodeCi {
             let at = out.len();
             out.extend_from_slice(&[0; 4]);
@@ -329,6 +399,10 @@ impl Collation {
                 }
                 Collation::Utf8mb4UnicodeCi => {
                     unicode_ci::CharWeights::of(x).same(unicode_ci::CharWeights::of(y))
+                }
+                Collation::Latin1SwedishCi | Collation::Latin1GeneralCi | Collation::Latin1Bin => {
+                    let table = self.latin1().expect("a latin1 collation");
+                    table.weight(x) == table.weight(y)
                 }
                 _ => x == y,
             }
@@ -509,6 +583,9 @@ impl Collation {
             Collation::Utf8mb4GeneralCi => skip_padded_key(b, pos, 2, SPACE),
             Collation::Utf8mb4UnicodeCi => skip_padded_key(b, pos, 2, unicode_ci::SPACE),
             Collation::Utf8mb4Bin => skip_padded_key(b, pos, 1, SPACE),
+            Collation::Latin1SwedishCi | Collation::Latin1GeneralCi | Collation::Latin1Bin => {
+                skip_padded_key(b, pos, 1, latin1::SPACE)
+            }
             Collation::Utf8mb4NopadBin | Collation::Binary => loop {
                 let c = *b.get(*pos)?;
                 *pos += 1;
@@ -531,12 +608,15 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const ALL: [Collation; 5] = [
+    const ALL: [Collation; 8] = [
         Collation::Utf8mb4GeneralCi,
         Collation::Utf8mb4UnicodeCi,
         Collation::Utf8mb4Bin,
         Collation::Utf8mb4NopadBin,
         Collation::Binary,
+        Collation::Latin1SwedishCi,
+        Collation::Latin1GeneralCi,
+        Collation::Latin1Bin,
     ];
 
     fn key(c: Collation, s: &str) -> Vec<u8> {

@@ -110,6 +110,11 @@ impl ColumnDef {
     /// a time's fraction cut to the column's digits.
     pub fn coerce(&self, v: Value) -> Result<Value> {
         let v = self.data_type.coerce(v, &self.name)?;
+        if let (Value::Bytes(b), Some(c)) = (&v, self.collation) {
+            if c.is_latin1() {
+                self.latin1_only(b)?;
+            }
+        }
         Ok(match v {
             Value::DateTime(t) if self.fsp < 6 => {
                 let unit = 10i64.pow(6 - self.fsp as u32);
@@ -122,6 +127,19 @@ impl ColumnDef {
             }
             v => v,
         })
+    }
+
+    /// 1366 for a string with a character latin1 lacks (this column's
+    /// character set is latin1).
+    pub fn latin1_only(&self, s: &[u8]) -> Result<()> {
+        match crate::collation::latin1::first_unrepresentable(s) {
+            Some(at) => Err(Error::WrongValue {
+                kind: "string",
+                value: crate::collation::latin1::shown_bytes(s, at),
+                column: self.name.clone(),
+            }),
+            None => Ok(()),
+        }
     }
 
     /// A literal default `s` of this column as a value (not yet coerced):

@@ -371,11 +371,14 @@ impl Compiler<'_> {
                 Expr::Lit(_) | Expr::Param(_) => 4,
                 _ => 2,
             };
-            // On a tie the binary character set wins, then a _bin collation.
+            // On a tie the binary character set wins, then a utf8mb4 _bin
+            // collation, then utf8mb4 (latin1 converts to it, as in
+            // MariaDB).
             let binary = |c: Collation| match c {
-                Collation::Binary => 2,
-                Collation::Utf8mb4Bin | Collation::Utf8mb4NopadBin => 1,
-                Collation::Utf8mb4GeneralCi | Collation::Utf8mb4UnicodeCi => 0,
+                Collation::Binary => 3,
+                Collation::Utf8mb4Bin | Collation::Utf8mb4NopadBin => 2,
+                Collation::Utf8mb4GeneralCi | Collation::Utf8mb4UnicodeCi => 1,
+                Collation::Latin1SwedishCi | Collation::Latin1GeneralCi | Collation::Latin1Bin => 0,
             };
             best = match best {
                 Some((r, b)) if r < rank || (r == rank && binary(b) >= binary(c)) => Some((r, b)),
@@ -740,10 +743,17 @@ impl Compiler<'_> {
             E::Subquery(q) => self.subquery(q, SubqueryTest::Scalar, false)?,
             E::Collate { expr, collation } => {
                 let name = object_name(collation).join(".");
-                Expr::Cast(
-                    Box::new(self.compile(expr)?),
-                    CastType::Collate(crate::charset::collation_named(&name)?),
-                )
+                let inner = self.compile(expr)?;
+                let c = crate::charset::collation_named(&name)?;
+                // A utf8mb4 string takes a utf8mb4 collation, a latin1
+                // string a latin1 one.
+                let aggs = self.aggs.as_deref().unwrap_or(&[]);
+                if let Some(of) = inner.kind(self.scope, aggs).collation() {
+                    if of != Collation::Binary && of.is_latin1() != c.is_latin1() {
+                        crate::charset::check_collation_of(c, of.charset())?;
+                    }
+                }
+                Expr::Cast(Box::new(inner), CastType::Collate(c))
             }
             E::Extract { field, expr, .. } => {
                 let f = match field {

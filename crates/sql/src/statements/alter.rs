@@ -801,10 +801,13 @@ fn redefine_column(
         column.nullable = false;
     }
     let old = &r.def.columns[i];
+    // A new collation makes new keys; a new character set checks the
+    // values (a latin1 column holds only latin1's characters).
     if column.data_type != old.data_type
         || column.fsp != old.fsp
         || column.nullable != old.nullable
         || column.auto_increment != old.auto_increment
+        || column.collation() != old.collation()
     {
         r.rewrites = true;
     }

@@ -5,7 +5,7 @@
 //! (strict mode: a value the new column cannot hold fails the statement
 //! with its row number; otherwise it is adjusted, with a warning).
 use super::check_constraints::{enforce, CompiledChecks};
-use super::lenient::value_warning;
+use super::lenient::{latin1_fit, value_warning};
 use crate::error::{Result, SqlError};
 use lineardb_table::{ColumnDef, ColumnDefault, DataType, TableDef, Value};
 use sqlparser::ast;
@@ -168,7 +168,10 @@ impl Reshape {
                     }
                     _ => false,
                 };
-                (o.data_type != c.data_type || o.fsp != c.fsp) && !widened
+                // A new character set converts every string.
+                let recoded =
+                    o.data_type.is_string() && o.collation().charset() != c.collation().charset();
+                ((o.data_type != c.data_type || o.fsp != c.fsp) && !widened) || recoded
             })
         })
     }
@@ -250,6 +253,7 @@ impl RowConverter<'_> {
                     self.warnings
                         .push(value_warning(self.def, &column.name, &v, &e, row));
                 }
+                let x = latin1_fit(self.def, column, x, row, &mut self.warnings);
                 Ok(column.coerce(x)?)
             }
         }

@@ -300,6 +300,9 @@ pub(crate) fn column_def(c: &ast::ColumnDef, table_collation: Collation) -> Resu
     let mut references = Vec::new();
     let mut checks = Vec::new();
     let mut own_collation = false;
+    // CHARACTER SET's default collation, and whether COLLATE was given.
+    let mut charset: Option<Collation> = None;
+    let mut collated = false;
     if matches!(c.data_type, ast::DataType::JSON) {
         own_collation = true;
         def = def.collate(Collation::Utf8mb4Bin);
@@ -354,15 +357,15 @@ pub(crate) fn column_def(c: &ast::ColumnDef, table_collation: Collation) -> Resu
             }
             ast::ColumnOption::CharacterSet(name) => {
                 let name = object_name(name).join(".");
-                if !["utf8mb4", "utf8mb3", "utf8"]
-                    .iter()
-                    .any(|n| name.eq_ignore_ascii_case(n))
-                    || !(def.data_type.is_string() || def.data_type.has_members())
+                let default = crate::charset::charset_default(&name)?;
+                if !(def.data_type.is_string() || def.data_type.has_members())
                     || def.data_type.is_binary()
+                    || (def.data_type.has_members() && default != Collation::default())
                 {
                     return Err(SqlError::unsupported(format!("CHARACTER SET {name}")));
                 }
                 own_collation = true;
+                charset = Some(default);
             }
             ast::ColumnOption::Collation(name) => {
                 own_collation = true;
@@ -386,6 +389,7 @@ pub(crate) fn column_def(c: &ast::ColumnDef, table_collation: Collation) -> Resu
                     )));
                 }
                 def = def.collate(collation);
+                collated = true;
             }
             ast::ColumnOption::Comment(text) => def.comment = text.clone(),
             // A column's REFERENCES makes a foreign key (MariaDB 10.5+).
@@ -405,6 +409,13 @@ pub(crate) fn column_def(c: &ast::ColumnDef, table_collation: Collation) -> Resu
         (def.data_type.is_string() && !def.data_type.is_binary()) || def.data_type.has_members();
     if !own_collation && takes_collation {
         def = def.collate(table_collation);
+    }
+    if let Some(default) = charset {
+        if collated {
+            crate::charset::check_collation_of(def.collation(), default.charset())?;
+        } else if def.data_type.is_string() {
+            def = def.collate(default);
+        }
     }
     // A time's literal default is kept as the column stores it.
     if let lineardb_table::ColumnDefault::Literal(text) = &def.default {
@@ -550,26 +561,30 @@ pub(crate) fn default_collation(
     charset: Option<&str>,
     collation: Option<&str>,
 ) -> Result<Option<Collation>> {
-    if let Some(name) = charset {
-        if !["utf8mb4", "utf8mb3", "utf8"]
-            .iter()
-            .any(|n| name.eq_ignore_ascii_case(n))
-        {
-            return Err(SqlError::unsupported(format!("CHARACTER SET {name}")));
-        }
-    }
+    let charset_default = match charset {
+        Some(name) => Some(crate::charset::charset_default(name)?),
+        None => None,
+    };
     match collation {
-        None => Ok(charset.map(|_| Collation::default())),
-        Some(name) => match crate::charset::collation_named(name) {
-            Ok(Collation::Binary) => Err(SqlError::unsupported(format!("COLLATE {name}"))),
-            Ok(c) => Ok(Some(c)),
-            // Without a CHARACTER SET, another character set's collation
-            // names that character set: not supported yet.
-            Err(e) if e.code == 1253 && charset.is_none() => {
-                Err(SqlError::unsupported(format!("COLLATE {name}")))
+        None => Ok(charset_default),
+        Some(name) => {
+            let c = match crate::charset::collation_named(name) {
+                Ok(c) => c,
+                // Without a CHARACTER SET, another character set's
+                // collation names that character set: not supported yet.
+                Err(e) if e.code == 1253 && charset.is_none() => {
+                    return Err(SqlError::unsupported(format!("COLLATE {name}")))
+                }
+                Err(e) => return Err(e),
+            };
+            if c == Collation::Binary {
+                return Err(SqlError::unsupported(format!("COLLATE {name}")));
             }
-            Err(e) => Err(e),
-        },
+            if let Some(d) = charset_default {
+                crate::charset::check_collation_of(c, d.charset())?;
+            }
+            Ok(Some(c))
+        }
     }
 }
 

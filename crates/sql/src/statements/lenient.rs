@@ -4,7 +4,7 @@
 //! number it starts with — with MariaDB's warning, instead of failing the
 //! statement. What cannot be adjusted (a wrong date) still fails.
 use crate::error::{Result, SqlError};
-use lineardb_table::{Error, TableDef, Value};
+use lineardb_table::{ColumnDef, Error, TableDef, Value};
 
 /// Whether `sql_mode` makes bad values errors.
 pub(crate) fn is_strict(sql_mode: &str) -> bool {
@@ -34,9 +34,33 @@ pub(crate) fn adjust(
         if let Some(e) = e {
             warnings.push(value_warning(def, &c.name, &original, &e, row));
         }
-        *slot = Some(x);
+        *slot = Some(latin1_fit(def, c, x, row, warnings));
     }
     Ok(())
+}
+
+/// `v` as latin1 column `c` holds it outside strict mode: each character
+/// latin1 lacks becomes '?', with warning 1366 (any other column's value
+/// as it is).
+pub(crate) fn latin1_fit(
+    def: &TableDef,
+    c: &ColumnDef,
+    v: Value,
+    row: u64,
+    warnings: &mut Vec<(u16, String)>,
+) -> Value {
+    match v {
+        Value::Bytes(b) if c.collation().is_latin1() => match c.latin1_only(&b) {
+            Err(e) => {
+                warnings.push((e.mysql_code(), row_error(def, e, row).message));
+                Value::Bytes(lineardb_table::collation::latin1::replace_unrepresentable(
+                    &b,
+                ))
+            }
+            Ok(()) => Value::Bytes(b),
+        },
+        v => v,
+    }
 }
 
 /// A strict statement's error for row `row` (1-based) of its values,
@@ -80,6 +104,18 @@ pub(crate) fn value_warning(
         Error::OutOfRange(_) => (
             1264,
             format!("Out of range value for column '{column}' at row {row}"),
+        ),
+        // A string's characters its column's character set lacks.
+        Error::WrongValue {
+            kind: "string",
+            value,
+            ..
+        } => (
+            e.mysql_code(),
+            format!(
+                "Incorrect string value: '{value}' for column `{}`.`{}`.`{column}` at row {row}",
+                def.database, def.name
+            ),
         ),
         Error::WrongValue { kind, .. } if !starts_with_number => (
             e.mysql_code(),
