@@ -305,34 +305,10 @@ impl Collation {
     /// trailing space weights.
     pub fn hash_key(self, s: &[u8], out: &mut Vec<u8>) {
         if let Some(table) = self.latin1() {
-            let at = out.len();
-            out.extend_from_slice(&[0; 4]);
-            let mut end = out.len();
-            for w in table.weights(s) {
-                out.push(w as u8);
-                if w != latin1::SPACE {
-                    end = out.len();
-                }
-            }
-            out.truncate(end);
-            let len = (end - at - 4) as u32;
-            out[at..at + 4].copy_from_slice(&len.to_le_bytes());
-            return;
+            return weights_hash_key(table.weights(s), 1, latin1::SPACE, out);
         }
         if self == Collation::Utf8mb4UnicodeCi {
-            let at = out.len();
-            out.extend_from_slice(&[0; 4]);
-            let mut end = out.len();
-            for w in unicode_ci::Weights::new(s) {
-                out.extend_from_slice(&(w as u16).to_be_bytes());
-                if w != unicode_ci::SPACE {
-                    end = out.len();
-                }
-            }
-            out.truncate(end);
-            let len = (end - at - 4) as u32;
-            out[at..at + 4].copy_from_slice(&len.to_le_bytes());
-            return;
+            return weights_hash_key(unicode_ci::Weights::new(s), 2, unicode_ci::SPACE, out);
         }
         let s = if self.pads() {
             // Only the space weighs as a space (general_ci's table included).
@@ -447,6 +423,28 @@ impl Collation {
         }
         pattern[p..].iter().all(|&c| c == b'%')
     }
+}
+
+/// A hash key of weights: their count of bytes, then each weight in
+/// `width` big-endian bytes, the trailing `space` weights dropped.
+fn weights_hash_key(
+    weights: impl Iterator<Item = u32>,
+    width: usize,
+    space: u32,
+    out: &mut Vec<u8>,
+) {
+    let at = out.len();
+    out.extend_from_slice(&[0; 4]);
+    let mut end = out.len();
+    for w in weights {
+        out.extend_from_slice(&w.to_be_bytes()[4 - width..]);
+        if w != space {
+            end = out.len();
+        }
+    }
+    out.truncate(end);
+    let len = (end - at - 4) as u32;
+    out[at..at + 4].copy_from_slice(&len.to_le_bytes());
 }
 
 /// Whether `s` is ASCII without a lower-case letter: what

@@ -141,8 +141,13 @@ fn value_node(letter: u8, v: &Value) -> Node {
     Node::of(&text).expect("written JSON reads back")
 }
 
-/// JSON_SET, JSON_INSERT or JSON_REPLACE on (letters, doc, path, value, …).
-fn put_all(a: &[Value], mode: Put) -> Result<Value> {
+/// A changing function on (letters, doc, path, value, …): `change` puts
+/// each path's value into the document, false when that makes the result
+/// NULL.
+fn change_each(
+    a: &[Value],
+    mut change: impl FnMut(&mut Node, &[Step], Node) -> bool,
+) -> Result<Value> {
     let (letters, args) = split_letters(a);
     let Some(mut doc) = document(&args[0]) else {
         return Ok(Value::Null);
@@ -151,10 +156,20 @@ fn put_all(a: &[Value], mode: Put) -> Result<Value> {
         let Some(steps) = edit_path(&pair[0])? else {
             return Ok(Value::Null);
         };
-        let letter = letters.get(2 + 2 * i).copied().unwrap_or(b's');
-        put(&mut doc, &steps, value_node(letter, &pair[1]), mode);
+        let value = value_node(letters.get(2 + 2 * i).copied().unwrap_or(b's'), &pair[1]);
+        if !change(&mut doc, &steps, value) {
+            return Ok(Value::Null);
+        }
     }
     Ok(Value::Bytes(doc.text()))
+}
+
+/// JSON_SET, JSON_INSERT or JSON_REPLACE.
+fn put_all(a: &[Value], mode: Put) -> Result<Value> {
+    change_each(a, |doc, steps, value| {
+        put(doc, steps, value, mode);
+        true
+    })
 }
 
 /// JSON_SET(doc, path, value, …).
@@ -191,49 +206,36 @@ pub(super) fn json_remove(a: &[Value]) -> Result<Value> {
 /// array at the path, or the value there made an array with it; NULL
 /// when a path finds nothing.
 pub(super) fn json_array_append(a: &[Value]) -> Result<Value> {
-    let (letters, args) = split_letters(a);
-    let Some(mut doc) = document(&args[0]) else {
-        return Ok(Value::Null);
-    };
-    for (i, pair) in args[1..].chunks(2).enumerate() {
-        let Some(steps) = edit_path(&pair[0])? else {
-            return Ok(Value::Null);
-        };
-        let value = value_node(letters.get(2 + 2 * i).copied().unwrap_or(b's'), &pair[1]);
-        match reach(&mut doc, &steps) {
-            Some(Node::Array(elements)) => elements.push(value),
-            Some(other) => wrap(other, value),
-            None => return Ok(Value::Null),
+    change_each(a, |doc, steps, value| match reach(doc, steps) {
+        Some(Node::Array(elements)) => {
+            elements.push(value);
+            true
         }
-    }
-    Ok(Value::Bytes(doc.text()))
+        Some(other) => {
+            wrap(other, value);
+            true
+        }
+        None => false,
+    })
 }
 
 /// JSON_ARRAY_INSERT(doc, path, value, …): the value inserted before the
 /// element the path names (at the end past the last, and for `[last]`);
 /// NULL for a path that names no element.
 pub(super) fn json_array_insert(a: &[Value]) -> Result<Value> {
-    let (letters, args) = split_letters(a);
-    let Some(mut doc) = document(&args[0]) else {
-        return Ok(Value::Null);
-    };
-    for (i, pair) in args[1..].chunks(2).enumerate() {
-        let Some(steps) = edit_path(&pair[0])? else {
-            return Ok(Value::Null);
-        };
+    change_each(a, |doc, steps, value| {
         let Some((last @ (Step::Index(_) | Step::Last), parent_steps)) = steps.split_last() else {
-            return Ok(Value::Null);
+            return false;
         };
-        let value = value_node(letters.get(2 + 2 * i).copied().unwrap_or(b's'), &pair[1]);
-        if let Some(Node::Array(elements)) = reach(&mut doc, parent_steps) {
+        if let Some(Node::Array(elements)) = reach(doc, parent_steps) {
             let at = match last {
                 Step::Index(n) => (*n).min(elements.len()),
                 _ => elements.len(),
             };
             elements.insert(at, value);
         }
-    }
-    Ok(Value::Bytes(doc.text()))
+        true
+    })
 }
 
 #[cfg(test)]
