@@ -278,9 +278,9 @@ pub(crate) struct ColumnSpec {
 }
 
 /// The column `c` defines in a table of collation `table_collation`. A
-/// string's character set may only be utf8mb4; its collation is one of
-/// [`Collation::named`]'s: its COLLATE's, else its CHARACTER SET's default,
-/// else the table's.
+/// string's character set may be utf8mb4 or latin1; its collation is one
+/// of [`Collation::named`]'s: its COLLATE's (1253 when not of its
+/// CHARACTER SET), else its CHARACTER SET's default, else the table's.
 pub(crate) fn column_def(c: &ast::ColumnDef, table_collation: Collation) -> Result<ColumnSpec> {
     if let ast::DataType::Bit(Some(65..)) = c.data_type {
         return Err(SqlError::new(
