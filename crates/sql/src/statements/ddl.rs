@@ -300,9 +300,8 @@ pub(crate) fn column_def(c: &ast::ColumnDef, table_collation: Collation) -> Resu
     let mut references = Vec::new();
     let mut checks = Vec::new();
     let mut own_collation = false;
-    // CHARACTER SET's default collation, and whether COLLATE was given.
-    let mut charset: Option<Collation> = None;
-    let mut collated = false;
+    // The CHARACTER SET and COLLATE clauses, as named.
+    let (mut charset, mut collate): (Option<String>, Option<String>) = (None, None);
     if matches!(c.data_type, ast::DataType::JSON) {
         own_collation = true;
         def = def.collate(Collation::Utf8mb4Bin);
@@ -355,42 +354,8 @@ pub(crate) fn column_def(c: &ast::ColumnDef, table_collation: Collation) -> Resu
                 def.auto_increment = true;
                 def.nullable = false;
             }
-            ast::ColumnOption::CharacterSet(name) => {
-                let name = object_name(name).join(".");
-                let default = crate::charset::charset_default(&name)?;
-                if !(def.data_type.is_string() || def.data_type.has_members())
-                    || def.data_type.is_binary()
-                    || (def.data_type.has_members() && default != Collation::default())
-                {
-                    return Err(SqlError::unsupported(format!("CHARACTER SET {name}")));
-                }
-                own_collation = true;
-                charset = Some(default);
-            }
-            ast::ColumnOption::Collation(name) => {
-                own_collation = true;
-                let name = object_name(name).join(".");
-                let collation = crate::charset::collation_named(&name)?;
-                // An ENUM's or SET's members match in the default
-                // collation only, for now.
-                if def.data_type.has_members() && collation != Collation::default() {
-                    return Err(SqlError::unsupported(format!(
-                        "COLLATE {name} on ENUM or SET"
-                    )));
-                }
-                // A number or a date has no collation: MariaDB takes the
-                // clause and drops it.
-                if !def.data_type.is_string() {
-                    continue;
-                }
-                if collation == Collation::Binary || def.data_type.is_binary() {
-                    return Err(SqlError::unsupported(format!(
-                        "COLLATE {name} on this type"
-                    )));
-                }
-                def = def.collate(collation);
-                collated = true;
-            }
+            ast::ColumnOption::CharacterSet(name) => charset = Some(object_name(name).join(".")),
+            ast::ColumnOption::Collation(name) => collate = Some(object_name(name).join(".")),
             ast::ColumnOption::Comment(text) => def.comment = text.clone(),
             // A column's REFERENCES makes a foreign key (MariaDB 10.5+).
             ast::ColumnOption::Check(c) => {
@@ -407,15 +372,11 @@ pub(crate) fn column_def(c: &ast::ColumnDef, table_collation: Collation) -> Resu
     }
     let takes_collation =
         (def.data_type.is_string() && !def.data_type.is_binary()) || def.data_type.has_members();
-    if !own_collation && takes_collation {
+    if !own_collation && charset.is_none() && collate.is_none() && takes_collation {
         def = def.collate(table_collation);
     }
-    if let Some(default) = charset {
-        if collated {
-            crate::charset::check_collation_of(def.collation(), default.charset())?;
-        } else if def.data_type.is_string() {
-            def = def.collate(default);
-        }
+    if let Some(collation) = clauses_collation(def.data_type, charset, collate)? {
+        def = def.collate(collation);
     }
     // A time's literal default is kept as the column stores it.
     if let lineardb_table::ColumnDefault::Literal(text) = &def.default {
@@ -586,6 +547,36 @@ pub(crate) fn default_collation(
             Ok(Some(c))
         }
     }
+}
+
+/// The collation a column's CHARACTER SET and COLLATE clauses give it,
+/// resolved as a table's are (None: the column keeps the collation it
+/// has). A number or a date takes COLLATE and drops it, as MariaDB does;
+/// the rest not supported yet is 1235.
+fn clauses_collation(
+    data_type: DataType,
+    charset: Option<String>,
+    collate: Option<String>,
+) -> Result<Option<Collation>> {
+    let Some(collation) = default_collation(charset.as_deref(), collate.as_deref())? else {
+        return Ok(None);
+    };
+    let clause = || match &collate {
+        Some(name) => format!("COLLATE {name}"),
+        None => format!("CHARACTER SET {}", charset.as_deref().unwrap_or_default()),
+    };
+    if charset.is_none() && !data_type.is_string() && !data_type.has_members() {
+        return Ok(None);
+    }
+    // An ENUM's or SET's members match in the default collation only, for
+    // now; a binary string has none.
+    if data_type.is_binary()
+        || !(data_type.is_string() || data_type.has_members())
+        || (data_type.has_members() && collation != Collation::default())
+    {
+        return Err(SqlError::unsupported(clause()));
+    }
+    Ok(Some(collation))
 }
 
 /// CREATE TABLE's table options that the table keeps.
