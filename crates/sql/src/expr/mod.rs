@@ -1030,6 +1030,20 @@ impl Compiler<'_> {
                 .collect();
             self.aggs = saved;
             let (mut args, mut order) = (args?, order?);
+            // MariaDB's grammar has COUNT(a, b) only with DISTINCT and
+            // JSON_OBJECTAGG with two arguments only: other counts do not
+            // parse.
+            let parses = match name.as_str() {
+                "COUNT" => distinct || args.len() <= 1,
+                "JSON_OBJECTAGG" => args.len() == 2,
+                _ => true,
+            };
+            if !parses {
+                return Err(SqlError::syntax(format!(
+                    "You have an error in your SQL syntax; check the manual that corresponds \
+                     to your MariaDB server version for the right syntax to use near '{name}'"
+                )));
+            }
             // DISTINCT without ORDER BY: MariaDB's rows come out of the tree
             // that keeps them distinct, in the order of their arguments.
             if func == AggFunc::GroupConcat && distinct && order.is_empty() {
@@ -1059,17 +1073,7 @@ impl Compiler<'_> {
             }
             .map(|(arity, element, result, between)| {
                 if args.len() != arity {
-                    // MariaDB's grammar takes JSON_OBJECTAGG with two
-                    // arguments only.
-                    return Err(if name == "JSON_OBJECTAGG" {
-                        SqlError::syntax(format!(
-                            "You have an error in your SQL syntax; check the manual that \
-                             corresponds to your MariaDB server version for the right syntax \
-                             to use near '{name}'"
-                        ))
-                    } else {
-                        SqlError::wrong_arguments(&written)
-                    });
+                    return Err(SqlError::wrong_arguments(&written));
                 }
                 args.insert(0, self.json_letters(&args_of_call, &args));
                 args = vec![Expr::Func(
@@ -1087,13 +1091,6 @@ impl Compiler<'_> {
                 AggFunc::Count if distinct => !args.is_empty(),
                 _ => args.len() == 1,
             };
-            if func == AggFunc::Count && args.len() > 1 && !arity_ok {
-                // MariaDB's grammar has COUNT(a, b) only with DISTINCT.
-                return Err(SqlError::syntax(format!(
-                    "You have an error in your SQL syntax; check the manual that corresponds \
-                     to your MariaDB server version for the right syntax to use near '{name}'"
-                )));
-            }
             if !arity_ok {
                 return Err(SqlError::wrong_arguments(&written));
             }
