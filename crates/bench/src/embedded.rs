@@ -336,7 +336,9 @@ impl SqliteLineitem {
                     .map(|v| match v {
                         Value::Int(i) => rusqlite::types::Value::Integer(i),
                         Value::UInt(u) => rusqlite::types::Value::Integer(u as i64),
-                        Value::Decimal(d) => rusqlite::types::Value::Integer(d.unscaled as i64),
+                        Value::Decimal(d) => rusqlite::types::Value::Integer(
+                            d.unscaled_i128().unwrap_or_default() as i64,
+                        ),
                         Value::Date(d) => rusqlite::types::Value::Integer(d as i64),
                         Value::Double(f) => rusqlite::types::Value::Real(f),
                         Value::Bytes(b) => {

@@ -10,7 +10,7 @@ fn tbl_line(values: &[Value]) -> String {
     for (i, v) in values.iter().enumerate() {
         let text = match (i, v) {
             // dbgen prints the quantity as an integer.
-            (4, Value::Decimal(d)) => (d.unscaled / 100).to_string(),
+            (4, Value::Decimal(d)) => d.truncate(0).to_string(),
             _ => v.to_text().unwrap(),
         };
         s.push_str(&text);

@@ -276,7 +276,7 @@ fn int_of(v: &Value) -> i64 {
     match v {
         Value::Int(i) => *i,
         Value::UInt(u) => *u as i64,
-        Value::Decimal(d) => d.rescale(0).unscaled as i64,
+        Value::Decimal(d) => d.round_to_i128().unwrap_or_default() as i64,
         Value::Double(f) => f.round() as i64,
         other => other
             .to_text()

@@ -18,6 +18,7 @@
 //! ```
 mod catalog;
 mod charset;
+mod decimal_type;
 mod digest;
 mod dispatch;
 mod error;

@@ -65,13 +65,7 @@ pub(crate) fn int_width(dt: &DataType) -> usize {
         | DataType::Time
         | DataType::Double
         | DataType::Float => 8,
-        DataType::Decimal { precision, .. } => {
-            if *precision <= 18 {
-                8
-            } else {
-                16
-            }
-        }
+        DataType::Decimal { precision, .. } => crate::decimal::stored_width(*precision),
         _ => 0,
     }
 }
@@ -149,7 +143,17 @@ pub fn encode_value(col: &KeyColumn, v: &Value, out: &mut Vec<u8>) {
             }
         }
         (DataType::Decimal { scale, .. }, Value::Decimal(d)) => {
-            put_signed(d.rescale(*scale).unscaled, w, out)
+            let unscaled = d.rescale(*scale).unscaled();
+            match unscaled.to_i128() {
+                Some(v) if w <= 16 => put_signed(v, w, out),
+                _ => {
+                    // Big-endian two's complement, the sign bit flipped.
+                    let mut bytes = unscaled.to_le_bytes();
+                    bytes.reverse();
+                    bytes[0] ^= 0x80;
+                    out.extend_from_slice(&bytes);
+                }
+            }
         }
         (DataType::Year, Value::Int(y)) => out.extend_from_slice(&(*y as u16).to_be_bytes()),
         (DataType::Double | DataType::Float, Value::Double(f)) => {
@@ -237,6 +241,15 @@ pub fn decode_value(col: &KeyColumn, b: &[u8], pos: &mut usize) -> Option<Value>
         | DataType::MediumInt { unsigned: true }
         | DataType::Int { unsigned: true } => Value::Int(get_unsigned(take(pos, w)?) as i64),
         t if t.is_integer() => Value::Int(get_signed(take(pos, w)?) as i64),
+        DataType::Decimal { scale, .. } if w == 32 => {
+            let mut bytes: [u8; 32] = take(pos, w)?.try_into().ok()?;
+            bytes[0] ^= 0x80;
+            bytes.reverse();
+            Value::Decimal(Dec::from_unscaled(
+                crate::decimal::Int256::from_le_bytes(bytes),
+                *scale,
+            ))
+        }
         DataType::Decimal { scale, .. } => {
             Value::Decimal(Dec::new(get_signed(take(pos, w)?), *scale))
         }
@@ -360,12 +373,22 @@ mod tests {
             }
             DataType::BigInt { unsigned: false } => any::<i64>().prop_map(Value::Int).boxed(),
             DataType::BigInt { unsigned: true } => any::<u64>().prop_map(Value::UInt).boxed(),
-            DataType::Decimal { precision, scale } => {
-                let m = crate::types::pow10(precision) - 1;
+            DataType::Decimal { precision, scale } if precision <= 38 => {
+                let m = 10i128.pow(precision as u32) - 1;
                 (-m..=m)
                     .prop_map(move |u| Value::Decimal(Dec::new(u, scale)))
                     .boxed()
             }
+            DataType::Decimal { precision, scale } => (
+                any::<bool>(),
+                prop::collection::vec(b'0'..=b'9', 1..=precision as usize),
+            )
+                .prop_map(move |(negative, digits)| {
+                    let unscaled = crate::decimal::Int256::from_digits(negative, &digits)
+                        .expect("65 digits fit");
+                    Value::Decimal(Dec::from_unscaled(unscaled, scale))
+                })
+                .boxed(),
             DataType::Double => any::<f64>()
                 .prop_filter("finite", |f| f.is_finite())
                 .prop_map(Value::Double)
@@ -397,7 +420,7 @@ mod tests {
         }
     }
 
-    const TYPES: [DataType; 10] = [
+    const TYPES: [DataType; 11] = [
         DataType::TinyInt { unsigned: false },
         DataType::Int { unsigned: true },
         DataType::Int { unsigned: false },
@@ -410,6 +433,10 @@ mod tests {
         DataType::Decimal {
             precision: 28,
             scale: 6,
+        },
+        DataType::Decimal {
+            precision: 65,
+            scale: 30,
         },
         DataType::Double,
         DataType::Date,

@@ -18,6 +18,7 @@
 mod blob;
 mod catalog;
 pub mod collation;
+pub mod decimal;
 mod error;
 mod index_build;
 pub mod key;

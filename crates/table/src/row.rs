@@ -5,7 +5,7 @@
 //! ```
 //! The fixed part holds every fixed-width column at an offset known from the
 //! schema (little-endian: integers in their width, DECIMAL as the unscaled
-//! i64/i128, DOUBLE bits, FLOAT's f32 bits, YEAR as i16, DATE days as
+//! i64/i128 (a 256-bit integer past 38 digits), DOUBLE bits, FLOAT's f32 bits, YEAR as i16, DATE days as
 //! i32, DATETIME micros as i64); NULLs
 //! are zero there. The variable part holds each string column in schema
 //! order as a u16 length and its bytes, or, for a value kept off-page
@@ -14,6 +14,7 @@
 //! and aggregates without materialising rows that fail; an off-page value
 //! is read only when its column is.
 use crate::blob::{BlobRef, Blobs};
+use crate::decimal::Int256;
 use crate::types::{DataType, Dec, Value};
 
 /// The length word of a value kept off-page (an inline value is shorter:
@@ -110,6 +111,11 @@ impl RowLayout {
             }
             let w = self.types[c].fixed_width().unwrap();
             let at = start + off;
+            if let Value::Decimal(d) = v {
+                // Two's complement: the low `w` bytes of a value that fits.
+                out[at..at + w].copy_from_slice(&d.unscaled().to_le_bytes()[..w]);
+                continue;
+            }
             let bytes: [u8; 16] = match v {
                 // FLOAT: the f32's bits.
                 Value::Double(f) if self.types[c] == DataType::Float => {
@@ -117,7 +123,6 @@ impl RowLayout {
                 }
                 Value::Int(i) => (*i as i128).to_le_bytes(),
                 Value::UInt(u) => (*u as i128).to_le_bytes(),
-                Value::Decimal(d) => d.unscaled.to_le_bytes(),
                 Value::Double(f) => (f.to_bits() as u128).to_le_bytes(),
                 Value::Date(d) => (*d as i128).to_le_bytes(),
                 Value::DateTime(t) | Value::Time(t) => (*t as i128).to_le_bytes(),
@@ -243,7 +248,16 @@ impl<'a> RowRef<'a> {
         }
     }
 
-    /// DECIMAL column's unscaled value (0 if NULL).
+    /// DECIMAL column's value at the column's `scale` (0 if NULL).
+    fn wide_decimal(&self, c: usize, scale: u8) -> Dec {
+        let f = self.fixed(c);
+        match <[u8; 32]>::try_from(f) {
+            Ok(bytes) => Dec::from_unscaled(Int256::from_le_bytes(bytes), scale),
+            Err(_) => Dec::new(self.decimal(c), scale),
+        }
+    }
+
+    /// DECIMAL(≤ 38) column's unscaled value (0 if NULL or wider).
     #[inline]
     pub fn decimal(&self, c: usize) -> i128 {
         let f = self.fixed(c);
@@ -342,7 +356,7 @@ impl<'a> RowRef<'a> {
                 Value::UInt(self.int(c) as u64)
             }
             t if t.is_integer() => Value::Int(self.int(c)),
-            DataType::Decimal { scale, .. } => Value::Decimal(Dec::new(self.decimal(c), scale)),
+            DataType::Decimal { scale, .. } => Value::Decimal(self.wide_decimal(c, scale)),
             DataType::Double => Value::Double(self.double(c)),
             DataType::Float => Value::Double(f32::from_bits(self.int(c) as u32) as f64),
             DataType::Year => Value::Int(self.int(c)),

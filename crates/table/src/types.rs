@@ -1,17 +1,15 @@
 //! Column types and values.
 //!
 //! Integers are `Value::Int` (i64), except BIGINT UNSIGNED, which is
-//! `Value::UInt`. DECIMAL(p,s) is a scaled integer (`Dec`) with p <= 28;
-//! rust_decimal parses and prints it. DATE is days since 1970-01-01, DATETIME
+//! `Value::UInt`. DECIMAL(p,s) is a scaled integer (`Dec`) of up to 65
+//! digits. DATE is days since 1970-01-01, DATETIME
 //! microseconds since 1970-01-01 00:00:00. Strings are bytes (UTF-8 from
 //! clients), compared in binary order.
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
-use std::str::FromStr;
 
-/// Largest DECIMAL precision supported (rust_decimal's).
-pub const MAX_DECIMAL_PRECISION: u8 = 28;
+pub use crate::decimal::{Dec, MAX_DECIMAL_PRECISION, MAX_DECIMAL_SCALE};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DataType {
@@ -63,68 +61,6 @@ pub enum DataType {
     /// BIT(n), 1 ≤ n ≤ 64: an n-bit unsigned number (`Value::UInt`), shown
     /// as its (n + 7) / 8 big-endian bytes.
     Bit(u8),
-}
-
-/// A decimal as an unscaled integer and a scale: `unscaled / 10^scale`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Dec {
-    pub unscaled: i128,
-    pub scale: u8,
-}
-
-impl Dec {
-    pub fn new(unscaled: i128, scale: u8) -> Dec {
-        Dec { unscaled, scale }
-    }
-
-    /// Rescales, rounding half away from zero (as MySQL does).
-    pub fn rescale(self, scale: u8) -> Dec {
-        use std::cmp::Ordering::*;
-        match scale.cmp(&self.scale) {
-            Equal => self,
-            Greater => Dec::new(self.unscaled * pow10(scale - self.scale), scale),
-            Less => {
-                let d = pow10(self.scale - scale);
-                let q = self.unscaled / d;
-                let r = self.unscaled % d;
-                let q = if r.abs() * 2 >= d {
-                    q + self.unscaled.signum()
-                } else {
-                    q
-                };
-                Dec::new(q, scale)
-            }
-        }
-    }
-
-    pub fn to_f64(self) -> f64 {
-        self.unscaled as f64 / pow10(self.scale) as f64
-    }
-
-    pub fn parse(s: &str) -> Option<Dec> {
-        let d = rust_decimal::Decimal::from_str(s.trim())
-            .or_else(|_| rust_decimal::Decimal::from_scientific(s.trim()))
-            .ok()?;
-        Some(Dec::new(d.mantissa(), d.scale() as u8))
-    }
-
-    pub fn cmp_value(self, other: Dec) -> Ordering {
-        let s = self.scale.max(other.scale);
-        self.rescale(s).unscaled.cmp(&other.rescale(s).unscaled)
-    }
-}
-
-impl std::fmt::Display for Dec {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match rust_decimal::Decimal::try_from_i128_with_scale(self.unscaled, self.scale as u32) {
-            Ok(d) => write!(f, "{d}"),
-            Err(_) => write!(f, "{}", self.to_f64()),
-        }
-    }
-}
-
-pub fn pow10(n: u8) -> i128 {
-    10i128.pow(n as u32)
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -456,13 +392,7 @@ impl DataType {
             DataType::SmallInt { .. } => 2,
             DataType::MediumInt { .. } | DataType::Int { .. } => 4,
             DataType::BigInt { .. } | DataType::Bit(_) => 8,
-            DataType::Decimal { precision, .. } => {
-                if *precision <= 18 {
-                    8
-                } else {
-                    16
-                }
-            }
+            DataType::Decimal { precision, .. } => crate::decimal::stored_width(*precision),
             DataType::Double => 8,
             DataType::Date => 4,
             DataType::DateTime | DataType::Timestamp | DataType::Time => 8,
@@ -589,7 +519,9 @@ impl DataType {
                 let n: i128 = match &v {
                     Value::Int(x) => *x as i128,
                     Value::UInt(x) => *x as i128,
-                    Value::Decimal(d) => d.rescale(0).unscaled,
+                    Value::Decimal(d) => d
+                        .round_to_i128()
+                        .ok_or_else(|| Error::OutOfRange(column.into()))?,
                     Value::Double(f) => {
                         if !f.is_finite() || f.abs() > 1e30 {
                             return Err(Error::OutOfRange(column.into()));
@@ -602,12 +534,10 @@ impl DataType {
                             .trim();
                         match s.parse::<i128>() {
                             Ok(n) => n,
-                            Err(_) => {
-                                Dec::parse(s)
-                                    .ok_or_else(|| wrong("integer", &v))?
-                                    .rescale(0)
-                                    .unscaled
-                            }
+                            Err(_) => Dec::parse(s)
+                                .ok_or_else(|| wrong("integer", &v))?
+                                .round_to_i128()
+                                .ok_or_else(|| Error::OutOfRange(column.into()))?,
                         }
                     }
                     _ => return Err(wrong("integer", &v)),
@@ -635,14 +565,10 @@ impl DataType {
                         .ok_or_else(|| wrong("decimal", &v))?,
                     _ => return Err(wrong("decimal", &v)),
                 };
-                if d.scale > 28 + *scale {
-                    return Err(Error::OutOfRange(column.into()));
+                match d.checked_rescale(*scale) {
+                    Some(d) if d.fits_precision(*precision) => Ok(Value::Decimal(d)),
+                    _ => Err(Error::OutOfRange(column.into())),
                 }
-                let d = d.rescale(*scale);
-                if d.unscaled.abs() >= pow10(*precision) {
-                    return Err(Error::OutOfRange(column.into()));
-                }
-                Ok(Value::Decimal(d))
             }
             DataType::Float => match DataType::Double.coerce(v, column)? {
                 Value::Double(f) => {
@@ -836,8 +762,7 @@ impl DataType {
                 t.coerce(Value::Decimal(Dec::new(n, 0)), column)?
             }
             (Error::OutOfRange(_), DataType::Decimal { precision, scale }) => {
-                let max = pow10(*precision) - 1;
-                Value::Decimal(Dec::new(if negative() { -max } else { max }, *scale))
+                Value::Decimal(Dec::extreme(*precision, *scale, negative()))
             }
             (Error::OutOfRange(_), DataType::Double) => {
                 Value::Double(if negative() { f64::MIN } else { f64::MAX })
@@ -952,7 +877,7 @@ fn bit_value(v: &Value, width: u8) -> Option<u64> {
     let n: u128 = match v {
         Value::Int(x) => u128::try_from(*x).ok()?,
         Value::UInt(x) => *x as u128,
-        Value::Decimal(d) => u128::try_from(d.rescale(0).unscaled).ok()?,
+        Value::Decimal(d) => u128::try_from(d.round_to_i128()?).ok()?,
         Value::Double(f) if f.is_finite() && *f > -0.5 && *f < 1.9e19 => f.round() as u128,
         Value::Bytes(b) if b.len() <= 8 => b.iter().fold(0, |n, &x| (n << 8) | x as u128),
         _ => return None,
@@ -1219,7 +1144,7 @@ mod tests {
             1366
         );
         assert!(DataType::Decimal {
-            precision: 40,
+            precision: 66,
             scale: 2
         }
         .validate()

@@ -538,10 +538,7 @@ pub(crate) fn analyze_columns() -> Vec<&'static str> {
 
 /// A share in percent as MariaDB shows `filtered` (two decimals).
 pub(crate) fn percent(p: f64) -> Value {
-    Value::Decimal(lineardb_table::Dec {
-        unscaled: (p * 100.0).round() as i128,
-        scale: 2,
-    })
+    Value::Decimal(lineardb_table::Dec::new((p * 100.0).round() as i128, 2))
 }
 
 /// The column names of [`rows`].

@@ -569,9 +569,7 @@ impl Compiler<'_> {
                         Expr::Lit(Value::UInt(u)) if u == 1 << 63 => {
                             Expr::Lit(Value::Int(i64::MIN))
                         }
-                        Expr::Lit(Value::Decimal(d)) => {
-                            Expr::Lit(Value::Decimal(Dec::new(-d.unscaled, d.scale)))
-                        }
+                        Expr::Lit(Value::Decimal(d)) => Expr::Lit(Value::Decimal(-d)),
                         Expr::Lit(Value::Double(f)) => Expr::Lit(Value::Double(-f)),
                         x => Expr::Neg(Box::new(x)),
                     },
@@ -732,14 +730,20 @@ impl Compiler<'_> {
                 data_type,
                 format: None,
                 kind: ast::CastKind::Cast,
-            } => Expr::Cast(Box::new(self.compile(expr)?), cast_type(data_type)?),
+            } => Expr::Cast(
+                Box::new(self.compile(expr)?),
+                cast_type(data_type, &expr.to_string())?,
+            ),
             E::Convert {
                 expr,
                 data_type: Some(data_type),
                 charset: None,
                 is_try: false,
                 ..
-            } => Expr::Cast(Box::new(self.compile(expr)?), cast_type(data_type)?),
+            } => Expr::Cast(
+                Box::new(self.compile(expr)?),
+                cast_type(data_type, &expr.to_string())?,
+            ),
             E::Subquery(q) => self.subquery(q, SubqueryTest::Scalar, false)?,
             E::Collate { expr, collation } => {
                 let name = object_name(collation).join(".");
@@ -838,6 +842,24 @@ impl Compiler<'_> {
                     .ok_or_else(|| SqlError::unsupported(format!("{compare_op} ANY/ALL")))?;
                 let lhs = Box::new(self.compile(left)?);
                 self.subquery(q, SubqueryTest::Quantified(op, all, lhs), false)?
+            }
+            // The parser reads FLOOR and CEIL apart from other functions.
+            E::Floor { expr, field } | E::Ceil { expr, field } => {
+                let (func, name) = match e {
+                    E::Floor { .. } => (Func::Floor, "FLOOR"),
+                    _ => (Func::Ceil, "CEIL"),
+                };
+                match field {
+                    ast::CeilFloorKind::DateTimeField(ast::DateTimeField::NoDateTime) => {
+                        Expr::Func(func, vec![self.compile(expr)?])
+                    }
+                    ast::CeilFloorKind::Scale(_) => {
+                        return Err(SqlError::wrong_arguments(name));
+                    }
+                    ast::CeilFloorKind::DateTimeField(_) => {
+                        return Err(SqlError::syntax_near("TO"));
+                    }
+                }
             }
             other => return Err(SqlError::unsupported(other.to_string())),
         })
@@ -1301,21 +1323,14 @@ fn cmp_op(op: &ast::BinaryOperator) -> Option<CmpOp> {
 }
 
 /// The target type of CAST / CONVERT.
-fn cast_type(t: &ast::DataType) -> Result<CastType> {
+fn cast_type(t: &ast::DataType, operand: &str) -> Result<CastType> {
     use ast::DataType as D;
     Ok(match t {
         D::Signed | D::SignedInteger | D::Int(_) | D::Integer(_) | D::BigInt(_) => CastType::Signed,
         D::Unsigned | D::UnsignedInteger => CastType::Unsigned,
         D::Decimal(info) | D::Dec(info) | D::Numeric(info) => {
-            let (p, s) = match info {
-                ast::ExactNumberInfo::None => (10, 0),
-                ast::ExactNumberInfo::Precision(p) => (*p, 0),
-                ast::ExactNumberInfo::PrecisionAndScale(p, s) => (*p, *s as u64),
-            };
-            if p > 65 || s > 38 || s > p {
-                return Err(SqlError::unsupported(format!("CAST AS {t}")));
-            }
-            CastType::Decimal(p as u8, s as u8)
+            let (p, s) = crate::decimal_type::decimal_digits(info, operand, "")?;
+            CastType::Decimal(p, s)
         }
         D::Double(ast::ExactNumberInfo::None) | D::DoublePrecision | D::Real => CastType::Double,
         // A length truncates (with warning 1292) and FLOAT rounds to single
@@ -1471,8 +1486,10 @@ fn number(s: &str) -> Result<Value> {
             .map(Value::Double)
             .map_err(|_| SqlError::syntax(format!("bad number {s}")));
     }
+    // Past 76 digits a number is kept as a double.
     Dec::parse(s)
         .map(Value::Decimal)
+        .or_else(|| s.parse::<f64>().ok().map(Value::Double))
         .ok_or_else(|| SqlError::syntax(format!("bad number {s}")))
 }
 
@@ -1645,7 +1662,7 @@ pub(crate) fn truth_of(v: &Value) -> Option<bool> {
         Value::Null => None,
         Value::Int(i) => Some(*i != 0),
         Value::UInt(u) => Some(*u != 0),
-        Value::Decimal(d) => Some(d.unscaled != 0),
+        Value::Decimal(d) => Some(!d.is_zero()),
         Value::Double(f) => Some(*f != 0.0),
         Value::Date(_) | Value::DateTime(_) => Some(true),
         Value::Time(t) => Some(*t != 0),
@@ -1799,54 +1816,36 @@ pub(crate) fn arith(op: ArithOp, a: &Value, b: &Value) -> Result<Value> {
             let (Some(x), Some(y)) = (as_dec(&a), as_dec(&b)) else {
                 return Ok(Value::Null);
             };
-            let s = x.scale.max(y.scale);
-            let (xs, ys) = (x.rescale(s).unscaled, y.rescale(s).unscaled);
             let dec_overflow = || SqlError::out_of_range("DECIMAL");
             Ok(match op {
-                ArithOp::Add => {
-                    Value::Decimal(Dec::new(xs.checked_add(ys).ok_or_else(dec_overflow)?, s))
-                }
-                ArithOp::Sub => {
-                    Value::Decimal(Dec::new(xs.checked_sub(ys).ok_or_else(dec_overflow)?, s))
-                }
-                ArithOp::Mul => Value::Decimal(Dec::new(
-                    x.unscaled
-                        .checked_mul(y.unscaled)
-                        .ok_or_else(dec_overflow)?,
-                    x.scale + y.scale,
-                )),
+                ArithOp::Add => Value::Decimal(x.checked_add(y).ok_or_else(dec_overflow)?),
+                ArithOp::Sub => Value::Decimal(x.checked_sub(y).ok_or_else(dec_overflow)?),
+                ArithOp::Mul => Value::Decimal(x.checked_mul(y).ok_or_else(dec_overflow)?),
                 ArithOp::Div => {
-                    if y.unscaled == 0 {
+                    if y.is_zero() {
                         return Ok(division_by_zero());
                     }
-                    // MySQL: the dividend's scale plus 4 (div_precision_increment).
-                    let scale = (x.scale + 4).min(lineardb_table::types::MAX_DECIMAL_PRECISION);
-                    let num = x
-                        .unscaled
-                        .checked_mul(lineardb_table::types::pow10(scale - x.scale + y.scale))
-                        .ok_or_else(dec_overflow)?;
-                    let q = num / y.unscaled;
-                    let r = num % y.unscaled;
-                    let q = if r.abs() * 2 >= y.unscaled.abs() {
-                        q + (num.signum() * y.unscaled.signum())
-                    } else {
-                        q
-                    };
-                    Value::Decimal(Dec::new(q, scale))
+                    // MariaDB: the dividend's scale plus 4
+                    // (div_precision_increment).
+                    let scale = (x.scale + 4).min(lineardb_table::types::MAX_DECIMAL_SCALE);
+                    Value::Decimal(x.checked_div(y, scale).ok_or_else(dec_overflow)?)
                 }
                 ArithOp::IntDiv => {
-                    if ys == 0 {
+                    if y.is_zero() {
                         return Ok(division_by_zero());
                     }
+                    let q = x.checked_int_div(y).ok_or_else(dec_overflow)?;
                     Value::Int(
-                        i64::try_from(xs / ys).map_err(|_| SqlError::out_of_range("BIGINT"))?,
+                        q.to_i128()
+                            .and_then(|q| i64::try_from(q).ok())
+                            .ok_or_else(|| SqlError::out_of_range("BIGINT"))?,
                     )
                 }
                 ArithOp::Mod => {
-                    if ys == 0 {
+                    if y.is_zero() {
                         return Ok(division_by_zero());
                     }
-                    Value::Decimal(Dec::new(xs % ys, s))
+                    Value::Decimal(x.checked_rem(y).ok_or_else(dec_overflow)?)
                 }
             })
         }
@@ -2170,7 +2169,11 @@ impl Expr {
                 let count = match numeric(&n) {
                     Value::Int(i) => i.max(0) as usize,
                     Value::UInt(u) => u as usize,
-                    Value::Decimal(d) => d.rescale(0).unscaled.max(0) as usize,
+                    Value::Decimal(d) => d
+                        .round_to_i128()
+                        .map_or(if d.is_negative() { 0 } else { usize::MAX }, |n| {
+                            n.clamp(0, usize::MAX as i128) as usize
+                        }),
                     Value::Double(x) => x.max(0.0).round() as usize,
                     _ => 0,
                 };
@@ -2225,39 +2228,36 @@ impl Expr {
                     i.checked_abs()
                         .ok_or_else(|| SqlError::out_of_range("BIGINT"))?,
                 ),
-                Value::Decimal(d) => Value::Decimal(Dec::new(d.unscaled.abs(), d.scale)),
+                Value::Decimal(d) => Value::Decimal(d.abs()),
                 Value::Double(x) => Value::Double(x.abs()),
                 v => v,
             },
             Func::Round | Func::Floor | Func::Ceil => {
                 let digits = match args.get(1) {
-                    Some(e) => int_of(&e.eval(row, env)?).unwrap_or(0).clamp(0, 28) as u8,
+                    Some(e) => int_of(&e.eval(row, env)?).unwrap_or(0).clamp(-77, 38) as i32,
                     None => 0,
                 };
                 match numeric(&v0()?) {
-                    Value::Decimal(d) => {
-                        let r = match f {
-                            Func::Round => d.rescale(digits.min(d.scale)),
-                            _ => {
-                                let p = lineardb_table::types::pow10(d.scale);
-                                let q = d.unscaled.div_euclid(p);
-                                let q = if f == Func::Ceil && d.unscaled.rem_euclid(p) != 0 {
-                                    q + 1
-                                } else {
-                                    q
-                                };
-                                Dec::new(q, 0)
-                            }
-                        };
-                        Value::Decimal(r)
-                    }
+                    Value::Decimal(d) => Value::Decimal(match f {
+                        Func::Round => d.round_digits(digits, false),
+                        _ => d.floor_or_ceil(f == Func::Ceil),
+                    }),
                     Value::Double(x) => {
-                        let m = 10f64.powi(digits as i32);
+                        let m = 10f64.powi(digits);
                         Value::Double(match f {
                             Func::Round => (x * m).round() / m,
                             Func::Floor => x.floor(),
                             _ => x.ceil(),
                         })
+                    }
+                    // A whole number rounds only to fewer digits.
+                    Value::Int(i) if f == Func::Round && digits < 0 => {
+                        let r = Dec::new(i as i128, 0).round_digits(digits, false);
+                        Value::Int(
+                            r.unscaled_i128()
+                                .and_then(|n| i64::try_from(n).ok())
+                                .ok_or_else(|| SqlError::out_of_range("BIGINT"))?,
+                        )
                     }
                     v => v,
                 }
@@ -2538,11 +2538,25 @@ fn cast_value(v: Value, t: CastType) -> Value {
                 },
                 _ => numeric(&v),
             };
+            // A decimal or a double past the target's range stops at its
+            // end, as MariaDB's do (an integer wraps).
+            let in_range = |n: i128| {
+                if t == CastType::Signed {
+                    n.clamp(i64::MIN as i128, i64::MAX as i128)
+                } else {
+                    n.clamp(0, u64::MAX as i128)
+                }
+            };
             let wide: i128 = match n {
                 Value::Int(i) => i as i128,
                 Value::UInt(u) => u as i128,
-                Value::Decimal(d) => d.rescale(0).unscaled,
-                Value::Double(f) => f.round().clamp(i64::MIN as f64, u64::MAX as f64) as i128,
+                Value::Decimal(d) => in_range(d.round_to_i128().unwrap_or(if d.is_negative() {
+                    i128::MIN
+                } else {
+                    i128::MAX
+                })),
+                // `as` saturates.
+                Value::Double(f) => in_range(f.round() as i128),
                 _ => 0,
             };
             if t == CastType::Signed {
@@ -2559,9 +2573,10 @@ fn cast_value(v: Value, t: CastType) -> Value {
                 Value::Double(f) => Dec::parse(&format!("{f}")).unwrap_or(Dec::new(0, 0)),
                 _ => Dec::new(0, 0),
             };
-            let d = d.rescale(s);
-            let max = lineardb_table::types::pow10(p) - 1;
-            Value::Decimal(Dec::new(d.unscaled.clamp(-max, max), s))
+            match d.checked_rescale(s) {
+                Some(d) if d.fits_precision(p) => Value::Decimal(d),
+                _ => Value::Decimal(Dec::extreme(p, s, d.is_negative())),
+            }
         }
         CastType::Double => match numeric(&v) {
             Value::Int(i) => Value::Double(i as f64),
@@ -2617,7 +2632,7 @@ fn cast_value(v: Value, t: CastType) -> Value {
 pub(crate) enum Acc {
     Count(i64),
     SumInt(i128, bool),
-    SumDec(i128, u8, bool),
+    SumDec(Dec, bool),
     SumDouble(f64, bool),
     Avg(Box<Acc>, i64),
     /// The least or greatest value (`true`: greatest), strings compared
@@ -2763,9 +2778,9 @@ impl Acc {
                     Value::Null
                 }
             }
-            Acc::SumDec(s, scale, any) => {
+            Acc::SumDec(s, any) => {
                 if *any {
-                    Value::Decimal(Dec::new(*s, *scale))
+                    Value::Decimal(*s)
                 } else {
                     Value::Null
                 }
@@ -2808,29 +2823,19 @@ fn add_sum(acc: &mut Acc, v: &Value) -> Result<()> {
             *any = true;
         }
         (Acc::SumInt(s, _), Value::Decimal(d)) => {
-            *acc = Acc::SumDec(
-                *s * lineardb_table::types::pow10(d.scale) + d.unscaled,
-                d.scale,
-                true,
-            );
+            let sum = Dec::new(*s, 0).checked_add(*d).ok_or_else(overflow)?;
+            *acc = Acc::SumDec(sum, true);
         }
-        (Acc::SumDec(s, scale, _), Value::Int(_) | Value::UInt(_) | Value::Decimal(_)) => {
-            let d = as_dec(&v).expect("numeric");
-            if d.scale > *scale {
-                *s = s
-                    .checked_mul(lineardb_table::types::pow10(d.scale - *scale))
-                    .ok_or_else(overflow)?;
-                *scale = d.scale;
-            }
+        (Acc::SumDec(s, _), Value::Int(_) | Value::UInt(_) | Value::Decimal(_)) => {
             *s = s
-                .checked_add(d.rescale(*scale).unscaled)
+                .checked_add(as_dec(&v).expect("numeric"))
                 .ok_or_else(overflow)?;
         }
         (Acc::SumInt(s, any), Value::Double(x)) => {
             *acc = Acc::SumDouble(if *any { *s as f64 } else { 0.0 } + x, true);
         }
-        (Acc::SumDec(s, scale, _), Value::Double(x)) => {
-            *acc = Acc::SumDouble(Dec::new(*s, *scale).to_f64() + x, true);
+        (Acc::SumDec(s, _), Value::Double(x)) => {
+            *acc = Acc::SumDouble(s.to_f64() + x, true);
         }
         (Acc::SumDouble(s, any), _) => {
             *s += v.as_f64().unwrap_or(0.0);

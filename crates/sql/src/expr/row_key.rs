@@ -25,11 +25,10 @@ pub(crate) fn encode_value(v: &Value, collation: Collation, out: &mut Vec<u8>) -
         Value::Int(i) => integer(*i as i128, out),
         Value::UInt(u) => integer(*u as i128, out),
         Value::Decimal(d) => {
-            let whole = d.rescale(0);
-            if whole.rescale(d.scale).unscaled == d.unscaled {
-                integer(whole.unscaled, out)
-            } else {
-                double(d.to_f64(), out)
+            let whole = d.truncate(0);
+            match whole.unscaled_i128() {
+                Some(n) if whole.rescale(d.scale) == *d => integer(n, out),
+                _ => double(d.to_f64(), out),
             }
         }
         Value::Double(f) => {

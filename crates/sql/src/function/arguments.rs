@@ -52,7 +52,11 @@ pub(crate) fn int_of(v: &Value) -> Option<i64> {
     match numeric(v) {
         Value::Int(i) => Some(i),
         Value::UInt(u) => Some(u as i64),
-        Value::Decimal(d) => Some(d.rescale(0).unscaled as i64),
+        Value::Decimal(d) => Some(match d.round_to_i128() {
+            Some(n) => n.clamp(i64::MIN as i128, i64::MAX as i128) as i64,
+            None if d.is_negative() => i64::MIN,
+            None => i64::MAX,
+        }),
         Value::Double(f) => Some(f.round() as i64),
         _ => None,
     }

@@ -97,32 +97,19 @@ fn real(v: f64) -> Value {
 
 /// TRUNCATE(x, d): x cut (toward zero) to d decimals; d may be negative.
 fn truncate(a: &[Value]) -> Result<Value> {
-    let d = int_of(&a[1]).unwrap_or(0).clamp(-38, 38);
+    let d = int_of(&a[1]).unwrap_or(0).clamp(-77, 38);
     Ok(match numeric(&a[0]) {
         Value::Int(i) if d >= 0 => Value::Int(i),
         Value::UInt(u) if d >= 0 => Value::UInt(u),
-        Value::Int(i) => {
-            let p = 10i128.pow((-d) as u32);
-            Value::Int(((i as i128 / p) * p) as i64)
-        }
-        Value::UInt(u) => {
-            let p = 10u128.pow((-d) as u32);
-            Value::UInt(((u as u128 / p) * p) as u64)
-        }
-        Value::Decimal(dec) => {
-            let keep = d.max(0) as u8;
-            if keep >= dec.scale {
-                Value::Decimal(dec)
-            } else {
-                let cut = 10i128.pow((dec.scale - keep) as u32);
-                let mut unscaled = dec.unscaled / cut;
-                if d < 0 {
-                    let p = 10i128.pow((-d) as u32);
-                    unscaled = unscaled / p * p;
-                }
-                Value::Decimal(Dec::new(unscaled, keep))
-            }
-        }
+        Value::Int(i) => Value::Int(match 10i128.checked_pow((-d) as u32) {
+            Some(p) => ((i as i128 / p) * p) as i64,
+            None => 0,
+        }),
+        Value::UInt(u) => Value::UInt(match 10u128.checked_pow((-d) as u32) {
+            Some(p) => ((u as u128 / p) * p) as u64,
+            None => 0,
+        }),
+        Value::Decimal(dec) => Value::Decimal(dec.round_digits(d as i32, true)),
         other => {
             let v = x(&other);
             let p = 10f64.powi(d as i32);

@@ -139,6 +139,8 @@ fn range_check(e: &Expr, types: &[DataType]) -> Option<RangeCheck> {
     let (read, col_scale, kind) = match *types.get(col)? {
         DataType::BigInt { unsigned: true } => return None,
         t if t.is_integer() => (Read::Int, 0, Kind::Number),
+        // A DECIMAL past 38 digits is no i128: left to the expression.
+        DataType::Decimal { precision, .. } if precision > 38 => return None,
         DataType::Decimal { scale, .. } => (Read::Decimal, scale, Kind::Number),
         DataType::Date => (Read::Int, 0, Kind::Date),
         DataType::DateTime | DataType::Timestamp => (Read::Int, 0, Kind::DateTime),
@@ -197,7 +199,7 @@ fn range_check(e: &Expr, types: &[DataType]) -> Option<RangeCheck> {
 fn bounds(op: CmpOp, k: &Value) -> Option<(Option<Bound>, Option<Bound>)> {
     let (value, scale, kind) = match k {
         Value::Int(i) => (*i as i128, 0, Kind::Number),
-        Value::Decimal(d) => (d.unscaled, d.scale, Kind::Number),
+        Value::Decimal(d) => (d.unscaled_i128()?, d.scale, Kind::Number),
         Value::Date(d) => (*d as i128, 0, Kind::Date),
         Value::DateTime(t) => (*t as i128, 0, Kind::DateTime),
         _ => return None,

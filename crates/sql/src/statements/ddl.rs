@@ -11,7 +11,7 @@ use crate::session::Session;
 use lineardb_table::{types, Collation, ColumnDef, DataType, TableSpec, Value};
 use sqlparser::ast;
 
-fn data_type(t: &ast::DataType) -> Result<DataType> {
+fn data_type(t: &ast::DataType, column: &str) -> Result<DataType> {
     use ast::DataType as D;
     let len = |l: &Option<ast::CharacterLength>| match l {
         Some(ast::CharacterLength::IntegerLength { length, .. }) => *length as u32,
@@ -31,11 +31,7 @@ fn data_type(t: &ast::DataType) -> Result<DataType> {
         D::BigInt(_) => DataType::BigInt { unsigned: false },
         D::BigIntUnsigned(_) => DataType::BigInt { unsigned: true },
         D::Decimal(info) | D::Numeric(info) | D::Dec(info) => {
-            let (precision, scale) = match info {
-                ast::ExactNumberInfo::None => (10, 0),
-                ast::ExactNumberInfo::Precision(p) => (*p as u8, 0),
-                ast::ExactNumberInfo::PrecisionAndScale(p, s) => (*p as u8, *s as u8),
-            };
+            let (precision, scale) = crate::decimal_type::decimal_digits(info, column, column)?;
             DataType::Decimal { precision, scale }
         }
         D::Double(ast::ExactNumberInfo::None) | D::DoublePrecision | D::Real | D::Float8 => {
@@ -292,7 +288,7 @@ pub(crate) fn column_def(c: &ast::ColumnDef, table_collation: Collation) -> Resu
             ),
         ));
     }
-    let mut def = ColumnDef::new(&c.name.value, data_type(&c.data_type)?);
+    let mut def = ColumnDef::new(&c.name.value, data_type(&c.data_type, &c.name.value)?);
     check_members(def.data_type, &c.name.value)?;
     def.display_width = display_width(&c.data_type);
     def.fsp = fraction_digits(&c.data_type, &c.name.value)?;

@@ -1,5 +1,6 @@
 //! The bytes of a spilled row: its value count, then each value as a tag
 //! byte and its payload (little-endian). Only this process reads them back.
+use lineardb_table::decimal::Int256;
 use lineardb_table::{Dec, Value};
 
 const NULL: u8 = 0;
@@ -28,7 +29,7 @@ pub(super) fn encode_row(values: &[Value], out: &mut Vec<u8>) {
             }
             Value::Decimal(d) => {
                 out.push(DECIMAL);
-                out.extend_from_slice(&d.unscaled.to_le_bytes());
+                out.extend_from_slice(&d.unscaled().to_le_bytes());
                 out.push(d.scale);
             }
             Value::Double(f) => {
@@ -69,9 +70,9 @@ pub(super) fn decode_row(input: &mut &[u8]) -> Option<Vec<Value>> {
             INT => Value::Int(i64::from_le_bytes(take(input)?)),
             UINT => Value::UInt(u64::from_le_bytes(take(input)?)),
             DECIMAL => {
-                let unscaled = i128::from_le_bytes(take(input)?);
+                let unscaled = Int256::from_le_bytes(take(input)?);
                 let [scale] = take::<1>(input)?;
-                Value::Decimal(Dec { unscaled, scale })
+                Value::Decimal(Dec::from_unscaled(unscaled, scale))
             }
             DOUBLE => Value::Double(f64::from_bits(u64::from_le_bytes(take(input)?))),
             DATE => Value::Date(i32::from_le_bytes(take(input)?)),
@@ -108,10 +109,8 @@ mod tests {
             vec![
                 Value::Int(-5),
                 Value::UInt(u64::MAX),
-                Value::Decimal(Dec {
-                    unscaled: -123_456_789_012_345_678_901_234_567,
-                    scale: 9,
-                }),
+                Value::Decimal(Dec::new(-123_456_789_012_345_678_901_234_567, 9)),
+                Value::Decimal(Dec::parse(&format!("-{}.5", "9".repeat(60))).unwrap()),
                 Value::Double(-0.1),
                 Value::Date(-1),
                 Value::DateTime(1_700_000_000_123_456),
