@@ -249,11 +249,14 @@ impl<'a> RowRef<'a> {
     }
 
     /// DECIMAL column's value at the column's `scale` (0 if NULL).
+    #[inline]
     fn wide_decimal(&self, c: usize, scale: u8) -> Dec {
         let f = self.fixed(c);
-        match <[u8; 32]>::try_from(f) {
-            Ok(bytes) => Dec::from_unscaled(Int256::from_le_bytes(bytes), scale),
-            Err(_) => Dec::new(self.decimal(c), scale),
+        match f.len() {
+            8 => Dec::new(i64::from_le_bytes(f.try_into().unwrap()) as i128, scale),
+            16 => Dec::new(i128::from_le_bytes(f.try_into().unwrap()), scale),
+            32 => Dec::from_unscaled(Int256::from_le_bytes(f.try_into().unwrap()), scale),
+            _ => Dec::new(0, scale),
         }
     }
 

@@ -2632,7 +2632,10 @@ fn cast_value(v: Value, t: CastType) -> Value {
 pub(crate) enum Acc {
     Count(i64),
     SumInt(i128, bool),
-    SumDec(Dec, bool),
+    /// A decimal sum: unscaled at a scale, while an i128 holds it.
+    SumDec(i128, u8, bool),
+    /// A decimal sum past i128.
+    SumWide(Dec, bool),
     SumDouble(f64, bool),
     Avg(Box<Acc>, i64),
     /// The least or greatest value (`true`: greatest), strings compared
@@ -2701,7 +2704,9 @@ impl Acc {
         }
         match self {
             Acc::Count(n) => *n += 1,
-            Acc::SumInt(..) | Acc::SumDec(..) | Acc::SumDouble(..) => add_sum(self, v)?,
+            Acc::SumInt(..) | Acc::SumDec(..) | Acc::SumWide(..) | Acc::SumDouble(..) => {
+                add_sum(self, v)?
+            }
             Acc::Avg(sum, n) => {
                 add_sum(sum, v)?;
                 *n += 1;
@@ -2736,7 +2741,10 @@ impl Acc {
     pub fn merge(&mut self, other: Acc) -> Result<()> {
         match (self, other) {
             (Acc::Count(a), Acc::Count(b)) => *a += b,
-            (a @ (Acc::SumInt(..) | Acc::SumDec(..) | Acc::SumDouble(..)), b) => {
+            (
+                a @ (Acc::SumInt(..) | Acc::SumDec(..) | Acc::SumWide(..) | Acc::SumDouble(..)),
+                b,
+            ) => {
                 let v = b.finish();
                 if !v.is_null() {
                     add_sum(a, &v)?;
@@ -2778,7 +2786,14 @@ impl Acc {
                     Value::Null
                 }
             }
-            Acc::SumDec(s, any) => {
+            Acc::SumDec(s, scale, any) => {
+                if *any {
+                    Value::Decimal(Dec::new(*s, *scale))
+                } else {
+                    Value::Null
+                }
+            }
+            Acc::SumWide(s, any) => {
                 if *any {
                     Value::Decimal(*s)
                 } else {
@@ -2810,6 +2825,14 @@ impl Acc {
     }
 }
 
+/// The state of a decimal sum: an i128 one while it fits.
+fn decimal_sum(sum: Dec) -> Acc {
+    match sum.unscaled_i128() {
+        Some(unscaled) => Acc::SumDec(unscaled, sum.scale, true),
+        None => Acc::SumWide(sum, true),
+    }
+}
+
 fn add_sum(acc: &mut Acc, v: &Value) -> Result<()> {
     let v = numeric(v);
     let overflow = || SqlError::out_of_range("DECIMAL");
@@ -2823,10 +2846,27 @@ fn add_sum(acc: &mut Acc, v: &Value) -> Result<()> {
             *any = true;
         }
         (Acc::SumInt(s, _), Value::Decimal(d)) => {
-            let sum = Dec::new(*s, 0).checked_add(*d).ok_or_else(overflow)?;
-            *acc = Acc::SumDec(sum, true);
+            *acc = decimal_sum(Dec::new(*s, 0).checked_add(*d).ok_or_else(overflow)?);
         }
-        (Acc::SumDec(s, _), Value::Int(_) | Value::UInt(_) | Value::Decimal(_)) => {
+        (Acc::SumDec(s, scale, _), Value::Int(_) | Value::UInt(_) | Value::Decimal(_)) => {
+            let d = as_dec(&v).expect("numeric");
+            // In i128 while the value is one at the sum's scale.
+            let sum = if d.scale <= *scale {
+                d.checked_rescale(*scale)
+                    .and_then(Dec::unscaled_i128)
+                    .and_then(|u| s.checked_add(u))
+            } else {
+                None
+            };
+            match sum {
+                Some(sum) => *s = sum,
+                None => {
+                    let sum = Dec::new(*s, *scale).checked_add(d).ok_or_else(overflow)?;
+                    *acc = decimal_sum(sum);
+                }
+            }
+        }
+        (Acc::SumWide(s, _), Value::Int(_) | Value::UInt(_) | Value::Decimal(_)) => {
             *s = s
                 .checked_add(as_dec(&v).expect("numeric"))
                 .ok_or_else(overflow)?;
@@ -2834,7 +2874,10 @@ fn add_sum(acc: &mut Acc, v: &Value) -> Result<()> {
         (Acc::SumInt(s, any), Value::Double(x)) => {
             *acc = Acc::SumDouble(if *any { *s as f64 } else { 0.0 } + x, true);
         }
-        (Acc::SumDec(s, _), Value::Double(x)) => {
+        (Acc::SumDec(s, scale, _), Value::Double(x)) => {
+            *acc = Acc::SumDouble(Dec::new(*s, *scale).to_f64() + x, true);
+        }
+        (Acc::SumWide(s, _), Value::Double(x)) => {
             *acc = Acc::SumDouble(s.to_f64() + x, true);
         }
         (Acc::SumDouble(s, any), _) => {

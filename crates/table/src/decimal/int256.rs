@@ -16,6 +16,7 @@ type Limbs = [u64; 4];
 impl Int256 {
     pub const ZERO: Int256 = Int256([0; 4]);
 
+    #[inline]
     pub fn from_i128(v: i128) -> Int256 {
         let low = v as u128;
         let extension = if v < 0 { u64::MAX } else { 0 };
@@ -30,10 +31,12 @@ impl Int256 {
         (self.0[2] == extension && self.0[3] == extension).then_some(v)
     }
 
+    #[inline]
     pub fn is_negative(self) -> bool {
         (self.0[3] as i64) < 0
     }
 
+    #[inline]
     pub fn is_zero(self) -> bool {
         self == Int256::ZERO
     }
@@ -50,6 +53,9 @@ impl Int256 {
 
     /// −self; `None` for the one value whose negation does not fit.
     pub fn checked_neg(self) -> Option<Int256> {
+        if let Some(n) = self.to_i128().and_then(i128::checked_neg) {
+            return Some(Int256::from_i128(n));
+        }
         let (negative, magnitude) = self.split();
         Int256::join(!negative, magnitude)
     }

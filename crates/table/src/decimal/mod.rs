@@ -11,6 +11,17 @@ pub const MAX_DECIMAL_PRECISION: u8 = 65;
 /// Largest DECIMAL scale, of a column and of a computed value (MariaDB's).
 pub const MAX_DECIMAL_SCALE: u8 = 38;
 
+/// 10^n for n ≤ 38, the powers an i128 holds.
+const POW10: [i128; 39] = {
+    let mut table = [1i128; 39];
+    let mut n = 1;
+    while n < 39 {
+        table[n] = table[n - 1] * 10;
+        n += 1;
+    }
+    table
+};
+
 /// Bytes of a DECIMAL(precision)'s unscaled value in a row and in a key:
 /// the smallest of i64, i128 and [`Int256`] that holds its digits.
 pub(crate) fn stored_width(precision: u8) -> usize {
@@ -28,6 +39,7 @@ pub struct Dec {
 }
 
 impl Dec {
+    #[inline]
     pub fn new(unscaled: i128, scale: u8) -> Dec {
         Dec {
             unscaled: Int256::from_i128(unscaled),
@@ -63,39 +75,51 @@ impl Dec {
 
     /// At `scale` digits after the point, rounding half away from zero (as
     /// MariaDB does); `None` if more digits do not fit.
+    #[inline]
     pub fn checked_rescale(self, scale: u8) -> Option<Dec> {
-        match scale.cmp(&self.scale) {
-            Ordering::Equal => Some(self),
-            Ordering::Greater => {
-                let factor = Int256::pow10((scale - self.scale) as u32)?;
-                Some(Dec::from_unscaled(
-                    self.unscaled.checked_mul(factor)?,
-                    scale,
-                ))
-            }
-            Ordering::Less => {
-                if let Some(v) = self.unscaled.to_i128() {
-                    if let Some(d) = 10i128.checked_pow((self.scale - scale) as u32) {
-                        let (q, r) = (v / d, v % d);
-                        let q = if r.abs() >= d - r.abs() {
-                            q + v.signum()
-                        } else {
-                            q
-                        };
-                        return Some(Dec::new(q, scale));
-                    }
+        if scale == self.scale {
+            return Some(self);
+        }
+        // i128 first: the values of ordinary columns.
+        if let Some(v) = self.unscaled.to_i128() {
+            if scale > self.scale {
+                if let Some(r) = POW10
+                    .get((scale - self.scale) as usize)
+                    .and_then(|p| v.checked_mul(*p))
+                {
+                    return Some(Dec::new(r, scale));
                 }
-                let d = Int256::pow10((self.scale - scale) as u32)?;
-                let (q, r) = self.unscaled.div_rem(d)?;
-                let r = r.abs()?;
-                let q = if r.checked_add(r)? >= d {
-                    q.checked_add(Int256::from_i128(self.unscaled.signum() as i128))?
+            } else if let Some(&d) = POW10.get((self.scale - scale) as usize) {
+                let (q, r) = (v / d, v % d);
+                let q = if r.abs() >= d - r.abs() {
+                    q + v.signum()
                 } else {
                     q
                 };
-                Some(Dec::from_unscaled(q, scale))
+                return Some(Dec::new(q, scale));
             }
         }
+        self.rescale_wide(scale)
+    }
+
+    /// [`Dec::checked_rescale`] past i128.
+    fn rescale_wide(self, scale: u8) -> Option<Dec> {
+        if scale > self.scale {
+            let factor = Int256::pow10((scale - self.scale) as u32)?;
+            return Some(Dec::from_unscaled(
+                self.unscaled.checked_mul(factor)?,
+                scale,
+            ));
+        }
+        let d = Int256::pow10((self.scale - scale) as u32)?;
+        let (q, r) = self.unscaled.div_rem(d)?;
+        let r = r.abs()?;
+        let q = if r.checked_add(r)? >= d {
+            q.checked_add(Int256::from_i128(self.unscaled.signum() as i128))?
+        } else {
+            q
+        };
+        Some(Dec::from_unscaled(q, scale))
     }
 
     /// [`Dec::checked_rescale`] for a scale no larger than this one, or a
@@ -168,6 +192,10 @@ impl Dec {
     /// The nearest integer, if it fits an i128.
     pub fn round_to_i128(self) -> Option<i128> {
         self.checked_rescale(0)?.unscaled.to_i128()
+    }
+
+    fn checked_neg(self) -> Option<Dec> {
+        Some(Dec::from_unscaled(self.unscaled.checked_neg()?, self.scale))
     }
 
     /// Whether the value has at most `precision` digits at its scale.
@@ -267,19 +295,62 @@ impl Dec {
     }
 
     /// `self + other` at the larger scale; `None` past 76 digits.
+    #[inline]
     pub fn checked_add(self, other: Dec) -> Option<Dec> {
+        if let Some((a, b, scale)) = self.both_i128(other) {
+            if let Some(sum) = a.checked_add(b) {
+                return Some(Dec::new(sum, scale));
+            }
+        }
+        self.add_rescaled(other)
+    }
+
+    /// Both unscaled values at the larger scale, when they are i128s there.
+    #[inline]
+    fn both_i128(self, other: Dec) -> Option<(i128, i128, u8)> {
+        let (a, b) = (self.unscaled.to_i128()?, other.unscaled.to_i128()?);
+        let scale = self.scale.max(other.scale);
+        let up = |v: i128, from: u8| match scale - from {
+            0 => Some(v),
+            n => v.checked_mul(*POW10.get(n as usize)?),
+        };
+        Some((up(a, self.scale)?, up(b, other.scale)?, scale))
+    }
+
+    /// [`Dec::checked_add`] of two scales or past i128.
+    fn add_rescaled(self, other: Dec) -> Option<Dec> {
         let s = self.scale.max(other.scale);
         let (a, b) = (self.checked_rescale(s)?, other.checked_rescale(s)?);
         Some(Dec::from_unscaled(a.unscaled.checked_add(b.unscaled)?, s))
     }
 
+    #[inline]
     pub fn checked_sub(self, other: Dec) -> Option<Dec> {
-        self.checked_add(-other)
+        if let Some((a, b, scale)) = self.both_i128(other) {
+            if let Some(difference) = a.checked_sub(b) {
+                return Some(Dec::new(difference, scale));
+            }
+        }
+        self.add_rescaled(other.checked_neg()?)
     }
 
     /// `self × other` at the sum of the scales, rounded to 38 digits after
     /// the point past that (MariaDB's).
+    #[inline]
     pub fn checked_mul(self, other: Dec) -> Option<Dec> {
+        let scale = self.scale as u32 + other.scale as u32;
+        if scale <= MAX_DECIMAL_SCALE as u32 {
+            if let (Some(a), Some(b)) = (self.unscaled.to_i128(), other.unscaled.to_i128()) {
+                if let Some(product) = a.checked_mul(b) {
+                    return Some(Dec::new(product, scale as u8));
+                }
+            }
+        }
+        self.mul_wide(other)
+    }
+
+    /// [`Dec::checked_mul`] past i128 or 38 places.
+    fn mul_wide(self, other: Dec) -> Option<Dec> {
         let product = Dec::from_unscaled(
             self.unscaled.checked_mul(other.unscaled)?,
             self.scale.checked_add(other.scale)?,
@@ -341,10 +412,7 @@ impl std::ops::Neg for Dec {
 
     /// −self (a DECIMAL's 76 digits negate within 256 bits).
     fn neg(self) -> Dec {
-        Dec::from_unscaled(
-            self.unscaled.checked_neg().unwrap_or(self.unscaled),
-            self.scale,
-        )
+        self.checked_neg().unwrap_or(self)
     }
 }
 
