@@ -10,7 +10,6 @@ use super::auto_timestamp::statement_now;
 use super::check_constraints::{enforce, CheckSpec, CompiledChecks};
 use super::ddl::{column_def, column_default, current_timestamp_digits, ident_list, ColumnSpec};
 use super::foreign_key_defs::{begins_a_key, quoted, resolve, ForeignKeySpec};
-use super::lenient::is_strict;
 use crate::error::{Result, SqlError};
 use crate::expr::object_name;
 use crate::privileges::bits::{ALTER, CREATE, DROP, INSERT};
@@ -425,12 +424,7 @@ impl Session {
         let mut converter = RowConverter {
             def: &def,
             sources: &r.sources,
-            strict: is_strict(
-                &self
-                    .variable("sql_mode")
-                    .and_then(|v| v.to_text())
-                    .unwrap_or_default(),
-            ),
+            strict: self.strict_mode(),
             now: statement_now(),
             next_auto: def.auto_increment_start.max(1),
             checks: conditions,

@@ -117,12 +117,7 @@ impl Session {
         // "Duplicates" of the statement's info).
         let mut skipped = 0u64;
         let mut first_id = 0u64;
-        let strict = super::lenient::is_strict(
-            &self
-                .variable("sql_mode")
-                .and_then(|v| v.to_text())
-                .unwrap_or_default(),
-        );
+        let strict = self.strict_mode();
         let fk = self.referential(&[&t])?;
         for (n, mut given) in rows.into_iter().enumerate() {
             super::auto_timestamp::fill_defaults(t.def(), &mut given);
@@ -560,6 +555,9 @@ impl Session {
             args,
         )?;
         let fk = self.referential(&[&t])?;
+        let strict = self.strict_mode();
+        // Warnings of the values adjusted outside strict mode.
+        let mut warnings = Vec::new();
         let view = ReadView::latest();
         let cache = crate::execution::subqueries::SubqueryCache::default();
         let cx = crate::execution::RunContext {
@@ -587,14 +585,21 @@ impl Session {
             if computed_first {
                 pending.push((pk, old, new, matched));
             } else {
-                changed += u64::from(write_update(&fk, &t, txn, &sets, pk, &old, new, matched)?);
+                let lenient = (!strict).then_some(&mut warnings);
+                changed += u64::from(write_update(
+                    &fk, &t, txn, &sets, pk, &old, new, matched, lenient,
+                )?);
             }
         }
         for (pk, old, new, row) in pending {
-            changed += u64::from(write_update(&fk, &t, txn, &sets, pk, &old, new, row)?);
+            let lenient = (!strict).then_some(&mut warnings);
+            changed += u64::from(write_update(
+                &fk, &t, txn, &sets, pk, &old, new, row, lenient,
+            )?);
         }
         count_rows(&t, IndexOp::Update, changed);
-        Ok(updated(matched, changed))
+        self.warnings.extend(warnings);
+        Ok(updated(matched, changed, self.warnings.len()))
     }
 
     pub(crate) fn delete(
@@ -693,16 +698,28 @@ fn write_update(
     old: &[Value],
     mut new: Vec<Option<Value>>,
     row: u64,
+    lenient: Option<&mut Vec<(u16, String)>>,
 ) -> Result<bool> {
-    // A value its column cannot hold fails here, named as MariaDB names it.
-    for (c, slot) in new.iter_mut().enumerate() {
-        if let Some(v) = slot.take() {
-            let column = &t.def().columns[c];
-            *slot = Some(
-                column
-                    .coerce(v)
-                    .map_err(|e| super::lenient::row_error(t.def(), e, row))?,
-            );
+    match lenient {
+        // Outside strict mode a value its column cannot hold is adjusted,
+        // with MariaDB's warning.
+        Some(warnings) => {
+            let order = sets.iter().map(|(c, _)| *c);
+            super::lenient::adjust_in_order(t.def(), &mut new, order, row, warnings)?
+        }
+        // A value its column cannot hold fails here, named as MariaDB
+        // names it.
+        None => {
+            for (c, slot) in new.iter_mut().enumerate() {
+                if let Some(v) = slot.take() {
+                    let column = &t.def().columns[c];
+                    *slot = Some(
+                        column
+                            .coerce(v)
+                            .map_err(|e| super::lenient::row_error(t.def(), e, row))?,
+                    );
+                }
+            }
         }
     }
     let differs = sets.iter().any(|(c, _)| new[*c].as_ref() != Some(&old[*c]));
@@ -724,11 +741,11 @@ fn matches<R: crate::expr::Row + ?Sized>(
 }
 
 /// An UPDATE's outcome: rows changed, and MariaDB's info text.
-pub(super) fn updated(matched: u64, changed: u64) -> Outcome {
+pub(super) fn updated(matched: u64, changed: u64, warnings: usize) -> Outcome {
     Outcome::Done {
         affected: changed,
         last_insert_id: 0,
-        info: format!("Rows matched: {matched}  Changed: {changed}  Warnings: 0"),
+        info: format!("Rows matched: {matched}  Changed: {changed}  Warnings: {warnings}"),
     }
 }
 

@@ -7,11 +7,23 @@ use crate::error::{Result, SqlError};
 use lineardb_table::{ColumnDef, Error, TableDef, Value};
 
 /// Whether `sql_mode` makes bad values errors.
-pub(crate) fn is_strict(sql_mode: &str) -> bool {
+fn is_strict(sql_mode: &str) -> bool {
     sql_mode.split(',').any(|m| {
         m.trim().eq_ignore_ascii_case("STRICT_TRANS_TABLES")
             || m.trim().eq_ignore_ascii_case("STRICT_ALL_TABLES")
     })
+}
+
+impl crate::session::Session {
+    /// Whether the session's `sql_mode` makes bad values errors.
+    pub(crate) fn strict_mode(&self) -> bool {
+        is_strict(
+            &self
+                .variable("sql_mode")
+                .and_then(|v| v.to_text())
+                .unwrap_or_default(),
+        )
+    }
 }
 
 /// Adjusts row `row` (1-based) of a statement's values for `def`'s
@@ -22,7 +34,20 @@ pub(crate) fn adjust(
     row: u64,
     warnings: &mut Vec<(u16, String)>,
 ) -> Result<()> {
-    for (slot, c) in values.iter_mut().zip(&def.columns) {
+    adjust_in_order(def, values, 0..def.columns.len(), row, warnings)
+}
+
+/// [`adjust`], the columns taken in `order` (an UPDATE's warnings come
+/// in the order of its SET list).
+pub(crate) fn adjust_in_order(
+    def: &TableDef,
+    values: &mut [Option<Value>],
+    order: impl IntoIterator<Item = usize>,
+    row: u64,
+    warnings: &mut Vec<(u16, String)>,
+) -> Result<()> {
+    for i in order {
+        let (slot, c) = (&mut values[i], &def.columns[i]);
         let Some(v) = slot.take() else {
             continue;
         };

@@ -240,7 +240,7 @@ impl Session {
             changed += n;
             count_rows(t, IndexOp::Update, n);
         }
-        Ok(updated(matched, changed))
+        Ok(updated(matched, changed, self.warnings.len()))
     }
 
     pub(crate) fn multi_table_delete(
