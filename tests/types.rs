@@ -770,3 +770,63 @@ fn decimals_as_mariadb_does() {
         &left_out,
     );
 }
+
+/// The zero date '0000-00-00' (MariaDB's default sql_mode takes it, and
+/// schemas such as WordPress's default to it): stored in DATE, DATETIME and
+/// TIMESTAMP columns, as a default and through an index, compared and
+/// sorted below every date, 0 for YEAR/MONTH/DAY and in numeric context,
+/// NULL for the functions that need a point in time, sent through the
+/// binary protocol as MariaDB sends it.
+#[test]
+fn zero_dates_as_mariadb_does() {
+    let (server, mariadb) = rows_and_messages_as_mariadb(
+        "tyz",
+        &[
+            "CREATE TABLE z (id INT PRIMARY KEY, d DATE NOT NULL DEFAULT '0000-00-00', \
+             t DATETIME NOT NULL DEFAULT '0000-00-00 00:00:00', \
+             ts TIMESTAMP NOT NULL DEFAULT '0000-00-00 00:00:00', KEY (d))",
+        ],
+        &[
+            "SHOW CREATE TABLE z",
+            "INSERT INTO z (id) VALUES (1)",
+            "INSERT INTO z VALUES (2, '0000-00-00', '0000-00-00 00:00:00', 0)",
+            "INSERT INTO z VALUES (3, '2020-01-15', '2020-01-15 10:00:00', '2020-01-15 10:00:00')",
+            "INSERT INTO z VALUES (4, 0, 0, '0000-00-00')",
+            "INSERT INTO z VALUES (5, '0000-00-00', '0000-00-00 10:00:00', 0)",
+            "SELECT * FROM z ORDER BY id",
+            "SELECT id FROM z WHERE d = '0000-00-00' ORDER BY id",
+            "SELECT id FROM z WHERE d < '2000-01-01' ORDER BY id",
+            "SELECT id FROM z FORCE INDEX (d) WHERE d BETWEEN '0000-00-00' AND '2020-01-15' \
+             ORDER BY d, id",
+            "SELECT id FROM z IGNORE INDEX (d) WHERE d > '0000-00-00' ORDER BY id",
+            "SELECT YEAR(d), MONTH(d), DAY(d), DAYNAME(d), DAYOFWEEK(d), WEEKDAY(d), \
+             DAYOFYEAR(d), QUARTER(d), WEEK(d), TO_DAYS(d), DATEDIFF(d, '2020-01-01'), \
+             DATE_ADD(d, INTERVAL 1 DAY), LAST_DAY(d), DATE_FORMAT(d, '%Y-%m-%d %W') \
+             FROM z WHERE id = 1",
+            "SELECT UNIX_TIMESTAMP(t), d + 0, t + 0, CAST(d AS CHAR), CAST(t AS DATE), t = 0, \
+             d = 0, DATE(t), HOUR(t), TIMESTAMPDIFF(DAY, d, '2020-01-01'), MONTHNAME(d), \
+             EXTRACT(YEAR FROM d), d IS NULL FROM z WHERE id = 1",
+            "SELECT MIN(d), MAX(d), MIN(t), MAX(ts), COUNT(DISTINCT d) FROM z",
+            "SELECT d, COUNT(*) FROM z GROUP BY d ORDER BY d",
+            "UPDATE z SET d = '0000-00-00', t = 0 WHERE id = 3",
+            "SELECT id, d, t FROM z WHERE d = 0 ORDER BY id",
+            "ALTER TABLE z ADD COLUMN d2 DATE NOT NULL, ADD COLUMN t2 DATETIME NOT NULL, \
+             ADD COLUMN y YEAR NOT NULL",
+            "SELECT id, d2, t2, y, d2 = '0000-00-00' FROM z ORDER BY id",
+        ],
+    );
+    let rows = |url: &str| -> Vec<Vec<mysql::Value>> {
+        let mut c = Conn::new(Opts::from_url(url).unwrap()).unwrap();
+        c.query_drop("USE tyz").unwrap();
+        let rows: Vec<mysql::Row> = c
+            .exec("SELECT id, d, t, ts FROM z WHERE id < ? ORDER BY id", (10,))
+            .unwrap();
+        rows.into_iter().map(|r| r.unwrap()).collect()
+    };
+    let ours = rows(&server.url(""));
+    assert_eq!(ours.len(), 5);
+    assert_eq!(
+        ours,
+        rows(&format!("mysql://root@127.0.0.1:{}/", mariadb.port))
+    );
+}

@@ -301,7 +301,10 @@ fn put_binary_kind(out: &mut Vec<u8>, kind: ColumnKind, v: &Value) {
             let (y, m, d) = civil_from_days(days);
             let secs = micros / 1_000_000;
             let frac = (micros % 1_000_000) as u32;
-            if kind == ColumnKind::Date || micros == 0 {
+            if (y, m, d, micros) == (0, 0, 0, 0) {
+                // The zero date: no fields, as MariaDB sends it.
+                out.push(0);
+            } else if kind == ColumnKind::Date || micros == 0 {
                 out.push(4);
                 out.extend_from_slice(&(y as u16).to_le_bytes());
                 out.extend_from_slice(&[m as u8, d as u8]);

@@ -165,8 +165,28 @@ pub fn days_from_civil(y: i32, m: u32, d: u32) -> i32 {
     era * 146_097 + doe - 719_468
 }
 
-/// The civil date (year, month, day) of days since 1970-01-01.
+/// The zero date '0000-00-00' (MariaDB's without NO_ZERO_DATE), as days:
+/// below every date, and a DATETIME's [`ZERO_DATETIME`] when multiplied
+/// out, so the two convert and compare as any date and datetime do.
+pub const ZERO_DATE: i32 = -100_000_000;
+/// The zero datetime '0000-00-00 00:00:00'.
+pub const ZERO_DATETIME: i64 = ZERO_DATE as i64 * MICROS_PER_DAY;
+
+/// Whether a DATE or DATETIME value is the zero date.
+pub fn is_zero_date(v: &Value) -> bool {
+    match v {
+        Value::Date(d) => *d == ZERO_DATE,
+        Value::DateTime(t) => t.div_euclid(MICROS_PER_DAY) == ZERO_DATE as i64,
+        _ => false,
+    }
+}
+
+/// The civil date (year, month, day) of days since 1970-01-01; (0, 0, 0)
+/// for the zero date.
 pub fn civil_from_days(z: i32) -> (i32, u32, u32) {
+    if z == ZERO_DATE {
+        return (0, 0, 0);
+    }
     let z = z + 719_468;
     let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
     let doe = z - era * 146_097;
@@ -350,6 +370,9 @@ pub fn parse_date(s: &str) -> Option<i32> {
         }
         (y, m, d)
     };
+    if (y, m, d) == (0, 0, 0) {
+        return Some(ZERO_DATE);
+    }
     if !(1..=9999).contains(&y) || !(1..=12).contains(&m) || d == 0 || d > days_in_month(y, m) {
         return None;
     }
@@ -645,12 +668,19 @@ impl DataType {
                     .and_then(parse_date)
                     .map(Value::Date)
                     .ok_or_else(|| wrong("date", &v)),
+                Value::Int(0) => Ok(Value::Date(ZERO_DATE)),
                 Value::Int(n) => parse_date(&n.to_string())
                     .map(Value::Date)
                     .ok_or_else(|| wrong("date", &v)),
                 _ => Err(wrong("date", &v)),
             },
-            DataType::Timestamp => DataType::DateTime.coerce(v, column),
+            // A TIMESTAMP's zero date has no time of day but midnight.
+            DataType::Timestamp => match DataType::DateTime.coerce(v.clone(), column)? {
+                Value::DateTime(t) if is_zero_date(&Value::DateTime(t)) && t != ZERO_DATETIME => {
+                    Err(wrong("datetime", &v))
+                }
+                x => Ok(x),
+            },
             DataType::DateTime => match &v {
                 Value::DateTime(_) => Ok(v),
                 Value::Date(d) => Ok(Value::DateTime(*d as i64 * MICROS_PER_DAY)),
@@ -659,6 +689,7 @@ impl DataType {
                     .and_then(parse_datetime)
                     .map(Value::DateTime)
                     .ok_or_else(|| wrong("datetime", &v)),
+                Value::Int(0) => Ok(Value::DateTime(ZERO_DATETIME)),
                 _ => Err(wrong("datetime", &v)),
             },
             DataType::Time => match &v {

@@ -1621,6 +1621,15 @@ pub(crate) fn compare(a: &Value, b: &Value, collation: Collation) -> Option<Orde
                 _ => a.sql_cmp(b),
             }
         }
+        // A date and a number: the date as its number (YYYYMMDD[hhmmss]).
+        (
+            Value::Date(_) | Value::DateTime(_),
+            Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_),
+        ) => numeric(a).sql_cmp(b),
+        (
+            Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_),
+            Value::Date(_) | Value::DateTime(_),
+        ) => a.sql_cmp(&numeric(b)),
         // As times, when the string reads as one.
         (Value::Time(t), Value::Bytes(s)) => match time_text(s) {
             Some(u) => Some(t.cmp(&u)),
@@ -1883,6 +1892,10 @@ fn add_interval(base: &Value, unit: IntervalUnit, n: i64) -> Value {
         }
         _ => return Value::Null,
     };
+    // The zero date is no point in time: nothing is added to it.
+    if days == lineardb_table::types::ZERO_DATE {
+        return Value::Null;
+    }
     let months = match unit {
         IntervalUnit::Month => Some(n),
         IntervalUnit::Quarter => Some(3 * n),

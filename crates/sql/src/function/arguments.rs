@@ -1,7 +1,7 @@
 //! Arguments as the functions read them: in numeric, text, date and time
 //! context, converted as MariaDB converts them.
 use lineardb_table::types::{
-    civil_from_days, parse_datetime, parse_time, time_from_number, MICROS_PER_DAY,
+    civil_from_days, parse_datetime, parse_time, time_from_number, MICROS_PER_DAY, ZERO_DATE,
 };
 use lineardb_table::Value;
 
@@ -37,6 +37,23 @@ pub(crate) fn numeric(v: &Value) -> Value {
         Value::Date(d) => {
             let (y, m, dd) = civil_from_days(*d);
             Value::Int(y as i64 * 10000 + m as i64 * 100 + dd as i64)
+        }
+        // YYYYMMDDhhmmss, with six digits of fraction when it has one.
+        Value::DateTime(t) => {
+            let (y, m, dd) = civil_from_days(t.div_euclid(MICROS_PER_DAY) as i32);
+            let clock = t.rem_euclid(MICROS_PER_DAY);
+            let seconds = clock / 1_000_000;
+            let whole = ((y as i64 * 10000 + m as i64 * 100 + dd as i64) * 100 + seconds / 3600)
+                * 10000
+                + seconds / 60 % 60 * 100
+                + seconds % 60;
+            match clock % 1_000_000 {
+                0 => Value::Int(whole),
+                fraction => Value::Decimal(lineardb_table::types::Dec::new(
+                    whole as i128 * 1_000_000 + fraction as i128,
+                    6,
+                )),
+            }
         }
         // [-]hhmmss, with six digits of fraction when it has one (a
         // TIME(fsp) column gives fsp digits in MariaDB).
@@ -84,8 +101,15 @@ pub(crate) fn bytes_of(v: &Value) -> Option<Vec<u8>> {
 
 /// A value as a point in time, microseconds since 1970-01-01: a DATE, a
 /// DATETIME, text `YYYY-MM-DD[ hh:mm:ss[.f]]`, or a number YYYYMMDD or
-/// YYYYMMDDhhmmss. None for NULL and what is not a date.
+/// YYYYMMDDhhmmss. None for NULL, what is not a date and the zero date
+/// (no point in time: MariaDB's functions give NULL for it).
 pub(crate) fn datetime_of(v: &Value) -> Option<i64> {
+    datetime_or_zero(v).filter(|t| t.div_euclid(MICROS_PER_DAY) != ZERO_DATE as i64)
+}
+
+/// [`datetime_of`], the zero date as a time of its own day (from
+/// [`ZERO_DATETIME`](lineardb_table::types::ZERO_DATETIME)).
+pub(crate) fn datetime_or_zero(v: &Value) -> Option<i64> {
     match v {
         Value::Date(d) => Some(*d as i64 * MICROS_PER_DAY),
         Value::DateTime(t) => Some(*t),
@@ -118,9 +142,10 @@ pub(crate) fn days_of(v: &Value) -> Option<i64> {
     datetime_of(v).map(|t| t.div_euclid(MICROS_PER_DAY))
 }
 
-/// (year, month, day) of a value read as a date.
+/// (year, month, day) of a value read as a date; (0, 0, 0) for the zero
+/// date.
 pub(crate) fn civil_of(v: &Value) -> Option<(i32, u32, u32)> {
-    days_of(v).map(|d| civil_from_days(d as i32))
+    datetime_or_zero(v).map(|t| civil_from_days(t.div_euclid(MICROS_PER_DAY) as i32))
 }
 
 /// A value as a TIME, signed microseconds (hours may pass 24): a TIME,

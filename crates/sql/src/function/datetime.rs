@@ -2,7 +2,9 @@
 //! times as MariaDB reads them (text, numbers, DATE, DATETIME); what is
 //! not one gives NULL. TIME results are TIME values (their fraction shown
 //! with six digits when there is one).
-use super::arguments::{civil_of, datetime_of, days_of, float_of, int_of, text_of, time_of};
+use super::arguments::{
+    civil_of, datetime_of, datetime_or_zero, days_of, float_of, int_of, text_of, time_of,
+};
 use super::kinds::{date, datetime, int, text, time};
 use super::Builtin;
 use crate::error::Result;
@@ -87,8 +89,11 @@ fn or_null<T>(v: Option<T>, f: impl FnOnce(T) -> Value) -> Value {
     v.map_or(Value::Null, f)
 }
 
+/// DATE(x): the zero date stays one.
 fn date_of(a: &[Value]) -> Result<Value> {
-    Ok(or_null(days_of(&a[0]), |d| Value::Date(d as i32)))
+    Ok(or_null(datetime_or_zero(&a[0]), |t| {
+        Value::Date(t.div_euclid(MICROS_PER_DAY) as i32)
+    }))
 }
 
 /// TIME(x) of a string is text with the string's fractional digits
@@ -150,9 +155,11 @@ fn dayname(a: &[Value]) -> Result<Value> {
 }
 
 fn monthname(a: &[Value]) -> Result<Value> {
-    Ok(or_null(civil_of(&a[0]), |(_, m, _)| {
-        Value::str(MONTH_NAMES[m as usize - 1])
-    }))
+    // The zero date has no month's name.
+    Ok(or_null(
+        civil_of(&a[0]).filter(|&(_, m, _)| m != 0),
+        |(_, m, _)| Value::str(MONTH_NAMES[m as usize - 1]),
+    ))
 }
 
 fn dayofweek(a: &[Value]) -> Result<Value> {
@@ -178,8 +185,9 @@ fn dayofyear(a: &[Value]) -> Result<Value> {
 }
 
 fn quarter(a: &[Value]) -> Result<Value> {
+    // The zero date's quarter is 0.
     Ok(or_null(civil_of(&a[0]), |(_, m, _)| {
-        Value::Int((m as i64 - 1) / 3 + 1)
+        Value::Int((m as i64 + 2) / 3)
     }))
 }
 
@@ -274,10 +282,13 @@ fn datediff(a: &[Value]) -> Result<Value> {
 }
 
 fn last_day(a: &[Value]) -> Result<Value> {
-    Ok(or_null(civil_of(&a[0]), |(y, m, _)| {
-        let (ny, nm) = if m == 12 { (y + 1, 1) } else { (y, m + 1) };
-        Value::Date(days_from_civil(ny, nm, 1) - 1)
-    }))
+    Ok(or_null(
+        civil_of(&a[0]).filter(|&(_, m, _)| m != 0),
+        |(y, m, _)| {
+            let (ny, nm) = if m == 12 { (y + 1, 1) } else { (y, m + 1) };
+            Value::Date(days_from_civil(ny, nm, 1) - 1)
+        },
+    ))
 }
 
 fn makedate(a: &[Value]) -> Result<Value> {

@@ -279,21 +279,11 @@ fn sqlstate(code: u16) -> &'static str {
     }
 }
 
-/// The value MariaDB gives a NOT NULL column without a default: zero, the
-/// empty string. (Zero dates are not kept yet.)
+/// The value MariaDB gives a NOT NULL column without a default: zero (the
+/// zero date for a date), the empty string.
 fn implicit_default(column: &ColumnDef) -> Result<Value> {
-    let t = column.data_type;
-    if t.is_string() {
+    if column.data_type.is_string() {
         return Ok(Value::str(""));
-    }
-    if matches!(
-        t,
-        DataType::Date | DataType::DateTime | DataType::Timestamp | DataType::Year
-    ) {
-        return Err(SqlError::unsupported(format!(
-            "a zero date for NOT NULL column '{}' without a default",
-            column.name
-        )));
     }
     Ok(column.coerce(Value::Int(0))?)
 }
