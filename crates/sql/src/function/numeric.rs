@@ -274,7 +274,8 @@ fn extreme(a: &[Value], want: Ordering) -> Result<Value> {
         match (scale, numeric(best)) {
             // Integers and decimals: a decimal of the largest scale.
             (Some(s), Value::Int(i)) if s > 0 => Value::Decimal(Dec::new(i as i128, 0).rescale(s)),
-            (Some(s), Value::Decimal(d)) => Value::Decimal(d.rescale(s)),
+            // A value too long for the scale keeps its own.
+            (Some(s), Value::Decimal(d)) => Value::Decimal(d.checked_rescale(s).unwrap_or(d)),
             (_, v) => v,
         }
     })

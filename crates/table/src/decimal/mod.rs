@@ -134,8 +134,11 @@ impl Dec {
         if scale >= self.scale {
             return self;
         }
-        let d = Int256::pow10((self.scale - scale) as u32).expect("scale ≤ 255 digits of 76");
-        Dec::from_unscaled(self.unscaled.div_rem(d).expect("10^n ≠ 0").0, scale)
+        // Past 10^76 every value cuts to zero.
+        match Int256::pow10((self.scale - scale) as u32) {
+            Some(d) => Dec::from_unscaled(self.unscaled.div_rem(d).expect("10^n ≠ 0").0, scale),
+            None => Dec::new(0, scale),
+        }
     }
 
     /// ROUND(x, digits), or TRUNCATE(x, digits) when `truncate`, for
@@ -269,12 +272,16 @@ impl Dec {
             .position(|&b| b != b'0')
             .unwrap_or(digits.len());
         let significant = &digits[first..];
-        // Keep what fits, rounding the digits after it off.
-        let keep = significant.len().min(76);
-        let dropped = significant.len() - keep;
+        // Keep what fits, at most 76 digits and 76 places, rounding the
+        // digits after it off.
+        let dropped = significant
+            .len()
+            .saturating_sub(76)
+            .max((scale - 76).max(0) as usize);
         if dropped as i32 > scale {
             return None;
         }
+        let keep = significant.len().saturating_sub(dropped);
         let mut unscaled = Int256::from_digits(negative, &significant[..keep])?;
         if significant.get(keep).is_some_and(|&d| d >= b'5') {
             let one = Int256::from_i128(if negative { -1 } else { 1 });
@@ -464,6 +471,12 @@ mod tests {
         let long = format!("0.{}", "6".repeat(80));
         assert_eq!(d(&long).to_string(), format!("0.{}7", "6".repeat(75)));
         assert_eq!(Dec::parse(&"9".repeat(80)), None);
+        // 77 and 101 places: rounded to 76.
+        let tiny = format!("0.{}5", "0".repeat(76));
+        assert_eq!(d(&tiny).to_string(), format!("0.{}1", "0".repeat(75)));
+        let tinier = format!("0.{}1", "0".repeat(100));
+        assert_eq!(d(&tinier).to_string(), format!("0.{}", "0".repeat(76)));
+        assert_eq!(d(&tinier).truncate(0).to_string(), "0");
     }
 
     #[test]
