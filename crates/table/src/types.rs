@@ -517,6 +517,11 @@ impl DataType {
                     "DECIMAL precision {precision} is not supported (1..={MAX_DECIMAL_PRECISION})"
                 )));
             }
+            if *scale > MAX_DECIMAL_SCALE {
+                return Err(Error::NotSupported(format!(
+                    "DECIMAL scale {scale} is not supported (at most {MAX_DECIMAL_SCALE})"
+                )));
+            }
             if scale > precision {
                 return Err(Error::Invalid(format!(
                     "DECIMAL scale {scale} is larger than its precision {precision}"
@@ -536,6 +541,15 @@ impl DataType {
             kind,
             value: v.to_text().unwrap_or_default(),
             column: column.to_string(),
+        };
+        // A number no column holds ('1e2000000000') is out of range, as in
+        // MariaDB; other text is a wrong value.
+        let too_long_or_wrong = |text: &str, kind: &'static str| {
+            if text.trim().parse::<f64>().is_ok() {
+                Error::OutOfRange(column.into())
+            } else {
+                wrong(kind, &v)
+            }
         };
         match self {
             t if t.is_integer() => {
@@ -558,7 +572,7 @@ impl DataType {
                         match s.parse::<i128>() {
                             Ok(n) => n,
                             Err(_) => Dec::parse(s)
-                                .ok_or_else(|| wrong("integer", &v))?
+                                .ok_or_else(|| too_long_or_wrong(s, "integer"))?
                                 .round_to_i128()
                                 .ok_or_else(|| Error::OutOfRange(column.into()))?,
                         }
@@ -582,10 +596,10 @@ impl DataType {
                     Value::Decimal(d) => *d,
                     Value::Double(f) => Dec::parse(&format!("{f}"))
                         .ok_or_else(|| Error::OutOfRange(column.into()))?,
-                    Value::Bytes(b) => std::str::from_utf8(b)
-                        .ok()
-                        .and_then(Dec::parse)
-                        .ok_or_else(|| wrong("decimal", &v))?,
+                    Value::Bytes(b) => {
+                        let text = std::str::from_utf8(b).map_err(|_| wrong("decimal", &v))?;
+                        Dec::parse(text).ok_or_else(|| too_long_or_wrong(text, "decimal"))?
+                    }
                     _ => return Err(wrong("decimal", &v)),
                 };
                 match d.checked_rescale(*scale) {

@@ -13,7 +13,9 @@ use crate::error::{Result, SqlError};
 use crate::function::arguments::{int_of, numeric};
 use crate::function::Builtin;
 use crate::result::ColumnKind;
-use lineardb_table::types::{civil_from_days, days_from_civil, parse_date, MICROS_PER_DAY};
+use lineardb_table::types::{
+    civil_from_days, days_from_civil, parse_date, MAX_DECIMAL_SCALE, MICROS_PER_DAY,
+};
 use lineardb_table::Collation;
 use lineardb_table::{DataType, Dec, RowRef, Value};
 use sqlparser::ast;
@@ -2350,15 +2352,17 @@ impl Expr {
                 match (op, x, y) {
                     (_, ColumnKind::Double, _) | (_, _, ColumnKind::Double) => ColumnKind::Double,
                     (ArithOp::IntDiv, ..) => ColumnKind::Int,
-                    (ArithOp::Div, ColumnKind::Decimal { scale }, _) => {
-                        ColumnKind::Decimal { scale: scale + 4 }
-                    }
+                    (ArithOp::Div, ColumnKind::Decimal { scale }, _) => ColumnKind::Decimal {
+                        scale: (scale + 4).min(MAX_DECIMAL_SCALE),
+                    },
                     (ArithOp::Div, ..) => ColumnKind::Decimal { scale: 4 },
                     (
                         ArithOp::Mul,
                         ColumnKind::Decimal { scale: s },
                         ColumnKind::Decimal { scale: t },
-                    ) => ColumnKind::Decimal { scale: s + t },
+                    ) => ColumnKind::Decimal {
+                        scale: s.saturating_add(t).min(MAX_DECIMAL_SCALE),
+                    },
                     (_, ColumnKind::Decimal { scale: s }, ColumnKind::Decimal { scale: t }) => {
                         ColumnKind::Decimal { scale: s.max(t) }
                     }
@@ -2441,9 +2445,9 @@ impl Expr {
                     (AggFunc::Avg, Some(ColumnKind::Int | ColumnKind::UInt | ColumnKind::Time)) => {
                         ColumnKind::Decimal { scale: 4 }
                     }
-                    (AggFunc::Avg, Some(ColumnKind::Decimal { scale })) => {
-                        ColumnKind::Decimal { scale: scale + 4 }
-                    }
+                    (AggFunc::Avg, Some(ColumnKind::Decimal { scale })) => ColumnKind::Decimal {
+                        scale: (scale + 4).min(MAX_DECIMAL_SCALE),
+                    },
                     (AggFunc::Sum | AggFunc::Avg, _) => ColumnKind::Double,
                     (AggFunc::Min | AggFunc::Max, Some(k)) => k,
                     (AggFunc::Min | AggFunc::Max, None) => ColumnKind::TEXT,

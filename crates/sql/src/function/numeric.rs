@@ -273,7 +273,10 @@ fn extreme(a: &[Value], want: Ordering) -> Result<Value> {
     } else {
         match (scale, numeric(best)) {
             // Integers and decimals: a decimal of the largest scale.
-            (Some(s), Value::Int(i)) if s > 0 => Value::Decimal(Dec::new(i as i128, 0).rescale(s)),
+            (Some(s), Value::Int(i)) if s > 0 => {
+                let d = Dec::new(i as i128, 0);
+                Value::Decimal(d.checked_rescale(s).unwrap_or(d))
+            }
             // A value too long for the scale keeps its own.
             (Some(s), Value::Decimal(d)) => Value::Decimal(d.checked_rescale(s).unwrap_or(d)),
             (_, v) => v,

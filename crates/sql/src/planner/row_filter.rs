@@ -136,14 +136,14 @@ fn range_check(e: &Expr, types: &[DataType]) -> Option<RangeCheck> {
         },
         _ => return None,
     };
-    let (read, col_scale, kind) = match *types.get(col)? {
+    // The column's digits: its value times 10^(scale − its scale) must be
+    // an i128 (38 digits).
+    let (read, col_scale, kind, digits) = match *types.get(col)? {
         DataType::BigInt { unsigned: true } => return None,
-        t if t.is_integer() => (Read::Int, 0, Kind::Number),
-        // A DECIMAL past 38 digits is no i128: left to the expression.
-        DataType::Decimal { precision, .. } if precision > 38 => return None,
-        DataType::Decimal { scale, .. } => (Read::Decimal, scale, Kind::Number),
-        DataType::Date => (Read::Int, 0, Kind::Date),
-        DataType::DateTime | DataType::Timestamp => (Read::Int, 0, Kind::DateTime),
+        t if t.is_integer() => (Read::Int, 0, Kind::Number, 19),
+        DataType::Decimal { precision, scale } => (Read::Decimal, scale, Kind::Number, precision),
+        DataType::Date => (Read::Int, 0, Kind::Date, 19),
+        DataType::DateTime | DataType::Timestamp => (Read::Int, 0, Kind::DateTime, 19),
         _ => return None,
     };
     let (mut lo, mut hi) = (None, None);
@@ -166,7 +166,7 @@ fn range_check(e: &Expr, types: &[DataType]) -> Option<RangeCheck> {
         .flatten()
         .max()
         .unwrap_or(0);
-    if scale > MAX_SCALE {
+    if scale > MAX_SCALE || digits + (scale - col_scale) > 38 {
         return None;
     }
     let at_scale = |b: Option<Bound>, open_end: i128| -> Option<i128> {

@@ -247,7 +247,8 @@ impl Dec {
             .position(|&b| b == b'e' || b == b'E')
             .unwrap_or(s.len());
         let (mantissa, exponent) = s.split_at(mantissa_end);
-        let exponent: i32 = match exponent {
+        // Past i64 an exponent is no number here.
+        let exponent: i64 = match exponent {
             [] => 0,
             [_, rest @ ..] => std::str::from_utf8(rest).ok()?.parse().ok()?,
         };
@@ -260,34 +261,42 @@ impl Dec {
         {
             return None;
         }
-        let mut digits: Vec<u8> = whole.iter().chain(fraction).copied().collect();
-        let mut scale = fraction.len() as i32 - exponent;
+        // The digits without leading zeros, which take no room.
+        let digits: Vec<u8> = whole
+            .iter()
+            .chain(fraction)
+            .copied()
+            .skip_while(|&b| b == b'0')
+            .collect();
+        let mut scale = (fraction.len() as i64).checked_sub(exponent)?;
+        if digits.is_empty() {
+            return Some(Dec::new(0, scale.clamp(0, MAX_DECIMAL_SCALE as i64) as u8));
+        }
+        let mut significant = digits;
         if scale < 0 {
-            digits.extend(std::iter::repeat_n(b'0', (-scale) as usize));
+            // Zeros after the digits, as long as 76 digits hold them.
+            if significant.len() as i64 - scale > 76 {
+                return None;
+            }
+            significant.extend(std::iter::repeat_n(b'0', (-scale) as usize));
             scale = 0;
         }
-        // Leading zeros take no room.
-        let first = digits
-            .iter()
-            .position(|&b| b != b'0')
-            .unwrap_or(digits.len());
-        let significant = &digits[first..];
         // Keep what fits, at most 76 digits and 76 places, rounding the
         // digits after it off.
-        let dropped = significant
-            .len()
-            .saturating_sub(76)
-            .max((scale - 76).max(0) as usize);
-        if dropped as i32 > scale {
+        let dropped = (significant.len() as i64 - 76).max(scale - 76).max(0);
+        if dropped > scale {
             return None;
         }
-        let keep = significant.len().saturating_sub(dropped);
+        let keep = (significant.len() as i64 - dropped).max(0) as usize;
         let mut unscaled = Int256::from_digits(negative, &significant[..keep])?;
-        if significant.get(keep).is_some_and(|&d| d >= b'5') {
+        // The first digit dropped rounds (none when all are dropped and
+        // more places yet).
+        let first_dropped = (dropped <= significant.len() as i64).then(|| significant.get(keep));
+        if first_dropped.flatten().is_some_and(|&d| d >= b'5') {
             let one = Int256::from_i128(if negative { -1 } else { 1 });
             unscaled = unscaled.checked_add(one)?;
         }
-        let scale = scale - dropped as i32;
+        let scale = scale - dropped;
         Some(Dec::from_unscaled(unscaled, u8::try_from(scale).ok()?))
     }
 
@@ -477,6 +486,21 @@ mod tests {
         let tinier = format!("0.{}1", "0".repeat(100));
         assert_eq!(d(&tinier).to_string(), format!("0.{}", "0".repeat(76)));
         assert_eq!(d(&tinier).truncate(0).to_string(), "0");
+        // Exponents that no decimal holds, and ones that only make zeros.
+        assert_eq!(Dec::parse("1e2000000000"), None);
+        assert_eq!(
+            Dec::parse("1e-9223372036854775807").map(|x| x.is_zero()),
+            Some(true)
+        );
+        assert_eq!(Dec::parse("1e-9223372036854775808"), None);
+        assert_eq!(Dec::parse("1e99999999999999999999"), None);
+        assert_eq!(
+            Dec::parse("0e2000000000").map(|x| x.to_string()),
+            Some("0".into())
+        );
+        assert_eq!(d("5e-77").to_string(), format!("0.{}1", "0".repeat(75)));
+        assert_eq!(d("4e-77").to_string(), format!("0.{}", "0".repeat(76)));
+        assert_eq!(d("1.5e75").to_string(), format!("15{}", "0".repeat(74)));
     }
 
     #[test]
