@@ -225,14 +225,7 @@ impl Int256 {
         if !self.is_negative() {
             return (false, self.0);
         }
-        let mut m = [0u64; 4];
-        let mut carry = true;
-        for (i, limb) in m.iter_mut().enumerate() {
-            let (s, c) = (!self.0[i]).overflowing_add(carry as u64);
-            *limb = s;
-            carry = c;
-        }
-        (true, m)
+        (true, self.wrapping_neg().0)
     }
 
     /// The value of a sign and a magnitude; `None` if the magnitude does not
@@ -244,11 +237,11 @@ impl Int256 {
         if !negative {
             return Some(Int256(m));
         }
-        Some(Int256(m).split_negated())
+        Some(Int256(m).wrapping_neg())
     }
 
-    /// The two's complement negation of a non-negative value.
-    fn split_negated(self) -> Int256 {
+    /// The two's complement negation (!x + 1), wrapping at 2^256.
+    fn wrapping_neg(self) -> Int256 {
         let mut out = [0u64; 4];
         let mut carry = true;
         for (i, limb) in out.iter_mut().enumerate() {
