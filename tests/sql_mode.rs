@@ -50,3 +50,69 @@ fn strict_and_lenient_writes_as_mariadb() {
     let mariadb = MariaDb::start();
     common::differential::same_rows_and_messages(&server, &mariadb, "sqm", SETUP, STEPS, &[]);
 }
+
+/// NULL into NOT NULL columns and divisions by zero in each mode: outside
+/// strict mode an UPDATE (single- or multi-table) or a multi-row INSERT
+/// stores the column's implicit default with warning 1048, a single-row
+/// INSERT fails; a division by zero warns only under
+/// ERROR_FOR_DIVISION_BY_ZERO and fails an INSERT or UPDATE (in its WHERE
+/// or SELECT too) only in strict mode, a DELETE never.
+#[test]
+fn nulls_and_divisions_by_zero_as_mariadb() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    common::differential::same_rows_and_messages(
+        &server,
+        &mariadb,
+        "sqn",
+        &[
+            "CREATE TABLE m1 (a INT PRIMARY KEY, b TINYINT NOT NULL, c VARCHAR(2), d DATE NOT NULL DEFAULT '2020-01-01', e INT)",
+            "CREATE TABLE m2 (a INT PRIMARY KEY, v INT)",
+            "INSERT INTO m1 (a, b, c) VALUES (1, 1, 'x'), (2, 2, 'y')",
+            "INSERT INTO m2 VALUES (1, 500), (2, NULL)",
+        ],
+        &[
+            "SET sql_mode = ''",
+            "INSERT INTO m1 (a, b, d) VALUES (3, NULL, '2021-01-01')",
+            "INSERT INTO m1 (a, b, d) VALUES (3, NULL, '2021-01-01'), (4, 4, NULL)",
+            "SHOW WARNINGS",
+            "SELECT * FROM m1 ORDER BY a",
+            "UPDATE m1 SET b = NULL, c = NULL, d = NULL WHERE a = 4",
+            "SHOW WARNINGS",
+            "UPDATE m1 SET e = 10 / 0 WHERE a = 1",
+            "SHOW WARNINGS",
+            "UPDATE m1 SET c = 'w' WHERE 1 / 0 IS NULL AND a < 3",
+            "SHOW WARNINGS",
+            "UPDATE m1 JOIN m2 ON m1.a = m2.a SET m1.b = m2.v, m1.c = 'ab'",
+            "SHOW WARNINGS",
+            "UPDATE m1, m2 SET m1.b = m2.v * 2 WHERE m1.a = m2.a AND m2.v > 1",
+            "SHOW WARNINGS",
+            "SELECT * FROM m1 ORDER BY a",
+            "SET sql_mode = 'ERROR_FOR_DIVISION_BY_ZERO'",
+            "UPDATE m1 SET e = 10 % 0 WHERE a = 1",
+            "SHOW WARNINGS",
+            "UPDATE m1 SET c = 'v' WHERE a / 0 IS NULL AND a < 3",
+            "SHOW WARNINGS",
+            "INSERT INTO m1 (a, b, e) VALUES (5, 5, 1 / 0)",
+            "SHOW WARNINGS",
+            "SET sql_mode = 'STRICT_TRANS_TABLES'",
+            "INSERT INTO m1 (a, b, e) VALUES (6, 6, 1 / 0)",
+            "UPDATE m1 SET b = b / 0 WHERE a = 1",
+            "UPDATE m1 JOIN m2 ON m1.a = m2.a SET m1.b = m2.v",
+            "SET sql_mode = DEFAULT",
+            "UPDATE m1 SET c = 'r' WHERE b / 0 IS NULL",
+            "INSERT INTO m1 (a, b, e) VALUES (7, 7, 1 / 0)",
+            "INSERT INTO m2 SELECT a, a / 0 FROM m1 WHERE a > 4",
+            "INSERT INTO m2 SELECT a + 10, a FROM m1 WHERE a / 0 IS NULL",
+            "INSERT INTO m2 (a) VALUES (1) ON DUPLICATE KEY UPDATE v = 1 / 0",
+            "REPLACE INTO m2 VALUES (31, 1 / 0)",
+            "UPDATE m1 SET e = (SELECT 1 / 0)",
+            "DELETE FROM m1 WHERE a / 0 IS NULL AND a = 1",
+            "SHOW WARNINGS",
+            "DELETE FROM m1 ORDER BY a / 0 LIMIT 1",
+            "SELECT * FROM m1 ORDER BY a",
+            "SELECT * FROM m2 ORDER BY a",
+        ],
+        &[],
+    );
+}

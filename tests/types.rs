@@ -774,6 +774,32 @@ fn decimals_as_mariadb_does() {
             "INSERT INTO td2 VALUES (2, 99999999999999999999999999999.5, 1e70, 1e70, -1e70)",
             "SELECT * FROM td2",
             "SET sql_mode = DEFAULT",
+            // Values past 17 digits group, count and match apart.
+            "CREATE TABLE tg (id INT PRIMARY KEY, d DECIMAL(40,0), f DECIMAL(40,20), x DOUBLE)",
+            "INSERT INTO tg VALUES (1, 1000000000000000000000000000000000000001, 0.12345678901234567890, 0.1), \
+             (2, 1000000000000000000000000000000000000002, 0.12345678901234567891, 0.1), \
+             (3, 1000000000000000000000000000000000000001, 0.1234567890123456789, 1e39), \
+             (4, 1000000000000000000000000000000000000000, 0.1, 1.5)",
+            "SELECT d, COUNT(*) FROM tg GROUP BY d ORDER BY d",
+            "SELECT f, COUNT(*) FROM tg GROUP BY f ORDER BY f",
+            "SELECT COUNT(DISTINCT d), COUNT(DISTINCT f), COUNT(DISTINCT d, f) FROM tg",
+            "SELECT DISTINCT d FROM tg ORDER BY d",
+            "SELECT id FROM tg WHERE d IN (1000000000000000000000000000000000000002, 7) ORDER BY id",
+            "SELECT id FROM tg WHERE f IN (0.12345678901234567891, 0.1) ORDER BY id",
+            "SELECT a.id, b.id FROM tg a JOIN tg b ON a.f = b.x ORDER BY a.id, b.id",
+            "SELECT a.id, b.id FROM tg a JOIN tg b ON a.d = b.d ORDER BY a.id, b.id",
+            // Exact products past 256 bits whose rounded value fits, and a
+            // quotient whose shifted dividend passes them.
+            "SELECT 1234567890.123456789012345678901234568 * -9876543210.987654321098765432109877, \
+             CAST(12345678901234567890123456.123456789 AS DECIMAL(40,9)) / CAST(0.000000000000000000000000000003 AS DECIMAL(31,30))",
+            "SELECT CAST(1e300 AS DECIMAL(10,2)), CAST(-1e300 AS DECIMAL(10,2)), \
+             CAST('123456789012345678901234567890' AS DECIMAL(30,0)), CAST('-1e100' AS DECIMAL(5,1)), \
+             CAST('abc' AS DECIMAL(5,2)), CAST('12e' AS DECIMAL(5,2)), CAST(' 0.123456789012345678901234567890123x' AS DECIMAL(40,38))",
+            "SELECT FORMAT(1234567890123456789.123456789, 12), FORMAT(12345678901234567890, 2), FORMAT(-0.5, 0), \
+             FORMAT(2.5, 0), FORMAT(123.456, 5), FORMAT(d, 3) FROM tg WHERE id = 1",
+            "SELECT ROUND(18446744073709551615, -1), ROUND(CAST(15 AS UNSIGNED), -1), ROUND(9223372036854775807, -1), \
+             ROUND(-9223372036854775808, -1), ROUND(18446744073709551615, -20)",
+            "SELECT '12e' + 0, '1.5e' + 1, '.5x' + 0, '-.e' + 0, '1e3x' + 0",
         ],
         &left_out,
     );
@@ -821,7 +847,40 @@ fn zero_dates_as_mariadb_does() {
             "ALTER TABLE z ADD COLUMN d2 DATE NOT NULL, ADD COLUMN t2 DATETIME NOT NULL, \
              ADD COLUMN y YEAR NOT NULL",
             "SELECT id, d2, t2, y, d2 = '0000-00-00' FROM z ORDER BY id",
+            "SELECT DATE_ADD('2020-01-01', INTERVAL 8000 YEAR), DATE_ADD('0001-01-01', INTERVAL -1 DAY), DATE_ADD(t, INTERVAL 1 DAY), DATE_ADD('0000-00-00 10:00:00', INTERVAL 1 DAY), \
+             DATE_ADD('2020-01-01', INTERVAL 9223372036854775807 SECOND), DATE_ADD(d, INTERVAL 1 DAY), \
+             DATE_SUB('9999-12-31', INTERVAL -1 DAY), DATE_ADD('2020-01-01', INTERVAL 99999999999 MONTH) \
+             FROM z WHERE id = 1",
+            "SHOW WARNINGS",
+            "SELECT DATE_ADD('9999-12-31 23:00:00', INTERVAL 59 MINUTE), DATE_ADD('9999-12-31 23:00:00', INTERVAL 60 MINUTE), \
+             DATE_ADD('2020-01-01 00:00:00', INTERVAL 1 DAY), DATE_ADD('2020-01-01T10:00:00', INTERVAL 1 DAY), \
+             ADDDATE('2020-01-01 10:00:00', 1), DATE_SUB('2020-03-31 10:00:00', INTERVAL 1 MONTH) FROM z WHERE id = 1",
         ],
+    );
+    // Zero dates as binary-protocol parameters (no fields, as MariaDB's
+    // clients send them) are the zero date.
+    let parameters = |url: &str| -> Vec<Vec<mysql::Value>> {
+        let mut c = Conn::new(Opts::from_url(url).unwrap()).unwrap();
+        c.query_drop("USE tyz").unwrap();
+        let zero = mysql::Value::Date(0, 0, 0, 0, 0, 0, 0);
+        c.exec_drop(
+            "INSERT INTO z (id, d, t, d2, t2, y) VALUES (?, ?, ?, ?, ?, 2000)",
+            (20, zero.clone(), zero.clone(), zero.clone(), zero.clone()),
+        )
+        .unwrap();
+        let rows: Vec<mysql::Row> = c
+            .exec(
+                "SELECT id, d, t, d = ?, t = ? FROM z WHERE id = 20",
+                (zero.clone(), zero),
+            )
+            .unwrap();
+        rows.into_iter().map(|r| r.unwrap()).collect()
+    };
+    let ours = parameters(&server.url(""));
+    assert_eq!(ours.len(), 1);
+    assert_eq!(
+        ours,
+        parameters(&format!("mysql://root@127.0.0.1:{}/", mariadb.port))
     );
     let rows = |url: &str| -> Vec<Vec<mysql::Value>> {
         let mut c = Conn::new(Opts::from_url(url).unwrap()).unwrap();

@@ -329,9 +329,11 @@ const L_SHIPDATE: usize = 10;
 pub fn q6_month(table: &Table, view: &ReadView, first: i32, next: i32, index: bool) -> i128 {
     let mut revenue: i128 = 0;
     let mut add = |row: lineardb_table::RowRef<'_>| {
-        let disc = row.decimal(L_DISCOUNT);
-        if (4..=6).contains(&disc) && row.decimal(L_QUANTITY) < 2500 {
-            revenue += row.decimal(L_EXTENDEDPRICE) * disc;
+        // DECIMAL(15,2) columns: an i128 each.
+        let cents = |c| row.decimal(c).unwrap_or_default();
+        let disc = cents(L_DISCOUNT);
+        if (4..=6).contains(&disc) && cents(L_QUANTITY) < 2500 {
+            revenue += cents(L_EXTENDEDPRICE) * disc;
         }
     };
     if index {

@@ -8,7 +8,7 @@ use lineardb_sql::{
     SERVER_VERSION,
 };
 use lineardb_sync::SharedFlag;
-use lineardb_table::types::MICROS_PER_DAY;
+use lineardb_table::types::{MICROS_PER_DAY, ZERO_DATE};
 use lineardb_table::{Engine, Value};
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
@@ -194,15 +194,20 @@ fn read_param(r: &mut Reader<'_>, ty: u8, unsigned: bool) -> io::Result<Value> {
         7 | 10 | 12 => {
             let n = r.u8()? as usize;
             let b = r.take(n)?;
+            // No fields, or a year, month and day of 0: the zero date.
             if n == 0 {
-                return Ok(Value::Date(0));
+                return Ok(Value::Date(ZERO_DATE));
             }
             let y = u16::from_le_bytes([b[0], *b.get(1).unwrap_or(&0)]) as i32;
             let (m, d) = (
                 *b.get(2).unwrap_or(&1) as u32,
                 *b.get(3).unwrap_or(&1) as u32,
             );
-            let days = lineardb_table::types::days_from_civil(y, m.max(1), d.max(1));
+            let days = if (y, m, d) == (0, 0, 0) {
+                ZERO_DATE
+            } else {
+                lineardb_table::types::days_from_civil(y, m.max(1), d.max(1))
+            };
             if n <= 4 || ty == 10 {
                 Value::Date(days)
             } else {

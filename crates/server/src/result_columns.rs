@@ -272,11 +272,18 @@ impl Encoding {
     }
 }
 
+/// An integer column's value as its eight bytes (an unsigned one's bits),
+/// a number past the range stopping at its end.
 fn int_of(v: &Value) -> i64 {
+    let in_range = |n: i128| n.clamp(i64::MIN as i128, u64::MAX as i128) as i64;
     match v {
         Value::Int(i) => *i,
         Value::UInt(u) => *u as i64,
-        Value::Decimal(d) => d.round_to_i128().unwrap_or_default() as i64,
+        Value::Decimal(d) => in_range(d.round_to_i128().unwrap_or(if d.is_negative() {
+            i128::MIN
+        } else {
+            i128::MAX
+        })),
         Value::Double(f) => f.round() as i64,
         other => other
             .to_text()

@@ -94,7 +94,7 @@ impl Session {
         self.slot.begin("Query", Some(&batch.text));
         self.statement_text = Some(batch.text.clone());
         let start = std::time::Instant::now();
-        crate::expr::take_divisions_by_zero();
+        crate::expr::warnings::take();
         crate::execution::recursive::take_cut_short();
         crate::expr::group_concat::take_cut_rows();
         let stop = self.slot.kill_query.clone();
@@ -220,7 +220,7 @@ impl Session {
         self.slot.counters.questions.add(1);
         self.slot.begin("Execute", None);
         let start = std::time::Instant::now();
-        crate::expr::take_divisions_by_zero();
+        crate::expr::warnings::take();
         crate::execution::recursive::take_cut_short();
         crate::expr::group_concat::take_cut_rows();
         let stop = self.slot.kill_query.clone();
@@ -360,6 +360,12 @@ impl Session {
             // DDL commits the open transaction first, as in MySQL.
             self.end_transaction(true)?;
         }
+        // An INSERT or UPDATE in strict mode fails on a division by zero
+        // anywhere in it (its WHERE, its SELECT too), as MariaDB's does; a
+        // DELETE only warns.
+        let writes = matches!(stmt, S::Insert(_) | S::Update(_));
+        let _division =
+            crate::expr::warnings::division_by_zero_fails(writes && self.division_by_zero_fails());
         match stmt {
             S::Query(q) => self.select(q, params, args, sink),
             S::Insert(ins) => {
@@ -520,14 +526,16 @@ impl Session {
         r
     }
 
-    /// Warning 1365 for each division by zero the statement evaluated (up
-    /// to `max_error_count`, 64), 1931 for a recursive CTE cut short.
+    /// The warnings the statement's expressions raised (up to
+    /// `max_error_count`, 64; a division by zero's only under
+    /// ERROR_FOR_DIVISION_BY_ZERO), 1931 for a recursive CTE cut short.
     fn warn_from_execution(&mut self) {
-        let n = crate::expr::take_divisions_by_zero() as usize;
-        let room = 64usize.saturating_sub(self.warnings.len());
-        for _ in 0..n.min(room) {
-            self.warnings.push((1365, "Division by 0".into()));
+        let mut raised = crate::expr::warnings::take();
+        if !raised.is_empty() && !self.division_by_zero_reported() {
+            raised.retain(|w| w.0 != crate::expr::warnings::DIVISION_BY_ZERO);
         }
+        let room = 64usize.saturating_sub(self.warnings.len());
+        self.warnings.extend(raised.into_iter().take(room));
         for row in crate::expr::group_concat::take_cut_rows() {
             if self.warnings.len() < 64 {
                 self.warnings

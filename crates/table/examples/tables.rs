@@ -84,7 +84,7 @@ fn main() -> Result<()> {
     );
     let mut cents = 0i128;
     orders.scan_primary(&view, &pk, |_, r| {
-        cents += r.decimal(2);
+        cents += r.decimal(2).expect("a DECIMAL(10,2)");
         true
     })?;
     println!(
@@ -129,7 +129,7 @@ fn main() -> Result<()> {
     );
     let mut march_cents = 0i128;
     orders.scan_index_rows(&view, by_day, &march, |r| {
-        march_cents += r.decimal(2);
+        march_cents += r.decimal(2).expect("a DECIMAL(10,2)");
         true
     })?;
     println!(

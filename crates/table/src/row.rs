@@ -260,16 +260,17 @@ impl<'a> RowRef<'a> {
         }
     }
 
-    /// DECIMAL(≤ 38) column's unscaled value (0 if NULL or wider).
+    /// A DECIMAL(≤ 38) column's unscaled value (0 if NULL); None for a
+    /// wider column (read it with [`RowRef::wide_decimal`]).
     #[inline]
-    pub fn decimal(&self, c: usize) -> i128 {
+    pub fn decimal(&self, c: usize) -> Option<i128> {
         let f = self.fixed(c);
         if f.len() == 8 {
-            i64::from_le_bytes(f.try_into().unwrap()) as i128
+            Some(i64::from_le_bytes(f.try_into().unwrap()) as i128)
         } else if f.len() == 16 {
-            i128::from_le_bytes(f.try_into().unwrap())
+            Some(i128::from_le_bytes(f.try_into().unwrap()))
         } else {
-            0
+            None
         }
     }
 

@@ -8,6 +8,7 @@ pub(crate) mod row_key;
 pub(crate) mod subquery;
 pub(crate) mod user_variables;
 mod walk;
+pub(crate) mod warnings;
 pub(crate) mod window;
 use crate::error::{Result, SqlError};
 use crate::function::arguments::{int_of, numeric};
@@ -1698,13 +1699,6 @@ fn as_dec(v: &Value) -> Option<Dec> {
 }
 
 thread_local! {
-    /// Divisions by zero this thread evaluated since the last
-    /// [`take_divisions_by_zero`] (each gave NULL; the statement reports
-    /// warning 1365 for them, or fails when it was writing the value).
-    static DIVISIONS_BY_ZERO: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-}
-
-thread_local! {
     /// The running statement's stop flag (KILL QUERY, max_statement_time),
     /// for functions that wait (SLEEP).
     static STOP: std::cell::RefCell<Option<std::sync::Arc<lineardb_sync::SharedFlag>>> =
@@ -1726,38 +1720,14 @@ fn stopped() -> bool {
     STOP.with(|s| s.borrow().as_ref().is_some_and(|f| f.get()))
 }
 
-/// NULL, counting a division by zero.
-fn division_by_zero() -> Value {
-    DIVISIONS_BY_ZERO.with(|c| c.set(c.get().saturating_add(1)));
-    Value::Null
-}
-
-/// The divisions by zero counted on this thread since the last call.
-pub(crate) fn take_divisions_by_zero() -> u32 {
-    DIVISIONS_BY_ZERO.with(|c| c.replace(0))
-}
-
-/// Runs `f` without counting its divisions by zero (a re-evaluation).
-pub(crate) fn uncounted<T>(f: impl FnOnce() -> T) -> T {
-    let before = take_divisions_by_zero();
-    let r = f();
-    DIVISIONS_BY_ZERO.with(|c| c.set(before));
-    r
-}
-
-/// Evaluates a value a statement writes (INSERT, UPDATE ... SET): a
-/// division by zero in it is error 1365, as strict mode with
-/// ERROR_FOR_DIVISION_BY_ZERO has it; earlier ones (a WHERE clause) stay
-/// counted for the warnings.
-pub(crate) fn eval_written<R: Row + ?Sized>(e: &Expr, row: &R, env: Env<'_>) -> Result<Value> {
-    let before = take_divisions_by_zero();
-    let v = e.eval(row, env);
-    let here = take_divisions_by_zero();
-    DIVISIONS_BY_ZERO.with(|c| c.set(before));
-    if here > 0 {
+/// NULL with warning 1365, or error 1365 where a division by zero fails
+/// the statement.
+fn division_by_zero() -> Result<Value> {
+    if warnings::division_fails() {
         return Err(SqlError::new(1365, "22012", "Division by 0"));
     }
-    v
+    warnings::raise(warnings::DIVISION_BY_ZERO, "Division by 0");
+    Ok(Value::Null)
 }
 
 /// Integer arithmetic as MySQL does it: unsigned when either operand is
@@ -1774,7 +1744,7 @@ fn integer_arith(op: ArithOp, a: &Value, b: &Value) -> Result<Value> {
         ArithOp::Add => x.checked_add(y),
         ArithOp::Sub => x.checked_sub(y),
         ArithOp::Mul => x.checked_mul(y),
-        ArithOp::IntDiv | ArithOp::Mod if y == 0 => return Ok(division_by_zero()),
+        ArithOp::IntDiv | ArithOp::Mod if y == 0 => return division_by_zero(),
         ArithOp::IntDiv => x.checked_div(y),
         ArithOp::Mod => x.checked_rem(y),
         ArithOp::Div => unreachable!("exact division is decimal"),
@@ -1803,7 +1773,7 @@ pub(crate) fn arith(op: ArithOp, a: &Value, b: &Value) -> Result<Value> {
                 ArithOp::Sub => x - y,
                 ArithOp::Mul => x * y,
                 ArithOp::Div | ArithOp::IntDiv | ArithOp::Mod if y == 0.0 => {
-                    return Ok(division_by_zero())
+                    return division_by_zero()
                 }
                 ArithOp::Div => x / y,
                 ArithOp::IntDiv => {
@@ -1834,7 +1804,7 @@ pub(crate) fn arith(op: ArithOp, a: &Value, b: &Value) -> Result<Value> {
                 ArithOp::Mul => Value::Decimal(x.checked_mul(y).ok_or_else(dec_overflow)?),
                 ArithOp::Div => {
                     if y.is_zero() {
-                        return Ok(division_by_zero());
+                        return division_by_zero();
                     }
                     // MariaDB: the dividend's scale plus 4
                     // (div_precision_increment).
@@ -1843,7 +1813,7 @@ pub(crate) fn arith(op: ArithOp, a: &Value, b: &Value) -> Result<Value> {
                 }
                 ArithOp::IntDiv => {
                     if y.is_zero() {
-                        return Ok(division_by_zero());
+                        return division_by_zero();
                     }
                     let q = x.checked_int_div(y).ok_or_else(dec_overflow)?;
                     Value::Int(
@@ -1854,7 +1824,7 @@ pub(crate) fn arith(op: ArithOp, a: &Value, b: &Value) -> Result<Value> {
                 }
                 ArithOp::Mod => {
                     if y.is_zero() {
-                        return Ok(division_by_zero());
+                        return division_by_zero();
                     }
                     Value::Decimal(x.checked_rem(y).ok_or_else(dec_overflow)?)
                 }
@@ -1869,6 +1839,13 @@ pub(crate) fn like(text: &[u8], pattern: &[u8]) -> bool {
     Collation::default().like(text, pattern, '\\' as u32)
 }
 
+/// NULL with MariaDB's warning 1441, for a date past 9999-12-31 or before
+/// 0001-01-01.
+fn datetime_overflow() -> Value {
+    warnings::raise(1441, "Datetime function: datetime field overflow");
+    Value::Null
+}
+
 fn add_interval(base: &Value, unit: IntervalUnit, n: i64) -> Value {
     let micros = |d: i32| d as i64 * MICROS_PER_DAY;
     let (days, time, was_date) = match base {
@@ -1880,7 +1857,10 @@ fn add_interval(base: &Value, unit: IntervalUnit, n: i64) -> Value {
         ),
         Value::Bytes(b) => {
             let s = String::from_utf8_lossy(b);
-            if let Some(d) = parse_date(&s) {
+            // A text with a time of day stays a DATETIME ('2020-01-01
+            // 00:00:00' plus a day is '2020-01-02 00:00:00').
+            let with_time = s.trim().contains([' ', 'T']);
+            if let Some(d) = parse_date(&s).filter(|_| !with_time) {
                 (d, 0, true)
             } else if let Some(t) = lineardb_table::types::parse_datetime(&s) {
                 (
@@ -1896,18 +1876,26 @@ fn add_interval(base: &Value, unit: IntervalUnit, n: i64) -> Value {
     };
     // The zero date is no point in time: nothing is added to it.
     if days == lineardb_table::types::ZERO_DATE {
+        let text = base.to_text().unwrap_or_default();
+        warnings::raise(1292, &format!("Incorrect datetime value: '{text}'"));
         return Value::Null;
     }
     let months = match unit {
-        IntervalUnit::Month => Some(n),
-        IntervalUnit::Quarter => Some(3 * n),
-        IntervalUnit::Year => Some(12 * n),
+        IntervalUnit::Month => Some(Some(n)),
+        IntervalUnit::Quarter => Some(n.checked_mul(3)),
+        IntervalUnit::Year => Some(n.checked_mul(12)),
         _ => None,
     };
     if let Some(m) = months {
         let (y, mo, d) = civil_from_days(days);
-        let total = y as i64 * 12 + (mo as i64 - 1) + m;
-        let (ny, nm) = (total.div_euclid(12) as i32, total.rem_euclid(12) as u32 + 1);
+        let Some(total) = m.and_then(|m| (y as i64 * 12 + (mo as i64 - 1)).checked_add(m)) else {
+            return datetime_overflow();
+        };
+        let (ny, nm) = (total.div_euclid(12), total.rem_euclid(12) as u32 + 1);
+        if !(1..=9999).contains(&ny) {
+            return datetime_overflow();
+        }
+        let ny = ny as i32;
         let next_first = if nm == 12 {
             days_from_civil(ny + 1, 1, 1)
         } else {
@@ -1921,15 +1909,25 @@ fn add_interval(base: &Value, unit: IntervalUnit, n: i64) -> Value {
             Value::DateTime(micros(nd) + time)
         };
     }
-    let delta = match unit {
-        IntervalUnit::Day => n * MICROS_PER_DAY,
-        IntervalUnit::Week => 7 * n * MICROS_PER_DAY,
-        IntervalUnit::Hour => n * 3_600_000_000,
-        IntervalUnit::Minute => n * 60_000_000,
-        IntervalUnit::Second => n * 1_000_000,
+    let unit_micros = match unit {
+        IntervalUnit::Day => MICROS_PER_DAY,
+        IntervalUnit::Week => 7 * MICROS_PER_DAY,
+        IntervalUnit::Hour => 3_600_000_000,
+        IntervalUnit::Minute => 60_000_000,
+        IntervalUnit::Second => 1_000_000,
         _ => unreachable!(),
     };
-    let t = micros(days) + time + delta;
+    let Some(delta) = n.checked_mul(unit_micros) else {
+        return datetime_overflow();
+    };
+    let Some(t) = (micros(days) + time).checked_add(delta) else {
+        return datetime_overflow();
+    };
+    let first = micros(days_from_civil(1, 1, 1));
+    let end = micros(days_from_civil(10000, 1, 1));
+    if !(first..end).contains(&t) {
+        return datetime_overflow();
+    }
     if was_date && delta % MICROS_PER_DAY == 0 {
         Value::Date(t.div_euclid(MICROS_PER_DAY) as i32)
     } else {
@@ -2265,14 +2263,21 @@ impl Expr {
                             _ => x.ceil(),
                         })
                     }
-                    // A whole number rounds only to fewer digits.
-                    Value::Int(i) if f == Func::Round && digits < 0 => {
-                        let r = Dec::new(i as i128, 0).round_digits(digits, false);
-                        Value::Int(
-                            r.unscaled_i128()
-                                .and_then(|n| i64::try_from(n).ok())
-                                .ok_or_else(|| SqlError::out_of_range("BIGINT"))?,
-                        )
+                    // A whole number rounds only to fewer digits; past
+                    // BIGINT's range the result is a DECIMAL, as MariaDB's.
+                    v @ (Value::Int(_) | Value::UInt(_)) if f == Func::Round && digits < 0 => {
+                        let whole = match v {
+                            Value::Int(i) => i as i128,
+                            Value::UInt(u) => u as i128,
+                            _ => unreachable!("matched above"),
+                        };
+                        let r = Dec::new(whole, 0).round_digits(digits, false);
+                        let n = r.unscaled_i128().expect("a BIGINT rounded within i128");
+                        match (i64::try_from(n), u64::try_from(n)) {
+                            (Ok(i), _) if matches!(v, Value::Int(_)) => Value::Int(i),
+                            (_, Ok(u)) if matches!(v, Value::UInt(_)) => Value::UInt(u),
+                            _ => Value::Decimal(r),
+                        }
                     }
                     v => v,
                 }
@@ -2583,16 +2588,30 @@ fn cast_value(v: Value, t: CastType) -> Value {
             }
         }
         CastType::Decimal(p, s) => {
-            let d = match numeric(&v) {
-                Value::Int(i) => Dec::new(i as i128, 0),
-                Value::UInt(u) => Dec::new(u as i128, 0),
-                Value::Decimal(d) => d,
-                Value::Double(f) => Dec::parse(&format!("{f}")).unwrap_or(Dec::new(0, 0)),
-                _ => Dec::new(0, 0),
+            // The value exactly (a text's digits, not its double), or None
+            // past what any decimal holds: then the type's extreme.
+            let (d, negative) = match &v {
+                Value::Bytes(b) => {
+                    let text = String::from_utf8_lossy(b);
+                    let prefix = crate::function::arguments::number_prefix(&text);
+                    let d = if prefix.is_empty() {
+                        Some(Dec::new(0, 0))
+                    } else {
+                        Dec::parse(prefix)
+                    };
+                    (d, prefix.starts_with('-'))
+                }
+                v => match numeric(v) {
+                    Value::Int(i) => (Some(Dec::new(i as i128, 0)), i < 0),
+                    Value::UInt(u) => (Some(Dec::new(u as i128, 0)), false),
+                    Value::Decimal(d) => (Some(d), d.is_negative()),
+                    Value::Double(f) => (Dec::parse(&format!("{f:e}")), f < 0.0),
+                    _ => (Some(Dec::new(0, 0)), false),
+                },
             };
-            match d.checked_rescale(s) {
+            match d.and_then(|d| d.checked_rescale(s)) {
                 Some(d) if d.fits_precision(p) => Value::Decimal(d),
-                _ => Value::Decimal(Dec::extreme(p, s, d.is_negative())),
+                _ => Value::Decimal(Dec::extreme(p, s, negative)),
             }
         }
         CastType::Double => match numeric(&v) {
@@ -2977,15 +2996,15 @@ mod tests {
             arith(ArithOp::Add, &Value::UInt(1 << 63), &Value::Int(1)).unwrap(),
             Value::UInt((1 << 63) + 1)
         );
-        take_divisions_by_zero();
+        warnings::take();
         for op in [ArithOp::Div, ArithOp::IntDiv, ArithOp::Mod] {
             assert_eq!(
                 arith(op, &Value::Int(1), &Value::Int(0)).unwrap(),
                 Value::Null
             );
         }
-        assert_eq!(take_divisions_by_zero(), 3);
-        assert_eq!(take_divisions_by_zero(), 0);
+        assert_eq!(warnings::take().len(), 3);
+        assert_eq!(warnings::pending(), 0);
     }
 
     #[test]

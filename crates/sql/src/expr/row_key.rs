@@ -2,9 +2,10 @@
 //! numbers, between dates, between strings in their collation) give equal
 //! bytes, whatever their representation (1 = 1.0 = 1e0; a DATE and the
 //! DATETIME at its midnight; 'a' and 'A ' under utf8mb4_general_ci). Unequal values may share bytes only for numbers no double
-//! tells apart, so users compare the values again after a match.
+//! tells apart (a DOUBLE and a DECIMAL past what a double holds), so users
+//! compare the values again after a match.
 use lineardb_table::types::MICROS_PER_DAY;
-use lineardb_table::{Collation, Value};
+use lineardb_table::{Collation, Dec, Value};
 
 /// The hasher of the tables keyed by row keys (DISTINCT, GROUP BY, hash
 /// joins, set operations, IN sets): fast on long keys, seeded at random
@@ -24,15 +25,9 @@ pub(crate) fn encode_value(v: &Value, collation: Collation, out: &mut Vec<u8>) -
         Value::Null => return false,
         Value::Int(i) => integer(*i as i128, out),
         Value::UInt(u) => integer(*u as i128, out),
-        Value::Decimal(d) => {
-            let whole = d.truncate(0);
-            match whole.unscaled_i128() {
-                Some(n) if whole.rescale(d.scale) == *d => integer(n, out),
-                _ => double(d.to_f64(), out),
-            }
-        }
+        Value::Decimal(d) => decimal(*d, out),
         Value::Double(f) => {
-            if f.fract() == 0.0 && f.abs() < 1e30 {
+            if f.fract() == 0.0 && f.abs() < WHOLE_DOUBLE_LIMIT as f64 {
                 integer(*f as i128, out)
             } else {
                 double(*f, out)
@@ -62,6 +57,35 @@ fn integer(i: i128, out: &mut Vec<u8>) {
     out.push(1);
     out.extend_from_slice(&i.to_le_bytes());
 }
+
+/// A decimal keys as the integer or the double of the same value, so that
+/// it meets the INT or DOUBLE it equals, except where no double holds it
+/// (past 15 significant digits, a value the nearest double does not print
+/// back as): then its exact digits, so that two such decimals group apart.
+fn decimal(d: Dec, out: &mut Vec<u8>) {
+    if let Some(n) = d.unscaled_i128() {
+        let unit = 10i128.pow(d.scale.min(38) as u32);
+        if n % unit == 0 && (n / unit).unsigned_abs() < WHOLE_DOUBLE_LIMIT {
+            return integer(n / unit, out);
+        }
+        if n.unsigned_abs() < 1_000_000_000_000_000 {
+            // 15 digits: the double nearest is the same for every scale
+            // of the value (150/100 and 15/10 round to one double).
+            return double(d.to_f64(), out);
+        }
+    }
+    let d = d.normalized();
+    let f = d.to_f64();
+    if Dec::parse(&format!("{f:e}")).is_some_and(|back| back.cmp_value(d).is_eq()) {
+        return double(f, out);
+    }
+    out.push(6);
+    out.push(d.scale);
+    out.extend_from_slice(&d.unscaled().to_le_bytes());
+}
+
+/// Whole doubles below this key as integers (above it they may not be exact).
+const WHOLE_DOUBLE_LIMIT: u128 = 1_000_000_000_000_000_000_000_000_000_000;
 
 fn double(f: f64, out: &mut Vec<u8>) {
     out.push(2);
@@ -109,7 +133,6 @@ pub(crate) fn collations_of(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lineardb_table::Dec;
 
     #[test]
     fn equal_numbers_and_dates_share_keys() {
@@ -122,6 +145,22 @@ mod tests {
             key(Value::Double(1.5))
         );
         assert_ne!(key(Value::Int(1)), key(Value::Int(2)));
+        let wide = |s: &str| key(Value::Decimal(Dec::parse(s).unwrap()));
+        assert_ne!(
+            wide("1000000000000000000000000000000000000001"),
+            wide("1000000000000000000000000000000000000002")
+        );
+        assert_ne!(
+            wide("0.12345678901234567890"),
+            wide("0.12345678901234567891")
+        );
+        assert_eq!(
+            wide("0.12345678901234567890"),
+            wide("0.1234567890123456789")
+        );
+        assert_eq!(wide("1e39"), key(Value::Double(1e39)));
+        assert_eq!(wide("0.1000"), key(Value::Double(0.1)));
+        assert_eq!(wide("123456789012345.6789"), wide("123456789012345.678900"));
         assert_eq!(
             key(Value::Date(3)),
             key(Value::DateTime(3 * MICROS_PER_DAY))

@@ -11,20 +11,7 @@ pub(crate) fn numeric(v: &Value) -> Value {
     match v {
         Value::Bytes(b) => {
             let s = String::from_utf8_lossy(b);
-            let t = s.trim();
-            let end = t
-                .char_indices()
-                .take_while(|&(i, c)| {
-                    c.is_ascii_digit()
-                        || c == '.'
-                        || ((c == '-' || c == '+') && i == 0)
-                        || c == 'e'
-                        || c == 'E'
-                })
-                .map(|(i, c)| i + c.len_utf8())
-                .last()
-                .unwrap_or(0);
-            let t = &t[..end];
+            let t = number_prefix(&s);
             if t.is_empty() {
                 return Value::Int(0);
             }
@@ -64,6 +51,37 @@ pub(crate) fn numeric(v: &Value) -> Value {
         other => other.clone(),
     }
 }
+/// The number a text starts with, after leading spaces ('12e', '12abc'
+/// and '12.' start with 12, '1e5x' with 1e5); empty when it starts with
+/// none.
+pub(crate) fn number_prefix(text: &str) -> &str {
+    let t = text.trim_start();
+    let b = t.as_bytes();
+    let digits = |mut i: usize| {
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        i
+    };
+    let start = usize::from(matches!(b.first(), Some(b'-' | b'+')));
+    let whole_end = digits(start);
+    let mut end = whole_end;
+    if b.get(end) == Some(&b'.') {
+        end = digits(end + 1);
+    }
+    if whole_end == start && end <= whole_end + 1 {
+        return "";
+    }
+    if matches!(b.get(end), Some(b'e' | b'E')) {
+        let sign = usize::from(matches!(b.get(end + 1), Some(b'-' | b'+')));
+        let exponent_end = digits(end + 1 + sign);
+        if exponent_end > end + 1 + sign {
+            end = exponent_end;
+        }
+    }
+    &t[..end]
+}
+
 /// A value as an integer (numeric context, rounded); None for NULL.
 pub(crate) fn int_of(v: &Value) -> Option<i64> {
     match numeric(v) {
@@ -160,5 +178,29 @@ pub(crate) fn time_of(v: &Value) -> Option<i64> {
         Value::Bytes(b) => parse_time(std::str::from_utf8(b).ok()?),
         Value::Null => None,
         other => time_from_number(float_of(other)?),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn number_prefixes_as_mariadb_reads_them() {
+        for (text, prefix) in [
+            ("12abc", "12"),
+            ("  -1.5e3x", "-1.5e3"),
+            ("12e", "12"),
+            ("12e+", "12"),
+            ("1.", "1."),
+            (".5", ".5"),
+            (".", ""),
+            ("-", ""),
+            ("abc", ""),
+            ("+7", "+7"),
+            ("3e-2", "3e-2"),
+        ] {
+            assert_eq!(number_prefix(text), prefix, "{text}");
+        }
     }
 }

@@ -5,7 +5,7 @@ use super::arguments::{bytes_of, float_of, int_of, text_of};
 use super::kinds::{int, same_text, text};
 use super::Builtin;
 use crate::error::{Result, SqlError};
-use lineardb_table::Value;
+use lineardb_table::{Dec, Value};
 
 pub(super) const FUNCTIONS: &[Builtin] = &[
     Builtin::new(&["CONCAT_WS"], (2, usize::MAX), same_text, concat_ws).sees_nulls(),
@@ -315,10 +315,16 @@ fn elt(a: &[Value]) -> Result<Value> {
 /// with commas (the en_US locale).
 fn format(a: &[Value]) -> Result<Value> {
     let places = n(&a[1]).clamp(0, 38) as usize;
-    let x = float_of(&a[0]).unwrap_or(0.0);
-    let fixed = match &a[0] {
-        Value::Decimal(d) if (d.scale as usize) >= places => d.rescale(places as u8).to_string(),
-        _ => format!("{:.*}", places, x),
+    // Exact numbers rounded exactly; the rest through the double.
+    let exact = match &a[0] {
+        Value::Decimal(d) => Some(*d),
+        Value::Int(i) => Some(Dec::new(*i as i128, 0)),
+        Value::UInt(u) => Some(Dec::new(*u as i128, 0)),
+        _ => None,
+    };
+    let fixed = match exact {
+        Some(d) => d.round_digits(places as i32, false).to_string(),
+        None => format!("{:.*}", places, float_of(&a[0]).unwrap_or(0.0)),
     };
     let (sign, digits) = match fixed.strip_prefix('-') {
         Some(rest) => ("-", rest),

@@ -83,7 +83,8 @@ impl RowFilter {
             !row.is_null(c.col) && {
                 let v = match c.read {
                     Read::Int => row.int(c.col) as i128,
-                    Read::Decimal => row.decimal(c.col),
+                    // (Planned only for DECIMAL(≤ 38) columns.)
+                    Read::Decimal => row.decimal(c.col).unwrap_or_default(),
                 } * c.mul;
                 c.lo <= v && v <= c.hi
             }

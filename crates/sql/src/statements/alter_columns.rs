@@ -5,7 +5,7 @@
 //! (strict mode: a value the new column cannot hold fails the statement
 //! with its row number; otherwise it is adjusted, with a warning).
 use super::check_constraints::{enforce, CompiledChecks};
-use super::lenient::{latin1_fit, value_warning};
+use super::lenient::{implicit_default, latin1_fit, value_warning};
 use crate::error::{Result, SqlError};
 use lineardb_table::{ColumnDef, ColumnDefault, DataType, TableDef, Value};
 use sqlparser::ast;
@@ -277,13 +277,4 @@ fn sqlstate(code: u16) -> &'static str {
         1406 => "22001",
         _ => "HY000",
     }
-}
-
-/// The value MariaDB gives a NOT NULL column without a default: zero (the
-/// zero date for a date), the empty string.
-fn implicit_default(column: &ColumnDef) -> Result<Value> {
-    if column.data_type.is_string() {
-        return Ok(Value::str(""));
-    }
-    Ok(column.coerce(Value::Int(0))?)
 }

@@ -162,7 +162,7 @@ impl Session {
 /// Refuses `row` of `def` if it makes one of `checks` false (4025).
 pub(crate) fn enforce(checks: &CompiledChecks, def: &TableDef, row: &[Value]) -> Result<()> {
     for (label, condition) in checks {
-        let v = crate::expr::eval_written(condition, row, Env::new(&[]))?;
+        let v = condition.eval(row, Env::new(&[]))?;
         if crate::expr::truth_of(&v) == Some(false) {
             return Err(SqlError::new(
                 4025,

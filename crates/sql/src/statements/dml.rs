@@ -75,7 +75,7 @@ impl Session {
                             continue;
                         }
                         let x = self.compile_constant(e, params)?;
-                        given[p] = Some(crate::expr::eval_written(&x, &[][..], env)?);
+                        given[p] = Some(x.eval(&[][..], env)?);
                     }
                     rows.push(given);
                 }
@@ -118,11 +118,25 @@ impl Session {
         let mut skipped = 0u64;
         let mut first_id = 0u64;
         let strict = self.strict_mode();
+        // As in MariaDB, a NULL for a NOT NULL column fails a single-row
+        // INSERT … VALUES even outside strict mode.
+        let single_row = row_count == 1 && matches!(src.body.as_ref(), ast::SetExpr::Values(_));
+        let nulls = if single_row {
+            super::lenient::NullIntoNotNull::Fails
+        } else {
+            super::lenient::NullIntoNotNull::Defaults
+        };
         let fk = self.referential(&[&t])?;
         for (n, mut given) in rows.into_iter().enumerate() {
             super::auto_timestamp::fill_defaults(t.def(), &mut given);
             if !strict {
-                super::lenient::adjust(t.def(), &mut given, n as u64 + 1, &mut self.warnings)?;
+                super::lenient::adjust(
+                    t.def(),
+                    &mut given,
+                    n as u64 + 1,
+                    nulls,
+                    &mut self.warnings,
+                )?;
             }
             let (full, generated) = t
                 .prepare_row(given)
@@ -148,7 +162,7 @@ impl Session {
                     let both: Vec<Value> = old.iter().chain(&full).cloned().collect();
                     let mut new: Vec<Option<Value>> = vec![None; old.len()];
                     for (col, e) in sets {
-                        new[*col] = Some(crate::expr::eval_written(e, &both[..], env)?);
+                        new[*col] = Some(e.eval(&both[..], env)?);
                     }
                     let differs = sets.iter().any(|(c, _)| new[*c].as_ref() != Some(&old[*c]));
                     super::auto_timestamp::touch(t.def(), &old, &mut new);
@@ -202,7 +216,7 @@ impl Session {
                     "Records: {}  Duplicates: {}  Warnings: {}",
                     row_count,
                     replaced + skipped + updated,
-                    self.warnings.len()
+                    self.warnings.len() + self.pending_expression_warnings()
                 )
             } else {
                 String::new()
@@ -381,13 +395,17 @@ impl Session {
     ) -> Result<Targets> {
         // A WHERE clause fixing the primary key can match that row alone,
         // which `lock_matching` reads and checks: no search to plan.
-        let keys = match self.lock_point_key(txn, table, selection, params, args)? {
-            Some(pk) => vec![pk],
-            None => self.matching_keys(table, alias, selection, order_by, params, args)?,
+        let (keys, searched) = match self.lock_point_key(txn, table, selection, params, args)? {
+            Some(pk) => (vec![pk], false),
+            None => (
+                self.matching_keys(table, alias, selection, order_by, params, args)?,
+                true,
+            ),
         };
         Ok(Targets {
             keys,
             filter: self.row_filter(table, alias, selection, params)?,
+            searched,
         })
     }
 
@@ -580,7 +598,7 @@ impl Session {
             matched += 1;
             let mut new: Vec<Option<Value>> = vec![None; old.len()];
             for (col, e) in &sets {
-                new[*col] = Some(crate::expr::eval_written(e, &old[..], env)?);
+                new[*col] = Some(e.eval(&old[..], env)?);
             }
             if computed_first {
                 pending.push((pk, old, new, matched));
@@ -599,7 +617,8 @@ impl Session {
         }
         count_rows(&t, IndexOp::Update, changed);
         self.warnings.extend(warnings);
-        Ok(updated(matched, changed, self.warnings.len()))
+        let warned = self.warnings.len() + self.pending_expression_warnings();
+        Ok(updated(matched, changed, warned))
     }
 
     pub(crate) fn delete(
@@ -654,6 +673,9 @@ impl Session {
 pub(super) struct Targets {
     pub(super) keys: Vec<Vec<u8>>,
     pub(super) filter: Option<crate::expr::Expr>,
+    /// Whether a search evaluated `filter` to find `keys` (a primary key
+    /// the WHERE clause fixes is found without it).
+    pub(super) searched: bool,
 }
 
 impl Targets {
@@ -679,9 +701,13 @@ impl Targets {
         row: Vec<Value>,
         env: Env<'_>,
     ) -> Result<Option<Vec<Value>>> {
-        // The filter ran once already for this row: its divisions by zero
-        // are warned about once.
-        let matched = crate::expr::uncounted(|| matches(self.filter.as_ref(), &row[..], env))?;
+        // Where the search ran the filter for this row already, its
+        // warnings (divisions by zero) are reported once.
+        let matched = if self.searched {
+            crate::expr::warnings::unraised(|| matches(self.filter.as_ref(), &row[..], env))?
+        } else {
+            matches(self.filter.as_ref(), &row[..], env)?
+        };
         Ok(matched.then_some(row))
     }
 }
@@ -700,32 +726,40 @@ fn write_update(
     row: u64,
     lenient: Option<&mut Vec<(u16, String)>>,
 ) -> Result<bool> {
-    match lenient {
-        // Outside strict mode a value its column cannot hold is adjusted,
-        // with MariaDB's warning.
-        Some(warnings) => {
-            let order = sets.iter().map(|(c, _)| *c);
-            super::lenient::adjust_in_order(t.def(), &mut new, order, row, warnings)?
-        }
-        // A value its column cannot hold fails here, named as MariaDB
-        // names it.
-        None => {
-            for (c, slot) in new.iter_mut().enumerate() {
-                if let Some(v) = slot.take() {
-                    let column = &t.def().columns[c];
-                    *slot = Some(
-                        column
-                            .coerce(v)
-                            .map_err(|e| super::lenient::row_error(t.def(), e, row))?,
-                    );
-                }
-            }
-        }
-    }
+    fit_update(
+        t.def(),
+        sets.iter().map(|(c, _)| *c),
+        &mut new,
+        row,
+        lenient,
+    )?;
     let differs = sets.iter().any(|(c, _)| new[*c].as_ref() != Some(&old[*c]));
     super::auto_timestamp::touch(t.def(), old, &mut new);
     fk.update_row(txn, t, pk, old, new)?;
     Ok(differs)
+}
+
+/// An UPDATE's new values (`new`, set in the order `sets`) as row `row`'s
+/// columns hold them: outside strict mode (`lenient`) adjusted with
+/// MariaDB's warnings, in strict mode failing, named as MariaDB names it.
+pub(super) fn fit_update(
+    def: &lineardb_table::TableDef,
+    sets: impl IntoIterator<Item = usize>,
+    new: &mut [Option<Value>],
+    row: u64,
+    lenient: Option<&mut Vec<(u16, String)>>,
+) -> Result<()> {
+    if let Some(warnings) = lenient {
+        let nulls = super::lenient::NullIntoNotNull::Defaults;
+        return super::lenient::adjust_in_order(def, new, sets, row, nulls, warnings);
+    }
+    for (c, slot) in new.iter_mut().enumerate() {
+        if let Some(v) = slot.take() {
+            let coerced = def.columns[c].coerce(v);
+            *slot = Some(coerced.map_err(|e| super::lenient::row_error(def, e, row))?);
+        }
+    }
+    Ok(())
 }
 
 /// Does `row` satisfy the WHERE clause (none: every row does)?

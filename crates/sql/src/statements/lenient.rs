@@ -6,24 +6,59 @@
 use crate::error::{Result, SqlError};
 use lineardb_table::{ColumnDef, Error, TableDef, Value};
 
-/// Whether `sql_mode` makes bad values errors.
-fn is_strict(sql_mode: &str) -> bool {
-    sql_mode.split(',').any(|m| {
-        m.trim().eq_ignore_ascii_case("STRICT_TRANS_TABLES")
-            || m.trim().eq_ignore_ascii_case("STRICT_ALL_TABLES")
-    })
+/// Whether `sql_mode` names one of `modes`.
+fn has_mode(sql_mode: &str, modes: &[&str]) -> bool {
+    sql_mode
+        .split(',')
+        .any(|m| modes.iter().any(|x| m.trim().eq_ignore_ascii_case(x)))
 }
 
 impl crate::session::Session {
+    fn sql_mode_has(&self, modes: &[&str]) -> bool {
+        let sql_mode = self.variable("sql_mode").and_then(|v| v.to_text());
+        has_mode(&sql_mode.unwrap_or_default(), modes)
+    }
+
     /// Whether the session's `sql_mode` makes bad values errors.
     pub(crate) fn strict_mode(&self) -> bool {
-        is_strict(
-            &self
-                .variable("sql_mode")
-                .and_then(|v| v.to_text())
-                .unwrap_or_default(),
-        )
+        self.sql_mode_has(&["STRICT_TRANS_TABLES", "STRICT_ALL_TABLES"])
     }
+
+    /// Whether a division by zero is reported (ERROR_FOR_DIVISION_BY_ZERO:
+    /// warning 1365, an error where strict mode writes the value); without
+    /// it the NULL comes silently, as in MariaDB.
+    pub(crate) fn division_by_zero_reported(&self) -> bool {
+        self.sql_mode_has(&["ERROR_FOR_DIVISION_BY_ZERO"])
+    }
+
+    /// Whether a division by zero fails a statement that writes (strict
+    /// mode with ERROR_FOR_DIVISION_BY_ZERO).
+    pub(crate) fn division_by_zero_fails(&self) -> bool {
+        let sql_mode = self.variable("sql_mode").and_then(|v| v.to_text());
+        let sql_mode = sql_mode.unwrap_or_default();
+        has_mode(&sql_mode, &["STRICT_TRANS_TABLES", "STRICT_ALL_TABLES"])
+            && has_mode(&sql_mode, &["ERROR_FOR_DIVISION_BY_ZERO"])
+    }
+
+    /// The warnings the running statement's expressions raised so far
+    /// that it will report (for the count in its info).
+    pub(crate) fn pending_expression_warnings(&self) -> usize {
+        let pending = crate::expr::warnings::pending();
+        if pending == 0 || self.division_by_zero_reported() {
+            return pending;
+        }
+        crate::expr::warnings::pending_except(crate::expr::warnings::DIVISION_BY_ZERO)
+    }
+}
+
+/// What a NULL given to a NOT NULL column becomes outside strict mode.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NullIntoNotNull {
+    /// Error 1048 (a single-row INSERT, as in MariaDB).
+    Fails,
+    /// The column's implicit default, with warning 1048 (an UPDATE, a
+    /// multi-row INSERT or INSERT … SELECT).
+    Defaults,
 }
 
 /// Adjusts row `row` (1-based) of a statement's values for `def`'s
@@ -32,9 +67,10 @@ pub(crate) fn adjust(
     def: &TableDef,
     values: &mut [Option<Value>],
     row: u64,
+    nulls: NullIntoNotNull,
     warnings: &mut Vec<(u16, String)>,
 ) -> Result<()> {
-    adjust_in_order(def, values, 0..def.columns.len(), row, warnings)
+    adjust_in_order(def, values, 0..def.columns.len(), row, nulls, warnings)
 }
 
 /// [`adjust`], the columns taken in `order` (an UPDATE's warnings come
@@ -44,6 +80,7 @@ pub(crate) fn adjust_in_order(
     values: &mut [Option<Value>],
     order: impl IntoIterator<Item = usize>,
     row: u64,
+    nulls: NullIntoNotNull,
     warnings: &mut Vec<(u16, String)>,
 ) -> Result<()> {
     for i in order {
@@ -51,6 +88,12 @@ pub(crate) fn adjust_in_order(
         let Some(v) = slot.take() else {
             continue;
         };
+        // (An AUTO_INCREMENT column's NULL is the next number.)
+        if v.is_null() && !c.nullable && !c.auto_increment && nulls == NullIntoNotNull::Defaults {
+            warnings.push((1048, format!("Column '{}' cannot be null", c.name)));
+            *slot = Some(implicit_default(c)?);
+            continue;
+        }
         let original = v.clone();
         let (x, e) = c
             .data_type
@@ -154,4 +197,13 @@ pub(crate) fn value_warning(
             format!("Data truncated for column '{column}' at row {row}"),
         ),
     }
+}
+
+/// The value MariaDB gives a NOT NULL column without a default: zero (the
+/// zero date for a date), the empty string.
+pub(crate) fn implicit_default(column: &ColumnDef) -> Result<Value> {
+    if column.data_type.is_string() {
+        return Ok(Value::str(""));
+    }
+    Ok(column.coerce(Value::Int(0))?)
 }

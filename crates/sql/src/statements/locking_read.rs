@@ -128,6 +128,7 @@ impl Session {
                     args,
                 )?,
                 filter: s.row_filter(&table, alias.as_deref(), selection, params)?,
+                searched: true,
             };
             let mut rows = Vec::new();
             for pk in &targets.keys {

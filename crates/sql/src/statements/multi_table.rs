@@ -17,7 +17,7 @@ use crate::expr::{object_name, Params};
 use crate::privileges::bits::{DELETE, SELECT, UPDATE};
 use crate::result::Outcome;
 use crate::session::Session;
-use crate::statements::dml::{count_rows, updated};
+use crate::statements::dml::{count_rows, fit_update, updated};
 use lineardb_sync::thread_slot::IndexOp;
 use lineardb_table::{Table, Value};
 use lineardb_txn::{ReadView, Txn};
@@ -219,9 +219,12 @@ impl Session {
         let fk = self.referential(&tables)?;
         let mut matched = 0u64;
         let mut changed = 0u64;
-        for (target, rows) in targets.iter().zip(changes) {
+        let strict = self.strict_mode();
+        let mut warnings = Vec::new();
+        for (k, (target, rows)) in targets.iter().zip(changes).enumerate() {
             let t = &target.table;
             let mut n = 0;
+            let order: Vec<usize> = sets.iter().filter(|s| s.0 == k).map(|s| s.1).collect();
             for (pk, mut new) in rows {
                 // Locked: only this statement changes it (through another
                 // alias of the same table, whose change it keeps).
@@ -229,6 +232,8 @@ impl Session {
                     continue;
                 };
                 matched += 1;
+                let lenient = (!strict).then_some(&mut warnings);
+                fit_update(t.def(), order.iter().copied(), &mut new, matched, lenient)?;
                 let differs = new
                     .iter()
                     .zip(&old)
@@ -240,7 +245,9 @@ impl Session {
             changed += n;
             count_rows(t, IndexOp::Update, n);
         }
-        Ok(updated(matched, changed, self.warnings.len()))
+        self.warnings.extend(warnings);
+        let warned = self.warnings.len() + self.pending_expression_warnings();
+        Ok(updated(matched, changed, warned))
     }
 
     pub(crate) fn multi_table_delete(

@@ -101,23 +101,36 @@ impl Int256 {
         }
         let (a_negative, a) = self.split();
         let (b_negative, b) = other.split();
-        let mut wide = [0u64; 8];
-        for (i, &x) in a.iter().enumerate() {
-            let mut carry = 0u128;
-            for (j, &y) in b.iter().enumerate() {
-                let t = x as u128 * y as u128 + wide[i + j] as u128 + carry;
-                wide[i + j] = t as u64;
-                carry = t >> 64;
-            }
-            wide[i + 4] = carry as u64;
-        }
-        if wide[4..].iter().any(|&l| l != 0) {
+        Int256::join(a_negative != b_negative, narrow(multiply(a, b))?)
+    }
+
+    /// `self × m / d` rounded half away from zero, the product kept in 512
+    /// bits so that only the quotient must fit; `None` when `d` is zero or
+    /// the quotient passes 255 bits.
+    pub fn mul_div_round(self, m: Int256, d: Int256) -> Option<Int256> {
+        if d.is_zero() {
             return None;
         }
-        Int256::join(
-            a_negative != b_negative,
-            wide[..4].try_into().expect("4 limbs"),
-        )
+        if let (Some(a), Some(m), Some(d)) = (self.to_i128(), m.to_i128(), d.to_i128()) {
+            if let Some(n) = a.checked_mul(m) {
+                if let (Some(q), Some(r)) = (n.checked_div(d), n.checked_rem(d)) {
+                    // |r| < |d|, so 2|r| ≥ |d| tells the half without overflow.
+                    let half = r.unsigned_abs() >= d.unsigned_abs() - r.unsigned_abs();
+                    let away = if (n < 0) != (d < 0) { -1 } else { 1 };
+                    return Some(Int256::from_i128(if half { q + away } else { q }));
+                }
+            }
+        }
+        let (a_negative, a) = self.split();
+        let (m_negative, m) = m.split();
+        let (d_negative, d) = d.split();
+        let (q, r) = divide(multiply(a, m), d);
+        let mut q = narrow(q)?;
+        // r < d < 2^255, so 2r fits.
+        if compare(shift_left_one(r), d) != Ordering::Less {
+            q = add_one(q)?;
+        }
+        Int256::join(a_negative ^ m_negative ^ d_negative, q)
     }
 
     /// The quotient truncated toward zero and the remainder (of the
@@ -253,17 +266,64 @@ impl Int256 {
     }
 }
 
-/// Unsigned division of magnitudes, `b` non-zero: (quotient, remainder).
-fn divide(a: Limbs, b: Limbs) -> (Limbs, Limbs) {
+/// The full product of two magnitudes, in eight limbs.
+fn multiply(a: Limbs, b: Limbs) -> [u64; 8] {
+    let mut wide = [0u64; 8];
+    for (i, &x) in a.iter().enumerate() {
+        let mut carry = 0u128;
+        for (j, &y) in b.iter().enumerate() {
+            let t = x as u128 * y as u128 + wide[i + j] as u128 + carry;
+            wide[i + j] = t as u64;
+            carry = t >> 64;
+        }
+        wide[i + 4] = carry as u64;
+    }
+    wide
+}
+
+/// The low four limbs, if the high four are zero.
+fn narrow(wide: [u64; 8]) -> Option<Limbs> {
+    if wide[4..].iter().any(|&l| l != 0) {
+        return None;
+    }
+    Some(wide[..4].try_into().expect("4 limbs"))
+}
+
+fn shift_left_one(a: Limbs) -> Limbs {
+    let mut out = [0u64; 4];
+    let mut carry = 0;
+    for (o, &limb) in out.iter_mut().zip(a.iter()) {
+        *o = limb << 1 | carry;
+        carry = limb >> 63;
+    }
+    out
+}
+
+fn add_one(a: Limbs) -> Option<Limbs> {
+    let mut out = a;
+    for limb in out.iter_mut() {
+        let (s, overflow) = limb.overflowing_add(1);
+        *limb = s;
+        if !overflow {
+            return Some(out);
+        }
+    }
+    None
+}
+
+/// Unsigned division of an `N`-limb magnitude by a non-zero one below
+/// 2^255: (quotient, remainder).
+fn divide<const N: usize>(a: [u64; N], b: Limbs) -> ([u64; N], Limbs) {
     if b[1..] == [0, 0, 0] {
         let (q, r) = divide_small(a, b[0]);
         return (q, [r, 0, 0, 0]);
     }
     // Shift and subtract, one bit at a time: long divisors are rare (a
-    // division of two values past 19 digits).
-    let mut q = [0u64; 4];
+    // division of two values past 19 digits). The remainder stays below
+    // b < 2^255, so shifting it left keeps it in four limbs.
+    let mut q = [0u64; N];
     let mut r = [0u64; 4];
-    for bit in (0..256).rev() {
+    for bit in (0..N * 64).rev() {
         // r = r << 1 | bit of a
         let mut carry = (a[bit / 64] >> (bit % 64)) & 1;
         for limb in r.iter_mut() {
@@ -286,10 +346,10 @@ fn divide(a: Limbs, b: Limbs) -> (Limbs, Limbs) {
 }
 
 /// Division of a magnitude by one limb: (quotient, remainder).
-fn divide_small(a: Limbs, d: u64) -> (Limbs, u64) {
-    let mut q = [0u64; 4];
+fn divide_small<const N: usize>(a: [u64; N], d: u64) -> ([u64; N], u64) {
+    let mut q = [0u64; N];
     let mut r = 0u128;
-    for i in (0..4).rev() {
+    for i in (0..N).rev() {
         let cur = r << 64 | a[i] as u128;
         q[i] = (cur / d as u128) as u64;
         r = cur % d as u128;
@@ -397,6 +457,14 @@ mod tests {
                 let (q, r) = x.div_rem(y).unwrap();
                 prop_assert_eq!((q.to_i128(), r.to_i128()), (Some(a / b), Some(a % b)));
             }
+            if b != 0 {
+                // Rounded half away from zero: 2|r| ≥ |b| moves q one away.
+                let m = Int256::from_i128(7);
+                let (q, r) = ((a * 7) / b, (a * 7) % b);
+                let away = if (a * 7 < 0) != (b < 0) { -1 } else { 1 };
+                let rounded = if 2 * r.abs() >= b.abs() { q + away } else { q };
+                prop_assert_eq!(x.mul_div_round(m, y).unwrap().to_i128(), Some(rounded));
+            }
             prop_assert_eq!(Int256::from_i128(c).to_i128(), Some(c));
             prop_assert_eq!(format!("{:?}", Int256::from_i128(c)), c.to_string());
         }
@@ -418,6 +486,20 @@ mod tests {
                 prop_assert!(r.is_zero() || r.is_negative() == s.is_negative());
             }
             prop_assert_eq!(p.checked_add(a).unwrap().checked_sub(a).unwrap(), p);
+            // The product past 256 bits, the quotient within: a·p/p = a
+            // (the slow path, which i128 operands never take), and the
+            // rounding of a·p/(2p) is a/2 away from zero.
+            let a = Int256::from_digits(an, &ad).unwrap();
+            if !p.is_zero() {
+                prop_assert_eq!(a.mul_div_round(p, p).unwrap(), a);
+                let twice = p.checked_add(p).unwrap();
+                let half = a.mul_div_round(p, twice).unwrap();
+                let (q, r) = a.div_rem(Int256::from_i128(2)).unwrap();
+                let expected = if r.is_zero() { q } else {
+                    q.checked_add(Int256::from_i128(if a.is_negative() { -1 } else { 1 })).unwrap()
+                };
+                prop_assert_eq!(half, expected);
+            }
             prop_assert_eq!(p.to_f64() < 0.0, p.is_negative());
             prop_assert_eq!(p.to_f64() == 0.0, p.is_zero());
             let bytes = p.to_le_bytes();

@@ -129,6 +129,27 @@ impl Dec {
             .expect("a decimal rescaled within its 76 digits")
     }
 
+    /// The same value without trailing zeros after the point (1.500 is
+    /// 1.5, 2.0 is 2): equal values give equal representations.
+    pub fn normalized(self) -> Dec {
+        let mut d = self;
+        let ten = Int256::from_i128(10);
+        while d.scale > 0 {
+            let (q, r) = match d.unscaled.to_i128() {
+                Some(n) => (Int256::from_i128(n / 10), n % 10 == 0),
+                None => {
+                    let (q, r) = d.unscaled.div_rem(ten).expect("10 ≠ 0");
+                    (q, r.is_zero())
+                }
+            };
+            if !r {
+                break;
+            }
+            d = Dec::from_unscaled(q, d.scale - 1);
+        }
+        d
+    }
+
     /// Cut to `scale` digits after the point, toward zero.
     pub fn truncate(self, scale: u8) -> Dec {
         if scale >= self.scale {
@@ -367,11 +388,16 @@ impl Dec {
 
     /// [`Dec::checked_mul`] past i128 or 38 places.
     fn mul_wide(self, other: Dec) -> Option<Dec> {
-        let product = Dec::from_unscaled(
-            self.unscaled.checked_mul(other.unscaled)?,
-            self.scale.checked_add(other.scale)?,
-        );
-        product.checked_rescale(product.scale.min(MAX_DECIMAL_SCALE))
+        let scale = self.scale as u32 + other.scale as u32;
+        if scale <= MAX_DECIMAL_SCALE as u32 {
+            let product = self.unscaled.checked_mul(other.unscaled)?;
+            return Some(Dec::from_unscaled(product, scale as u8));
+        }
+        // Rounded to 38 places in 512 bits: the exact product of two
+        // 65-digit values need not fit where the rounded one does.
+        let cut = Int256::pow10(scale - MAX_DECIMAL_SCALE as u32)?;
+        let product = self.unscaled.mul_div_round(other.unscaled, cut)?;
+        Some(Dec::from_unscaled(product, MAX_DECIMAL_SCALE))
     }
 
     /// `self / other` at `scale` digits after the point, rounded half away
@@ -381,27 +407,16 @@ impl Dec {
             return None;
         }
         // self·10^(scale + other.scale − self.scale) / other.unscaled
+        // (the shifted dividend in 512 bits: only the quotient must fit).
         let shift = scale as i32 + other.scale as i32 - self.scale as i32;
-        let (num, den) = if shift >= 0 {
-            (
-                self.unscaled.checked_mul(Int256::pow10(shift as u32)?)?,
-                other.unscaled,
-            )
+        let q = if shift >= 0 {
+            let up = Int256::pow10(shift as u32)?;
+            self.unscaled.mul_div_round(up, other.unscaled)?
         } else {
-            (
-                self.unscaled,
-                other
-                    .unscaled
-                    .checked_mul(Int256::pow10((-shift) as u32)?)?,
-            )
-        };
-        let (q, r) = num.div_rem(den)?;
-        let (r, den_abs) = (r.abs()?, den.abs()?);
-        let q = if r.checked_add(r)? >= den_abs {
-            let away = num.signum() * den.signum();
-            q.checked_add(Int256::from_i128(away as i128))?
-        } else {
-            q
+            let den = other
+                .unscaled
+                .checked_mul(Int256::pow10((-shift) as u32)?)?;
+            self.unscaled.mul_div_round(Int256::from_i128(1), den)?
         };
         Some(Dec::from_unscaled(q, scale))
     }
@@ -521,7 +536,24 @@ mod tests {
             ),
             "123456789012345678901234567890123456789012345678901234567890123450"
         );
+        // The exact products pass 256 bits; rounded to 38 places they fit.
+        assert_eq!(
+            mul(
+                "1234567890.123456789012345678901234568",
+                "-9876543210.987654321098765432109877"
+            ),
+            "-12193263113702179522.61850327338667942447339836923609155160"
+        );
         let div = |a: &str, b: &str, s| d(a).checked_div(d(b), s).unwrap().to_string();
+        // The shifted dividend passes 256 bits; the quotient fits.
+        assert_eq!(
+            div(
+                "12345678901234567890123456.123456789",
+                "0.000000000000000000000000000003",
+                13
+            ),
+            "4115226300411522630041152041152263000000000000000000000.0000000000000"
+        );
         assert_eq!(div("1", "3", 4), "0.3333");
         assert_eq!(div("2", "3", 4), "0.6667");
         assert_eq!(div("-2", "3", 4), "-0.6667");
