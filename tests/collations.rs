@@ -98,6 +98,20 @@ const STEPS: &[&str] = &[
     "CREATE TABLE ky (s INT COLLATE utf8mb4_bin, d DATE COLLATE utf8mb4_general_ci)",
     "SHOW CREATE TABLE ky",
     "SELECT UPPER('straße'), LOWER('İx'), UPPER('ﬁ'), LOWER('ÀÉ')",
+    // Functions that search or compare strings do so in the collation
+    // their arguments meet in: a column's over a literal's.
+    "SELECT id, INSTR(name, 'A'), INSTR(b, 'A'), INSTR(v, 'A'), LOCATE('E', name), LOCATE('E', b), \
+     LOCATE('a', np, 2), POSITION('SS' IN name) FROM t ORDER BY id",
+    "SELECT id, FIELD('APPLE', name, b), FIELD(name, 'APPLE', 'banana'), FIELD(b, 'APPLE', 'banana'), \
+     FIELD(v, 'APPLE', 'banana'), FIND_IN_SET(name, 'x,APPLE,banana'), FIND_IN_SET(b, 'x,APPLE,banana') \
+     FROM t ORDER BY id",
+    "SELECT id, STRCMP(name, 'APPLE'), STRCMP(b, 'APPLE'), STRCMP(v, 'APPLE'), STRCMP(np, 'a'), \
+     STRCMP('a', 'A'), STRCMP('a' COLLATE utf8mb4_bin, 'A') FROM t ORDER BY id",
+    "SELECT id, GREATEST(name, 'BANANA'), LEAST(name, 'BANANA'), GREATEST(b, 'Banana'), LEAST(b, 'Banana'), \
+     GREATEST(v, 'Banana') FROM t ORDER BY id",
+    "SELECT id, NULLIF(name, 'APPLE'), NULLIF(b, 'APPLE'), NULLIF(v, 'APPLE'), NULLIF('a', 'A'), \
+     NULLIF('a' COLLATE utf8mb4_bin, 'A') FROM t ORDER BY id",
+    "SELECT id FROM t WHERE INSTR(b, 'an') > 0 OR FIELD(name, 'CHERRY') > 0 ORDER BY id",
 ];
 
 #[test]

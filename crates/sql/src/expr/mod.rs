@@ -99,7 +99,8 @@ pub(crate) enum Func {
     Ceil,
     Coalesce,
     If,
-    NullIf,
+    /// NULLIF(a, b), strings compared in the collation they meet in.
+    NullIf(Collation),
     DateAdd,
     DateSub,
     Year,
@@ -126,6 +127,9 @@ pub(crate) enum Func {
     SetUserVariable,
     /// A function of the registry, computed from its arguments' values.
     Builtin(&'static Builtin),
+    /// A function of the registry comparing strings, with the collation
+    /// its arguments meet in.
+    Collated(&'static Builtin, Collation),
     /// A binary string's bytes as characters U+0000..U+00FF, one each, so
     /// that a function counting characters counts bytes (see
     /// [`Compiler::call`]).
@@ -1196,7 +1200,7 @@ impl Compiler<'_> {
             "CEIL" | "CEILING" => (Func::Ceil, 1..=1),
             "COALESCE" | "IFNULL" => (Func::Coalesce, 1..=usize::MAX),
             "IF" => (Func::If, 3..=3),
-            "NULLIF" => (Func::NullIf, 2..=2),
+            "NULLIF" => (Func::NullIf(Collation::default()), 2..=2),
             "DATE_ADD" | "ADDDATE" => (Func::DateAdd, 2..=2),
             "DATE_SUB" | "SUBDATE" => (Func::DateSub, 2..=2),
             "YEAR" => (Func::Year, 1..=1),
@@ -1278,9 +1282,17 @@ impl Compiler<'_> {
     /// characters one each and the result's characters written back as
     /// bytes; UPPER and LOWER leave binary strings as they are.
     fn call(&self, f: Func, args: Vec<Expr>) -> Expr {
+        // Functions comparing strings take the collation they meet in.
+        let f = match f {
+            Func::Builtin(b) if b.is_collated() => {
+                Func::Collated(b, self.collation_of(&args.iter().collect::<Vec<_>>()))
+            }
+            Func::NullIf(_) => Func::NullIf(self.collation_of(&args.iter().collect::<Vec<_>>())),
+            f => f,
+        };
         let counts_characters = match f {
             Func::CharLength | Func::Upper | Func::Lower | Func::Substring => true,
-            Func::Builtin(b) => b.counts_characters,
+            Func::Builtin(b) | Func::Collated(b, _) => b.counts_characters,
             _ => false,
         };
         if !counts_characters
@@ -2098,7 +2110,14 @@ impl Expr {
                     .iter()
                     .map(|a| a.eval(row, env))
                     .collect::<Result<Vec<_>>>()?;
-                b.call(&values)?
+                b.call(&values, Collation::default())?
+            }
+            Func::Collated(b, collation) => {
+                let values = args
+                    .iter()
+                    .map(|a| a.eval(row, env))
+                    .collect::<Result<Vec<_>>>()?;
+                b.call(&values, collation)?
             }
             Func::UserVariable => match &args[0].eval(row, env)? {
                 Value::Bytes(name) => user_variables::get(&String::from_utf8_lossy(name)),
@@ -2291,9 +2310,9 @@ impl Expr {
                 }
                 Value::Null
             }
-            Func::NullIf => {
+            Func::NullIf(collation) => {
                 let (a, b) = (v0()?, args[1].eval(row, env)?);
-                if compare(&a, &b, Collation::default()) == Some(Ordering::Equal) {
+                if compare(&a, &b, collation) == Some(Ordering::Equal) {
                     Value::Null
                 } else {
                     a
@@ -2381,7 +2400,7 @@ impl Expr {
             Expr::Func(f, args) => match f {
                 Func::UserVariable | Func::SetUserVariable => args[1].kind(scope, aggs),
                 Func::BytesAsChars | Func::CharsAsBytes => args[0].kind(scope, aggs),
-                Func::Builtin(b) => {
+                Func::Builtin(b) | Func::Collated(b, _) => {
                     (b.kind)(&args.iter().map(|a| a.kind(scope, aggs)).collect::<Vec<_>>())
                 }
                 Func::Length
@@ -2406,7 +2425,7 @@ impl Expr {
                 },
                 Func::Coalesce => args[0].kind(scope, aggs),
                 Func::If => common_kind(args[1].kind(scope, aggs), args[2].kind(scope, aggs)),
-                Func::NullIf => args[0].kind(scope, aggs),
+                Func::NullIf(_) => args[0].kind(scope, aggs),
                 Func::DateAdd | Func::DateSub => match args[0].kind(scope, aggs) {
                     ColumnKind::Date => ColumnKind::Date,
                     _ => ColumnKind::DateTime,

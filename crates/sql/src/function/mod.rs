@@ -13,7 +13,7 @@ mod string;
 
 use crate::error::Result;
 use crate::result::ColumnKind;
-use lineardb_table::Value;
+use lineardb_table::{Collation, Value};
 
 /// A built-in scalar function.
 pub(crate) struct Builtin {
@@ -24,7 +24,7 @@ pub(crate) struct Builtin {
     /// The kind of its result from its arguments' kinds.
     pub(crate) kind: fn(&[ColumnKind]) -> ColumnKind,
     /// Its result from its arguments' values.
-    pub(crate) eval: fn(&[Value]) -> Result<Value>,
+    pub(crate) eval: Eval,
     /// Whether a NULL argument makes the result NULL (`eval` then never
     /// sees one).
     pub(crate) strict: bool,
@@ -38,6 +38,17 @@ pub(crate) struct Builtin {
     pub(crate) json_arguments: bool,
 }
 
+/// How a function computes its result.
+#[derive(Clone, Copy)]
+pub(crate) enum Eval {
+    /// From its arguments' values alone.
+    Values(fn(&[Value]) -> Result<Value>),
+    /// From its arguments' values and the collation their strings meet
+    /// in (a column's over a literal's, as in a comparison): searches and
+    /// comparisons of strings (INSTR, STRCMP, FIELD, GREATEST).
+    Collated(fn(&[Value], Collation) -> Result<Value>),
+}
+
 impl Builtin {
     /// A function whose result is NULL when an argument is.
     pub(crate) const fn new(
@@ -45,6 +56,26 @@ impl Builtin {
         arity: (usize, usize),
         kind: fn(&[ColumnKind]) -> ColumnKind,
         eval: fn(&[Value]) -> Result<Value>,
+    ) -> Builtin {
+        Builtin::with_eval(names, arity, kind, Eval::Values(eval))
+    }
+
+    /// A function comparing strings in the collation of its arguments
+    /// (see [`Eval::Collated`]), NULL when an argument is.
+    pub(crate) const fn collated(
+        names: &'static [&'static str],
+        arity: (usize, usize),
+        kind: fn(&[ColumnKind]) -> ColumnKind,
+        eval: fn(&[Value], Collation) -> Result<Value>,
+    ) -> Builtin {
+        Builtin::with_eval(names, arity, kind, Eval::Collated(eval))
+    }
+
+    const fn with_eval(
+        names: &'static [&'static str],
+        arity: (usize, usize),
+        kind: fn(&[ColumnKind]) -> ColumnKind,
+        eval: Eval,
     ) -> Builtin {
         Builtin {
             names,
@@ -83,11 +114,21 @@ impl Builtin {
     }
 
     /// The result for `args` (evaluated).
-    pub(crate) fn call(&self, args: &[Value]) -> Result<Value> {
+    /// Its result for `args`, strings compared in `collation` where it
+    /// compares them.
+    pub(crate) fn call(&self, args: &[Value], collation: Collation) -> Result<Value> {
         if self.strict && args.iter().any(Value::is_null) {
             return Ok(Value::Null);
         }
-        (self.eval)(args)
+        match self.eval {
+            Eval::Values(eval) => eval(args),
+            Eval::Collated(eval) => eval(args, collation),
+        }
+    }
+
+    /// Whether it compares strings in its arguments' collation.
+    pub(crate) fn is_collated(&self) -> bool {
+        matches!(self.eval, Eval::Collated(_))
     }
 
     pub(crate) fn name(&self) -> &'static str {
@@ -172,7 +213,7 @@ mod tests {
             (f.arity.0..=f.arity.1).contains(&args.len()),
             "{name} arity"
         );
-        f.call(args).unwrap().to_text()
+        f.call(args, Collation::default()).unwrap().to_text()
     }
 
     fn s(x: &str) -> Value {

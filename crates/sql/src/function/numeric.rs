@@ -5,7 +5,7 @@ use super::kinds::{double, int, text, uint};
 use super::Builtin;
 use crate::error::Result;
 use crate::result::ColumnKind;
-use lineardb_table::{Dec, Value};
+use lineardb_table::{Collation, Dec, Value};
 use std::cmp::Ordering;
 
 pub(super) const FUNCTIONS: &[Builtin] = &[
@@ -20,8 +20,8 @@ pub(super) const FUNCTIONS: &[Builtin] = &[
     Builtin::new(&["SIGN"], (1, 1), int, sign),
     Builtin::new(&["PI"], (0, 0), double, pi),
     Builtin::new(&["CONV"], (3, 3), text, conv),
-    Builtin::new(&["GREATEST"], (2, usize::MAX), common_kind, greatest),
-    Builtin::new(&["LEAST"], (2, usize::MAX), common_kind, least),
+    Builtin::collated(&["GREATEST"], (2, usize::MAX), common_kind, greatest),
+    Builtin::collated(&["LEAST"], (2, usize::MAX), common_kind, least),
     Builtin::new(&["SIN"], (1, 1), double, sin),
     Builtin::new(&["COS"], (1, 1), double, cos),
     Builtin::new(&["TAN"], (1, 1), double, tan),
@@ -230,8 +230,8 @@ fn conv(a: &[Value]) -> Result<Value> {
 }
 
 /// GREATEST/LEAST: compared as numbers unless every argument is a string
-/// (then ignoring case).
-fn extreme(a: &[Value], want: Ordering) -> Result<Value> {
+/// (then in the collation they meet in).
+fn extreme(a: &[Value], want: Ordering, collation: Collation) -> Result<Value> {
     let texts = a.iter().all(|v| matches!(v, Value::Bytes(_)));
     let dates = a
         .iter()
@@ -243,7 +243,7 @@ fn extreme(a: &[Value], want: Ordering) -> Result<Value> {
                 v.to_text().unwrap_or_default(),
                 best.to_text().unwrap_or_default(),
             );
-            p.to_lowercase().cmp(&q.to_lowercase())
+            collation.compare(p.as_bytes(), q.as_bytes())
         } else if dates {
             v.sql_cmp(best).unwrap_or(Ordering::Equal)
         } else {
@@ -284,12 +284,12 @@ fn extreme(a: &[Value], want: Ordering) -> Result<Value> {
     })
 }
 
-fn greatest(a: &[Value]) -> Result<Value> {
-    extreme(a, Ordering::Greater)
+fn greatest(a: &[Value], collation: Collation) -> Result<Value> {
+    extreme(a, Ordering::Greater, collation)
 }
 
-fn least(a: &[Value]) -> Result<Value> {
-    extreme(a, Ordering::Less)
+fn least(a: &[Value], collation: Collation) -> Result<Value> {
+    extreme(a, Ordering::Less, collation)
 }
 
 fn sin(a: &[Value]) -> Result<Value> {

@@ -1,11 +1,12 @@
 //! String functions. Positions and lengths count characters; searches and
-//! comparisons ignore case, as the default collation (utf8mb4_general_ci)
-//! compares.
+//! comparisons are in the collation the arguments meet in (a column's over
+//! a literal's; utf8mb4_general_ci, ignoring case, by default).
 use super::arguments::{bytes_of, float_of, int_of, text_of};
 use super::kinds::{int, same_text, text};
 use super::Builtin;
 use crate::error::{Result, SqlError};
-use lineardb_table::{Dec, Value};
+use lineardb_table::{Collation, Dec, Value};
+use std::cmp::Ordering;
 
 pub(super) const FUNCTIONS: &[Builtin] = &[
     Builtin::new(&["CONCAT_WS"], (2, usize::MAX), same_text, concat_ws).sees_nulls(),
@@ -15,17 +16,17 @@ pub(super) const FUNCTIONS: &[Builtin] = &[
     Builtin::new(&["RPAD"], (3, 3), same_text, rpad).counts_characters(),
     Builtin::new(&["REPLACE"], (3, 3), same_text, replace).counts_characters(),
     Builtin::new(&["REVERSE"], (1, 1), same_text, reverse).counts_characters(),
-    Builtin::new(&["INSTR"], (2, 2), int, instr).counts_characters(),
-    Builtin::new(&["LOCATE"], (2, 3), int, locate).counts_characters(),
+    Builtin::collated(&["INSTR"], (2, 2), int, instr).counts_characters(),
+    Builtin::collated(&["LOCATE"], (2, 3), int, locate).counts_characters(),
     Builtin::new(&["HEX"], (1, 1), text, hex),
     Builtin::new(&["UNHEX"], (1, 1), text, unhex),
     Builtin::new(&["ASCII"], (1, 1), int, ascii),
     Builtin::new(&["ORD"], (1, 1), int, ord),
     Builtin::new(&["CHAR"], (1, usize::MAX), text, char_of).sees_nulls(),
     Builtin::new(&["SPACE"], (1, 1), text, space),
-    Builtin::new(&["STRCMP"], (2, 2), int, strcmp),
-    Builtin::new(&["FIELD"], (2, usize::MAX), int, field).sees_nulls(),
-    Builtin::new(&["FIND_IN_SET"], (2, 2), int, find_in_set),
+    Builtin::collated(&["STRCMP"], (2, 2), int, strcmp),
+    Builtin::collated(&["FIELD"], (2, usize::MAX), int, field).sees_nulls(),
+    Builtin::collated(&["FIND_IN_SET"], (2, 2), int, find_in_set),
     Builtin::new(&["ELT"], (2, usize::MAX), text, elt).sees_nulls(),
     Builtin::new(&["FORMAT"], (2, 3), text, format),
     Builtin::new(&["LTRIM"], (1, 1), same_text, ltrim).counts_characters(),
@@ -149,25 +150,33 @@ fn reverse(a: &[Value]) -> Result<Value> {
 
 /// 1-based character position of `needle` in `hay` at or after character
 /// `from` (0-based), ignoring case; 0 when absent.
-fn position(hay: &str, needle: &str, from: usize) -> i64 {
-    let hay: Vec<char> = hay.chars().flat_map(char::to_lowercase).collect();
-    let needle: Vec<char> = needle.chars().flat_map(char::to_lowercase).collect();
-    if from > hay.len() {
+/// The 1-based character position of the first `needle` in `hay` at or
+/// after character `from` (0-based); 0 if none. As in MariaDB, each
+/// window of the needle's length in bytes is compared in `collation`
+/// ('A' is not found in 'Ärger' under utf8mb4_general_ci, where 'Ä' = 'A').
+fn position(hay: &str, needle: &str, from: usize, collation: Collation) -> i64 {
+    let starts: Vec<usize> = hay.char_indices().map(|(i, _)| i).collect();
+    if from > starts.len() {
         return 0;
     }
     if needle.is_empty() {
         return from as i64 + 1;
     }
-    (from..=hay.len().saturating_sub(needle.len()))
-        .find(|&i| hay[i..].starts_with(&needle))
-        .map_or(0, |i| i as i64 + 1)
+    starts[from..]
+        .iter()
+        .position(|&at| {
+            hay.get(at..at + needle.len()).is_some_and(|window| {
+                collation.compare(window.as_bytes(), needle.as_bytes()) == Ordering::Equal
+            })
+        })
+        .map_or(0, |i| (from + i) as i64 + 1)
 }
 
-fn instr(a: &[Value]) -> Result<Value> {
-    Ok(Value::Int(position(&t(&a[0]), &t(&a[1]), 0)))
+fn instr(a: &[Value], collation: Collation) -> Result<Value> {
+    Ok(Value::Int(position(&t(&a[0]), &t(&a[1]), 0, collation)))
 }
 
-fn locate(a: &[Value]) -> Result<Value> {
+fn locate(a: &[Value], collation: Collation) -> Result<Value> {
     let from = match a.get(2) {
         Some(p) => {
             let p = n(p);
@@ -178,7 +187,7 @@ fn locate(a: &[Value]) -> Result<Value> {
         }
         None => 0,
     };
-    Ok(Value::Int(position(&t(&a[1]), &t(&a[0]), from)))
+    Ok(Value::Int(position(&t(&a[1]), &t(&a[0]), from, collation)))
 }
 
 fn hex(a: &[Value]) -> Result<Value> {
@@ -258,21 +267,24 @@ fn space(a: &[Value]) -> Result<Value> {
 }
 
 /// Ignoring case and trailing spaces (PAD SPACE).
-fn fold(s: &str) -> String {
-    s.trim_end_matches(' ').to_lowercase()
+/// Whether two values are equal strings in `collation`.
+fn equal_texts(a: &Value, b: &Value, collation: Collation) -> bool {
+    collation.compare(t(a).as_bytes(), t(b).as_bytes()) == Ordering::Equal
 }
 
-fn strcmp(a: &[Value]) -> Result<Value> {
-    Ok(Value::Int(match fold(&t(&a[0])).cmp(&fold(&t(&a[1]))) {
-        std::cmp::Ordering::Less => -1,
-        std::cmp::Ordering::Equal => 0,
-        std::cmp::Ordering::Greater => 1,
-    }))
+fn strcmp(a: &[Value], collation: Collation) -> Result<Value> {
+    Ok(Value::Int(
+        match collation.compare(t(&a[0]).as_bytes(), t(&a[1]).as_bytes()) {
+            Ordering::Less => -1,
+            Ordering::Equal => 0,
+            Ordering::Greater => 1,
+        },
+    ))
 }
 
 /// FIELD(x, a, b, …): the 1-based place of the first equal to x; 0 if
 /// none or x is NULL. Numbers compare as numbers when every argument is one.
-fn field(a: &[Value]) -> Result<Value> {
+fn field(a: &[Value], collation: Collation) -> Result<Value> {
     if a[0].is_null() {
         return Ok(Value::Int(0));
     }
@@ -283,18 +295,20 @@ fn field(a: &[Value]) -> Result<Value> {
         } else if numeric {
             float_of(v) == float_of(&a[0])
         } else {
-            fold(&t(v)) == fold(&t(&a[0]))
+            equal_texts(v, &a[0], collation)
         }
     });
     Ok(Value::Int(place.map_or(0, |p| p as i64 + 1)))
 }
 
-fn find_in_set(a: &[Value]) -> Result<Value> {
-    let (x, list) = (fold(&t(&a[0])), t(&a[1]));
+fn find_in_set(a: &[Value], collation: Collation) -> Result<Value> {
+    let (x, list) = (t(&a[0]), t(&a[1]));
     if list.is_empty() || x.contains(',') {
         return Ok(Value::Int(0));
     }
-    let place = list.split(',').position(|item| fold(item) == x);
+    let place = list
+        .split(',')
+        .position(|item| collation.compare(item.as_bytes(), x.as_bytes()) == Ordering::Equal);
     Ok(Value::Int(place.map_or(0, |p| p as i64 + 1)))
 }
 
