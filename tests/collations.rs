@@ -112,6 +112,12 @@ const STEPS: &[&str] = &[
     "SELECT id, NULLIF(name, 'APPLE'), NULLIF(b, 'APPLE'), NULLIF(v, 'APPLE'), NULLIF('a', 'A'), \
      NULLIF('a' COLLATE utf8mb4_bin, 'A') FROM t ORDER BY id",
     "SELECT id FROM t WHERE INSTR(b, 'an') > 0 OR FIELD(name, 'CHERRY') > 0 ORDER BY id",
+    // Hexadecimal and _binary literals are binary strings that yield to a
+    // column's collation.
+    "SELECT name = x'4150504c45', name = 0x4150504c45, b = x'4150504c45', 'abc' = x'414243', \
+     x'414243' = 'abc', UPPER(0x61), LOWER(x'41'), x'' = '', 0x41 IN ('A'), CAST(0x41 AS CHAR), \
+     0x41 LIKE 'a', name = _binary 'APPLE', name = CAST('APPLE' AS BINARY), CHARSET(0x41), \
+     COLLATION(_binary 'x'), CHARSET(CONCAT('a', 0x41)), HEX(x'41'), LENGTH(0x4142) FROM t WHERE id = 1",
 ];
 
 #[test]

@@ -242,6 +242,10 @@ pub(crate) enum CastType {
     /// An ENUM's member number or a SET's bit mask (of its type), from
     /// the value's text: how such a column sorts and groups.
     MemberNumber(DataType),
+    /// A hexadecimal or `_binary` literal: a binary string, yielding to a
+    /// column's collation as any literal does (`ci_column = x'41'` ignores
+    /// case, `'a' = x'41'` does not).
+    BinaryLiteral,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -375,7 +379,7 @@ impl Compiler<'_> {
             };
             let rank = match e {
                 Expr::Cast(_, CastType::Collate(_)) => 0,
-                Expr::Lit(_) | Expr::Param(_) => 4,
+                Expr::Lit(_) | Expr::Param(_) | Expr::Cast(_, CastType::BinaryLiteral) => 4,
                 _ => 2,
             };
             // On a tie the binary character set wins, then a utf8mb4 _bin
@@ -502,6 +506,9 @@ impl Compiler<'_> {
                         .index(&v.span)
                         .ok_or_else(|| SqlError::internal("unplaced parameter"))?,
                 ),
+                hex @ ast::Value::HexStringLiteral(_) => {
+                    Expr::Cast(Box::new(Expr::Lit(literal(hex)?)), CastType::BinaryLiteral)
+                }
                 other => Expr::Lit(literal(other)?),
             },
             // A character set introducer: `_binary'…'` is a binary string,
@@ -509,7 +516,7 @@ impl Compiler<'_> {
             E::Prefixed { prefix, value } if prefix.value.starts_with('_') => {
                 let literal = self.compile(value)?;
                 match prefix.value.to_ascii_lowercase().as_str() {
-                    "_binary" => Expr::Cast(Box::new(literal), CastType::Char(Collation::Binary)),
+                    "_binary" => Expr::Cast(Box::new(literal), CastType::BinaryLiteral),
                     "_utf8mb4" | "_utf8" | "_utf8mb3" => literal,
                     other => {
                         return Err(SqlError::unsupported(format!(
@@ -2077,7 +2084,7 @@ impl Expr {
                 }
             }
             // A collation mark (on every string sort key) is the value.
-            Expr::Cast(x, CastType::Collate(_)) => x.eval(row, env)?,
+            Expr::Cast(x, CastType::Collate(_) | CastType::BinaryLiteral) => x.eval(row, env)?,
             Expr::Cast(x, t) => cast_value(x.eval(row, env)?, *t),
             Expr::Subquery(sub, test) => eval_subquery(sub, test, row, env)?,
         })
@@ -2445,6 +2452,7 @@ impl Expr {
                 CastType::Decimal(_, s) => ColumnKind::Decimal { scale: *s },
                 CastType::Double => ColumnKind::Double,
                 CastType::Char(c) | CastType::Collate(c) => ColumnKind::Text(*c),
+                CastType::BinaryLiteral => ColumnKind::Text(Collation::Binary),
                 CastType::Date => ColumnKind::Date,
                 CastType::DateTime => ColumnKind::DateTime,
                 CastType::Time => ColumnKind::Time,
@@ -2640,7 +2648,7 @@ fn cast_value(v: Value, t: CastType) -> Value {
             Value::Double(f) => Value::Double(f),
             _ => Value::Double(0.0),
         },
-        CastType::Collate(_) => v,
+        CastType::Collate(_) | CastType::BinaryLiteral => v,
         // A string keeps its bytes (a binary one may not be UTF-8).
         CastType::Char(_) => match v {
             Value::Bytes(b) => Value::Bytes(b),
