@@ -67,6 +67,10 @@ const STEPS: &[&str] = &[
     "SELECT MD5(s), SHA2(s, 256), CRC32(s) FROM f ORDER BY id",
     "SELECT id FROM f WHERE LEFT(s, 1) = 'A' OR DAYOFWEEK(d) = 6 ORDER BY id",
     "SELECT nosuchfunction(1)",
+    "SELECT 6 & 3, 6 | 3, 6 ^ 3, 1 << 3, 256 >> 4, ~0, -1 & 255, 1 << 64, '12' & 4, 2.5 | 0, \
+     BIT_COUNT(255), BIT_COUNT(-1), NULL & 1, 1 << -1, 18446744073709551615 >> 63, 5 & 3 | 8",
+    "SELECT id, n & 6, n | 1, n ^ n, n << 2, ~n, BIT_COUNT(n) FROM f ORDER BY id",
+    "SELECT id FROM f WHERE n & 1 = 1 ORDER BY id",
 ];
 
 #[test]

@@ -460,6 +460,11 @@ fn enum_and_set_columns_as_mariadb_does() {
             "SELECT id, e FROM en WHERE e >= 'medium' ORDER BY id",
             "SELECT id, e FROM en WHERE e < 'n' ORDER BY e, id",
             "SELECT e FROM en ORDER BY e",
+            // In numeric context a member is its number, a set its mask.
+            "SELECT id, e + 0, e = 2, e = 'large', e IN (1, 3), e BETWEEN 2 AND 3, CAST(e AS SIGNED), -e, \
+             e * 1.5, ABS(e), s + 0, s = 5, s & 2, ~s & 15, e > 1, e < 'n' FROM en ORDER BY id",
+            "SELECT SUM(e), AVG(e), SUM(s), MAX(e + 0), MIN(s | 0) FROM en",
+            "SELECT id FROM en WHERE e = 3 OR s = 15 ORDER BY id",
             "UPDATE en SET e = 'tiny' WHERE id = 1",
             "UPDATE en SET e = 'small', s = 'd' WHERE id = 1",
             "SELECT * FROM en WHERE id = 1",

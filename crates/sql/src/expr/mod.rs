@@ -9,6 +9,8 @@ pub(crate) mod subquery;
 pub(crate) mod user_variables;
 mod walk;
 pub(crate) mod warnings;
+
+use crate::function::bitwise::BitOp;
 pub(crate) mod window;
 use crate::error::{Result, SqlError};
 use crate::function::arguments::{int_of, numeric};
@@ -127,6 +129,8 @@ pub(crate) enum Func {
     SetUserVariable,
     /// A function of the registry, computed from its arguments' values.
     Builtin(&'static Builtin),
+    /// A bit operator (`&`, `|`, `^`, `<<`, `>>`, `~`).
+    Bitwise(crate::function::bitwise::BitOp),
     /// A function of the registry comparing strings, with the collation
     /// its arguments meet in.
     Collated(&'static Builtin, Collation),
@@ -399,6 +403,37 @@ impl Compiler<'_> {
         best.map_or(Collation::default(), |(_, c)| c)
     }
 
+    /// CAST(e AS t): to a number, an ENUM or SET column's member number.
+    fn cast(&self, e: Expr, t: CastType) -> Expr {
+        let e = match t {
+            CastType::Signed | CastType::Unsigned | CastType::Decimal(..) | CastType::Double => {
+                self.numeric_operand(e)
+            }
+            _ => e,
+        };
+        Expr::Cast(Box::new(e), t)
+    }
+
+    /// Whether `e` is a number (its kind numeric).
+    fn is_number(&self, e: &Expr) -> bool {
+        let aggs = self.aggs.as_deref().unwrap_or(&[]);
+        matches!(
+            e.kind(self.scope, aggs),
+            ColumnKind::Int | ColumnKind::UInt | ColumnKind::Decimal { .. } | ColumnKind::Double
+        )
+    }
+
+    /// `e` where a number is wanted: an ENUM or SET column is its member's
+    /// number (bit mask), as in MariaDB (`e + 0`, `e = 2`, `SUM(e)`).
+    pub(crate) fn numeric_operand(&self, e: Expr) -> Expr {
+        if let Expr::Col(i) = &e {
+            if let Some(t) = self.scope.get(*i).and_then(|c| c.numbered) {
+                return Expr::Cast(Box::new(e), CastType::MemberNumber(t));
+            }
+        }
+        e
+    }
+
     /// GROUP_CONCAT's `LIMIT [offset,] count` (the parser reads the offset
     /// form as a tuple): constant non-negative integers, as MariaDB's
     /// grammar has them.
@@ -541,6 +576,11 @@ impl Compiler<'_> {
                 high,
             } => {
                 let (x, lo, hi) = (self.compile(expr)?, self.compile(low)?, self.compile(high)?);
+                let x = if self.is_number(&lo) && self.is_number(&hi) {
+                    self.numeric_operand(x)
+                } else {
+                    x
+                };
                 let collation = self.collation_of(&[&x, &lo, &hi]);
                 Expr::Between(Box::new(x), Box::new(lo), Box::new(hi), *negated, collation)
             }
@@ -554,6 +594,11 @@ impl Compiler<'_> {
                     .iter()
                     .map(|x| self.compile(x))
                     .collect::<Result<_>>()?;
+                let x = if list.iter().all(|e| self.is_number(e)) {
+                    self.numeric_operand(x)
+                } else {
+                    x
+                };
                 let collation =
                     self.collation_of(&std::iter::once(&x).chain(&list).collect::<Vec<_>>());
                 Expr::InList(Box::new(x), list, *negated, collation)
@@ -571,6 +616,12 @@ impl Compiler<'_> {
             }
             E::UnaryOp { op, expr } => {
                 let x = self.compile(expr)?;
+                let x = match op {
+                    ast::UnaryOperator::Minus | ast::UnaryOperator::BitwiseNot => {
+                        self.numeric_operand(x)
+                    }
+                    _ => x,
+                };
                 match op {
                     ast::UnaryOperator::Not => Expr::Not(Box::new(x)),
                     ast::UnaryOperator::Minus => match x {
@@ -588,6 +639,9 @@ impl Compiler<'_> {
                         x => Expr::Neg(Box::new(x)),
                     },
                     ast::UnaryOperator::Plus => x,
+                    ast::UnaryOperator::BitwiseNot => {
+                        Expr::Func(Func::Bitwise(BitOp::Not), vec![x])
+                    }
                     other => return Err(SqlError::unsupported(format!("operator {other}"))),
                 }
             }
@@ -630,8 +684,20 @@ impl Compiler<'_> {
                         vec![self.compile(left)?, self.compile(right)?],
                     ));
                 }
-                let l = Box::new(self.compile(left)?);
-                let r = Box::new(self.compile(right)?);
+                let (l, r) = (self.compile(left)?, self.compile(right)?);
+                // An ENUM or SET column is its member's number in
+                // arithmetic and against a number.
+                let (l, r) = match op {
+                    B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq | B::Spaceship => {
+                        let (l_number, r_number) = (self.is_number(&l), self.is_number(&r));
+                        let l = if r_number { self.numeric_operand(l) } else { l };
+                        let r = if l_number { self.numeric_operand(r) } else { r };
+                        (l, r)
+                    }
+                    B::And | B::Or | B::Xor => (l, r),
+                    _ => (self.numeric_operand(l), self.numeric_operand(r)),
+                };
+                let (l, r) = (Box::new(l), Box::new(r));
                 let collation = self.collation_of(&[&l, &r]);
                 let cmp = |op, l, r| Expr::Cmp(op, l, r, collation);
                 match op {
@@ -651,6 +717,15 @@ impl Compiler<'_> {
                     B::Divide => Expr::Arith(ArithOp::Div, l, r),
                     B::MyIntegerDivide => Expr::Arith(ArithOp::IntDiv, l, r),
                     B::Modulo => Expr::Arith(ArithOp::Mod, l, r),
+                    B::BitwiseAnd => Expr::Func(Func::Bitwise(BitOp::And), vec![*l, *r]),
+                    B::BitwiseOr => Expr::Func(Func::Bitwise(BitOp::Or), vec![*l, *r]),
+                    B::BitwiseXor => Expr::Func(Func::Bitwise(BitOp::Xor), vec![*l, *r]),
+                    B::PGBitwiseShiftLeft => {
+                        Expr::Func(Func::Bitwise(BitOp::ShiftLeft), vec![*l, *r])
+                    }
+                    B::PGBitwiseShiftRight => {
+                        Expr::Func(Func::Bitwise(BitOp::ShiftRight), vec![*l, *r])
+                    }
                     other => return Err(SqlError::unsupported(format!("operator {other}"))),
                 }
             }
@@ -744,20 +819,20 @@ impl Compiler<'_> {
                 data_type,
                 format: None,
                 kind: ast::CastKind::Cast,
-            } => Expr::Cast(
-                Box::new(self.compile(expr)?),
-                cast_type(data_type, &expr.to_string())?,
-            ),
+            } => {
+                let x = self.compile(expr)?;
+                self.cast(x, cast_type(data_type, &expr.to_string())?)
+            }
             E::Convert {
                 expr,
                 data_type: Some(data_type),
                 charset: None,
                 is_try: false,
                 ..
-            } => Expr::Cast(
-                Box::new(self.compile(expr)?),
-                cast_type(data_type, &expr.to_string())?,
-            ),
+            } => {
+                let x = self.compile(expr)?;
+                self.cast(x, cast_type(data_type, &expr.to_string())?)
+            }
             E::Subquery(q) => self.subquery(q, SubqueryTest::Scalar, false)?,
             E::Collate { expr, collation } => {
                 let name = object_name(collation).join(".");
@@ -1066,6 +1141,9 @@ impl Compiler<'_> {
                 .collect();
             self.aggs = saved;
             let (mut args, mut order) = (args?, order?);
+            if matches!(func, AggFunc::Sum | AggFunc::Avg) {
+                args = args.into_iter().map(|a| self.numeric_operand(a)).collect();
+            }
             // MariaDB's grammar has COUNT(a, b) only with DISTINCT and
             // JSON_OBJECTAGG with two arguments only: other counts do not
             // parse.
@@ -1296,6 +1374,12 @@ impl Compiler<'_> {
             }
             Func::NullIf(_) => Func::NullIf(self.collation_of(&args.iter().collect::<Vec<_>>())),
             f => f,
+        };
+        let args = match f {
+            Func::Abs | Func::Round | Func::Floor | Func::Ceil | Func::Bitwise(_) => {
+                args.into_iter().map(|a| self.numeric_operand(a)).collect()
+            }
+            _ => args,
         };
         let counts_characters = match f {
             Func::CharLength | Func::Upper | Func::Lower | Func::Substring => true,
@@ -2119,6 +2203,13 @@ impl Expr {
                     .collect::<Result<Vec<_>>>()?;
                 b.call(&values, Collation::default())?
             }
+            Func::Bitwise(op) => {
+                let values = args
+                    .iter()
+                    .map(|a| a.eval(row, env))
+                    .collect::<Result<Vec<_>>>()?;
+                crate::function::bitwise::apply(op, &values)
+            }
             Func::Collated(b, collation) => {
                 let values = args
                     .iter()
@@ -2410,6 +2501,7 @@ impl Expr {
                 Func::Builtin(b) | Func::Collated(b, _) => {
                     (b.kind)(&args.iter().map(|a| a.kind(scope, aggs)).collect::<Vec<_>>())
                 }
+                Func::Bitwise(_) => ColumnKind::UInt,
                 Func::Length
                 | Func::CharLength
                 | Func::Year
@@ -2456,7 +2548,7 @@ impl Expr {
                 CastType::Date => ColumnKind::Date,
                 CastType::DateTime => ColumnKind::DateTime,
                 CastType::Time => ColumnKind::Time,
-                CastType::MemberNumber(_) => ColumnKind::UInt,
+                CastType::MemberNumber(_) => ColumnKind::Int,
             },
             Expr::Subquery(sub, SubqueryTest::Scalar) => sub.kind,
             Expr::Subquery(..) => ColumnKind::Int,
@@ -2674,11 +2766,16 @@ fn cast_value(v: Value, t: CastType) -> Value {
                 (Some(m), _) => Value::DateTime(m - m.rem_euclid(1_000_000)),
             }
         }
-        CastType::MemberNumber(t) => match (&v, t) {
-            (Value::Bytes(b), DataType::Enum(m)) => Value::UInt(m.number_of(b)),
-            (Value::Bytes(b), DataType::Set(m)) => Value::UInt(m.mask_of(b)),
-            _ => v,
-        },
+        // Signed where it fits (`-e` is negative, as in MariaDB); a SET's
+        // 64th member makes a mask only an unsigned holds.
+        CastType::MemberNumber(t) => {
+            let n = match (&v, t) {
+                (Value::Bytes(b), DataType::Enum(m)) => m.number_of(b),
+                (Value::Bytes(b), DataType::Set(m)) => m.mask_of(b),
+                _ => return v,
+            };
+            i64::try_from(n).map_or(Value::UInt(n), Value::Int)
+        }
         // TIME (no fractional digits): cut toward zero, held in range.
         CastType::Time => match crate::function::arguments::time_of(&v) {
             Some(t) => {

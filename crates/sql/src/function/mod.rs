@@ -5,6 +5,7 @@
 //! clock, the session, arguments evaluated lazily (IF, COALESCE), user
 //! variables — are compiled by the expression binder itself.
 pub(crate) mod arguments;
+pub(crate) mod bitwise;
 mod datetime;
 mod hash;
 pub(crate) mod json;
@@ -158,6 +159,7 @@ pub(crate) fn lookup(name: &str) -> Option<&'static Builtin> {
         datetime::FUNCTIONS,
         hash::FUNCTIONS,
         json::FUNCTIONS,
+        bitwise::FUNCTIONS,
     ]
     .into_iter()
     .flatten()
@@ -227,6 +229,7 @@ mod tests {
             numeric::FUNCTIONS,
             datetime::FUNCTIONS,
             hash::FUNCTIONS,
+            bitwise::FUNCTIONS,
         ]
         .into_iter()
         .flatten()
