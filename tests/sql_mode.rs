@@ -100,6 +100,8 @@ fn nulls_and_divisions_by_zero_as_mariadb() {
             "UPDATE m1 SET b = b / 0 WHERE a = 1",
             "UPDATE m1 JOIN m2 ON m1.a = m2.a SET m1.b = m2.v",
             "SET sql_mode = DEFAULT",
+            "INSERT IGNORE INTO m1 (a, b, d) VALUES (8, NULL, NULL)",
+            "SHOW WARNINGS",
             "UPDATE m1 SET c = 'r' WHERE b / 0 IS NULL",
             "INSERT INTO m1 (a, b, e) VALUES (7, 7, 1 / 0)",
             "INSERT INTO m2 SELECT a, a / 0 FROM m1 WHERE a > 4",

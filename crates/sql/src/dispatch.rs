@@ -308,6 +308,8 @@ impl Session {
             match r {
                 Err(e) if e.code == 1412 && attempts < 100 => {
                     attempts += 1;
+                    // The failed attempt's warnings are not the statement's.
+                    crate::expr::warnings::take();
                     std::thread::sleep(std::time::Duration::from_millis(attempts));
                 }
                 r => return r,
@@ -362,8 +364,12 @@ impl Session {
         }
         // An INSERT or UPDATE in strict mode fails on a division by zero
         // anywhere in it (its WHERE, its SELECT too), as MariaDB's does; a
-        // DELETE only warns.
-        let writes = matches!(stmt, S::Insert(_) | S::Update(_));
+        // DELETE, or IGNORE, only warns.
+        let writes = match stmt {
+            S::Insert(ins) => !ins.ignore,
+            S::Update(u) => !matches!(u.or, Some(ast::SqliteOnConflict::Ignore)),
+            _ => false,
+        };
         let _division =
             crate::expr::warnings::division_by_zero_fails(writes && self.division_by_zero_fails());
         match stmt {

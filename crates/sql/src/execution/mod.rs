@@ -16,6 +16,7 @@ use crate::execution::memory::value_bytes;
 use crate::execution::output::Output;
 use crate::execution::spill::sort::{SortBuffer, Sorted};
 use crate::expr::row_key::{encode_value, KeyMap};
+use crate::expr::warnings;
 use crate::expr::{sort_order, truth_of, Acc, AggFunc, Env, Expr, KeyOrder, Row};
 use crate::planner::plan::{
     Access, JoinPlan, QueryPlan, SelectPlan, Source, StepInput, TableSource,
@@ -419,16 +420,24 @@ impl SelectPlan {
             .map(|start| start..(start + parts).min(prefix.len()))
             .collect();
         let env = cx.env(params);
-        type State = (Groups, Vec<u8>, Option<SqlError>, Vec<Value>);
+        type State = (
+            Groups,
+            Vec<u8>,
+            Option<SqlError>,
+            Vec<Value>,
+            Vec<warnings::Warning>,
+        );
         let statement_start = crate::expr::clock::statement_start();
+        let division_fails = warnings::division_fails();
         let states = lineardb_table::parallel::run_pieces(
             &pieces,
             cx.threads,
             || -> State {
                 crate::expr::clock::adopt(statement_start);
-                (Groups::default(), Vec::new(), None, Vec::new())
+                warnings::adopt_division_fails(division_fails);
+                (Groups::default(), Vec::new(), None, Vec::new(), Vec::new())
             },
-            |(groups, key, err, buf), piece| {
+            |(groups, key, err, buf, warned), piece| {
                 if err.is_some() || cx.stop.get() {
                     return Ok(());
                 }
@@ -447,10 +456,19 @@ impl SelectPlan {
                         break;
                     }
                 }
+                warned.extend(warnings::take());
                 Ok(())
             },
         )?;
-        merge_groups(states.into_iter().map(|(g, _, e, _)| (g, e)), cx).map(Some)
+        // The workers' warnings become the statement's.
+        let states: Vec<_> = states
+            .into_iter()
+            .map(|(g, _, e, _, warned)| {
+                warnings::extend(warned);
+                (g, e)
+            })
+            .collect();
+        merge_groups(states.into_iter(), cx).map(Some)
     }
 
     /// Whether a scan through `run` is worth cutting into pieces.
@@ -598,15 +616,23 @@ impl SelectPlan {
         // Each worker: its state, the first error it met, its joined row.
         let width = join.map_or(0, |(j, _)| j.width);
         let statement_start = crate::expr::clock::statement_start();
+        let division_fails = warnings::division_fails();
         let states = lineardb_table::parallel::run_pieces(
             &pieces,
             cx.threads,
             || {
-                // NOW() in a worker reads its statement's time.
+                // NOW() in a worker reads its statement's time, a division
+                // by zero fails as in the statement's thread.
                 crate::expr::clock::adopt(statement_start);
-                (init(), None::<SqlError>, vec![Value::Null; width])
+                warnings::adopt_division_fails(division_fails);
+                (
+                    init(),
+                    None::<SqlError>,
+                    vec![Value::Null; width],
+                    Vec::<warnings::Warning>::new(),
+                )
             },
-            |(state, err, joined), (number, piece)| {
+            |(state, err, joined, warned), (number, piece)| {
                 if err.is_some() {
                     return Ok(());
                 }
@@ -654,10 +680,18 @@ impl SelectPlan {
                 if let Err(e) = scan_range(cx.view, ts, access, true, piece, &mut pass) {
                     *err = Some(e);
                 }
+                warned.extend(warnings::take());
                 Ok(())
             },
         )?;
-        Ok(states.into_iter().map(|(s, e, _)| (s, e)).collect())
+        // The workers' warnings become the statement's.
+        Ok(states
+            .into_iter()
+            .map(|(s, e, _, warned)| {
+                warnings::extend(warned);
+                (s, e)
+            })
+            .collect())
     }
 
     /// Adds one row to its group (the only group without GROUP BY), and

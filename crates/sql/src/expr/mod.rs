@@ -2432,7 +2432,14 @@ impl Expr {
                 let Some(n) = int_of(&amount) else {
                     return Ok(Value::Null);
                 };
-                add_interval(&base, unit, if f == Func::DateSub { -n } else { n })
+                match if f == Func::DateSub {
+                    n.checked_neg()
+                } else {
+                    Some(n)
+                } {
+                    Some(n) => add_interval(&base, unit, n),
+                    None => datetime_overflow(),
+                }
             }
             Func::Year | Func::Month | Func::Day => {
                 let d = match v0()? {

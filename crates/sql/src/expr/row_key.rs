@@ -2,8 +2,7 @@
 //! numbers, between dates, between strings in their collation) give equal
 //! bytes, whatever their representation (1 = 1.0 = 1e0; a DATE and the
 //! DATETIME at its midnight; 'a' and 'A ' under utf8mb4_general_ci). Unequal values may share bytes only for numbers no double
-//! tells apart (a DOUBLE and a DECIMAL past what a double holds), so users
-//! compare the values again after a match.
+//! tells apart (a DOUBLE and a DECIMAL past what a double holds).
 use lineardb_table::types::MICROS_PER_DAY;
 use lineardb_table::{Collation, Dec, Value};
 
@@ -60,32 +59,43 @@ fn integer(i: i128, out: &mut Vec<u8>) {
 
 /// A decimal keys as the integer or the double of the same value, so that
 /// it meets the INT or DOUBLE it equals, except where no double holds it
-/// (past 15 significant digits, a value the nearest double does not print
-/// back as): then its exact digits, so that two such decimals group apart.
+/// (a value the nearest double does not print back as): then its exact
+/// digits, so that two such decimals group apart. Decided on the value
+/// without trailing zeros, so that every scale of one value keys alike.
 fn decimal(d: Dec, out: &mut Vec<u8>) {
+    let d = d.normalized();
     if let Some(n) = d.unscaled_i128() {
-        let unit = 10i128.pow(d.scale.min(38) as u32);
-        if n % unit == 0 && (n / unit).unsigned_abs() < WHOLE_DOUBLE_LIMIT {
-            return integer(n / unit, out);
+        let magnitude = n.unsigned_abs();
+        if d.scale == 0 && magnitude < WHOLE_DOUBLE_LIMIT {
+            return integer(n, out);
         }
-        if n.unsigned_abs() < 1_000_000_000_000_000 {
-            // 15 digits: the double nearest is the same for every scale
-            // of the value (150/100 and 15/10 round to one double).
+        if magnitude < 1 << 53 && d.scale <= 22 {
+            // Exactly the double nearest the value (Dec::to_f64).
             return double(d.to_f64(), out);
         }
+        // More than 17 significant digits: no double prints back as it.
+        let significant_last = d.scale > 0 || n % 10 != 0;
+        if significant_last && magnitude >= 100_000_000_000_000_000 {
+            return exact(d, out);
+        }
     }
-    let d = d.normalized();
     let f = d.to_f64();
     if Dec::parse(&format!("{f:e}")).is_some_and(|back| back.cmp_value(d).is_eq()) {
         return double(f, out);
     }
+    exact(d, out)
+}
+
+/// A normalized decimal's own digits.
+fn exact(d: Dec, out: &mut Vec<u8>) {
     out.push(6);
     out.push(d.scale);
     out.extend_from_slice(&d.unscaled().to_le_bytes());
 }
 
-/// Whole doubles below this key as integers (above it they may not be exact).
-const WHOLE_DOUBLE_LIMIT: u128 = 1_000_000_000_000_000_000_000_000_000_000;
+/// Whole numbers below 2^64 key as integers: every INT and BIGINT
+/// UNSIGNED, and the DOUBLE and DECIMAL values equal to one.
+const WHOLE_DOUBLE_LIMIT: u128 = 1 << 64;
 
 fn double(f: f64, out: &mut Vec<u8>) {
     out.push(2);
@@ -161,6 +171,22 @@ mod tests {
         assert_eq!(wide("1e39"), key(Value::Double(1e39)));
         assert_eq!(wide("0.1000"), key(Value::Double(0.1)));
         assert_eq!(wide("123456789012345.6789"), wide("123456789012345.678900"));
+        // One value at any scale keys alike; a whole one as the integer.
+        assert_eq!(wide("0.00000000001"), wide("0.00000000001000000000000"));
+        assert_eq!(
+            wide("2.00000000000000000000000000000000000000"),
+            key(Value::Int(2))
+        );
+        assert_eq!(
+            wide("18446744073709551615.000000"),
+            key(Value::UInt(u64::MAX))
+        );
+        assert_ne!(
+            wide("0.1000000000000000000000000000000000000000"),
+            key(Value::Int(1))
+        );
+        assert_eq!(wide("1e23"), key(Value::Double(1e23)));
+        assert_eq!(wide("-0.5"), key(Value::Double(-0.5)));
         assert_eq!(
             key(Value::Date(3)),
             key(Value::DateTime(3 * MICROS_PER_DAY))

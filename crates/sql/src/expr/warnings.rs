@@ -40,6 +40,21 @@ impl Drop for DivisionByZeroFails {
     }
 }
 
+/// A worker thread of a statement takes its division-by-zero rule (the
+/// thread ends with the statement's work).
+pub(crate) fn adopt_division_fails(fails: bool) {
+    DIVISION_FAILS.with(|f| f.set(fails));
+}
+
+/// Adds warnings a worker thread raised, after those pending.
+pub(crate) fn extend(raised: Vec<Warning>) {
+    PENDING.with(|p| {
+        let mut p = p.borrow_mut();
+        let room = KEPT.saturating_sub(p.len());
+        p.extend(raised.into_iter().take(room));
+    });
+}
+
 /// Whether a division by zero fails now.
 pub(crate) fn division_fails() -> bool {
     DIVISION_FAILS.with(Cell::get)
@@ -70,6 +85,16 @@ pub(crate) fn pending_except(code: u16) -> usize {
     PENDING.with(|p| p.borrow().iter().filter(|w| w.0 != code).count())
 }
 
+/// Puts back warnings taken earlier, ahead of those raised since.
+pub(crate) fn put_back(mut earlier: Vec<Warning>) {
+    PENDING.with(|p| {
+        let mut p = p.borrow_mut();
+        earlier.append(&mut p);
+        earlier.truncate(KEPT);
+        *p = earlier;
+    });
+}
+
 /// Runs `f` (a re-evaluation) dropping the warnings it raises.
 pub(crate) fn unraised<T>(f: impl FnOnce() -> T) -> T {
     let before = take();
@@ -88,9 +113,12 @@ mod tests {
         raise(1, "a");
         unraised(|| raise(3, "c"));
         raise(2, "b");
-        assert_eq!(pending_except(1), 1);
+        let earlier = take();
+        raise(5, "e");
+        put_back(earlier);
+        assert_eq!(pending_except(1), 2);
         let codes: Vec<u16> = take().into_iter().map(|(c, _)| c).collect();
-        assert_eq!(codes, [1, 2]);
+        assert_eq!(codes, [1, 2, 5]);
         for _ in 0..100 {
             raise(4, "d");
         }

@@ -114,7 +114,6 @@ impl Builtin {
         }
     }
 
-    /// The result for `args` (evaluated).
     /// Its result for `args`, strings compared in `collation` where it
     /// compares them.
     pub(crate) fn call(&self, args: &[Value], collation: Collation) -> Result<Value> {

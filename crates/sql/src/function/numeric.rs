@@ -238,12 +238,8 @@ fn extreme(a: &[Value], want: Ordering, collation: Collation) -> Result<Value> {
         .all(|v| matches!(v, Value::Date(_) | Value::DateTime(_)));
     let mut best = &a[0];
     for v in &a[1..] {
-        let order = if texts {
-            let (p, q) = (
-                v.to_text().unwrap_or_default(),
-                best.to_text().unwrap_or_default(),
-            );
-            collation.compare(p.as_bytes(), q.as_bytes())
+        let order = if let (true, Value::Bytes(p), Value::Bytes(q)) = (texts, v, best) {
+            collation.compare(p, q)
         } else if dates {
             v.sql_cmp(best).unwrap_or(Ordering::Equal)
         } else {

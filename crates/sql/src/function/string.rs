@@ -148,8 +148,6 @@ fn reverse(a: &[Value]) -> Result<Value> {
     Ok(Value::str(&t(&a[0]).chars().rev().collect::<String>()))
 }
 
-/// 1-based character position of `needle` in `hay` at or after character
-/// `from` (0-based), ignoring case; 0 when absent.
 /// The 1-based character position of the first `needle` in `hay` at or
 /// after character `from` (0-based); 0 if none. As in MariaDB, each
 /// window of the needle's length in bytes is compared in `collation`
@@ -266,15 +264,23 @@ fn space(a: &[Value]) -> Result<Value> {
     Ok(Value::str(&" ".repeat(k)))
 }
 
-/// Ignoring case and trailing spaces (PAD SPACE).
+/// A value's string bytes as they are (a binary string need not be
+/// UTF-8), a number's text.
+fn raw(v: &Value) -> std::borrow::Cow<'_, [u8]> {
+    match v {
+        Value::Bytes(b) => std::borrow::Cow::Borrowed(b),
+        other => std::borrow::Cow::Owned(other.to_text().unwrap_or_default().into_bytes()),
+    }
+}
+
 /// Whether two values are equal strings in `collation`.
 fn equal_texts(a: &Value, b: &Value, collation: Collation) -> bool {
-    collation.compare(t(a).as_bytes(), t(b).as_bytes()) == Ordering::Equal
+    collation.compare(&raw(a), &raw(b)) == Ordering::Equal
 }
 
 fn strcmp(a: &[Value], collation: Collation) -> Result<Value> {
     Ok(Value::Int(
-        match collation.compare(t(&a[0]).as_bytes(), t(&a[1]).as_bytes()) {
+        match collation.compare(&raw(&a[0]), &raw(&a[1])) {
             Ordering::Less => -1,
             Ordering::Equal => 0,
             Ordering::Greater => 1,
@@ -302,13 +308,13 @@ fn field(a: &[Value], collation: Collation) -> Result<Value> {
 }
 
 fn find_in_set(a: &[Value], collation: Collation) -> Result<Value> {
-    let (x, list) = (t(&a[0]), t(&a[1]));
-    if list.is_empty() || x.contains(',') {
+    let (x, list) = (raw(&a[0]), raw(&a[1]));
+    if list.is_empty() || x.contains(&b',') {
         return Ok(Value::Int(0));
     }
     let place = list
-        .split(',')
-        .position(|item| collation.compare(item.as_bytes(), x.as_bytes()) == Ordering::Equal);
+        .split(|&b| b == b',')
+        .position(|item| collation.compare(item, &x) == Ordering::Equal);
     Ok(Value::Int(place.map_or(0, |p| p as i64 + 1)))
 }
 

@@ -117,11 +117,13 @@ impl Session {
         // "Duplicates" of the statement's info).
         let mut skipped = 0u64;
         let mut first_id = 0u64;
-        let strict = self.strict_mode();
+        // IGNORE makes a value the column cannot hold a warning, as outside
+        // strict mode.
+        let strict = self.strict_mode() && !ins.ignore;
         // As in MariaDB, a NULL for a NOT NULL column fails a single-row
-        // INSERT … VALUES even outside strict mode.
+        // INSERT … VALUES outside strict mode (not with IGNORE).
         let single_row = row_count == 1 && matches!(src.body.as_ref(), ast::SetExpr::Values(_));
-        let nulls = if single_row {
+        let nulls = if single_row && !ins.ignore {
             super::lenient::NullIntoNotNull::Fails
         } else {
             super::lenient::NullIntoNotNull::Defaults

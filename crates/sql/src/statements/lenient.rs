@@ -4,7 +4,7 @@
 //! number it starts with — with MariaDB's warning, instead of failing the
 //! statement. What cannot be adjusted (a wrong date) still fails.
 use crate::error::{Result, SqlError};
-use lineardb_table::{ColumnDef, Error, TableDef, Value};
+use lineardb_table::{ColumnDef, DataType, Error, TableDef, Value};
 
 /// Whether `sql_mode` names one of `modes`.
 fn has_mode(sql_mode: &str, modes: &[&str]) -> bool {
@@ -202,7 +202,7 @@ pub(crate) fn value_warning(
 /// The value MariaDB gives a NOT NULL column without a default: zero (the
 /// zero date for a date), the empty string.
 pub(crate) fn implicit_default(column: &ColumnDef) -> Result<Value> {
-    if column.data_type.is_string() {
+    if column.data_type.is_string() || matches!(column.data_type, DataType::Set(_)) {
         return Ok(Value::str(""));
     }
     Ok(column.coerce(Value::Int(0))?)

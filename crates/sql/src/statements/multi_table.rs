@@ -482,7 +482,10 @@ impl Session {
     ) -> Result<Vec<Vec<Value>>> {
         let plan = self.plan_select(query, params)?;
         let mut locked: HashSet<(u64, Vec<u8>)> = HashSet::new();
+        // Only the last run's warnings are the statement's.
+        let before = crate::expr::warnings::take();
         loop {
+            crate::expr::warnings::take();
             let mut sink = crate::result::CollectSink::default();
             // A current read: the latest rows, locked before they change.
             plan.run(args, &self.run_context(&ReadView::latest()), &mut sink)?;
@@ -504,6 +507,7 @@ impl Session {
                 }
             }
             if !more {
+                crate::expr::warnings::put_back(before);
                 return Ok(sink.rows);
             }
         }

@@ -11,6 +11,12 @@ pub const MAX_DECIMAL_PRECISION: u8 = 65;
 /// Largest DECIMAL scale, of a column and of a computed value (MariaDB's).
 pub const MAX_DECIMAL_SCALE: u8 = 38;
 
+/// 10^n for n ≤ 22, the powers of ten a double holds exactly.
+const EXACT_POWERS_OF_TEN: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
 /// 10^n for n ≤ 38, the powers an i128 holds.
 const POW10: [i128; 39] = {
     let mut table = [1i128; 39];
@@ -243,10 +249,12 @@ impl Dec {
         }
     }
 
+    /// The double nearest the value (correctly rounded).
     pub fn to_f64(self) -> f64 {
         if let Some(v) = self.unscaled.to_i128() {
-            if self.scale <= 38 {
-                return v as f64 / 10f64.powi(self.scale as i32);
+            // Both exact doubles: their quotient rounds once.
+            if v.unsigned_abs() < 1 << 53 && self.scale <= 22 {
+                return v as f64 / EXACT_POWERS_OF_TEN[self.scale as usize];
             }
         }
         // Through the text, which rounds once.
