@@ -55,8 +55,8 @@ fn strict_and_lenient_writes_as_mariadb() {
 /// strict mode an UPDATE (single- or multi-table) or a multi-row INSERT
 /// stores the column's implicit default with warning 1048, a single-row
 /// INSERT fails; a division by zero warns only under
-/// ERROR_FOR_DIVISION_BY_ZERO and fails an INSERT or UPDATE (in its WHERE
-/// or SELECT too) only in strict mode, a DELETE never.
+/// ERROR_FOR_DIVISION_BY_ZERO and fails an INSERT (its SELECT too) or an
+/// UPDATE's values only in strict mode, a DELETE never.
 #[test]
 fn nulls_and_divisions_by_zero_as_mariadb() {
     let server = Server::start();
@@ -102,7 +102,6 @@ fn nulls_and_divisions_by_zero_as_mariadb() {
             "SET sql_mode = DEFAULT",
             "INSERT IGNORE INTO m1 (a, b, d) VALUES (8, NULL, NULL)",
             "SHOW WARNINGS",
-            "UPDATE m1 SET c = 'r' WHERE b / 0 IS NULL",
             "INSERT INTO m1 (a, b, e) VALUES (7, 7, 1 / 0)",
             "INSERT INTO m2 SELECT a, a / 0 FROM m1 WHERE a > 4",
             "INSERT INTO m2 SELECT a + 10, a FROM m1 WHERE a / 0 IS NULL",

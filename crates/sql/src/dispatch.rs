@@ -537,11 +537,13 @@ impl Session {
     /// ERROR_FOR_DIVISION_BY_ZERO), 1931 for a recursive CTE cut short.
     fn warn_from_execution(&mut self) {
         let mut raised = crate::expr::warnings::take();
-        if !raised.is_empty() && !self.division_by_zero_reported() {
-            raised.retain(|w| w.0 != crate::expr::warnings::DIVISION_BY_ZERO);
+        if !raised.is_empty() {
+            if !self.division_by_zero_reported() {
+                raised.retain(|w| w.0 != crate::expr::warnings::DIVISION_BY_ZERO);
+            }
+            let room = 64usize.saturating_sub(self.warnings.len());
+            self.warnings.extend(raised.into_iter().take(room));
         }
-        let room = 64usize.saturating_sub(self.warnings.len());
-        self.warnings.extend(raised.into_iter().take(room));
         for row in crate::expr::group_concat::take_cut_rows() {
             if self.warnings.len() < 64 {
                 self.warnings

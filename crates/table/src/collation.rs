@@ -231,8 +231,9 @@ impl Collation {
         }
     }
 
-    /// Compares two strings.
-    #[inline]
+    /// Compares two strings. Always inlined: sorts and comparisons call it
+    /// per row, and their collation is often known where they call it.
+    #[inline(always)]
     pub fn compare(self, a: &[u8], b: &[u8]) -> Ordering {
         match self {
             Collation::Utf8mb4NopadBin | Collation::Binary => a.cmp(b),

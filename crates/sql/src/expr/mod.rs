@@ -423,6 +423,11 @@ impl Compiler<'_> {
         )
     }
 
+    /// Whether `e` is an ENUM or SET column.
+    fn has_members(&self, e: &Expr) -> bool {
+        matches!(e, Expr::Col(i) if self.scope.get(*i).is_some_and(|c| c.numbered.is_some()))
+    }
+
     /// `e` where a number is wanted: an ENUM or SET column is its member's
     /// number (bit mask), as in MariaDB (`e + 0`, `e = 2`, `SUM(e)`).
     pub(crate) fn numeric_operand(&self, e: Expr) -> Expr {
@@ -576,7 +581,7 @@ impl Compiler<'_> {
                 high,
             } => {
                 let (x, lo, hi) = (self.compile(expr)?, self.compile(low)?, self.compile(high)?);
-                let x = if self.is_number(&lo) && self.is_number(&hi) {
+                let x = if self.has_members(&x) && self.is_number(&lo) && self.is_number(&hi) {
                     self.numeric_operand(x)
                 } else {
                     x
@@ -594,7 +599,7 @@ impl Compiler<'_> {
                     .iter()
                     .map(|x| self.compile(x))
                     .collect::<Result<_>>()?;
-                let x = if list.iter().all(|e| self.is_number(e)) {
+                let x = if self.has_members(&x) && list.iter().all(|e| self.is_number(e)) {
                     self.numeric_operand(x)
                 } else {
                     x
@@ -689,9 +694,19 @@ impl Compiler<'_> {
                 // arithmetic and against a number.
                 let (l, r) = match op {
                     B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq | B::Spaceship => {
-                        let (l_number, r_number) = (self.is_number(&l), self.is_number(&r));
-                        let l = if r_number { self.numeric_operand(l) } else { l };
-                        let r = if l_number { self.numeric_operand(r) } else { r };
+                        // (Kinds are looked at only beside such a column.)
+                        let l_wrapped = self.has_members(&l) && self.is_number(&r);
+                        let r_wrapped = self.has_members(&r) && self.is_number(&l);
+                        let l = if l_wrapped {
+                            self.numeric_operand(l)
+                        } else {
+                            l
+                        };
+                        let r = if r_wrapped {
+                            self.numeric_operand(r)
+                        } else {
+                            r
+                        };
                         (l, r)
                     }
                     B::And | B::Or | B::Xor => (l, r),

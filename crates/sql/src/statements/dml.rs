@@ -566,6 +566,9 @@ impl Session {
         let sets: Vec<(usize, crate::expr::Expr)> = columns.into_iter().zip(exprs).collect();
         let limit = self.row_limit(u.limit.as_ref(), params, args)?;
         let alias = alias.as_ref().map(|a| a.name.value.as_str());
+        // A division by zero in the WHERE clause warns (MariaDB fails on
+        // one of a column's value, warns on a constant one).
+        let where_warns = crate::expr::warnings::division_by_zero_fails(false);
         let targets = self.targets(
             txn,
             (&t, alias),
@@ -574,6 +577,7 @@ impl Session {
             params,
             args,
         )?;
+        drop(where_warns);
         let fk = self.referential(&[&t])?;
         let strict = self.strict_mode();
         // Warnings of the values adjusted outside strict mode.
@@ -594,7 +598,11 @@ impl Session {
             }
             // The new values are computed from the row as it is once no
             // other transaction can change it: no lost update.
-            let Some(old) = targets.lock_matching(txn, &t, pk, env)? else {
+            let rechecked = {
+                let _where_warns = crate::expr::warnings::division_by_zero_fails(false);
+                targets.lock_matching(txn, &t, pk, env)?
+            };
+            let Some(old) = rechecked else {
                 continue;
             };
             matched += 1;
