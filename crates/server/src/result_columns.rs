@@ -279,11 +279,7 @@ fn int_of(v: &Value) -> i64 {
     match v {
         Value::Int(i) => *i,
         Value::UInt(u) => *u as i64,
-        Value::Decimal(d) => in_range(d.round_to_i128().unwrap_or(if d.is_negative() {
-            i128::MIN
-        } else {
-            i128::MAX
-        })),
+        Value::Decimal(d) => in_range(d.round_to_i128_saturating()),
         Value::Double(f) => f.round() as i64,
         other => other
             .to_text()

@@ -2713,11 +2713,7 @@ fn cast_value(v: Value, t: CastType) -> Value {
             let wide: i128 = match n {
                 Value::Int(i) => i as i128,
                 Value::UInt(u) => u as i128,
-                Value::Decimal(d) => in_range(d.round_to_i128().unwrap_or(if d.is_negative() {
-                    i128::MIN
-                } else {
-                    i128::MAX
-                })),
+                Value::Decimal(d) => in_range(d.round_to_i128_saturating()),
                 // `as` saturates.
                 Value::Double(f) => in_range(f.round() as i128),
                 _ => 0,

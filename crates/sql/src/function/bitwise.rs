@@ -56,11 +56,7 @@ fn bits(v: &Value) -> Option<u64> {
         Value::Null => return None,
         Value::Int(i) => i as u64,
         Value::UInt(u) => u,
-        Value::Decimal(d) => wide(d.round_to_i128().unwrap_or(if d.is_negative() {
-            i128::MIN
-        } else {
-            i128::MAX
-        })),
+        Value::Decimal(d) => wide(d.round_to_i128_saturating()),
         // `as` saturates.
         Value::Double(f) => wide(f.round() as i128),
         _ => 0,

@@ -224,6 +224,15 @@ impl Dec {
         self.checked_rescale(0)?.unscaled.to_i128()
     }
 
+    /// The nearest integer, stopping at i128's ends past them.
+    pub fn round_to_i128_saturating(self) -> i128 {
+        self.round_to_i128().unwrap_or(if self.is_negative() {
+            i128::MIN
+        } else {
+            i128::MAX
+        })
+    }
+
     fn checked_neg(self) -> Option<Dec> {
         Some(Dec::from_unscaled(self.unscaled.checked_neg()?, self.scale))
     }
