@@ -31,9 +31,10 @@
 //! The ordering that makes this sound (all sequentially consistent): a
 //! writer announces itself (`PENDING`) in its slot before it takes an id,
 //! so a view that reads `next` past the id finds the slot announced; a
-//! reader publishes `CREATING` before it reads `next` and the slots, so a
-//! purge that reads its slot before that publication ran after every
-//! transaction it might purge had left its slot: the view sees them
+//! reader publishes `CREATING` before it reads `next` and the slots; purge
+//! takes as candidates only transactions that had left their slots before
+//! it reads the views, so a view whose slot it read before that
+//! publication read the candidates' slots after they left: it sees them
 //! committed.
 use crate::waits;
 use lineardb_buffer::PageId;
@@ -176,7 +177,9 @@ impl SlotAllocator {
             return None;
         }
         self.next += 1;
-        used.store(self.next as u64);
+        // Sequentially consistent: a purge that read the old count read no
+        // slot the new owner publishes in afterwards (as if before it).
+        used.store_seq_cst(self.next as u64);
         Some(self.next - 1)
     }
 }
@@ -275,10 +278,22 @@ impl Mvcc {
         let Some(_one) = self.purging.try_lock() else {
             return Ok(0);
         };
+        // Only transactions that had left their slots before the views are
+        // read may be purged: a view taken meanwhile may have found one of
+        // them still active (it needs its versions) and published a `low`
+        // the read below missed. Entries are only appended while purge runs,
+        // so the first `candidates` stay the same.
+        let candidates = self.ended.lock().len();
+        #[cfg(test)]
+        std::thread::yield_now(); // widens the window the stress test probes
         let oldest = self.oldest_view();
         let done: Vec<Ended> = {
             let mut ended = self.ended.lock();
-            let n = ended.iter().take_while(|e| e.no < oldest).count();
+            let n = ended
+                .iter()
+                .take(candidates)
+                .take_while(|e| e.no < oldest)
+                .count();
             ended.drain(..n).collect()
         };
         for e in &done {
@@ -529,5 +544,52 @@ mod tests {
         }
         .to_vec();
         assert!(view.resolve(7, b"k", &mark).body().is_none());
+    }
+
+    /// Writers end, a purger purges and readers take views, all at once: a
+    /// transaction a view does not see keeps its versions while the view is
+    /// held (a transaction that ended while a view was being taken, and that
+    /// the view found still active, was once purged under it).
+    #[test]
+    fn purge_keeps_the_versions_of_every_view_it_races() {
+        use std::collections::HashSet;
+        let m = Arc::new(Mvcc::new(1));
+        let stop = lineardb_sync::SharedFlag::new(false);
+        // Ids whose `end` returned (so their versions were inserted).
+        let ended_ids: Mutex<HashSet<u64>> = Mutex::new(HashSet::new());
+        let lost = SharedWord::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..2 {
+                s.spawn(|| {
+                    while !stop.get() {
+                        let t = m.begin().unwrap();
+                        m.end(t.id, t.slot, Vec::new());
+                        ended_ids.lock().insert(t.id);
+                    }
+                });
+            }
+            s.spawn(|| {
+                while !stop.get() {
+                    m.purge(|_| Ok(())).unwrap();
+                }
+            });
+            for _ in 0..2 {
+                s.spawn(|| {
+                    let r = m.reader().unwrap();
+                    while !stop.get() {
+                        let view = r.view(0);
+                        for id in &view.active {
+                            if ended_ids.lock().contains(id) && !m.versions.lock().contains_key(id)
+                            {
+                                lost.fetch_add(1);
+                            }
+                        }
+                    }
+                });
+            }
+            std::thread::sleep(std::time::Duration::from_secs(2));
+            stop.set(true);
+        });
+        assert_eq!(lost.load(), 0, "versions purged under a view");
     }
 }
