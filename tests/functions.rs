@@ -71,6 +71,13 @@ const STEPS: &[&str] = &[
      BIT_COUNT(255), BIT_COUNT(-1), NULL & 1, 1 << -1, 18446744073709551615 >> 63, 5 & 3 | 8",
     "SELECT id, n & 6, n | 1, n ^ n, n << 2, ~n, BIT_COUNT(n) FROM f ORDER BY id",
     "SELECT id FROM f WHERE n & 1 = 1 ORDER BY id",
+    // MariaDB's precedence: ^ above *, << above &, XOR between AND and OR,
+    // NOT above AND; MOD as %.
+    "SELECT 1 XOR 2 = 3, NOT 0 XOR 1 = 1, 2 * 3 ^ 1, 3 & 2 << 1, 1 + 2 << 1, 7 - 5 MOD 3, \
+     5 MOD 3, MOD(5, 3), 1 OR 0 XOR 1, 1 AND 0 XOR 1, 2 ^ 3 * 2, 1 | 2 & 3, 8 >> 1 + 1, \
+     NOT 1 AND 0, id MOD 2 FROM f ORDER BY id",
+    "SELECT NULL IS TRUE, NULL IS NOT TRUE, NULL IS FALSE, NULL IS NOT FALSE, NULL IS UNKNOWN, \
+     2 IS NOT UNKNOWN, 0.5 IS TRUE, 0 IS FALSE, 'a' IS TRUE, (1 = 1) IS TRUE",
 ];
 
 #[test]

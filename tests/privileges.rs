@@ -39,6 +39,11 @@ const GRANTS: &[&str] = &[
     "PROCESS ON *.*",
     "SUPER ON *.*",
     "SHOW DATABASES ON *.*",
+    "SELECT ON pm.vd",
+    "SELECT ON pm.vi",
+    "CREATE VIEW ON pm.*",
+    "CREATE VIEW, DROP ON pm.*",
+    "SHOW VIEW ON pm.*",
 ];
 
 /// What the account tries.
@@ -83,6 +88,17 @@ const STATEMENTS: &[&str] = &[
     "SHOW ENGINE INNODB STATUS",
     "SET GLOBAL innodb_flush_log_at_trx_commit = 1",
     "SELECT * FROM performance_schema.events_statements_summary_by_digest",
+    // Views: a DEFINER view reads with its definer's rights, an INVOKER one
+    // with the reader's.
+    "SELECT * FROM pm.vd",
+    "SELECT * FROM pm.vi",
+    "CREATE VIEW pm.v2 AS SELECT 1 AS one",
+    "CREATE VIEW pm.v2 AS SELECT a FROM pm.t",
+    "CREATE OR REPLACE VIEW pm.vd AS SELECT b FROM pm.t",
+    "ALTER VIEW pm.vd AS SELECT b FROM pm.t",
+    "CREATE DEFINER=root@localhost VIEW pm.v3 AS SELECT 1 AS one",
+    "SHOW CREATE VIEW pm.vd",
+    "DROP VIEW pm.vd",
 ];
 
 const FIXTURE: &[&str] = &[
@@ -97,6 +113,8 @@ const FIXTURE: &[&str] = &[
     "CREATE TABLE other.t (id INT PRIMARY KEY)",
     "CREATE USER victim",
     "CREATE USER u IDENTIFIED BY 'pw'",
+    "CREATE DEFINER=root@localhost VIEW pm.vd AS SELECT a FROM pm.t",
+    "CREATE DEFINER=root@localhost SQL SECURITY INVOKER VIEW pm.vi AS SELECT a FROM pm.t",
 ];
 
 #[derive(Debug, PartialEq)]

@@ -4,6 +4,7 @@ use crate::error::{Result, SqlError};
 use crate::expr::{object_name, Params};
 use crate::parser::admin::{parse_admin, Admin};
 use crate::parser::parse;
+use crate::parser::view_ddl::ViewDdl;
 use crate::result::{CollectSink, Outcome, RowSink};
 use crate::session::{Prepared, Session};
 use crate::statements::multi_table::{is_multi_table_delete, is_multi_table_update};
@@ -70,6 +71,8 @@ impl Session {
                 self.showing_diagnostics = false;
                 self.error = None;
                 self.slot.counters.questions.add(1);
+                // Items of a view's query are named from its text.
+                self.statement_text = Some(batch.text.clone());
                 let r = self.run_admin(a, sink);
                 return self.noting_error(r);
             }
@@ -147,6 +150,7 @@ impl Session {
             Admin::Account(statement) => self.account_statement(statement, sink),
             Admin::Prepare { name, text } => self.prepare_named(name, text),
             Admin::DropPrepare(name) => self.deallocate_named(name),
+            Admin::View(v) => self.define_view(v),
         }
     }
 
@@ -407,7 +411,7 @@ impl Session {
                 default_collation.as_deref(),
             ),
             S::CreateTable(ct) => self.create_table(ct),
-            S::CreateView(cv) => self.create_view(cv),
+            S::CreateView(cv) => self.define_view(&ViewDdl::of_create(cv)?),
             S::Drop {
                 object_type: ast::ObjectType::View,
                 if_exists,

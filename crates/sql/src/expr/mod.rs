@@ -568,12 +568,13 @@ impl Compiler<'_> {
             E::Nested(inner) => self.compile(inner)?,
             E::IsNull(x) => Expr::IsNull(Box::new(self.compile(x)?), false),
             E::IsNotNull(x) => Expr::IsNull(Box::new(self.compile(x)?), true),
-            E::IsTrue(x) => Expr::Cmp(
-                CmpOp::Ne,
-                Box::new(self.compile(x)?),
-                Box::new(Expr::Lit(Value::Int(0))),
-                Collation::default(),
-            ),
+            // Never NULL: an unknown truth value is neither TRUE nor FALSE.
+            E::IsTrue(x) => self.truth_test(x, CmpOp::Ne, 0)?,
+            E::IsNotTrue(x) => self.truth_test(x, CmpOp::Eq, 1)?,
+            E::IsFalse(x) => self.truth_test(x, CmpOp::Eq, 0)?,
+            E::IsNotFalse(x) => self.truth_test(x, CmpOp::Ne, 1)?,
+            E::IsUnknown(x) => Expr::IsNull(Box::new(self.compile(x)?), false),
+            E::IsNotUnknown(x) => Expr::IsNull(Box::new(self.compile(x)?), true),
             E::Between {
                 expr,
                 negated,
@@ -970,6 +971,21 @@ impl Compiler<'_> {
     }
 
     /// A column of this block, else of a block around it (a parameter).
+    /// `x IS [NOT] TRUE/FALSE`: `x op 0`, or `unknown` when x is NULL.
+    fn truth_test(&mut self, x: &ast::Expr, op: CmpOp, unknown: i64) -> Result<Expr> {
+        let x = self.compile(x)?;
+        let test = Expr::Cmp(
+            op,
+            Box::new(self.numeric_operand(x)),
+            Box::new(Expr::Lit(Value::Int(0))),
+            Collation::default(),
+        );
+        Ok(Expr::Func(
+            Func::Coalesce,
+            vec![test, Expr::Lit(Value::Int(unknown))],
+        ))
+    }
+
     fn resolve(&mut self, table: Option<&str>, name: &str) -> Result<Expr> {
         match self.column(table, name) {
             Ok(i) => Ok(Expr::Col(i)),

@@ -16,6 +16,31 @@ use crate::error::Result;
 use crate::result::ColumnKind;
 use lineardb_table::{Collation, Value};
 
+/// Whether `name` (any case) is one of MariaDB's aggregate functions.
+pub(crate) fn is_aggregate(name: &str) -> bool {
+    const AGGREGATES: [&str; 18] = [
+        "COUNT",
+        "SUM",
+        "AVG",
+        "MIN",
+        "MAX",
+        "GROUP_CONCAT",
+        "JSON_ARRAYAGG",
+        "JSON_OBJECTAGG",
+        "BIT_AND",
+        "BIT_OR",
+        "BIT_XOR",
+        "STD",
+        "STDDEV",
+        "STDDEV_POP",
+        "STDDEV_SAMP",
+        "VARIANCE",
+        "VAR_POP",
+        "VAR_SAMP",
+    ];
+    AGGREGATES.iter().any(|a| a.eq_ignore_ascii_case(name))
+}
+
 /// A built-in scalar function.
 pub(crate) struct Builtin {
     /// Its names (the first is the one errors show), upper case.

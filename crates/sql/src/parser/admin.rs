@@ -6,8 +6,9 @@ use crate::error::Result;
 use crate::parser::accounts::{
     looks_like_account_statement, parse_account_statement, AccountStatement,
 };
+use crate::parser::view_ddl::{looks_like_view_ddl, parse_view_ddl, ViewDdl};
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Admin {
     CheckTable(Vec<Vec<String>>),
     AnalyzeTable(Vec<Vec<String>>),
@@ -22,6 +23,8 @@ pub(crate) enum Admin {
     /// DROP PREPARE <name> (DEALLOCATE PREPARE, which the SQL parser reads,
     /// comes to the same).
     DropPrepare(String),
+    /// CREATE or ALTER VIEW ([`view_ddl`](crate::parser::view_ddl)).
+    View(Box<ViewDdl>),
 }
 
 /// Where PREPARE takes its statement's text from.
@@ -38,7 +41,9 @@ use crate::parser::tokens::Reader;
 /// test on the first two words, so other statements skip the lexer).
 fn looks_admin(sql: &str) -> bool {
     let mut words = sql
-        .split(|c: char| c.is_whitespace() || c == '\'' || c == '`' || c == '(' || c == ',')
+        .split(|c: char| {
+            c.is_whitespace() || c == '\'' || c == '`' || c == '(' || c == ',' || c == '='
+        })
         .filter(|w| !w.is_empty());
     let (Some(a), Some(b)) = (words.next(), words.next()) else {
         return false;
@@ -52,6 +57,7 @@ fn looks_admin(sql: &str) -> bool {
         || is("DROP", "PREPARE")
         || a.eq_ignore_ascii_case("PREPARE")
         || looks_like_account_statement(a, b)
+        || looks_like_view_ddl(a, b)
 }
 
 /// Reads one of the hand-parsed statements: `None` if `sql` is not one,
@@ -59,6 +65,10 @@ fn looks_admin(sql: &str) -> bool {
 pub(crate) fn parse_admin(sql: &str) -> Option<Result<Admin>> {
     if !looks_admin(sql) {
         return None;
+    }
+    // Before the account statements, which CREATE OR REPLACE also begins.
+    if let Some(r) = parse_view_ddl(sql) {
+        return Some(r.map(|v| Admin::View(Box::new(v))));
     }
     if let Some(r) = parse_account_statement(sql) {
         return Some(r.map(Admin::Account));

@@ -2,15 +2,16 @@
 //! executable comments, and the admin statements it lacks.
 pub(crate) mod accounts;
 pub(crate) mod admin;
+pub(crate) mod dialect;
 mod multi_table_update;
 pub(crate) mod select_into;
 pub(crate) mod tokens;
 pub(crate) mod unsupported;
+pub(crate) mod view_ddl;
 pub(crate) mod wire_text;
 
 use crate::error::Result;
 use sqlparser::ast;
-use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 
 /// MySQL's conditional comments `/*! ... */` hold SQL MySQL runs: keep
@@ -42,6 +43,18 @@ fn strip_conditional_comments(sql: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
+/// A stored view's query.
+pub(crate) fn view_query(view: &lineardb_table::ViewDef) -> Result<ast::Query> {
+    let mut stmts = Parser::parse_sql(&crate::parser::dialect::MariaDb, &view.query)?;
+    match stmts.pop() {
+        Some(ast::Statement::Query(q)) if stmts.is_empty() => Ok(*q),
+        _ => Err(crate::error::SqlError::internal(format!(
+            "view {}.{} does not hold a query",
+            view.database, view.name
+        ))),
+    }
+}
+
 pub(crate) fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
     let sql = strip_conditional_comments(sql);
     let sql = unsupported::without_sql_cache(&sql);
@@ -50,7 +63,7 @@ pub(crate) fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
         Some(explain) => std::borrow::Cow::Borrowed(explain.as_str()),
         None => sql,
     };
-    match Parser::parse_sql(&MySqlDialect {}, &sql) {
+    match Parser::parse_sql(&crate::parser::dialect::MariaDb, &sql) {
         Ok(statements) => {
             // MariaDB has no EXPLAIN ANALYZE: its form is ANALYZE
             // <statement> (read as EXPLAIN ANALYZE above, first in the
@@ -88,20 +101,21 @@ pub(crate) fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
             Ok(statements)
         }
         Err(e) => match share_mode_as_for_share(&sql) {
-            Some(rewritten) => Parser::parse_sql(&MySqlDialect {}, &rewritten).ok(),
+            Some(rewritten) => Parser::parse_sql(&crate::parser::dialect::MariaDb, &rewritten).ok(),
             None => multi_table_update::parse(&sql)
                 .map(|u| vec![u])
                 .or_else(|| {
                     group_concat_limit_as_tuple(&sql)
-                        .and_then(|r| Parser::parse_sql(&MySqlDialect {}, &r).ok())
+                        .and_then(|r| Parser::parse_sql(&crate::parser::dialect::MariaDb, &r).ok())
                 })
                 .or_else(|| select_into::parse(&sql))
                 .or_else(|| {
                     set_assignments_with_equals(&sql)
-                        .and_then(|r| Parser::parse_sql(&MySqlDialect {}, &r).ok())
+                        .and_then(|r| Parser::parse_sql(&crate::parser::dialect::MariaDb, &r).ok())
                 })
                 .or_else(|| {
-                    explain_options(&sql).and_then(|r| Parser::parse_sql(&MySqlDialect {}, &r).ok())
+                    explain_options(&sql)
+                        .and_then(|r| Parser::parse_sql(&crate::parser::dialect::MariaDb, &r).ok())
                 }),
         }
         .ok_or_else(|| unsupported::refuse_unparsed(&sql, e.into())),
@@ -113,7 +127,9 @@ pub(crate) fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
 /// it does; `None` when there is no such LIMIT.
 fn group_concat_limit_as_tuple(sql: &str) -> Option<String> {
     use sqlparser::tokenizer::{Token, Tokenizer};
-    let tokens = Tokenizer::new(&MySqlDialect {}, sql).tokenize().ok()?;
+    let tokens = Tokenizer::new(&crate::parser::dialect::MariaDb, sql)
+        .tokenize()
+        .ok()?;
     let solid: Vec<usize> = (0..tokens.len())
         .filter(|&i| !matches!(tokens[i], Token::Whitespace(_)))
         .collect();
@@ -171,7 +187,9 @@ fn group_concat_limit_as_tuple(sql: &str) -> Option<String> {
 /// with `=` there (the same in a SET); `None` for other statements.
 fn set_assignments_with_equals(sql: &str) -> Option<String> {
     use sqlparser::tokenizer::{Token, Tokenizer};
-    let tokens = Tokenizer::new(&MySqlDialect {}, sql).tokenize().ok()?;
+    let tokens = Tokenizer::new(&crate::parser::dialect::MariaDb, sql)
+        .tokenize()
+        .ok()?;
     let first = tokens.iter().find(|t| !matches!(t, Token::Whitespace(_)))?;
     if !matches!(first, Token::Word(w) if w.value.eq_ignore_ascii_case("SET")) {
         return None;
@@ -199,7 +217,9 @@ fn set_assignments_with_equals(sql: &str) -> Option<String> {
 /// or comments; None when it does not tokenize.
 fn leading_words(sql: &str, n: usize) -> Option<(Vec<sqlparser::tokenizer::Token>, Vec<usize>)> {
     use sqlparser::tokenizer::{Token, Tokenizer};
-    let tokens = Tokenizer::new(&MySqlDialect {}, sql).tokenize().ok()?;
+    let tokens = Tokenizer::new(&crate::parser::dialect::MariaDb, sql)
+        .tokenize()
+        .ok()?;
     let words = tokens
         .iter()
         .enumerate()

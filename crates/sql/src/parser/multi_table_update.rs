@@ -4,7 +4,6 @@
 //! parser's own `UPDATE ... FROM` (PostgreSQL's form) is a syntax error in
 //! MariaDB and refused before this reading is tried.
 use sqlparser::ast;
-use sqlparser::dialect::MySqlDialect;
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::Token;
@@ -16,7 +15,7 @@ pub(super) fn parse(sql: &str) -> Option<ast::Statement> {
 }
 
 fn read(sql: &str) -> Result<Option<ast::Statement>, ParserError> {
-    let dialect = MySqlDialect {};
+    let dialect = crate::parser::dialect::MariaDb;
     let mut p = Parser::new(&dialect).try_with_sql(sql)?;
     if !p.parse_keyword(Keyword::UPDATE) {
         return Ok(None);

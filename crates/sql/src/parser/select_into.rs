@@ -4,7 +4,6 @@
 //! variables put in the query's `into` as the parser would have; the
 //! statement layer runs both (statements::query).
 use sqlparser::ast;
-use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 use sqlparser::tokenizer::{Token, Tokenizer};
 
@@ -30,7 +29,9 @@ pub(crate) fn variables(into: &ast::SelectInto) -> Option<Vec<String>> {
 
 /// `sql` read with its `INTO @variables` clause; `None` when it has none.
 pub(super) fn parse(sql: &str) -> Option<Vec<ast::Statement>> {
-    let tokens = Tokenizer::new(&MySqlDialect {}, sql).tokenize().ok()?;
+    let tokens = Tokenizer::new(&crate::parser::dialect::MariaDb, sql)
+        .tokenize()
+        .ok()?;
     let solid: Vec<usize> = (0..tokens.len())
         .filter(|&i| !matches!(tokens[i], Token::Whitespace(_)))
         .collect();
@@ -77,7 +78,7 @@ pub(super) fn parse(sql: &str) -> Option<Vec<ast::Statement>> {
         .filter(|(i, _)| *i < from || *i > to)
         .map(|(_, t)| t.to_string())
         .collect();
-    let mut statements = Parser::parse_sql(&MySqlDialect {}, &text).ok()?;
+    let mut statements = Parser::parse_sql(&crate::parser::dialect::MariaDb, &text).ok()?;
     let [ast::Statement::Query(q)] = statements.as_mut_slice() else {
         return None;
     };
@@ -99,7 +100,7 @@ pub(super) fn parse(sql: &str) -> Option<Vec<ast::Statement>> {
 /// Whether `sql` writes its `INTO @v` after FROM (the older form, which
 /// MariaDB takes with deprecation warning 1287).
 pub(crate) fn is_trailing(sql: &str) -> bool {
-    let Ok(tokens) = Tokenizer::new(&MySqlDialect {}, sql).tokenize() else {
+    let Ok(tokens) = Tokenizer::new(&crate::parser::dialect::MariaDb, sql).tokenize() else {
         return false;
     };
     let mut depth = 0usize;

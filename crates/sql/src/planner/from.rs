@@ -7,7 +7,6 @@ use crate::error::{Result, SqlError};
 use crate::expr::{object_name, ScopeColumn};
 use crate::names::scope_of;
 use crate::planner::plan::{Path, Source, TableSource};
-use lineardb_table::ViewDef;
 use sqlparser::ast;
 
 /// One FROM item, planned.
@@ -66,19 +65,6 @@ impl FromTree {
                 right.scope(out);
             }
         }
-    }
-}
-
-/// A stored view's query.
-fn parse_view(view: &ViewDef) -> Result<ast::Query> {
-    let mut stmts =
-        sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::MySqlDialect {}, &view.query)?;
-    match stmts.pop() {
-        Some(ast::Statement::Query(q)) if stmts.is_empty() => Ok(*q),
-        _ => Err(SqlError::internal(format!(
-            "view {}.{} does not hold a query",
-            view.database, view.name
-        ))),
     }
 }
 
@@ -212,18 +198,34 @@ impl Planner<'_> {
                         });
                     }
                 }
-                let table = match (self.resolve)(&parts, self.in_view == 0)? {
+                let table = match (self.resolve)(&parts, self.in_definer_view == 0)? {
                     Resolved::Table(t) => t,
                     Resolved::View(view) => {
-                        let q = parse_view(&view)?;
-                        let alias = alias_name(alias).unwrap_or(view.name);
-                        self.in_view += 1;
+                        let q = crate::parser::view_query(&view)?;
+                        let alias = alias_name(alias).unwrap_or_else(|| view.name.clone());
+                        let definer = usize::from(!view.invoker);
+                        self.in_definer_view += definer;
                         // The view's items are named from its own text.
                         let outer_text = self.text.replace(view.query.as_str().into());
-                        let item = self.derived(&q, alias, &view.columns);
+                        let item = self.derived_named(&q, alias, &view.columns, Some(&view.names));
                         self.text = outer_text;
-                        self.in_view -= 1;
-                        return item;
+                        self.in_definer_view -= definer;
+                        return match item {
+                            // The invoker may not read what the view reads.
+                            Err(e) if view.invoker && matches!(e.code, 1142 | 1143) => {
+                                Err(SqlError::new(
+                                    1356,
+                                    "HY000",
+                                    format!(
+                                        "View '{}.{}' references invalid table(s) or column(s) \
+                                         or function(s) or definer/invoker of view lack rights \
+                                         to use them",
+                                        view.database, view.name
+                                    ),
+                                ))
+                            }
+                            item => item,
+                        };
                     }
                 };
                 let alias =
@@ -279,10 +281,26 @@ impl Planner<'_> {
         alias: String,
         names: &[String],
     ) -> Result<Item> {
+        self.derived_named(q, alias, names, None)
+    }
+
+    /// [`derived`](Self::derived), its columns named `names`, or else
+    /// `kept` where as many (a view's names when it was made: the stored
+    /// text names its items in its own spelling).
+    fn derived_named(
+        &mut self,
+        q: &ast::Query,
+        alias: String,
+        names: &[String],
+        kept: Option<&[String]>,
+    ) -> Result<Item> {
         let outer = std::mem::take(&mut self.outer);
         let inner = self.plan_query(q);
         self.outer = outer;
         let mut inner = inner?;
+        if let Some(kept) = kept.filter(|k| names.is_empty() && k.len() == inner.columns().len()) {
+            inner.rename_columns(kept);
+        }
         if !names.is_empty() {
             if names.len() != inner.columns().len() {
                 return Err(SqlError::new(

@@ -10,7 +10,6 @@
 //! expression whole); where that cannot be done (a query made by the
 //! server, not written by the client) the tree's own rendering stands in.
 use sqlparser::ast::{self, Spanned};
-use sqlparser::dialect::MySqlDialect;
 use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
 
@@ -108,7 +107,7 @@ const MODIFIERS: &[&str] = &[
 /// The text of each item of `select`'s list in `text` (the statement it was
 /// parsed from), or none when the list cannot be found there whole.
 pub(crate) fn item_texts<'t>(text: &'t str, select: &ast::Select) -> Option<Vec<&'t str>> {
-    let tokens = Tokenizer::new(&MySqlDialect {}, text)
+    let tokens = Tokenizer::new(&crate::parser::dialect::MariaDb, text)
         .tokenize_with_location()
         .ok()?;
     let start = select.select_token.0.span.start;
@@ -203,8 +202,8 @@ mod tests {
     use sqlparser::ast;
 
     fn names(sql: &str) -> Vec<String> {
-        let stmts = sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::MySqlDialect {}, sql)
-            .unwrap();
+        let stmts =
+            sqlparser::parser::Parser::parse_sql(&crate::parser::dialect::MariaDb, sql).unwrap();
         let ast::Statement::Query(q) = &stmts[0] else {
             panic!("not a query")
         };

@@ -34,9 +34,11 @@ pub(crate) struct Planner<'a> {
     /// A stored table or view by name: one the session may read, or with
     /// `false`, any (what a view reads, with its definer's rights).
     pub resolve: &'a mut dyn FnMut(&[String], bool) -> Result<Resolved>,
-    /// Views being planned around the current block (their tables are
-    /// read with the definer's rights).
-    pub in_view: usize,
+    /// SQL SECURITY DEFINER views being planned around the current block:
+    /// their tables are read with the definer's rights, unchecked (an
+    /// INVOKER view's tables are checked against the session's, unless a
+    /// DEFINER view holds it).
+    pub in_definer_view: usize,
     /// Whether the session may read a server table (schema, name).
     pub may_read_system: &'a dyn Fn(&str, &str) -> Result<()>,
     /// For `performance_schema` tables.
@@ -118,7 +120,7 @@ impl<'a> Planner<'a> {
             facts,
             variable,
             resolve,
-            in_view: 0,
+            in_definer_view: 0,
             may_read_system,
             engine,
             registry,

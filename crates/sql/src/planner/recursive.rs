@@ -87,12 +87,7 @@ fn aggregates(part: &ast::SetExpr) -> bool {
     for item in &s.projection {
         let _ = ast::visit_expressions(item, |e| {
             if let ast::Expr::Function(f) = e {
-                let name = f.name.to_string().to_ascii_uppercase();
-                found |= f.over.is_none()
-                    && matches!(
-                        name.as_str(),
-                        "COUNT" | "SUM" | "AVG" | "MIN" | "MAX" | "GROUP_CONCAT"
-                    );
+                found |= f.over.is_none() && crate::function::is_aggregate(&f.name.to_string());
             }
             ControlFlow::<()>::Continue(())
         });

@@ -14,7 +14,7 @@ impl Session {
     }
 
     /// The host part errors 1044 name: the account's host pattern.
-    fn account_host(&self) -> &str {
+    pub(crate) fn account_host(&self) -> &str {
         self.grants
             .account
             .as_ref()

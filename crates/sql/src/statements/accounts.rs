@@ -387,7 +387,16 @@ impl Session {
                 "a column list on a privilege other than SELECT, INSERT, UPDATE or REFERENCES",
             ));
         }
-        if let (Some(db), Some(t)) = (&db, &table) {
+        let view = match (&db, &table) {
+            (Some(db), Some(t)) if !self.tables.is_temporary(db, t) => {
+                self.engine.view(db, t)?.is_some()
+            }
+            _ => false,
+        };
+        if view && column_bits != 0 {
+            return Err(SqlError::unsupported("column privileges on a view"));
+        }
+        if let (Some(db), Some(t), false) = (&db, &table, view) {
             // The table and the columns must exist.
             let handle = self.tables.get(&self.engine, (db.clone(), t.clone()))?;
             for (_, columns) in &privileges.columns {

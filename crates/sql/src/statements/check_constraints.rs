@@ -179,7 +179,7 @@ pub(crate) fn enforce(checks: &CompiledChecks, def: &TableDef, row: &[Value]) ->
 
 /// A stored condition parsed again.
 fn parse(text: &str) -> Result<ast::Expr> {
-    let dialect = sqlparser::dialect::MySqlDialect {};
+    let dialect = crate::parser::dialect::MariaDb;
     Ok(sqlparser::parser::Parser::new(&dialect)
         .try_with_sql(text)?
         .parse_expr()?)

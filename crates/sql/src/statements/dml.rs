@@ -446,7 +446,7 @@ impl Session {
                 alias.map_or(String::new(), |a| format!(" AS {}", quote(a)))
             );
             let mut stmts =
-                sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::MySqlDialect {}, &sql)?;
+                sqlparser::parser::Parser::parse_sql(&crate::parser::dialect::MariaDb, &sql)?;
             let Some(ast::Statement::Query(mut q)) = stmts.pop() else {
                 return Err(SqlError::internal("key query did not parse"));
             };

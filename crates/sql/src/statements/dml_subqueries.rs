@@ -74,7 +74,7 @@ impl Session {
         let scope = crate::names::scope_of(table, &name);
         // The query whose columns column grants are checked against.
         let mut stmts = sqlparser::parser::Parser::parse_sql(
-            &sqlparser::dialect::MySqlDialect {},
+            &crate::parser::dialect::MariaDb,
             "SELECT 1 FROM t",
         )?;
         let Some(ast::Statement::Query(mut q)) = stmts.pop() else {

@@ -22,7 +22,8 @@ mod show;
 mod show_filter;
 mod transaction;
 mod variables;
-mod views;
+mod view_text;
+pub(crate) mod views;
 
 use crate::error::Result;
 use crate::expr::{Compiler, Params, ScopeColumn};

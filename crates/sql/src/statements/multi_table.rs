@@ -525,10 +525,8 @@ fn join_query(
     order_by: &[ast::OrderByExpr],
     limit: Option<&ast::Expr>,
 ) -> Result<ast::Query> {
-    let mut stmts = sqlparser::parser::Parser::parse_sql(
-        &sqlparser::dialect::MySqlDialect {},
-        "SELECT 1 FROM t",
-    )?;
+    let mut stmts =
+        sqlparser::parser::Parser::parse_sql(&crate::parser::dialect::MariaDb, "SELECT 1 FROM t")?;
     let Some(ast::Statement::Query(mut q)) = stmts.pop() else {
         return Err(SqlError::internal("SELECT did not parse"));
     };

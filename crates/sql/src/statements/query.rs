@@ -120,6 +120,7 @@ impl Session {
         let engine = self.engine.clone();
         let db = self.facts.database.clone();
         let access = self.access();
+        let current_user = self.current_user_quoted();
         let mut resolve = |parts: &[String], checked: bool| {
             let (db, name) = qualify(db.as_deref(), parts)?;
             if cache.is_temporary(&db, &name) {
@@ -129,6 +130,9 @@ impl Session {
             if let Some(view) = engine.view(&db, &name)? {
                 if checked {
                     access.require_table(&db, &name, SELECT)?;
+                }
+                if !view.invoker && view.definer != current_user {
+                    crate::statements::views::require_definer(&engine, &view)?;
                 }
                 return Ok(Resolved::View(view));
             }

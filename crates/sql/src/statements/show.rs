@@ -1,9 +1,11 @@
 //! SHOW statements and EXPLAIN.
 use crate::error::{Result, SqlError};
 use crate::expr::{object_name, Params};
+use crate::privileges::bits::{SELECT, SHOW_VIEW};
 use crate::result::{Outcome, RowSink};
 use crate::session::Session;
 use crate::statements::show_filter::{filter_rows, options_filter};
+use crate::statements::view_text::canonical_view_text;
 use lineardb_table::{Table, Value};
 use sqlparser::ast;
 
@@ -225,19 +227,38 @@ impl Session {
                 let (db, name) = self.qualified(&parts)?;
                 if !self.tables.is_temporary(&db, &name) {
                     if let Some(v) = self.engine.view(&db, &name)? {
-                        if !self.grants.may_show_definition(&db, &name) {
+                        // SELECT on the view, then SHOW VIEW (MariaDB's order).
+                        let held = self.grants.on_table(&db, &name);
+                        if held & SELECT == 0 {
+                            return Err(self.access().table_denied("SELECT", &db, &name));
+                        }
+                        if held & SHOW_VIEW == 0 {
                             return Err(self.access().table_denied("SHOW VIEW", &db, &name));
                         }
-                        let columns = if v.columns.is_empty() {
-                            String::new()
-                        } else {
-                            let quoted: Vec<String> =
-                                v.columns.iter().map(|c| format!("`{c}`")).collect();
-                            format!("({})", quoted.join(","))
+                        let canonical = crate::parser::view_query(&v)
+                            .ok()
+                            .and_then(|q| canonical_view_text(&self.engine, &db, &q, &v.names));
+                        let (columns, query) = match canonical {
+                            // The items carry the names.
+                            Some(text) => (String::new(), text),
+                            None if v.columns.is_empty() => (String::new(), v.query.clone()),
+                            None => {
+                                let quoted: Vec<String> =
+                                    v.columns.iter().map(|c| format!("`{c}`")).collect();
+                                (format!("({})", quoted.join(",")), v.query.clone())
+                            }
+                        };
+                        let check = match v.check_option.as_str() {
+                            "NONE" => String::new(),
+                            other => format!(" WITH {other} CHECK OPTION"),
                         };
                         let text = format!(
-                            "CREATE ALGORITHM=UNDEFINED DEFINER={} SQL SECURITY DEFINER VIEW `{}`{columns} AS {}",
-                            v.definer, v.name, v.query
+                            "CREATE ALGORITHM={} DEFINER={} SQL SECURITY {} VIEW `{}`{columns} AS {}{check}",
+                            v.algorithm,
+                            v.definer,
+                            if v.invoker { "INVOKER" } else { "DEFINER" },
+                            v.name,
+                            query
                         );
                         return self.rows(
                             sink,
@@ -257,6 +278,9 @@ impl Session {
                     }
                 }
                 if matches!(obj_type, ast::ShowCreateObject::View) {
+                    if self.engine.table(&db, &name).is_err() {
+                        return Err(SqlError::unknown_table(&db, &name));
+                    }
                     return Err(SqlError::new(
                         1347,
                         "HY000",
@@ -520,7 +544,7 @@ impl Session {
 }
 
 fn is_note(code: u16) -> bool {
-    matches!(code, 1050 | 1051 | 4092 | 1007 | 1008 | 1973 | 1974)
+    matches!(code, 1050 | 1051 | 4092 | 1007 | 1008 | 1973 | 1974 | 1449)
 }
 
 /// The secondary indexes (with their positions) in MariaDB's order: unique

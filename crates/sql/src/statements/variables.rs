@@ -279,7 +279,7 @@ impl Session {
     /// ...)`), run as `SELECT expr`.
     fn value_of_query(&mut self, e: &ast::Expr, params: &Params, args: &[Value]) -> Result<Value> {
         let mut stmts =
-            sqlparser::parser::Parser::parse_sql(&sqlparser::dialect::MySqlDialect {}, "SELECT 1")?;
+            sqlparser::parser::Parser::parse_sql(&crate::parser::dialect::MariaDb, "SELECT 1")?;
         let Some(ast::Statement::Query(mut q)) = stmts.pop() else {
             return Err(SqlError::internal("SELECT did not parse"));
         };

@@ -14,8 +14,29 @@ pub struct ViewDef {
     pub query: String,
     /// Names given to its columns (empty: the query's own).
     pub columns: Vec<String>,
-    /// The account that made it, as `'user'@'host'`.
+    /// Its columns' names when it was made, given or the query's (empty:
+    /// made before they were kept); SHOW CREATE VIEW names the items so.
+    #[serde(default)]
+    pub names: Vec<String>,
+    /// The account whose rights it reads with, as `` `user`@`host` ``.
     pub definer: String,
+    /// ALGORITHM: UNDEFINED, MERGE or TEMPTABLE.
+    #[serde(default = "undefined")]
+    pub algorithm: String,
+    /// SQL SECURITY INVOKER: read with the rights of whoever reads it.
+    #[serde(default)]
+    pub invoker: bool,
+    /// WITH CHECK OPTION: NONE, CASCADED or LOCAL.
+    #[serde(default = "no_check")]
+    pub check_option: String,
+}
+
+fn undefined() -> String {
+    "UNDEFINED".into()
+}
+
+fn no_check() -> String {
+    "NONE".into()
 }
 
 fn view_key(db: &str, name: &str) -> Vec<u8> {
@@ -44,6 +65,18 @@ impl Engine {
         }
         let value = serde_json::to_vec(&def).map_err(|e| Error::Invalid(e.to_string()))?;
         self.catalog_set(&view_key(&def.database, &def.name), Some(&value))
+    }
+
+    /// Replaces the definition of existing view `def.database.def.name`;
+    /// false if there is no such view (nothing changes).
+    pub fn alter_view(&self, def: ViewDef) -> Result<bool> {
+        let _ddl = self.ddl_lock();
+        if self.view_entry(&def.database, &def.name)?.is_none() {
+            return Ok(false);
+        }
+        let value = serde_json::to_vec(&def).map_err(|e| Error::Invalid(e.to_string()))?;
+        self.catalog_set(&view_key(&def.database, &def.name), Some(&value))?;
+        Ok(true)
     }
 
     /// Drops view `db.name`; false if there is none.

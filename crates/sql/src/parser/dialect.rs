@@ -1,0 +1,202 @@
+//! The SQL dialect statements are read in: sqlparser's MySQL dialect with
+//! MariaDB's operator precedence where the two differ, and `a MOD b`.
+//!
+//! MariaDB binds, tightest first: `^`; `* / DIV % MOD`; `+ -`; `<< >>`;
+//! `&`; `|`; comparisons; NOT; AND; XOR; OR. The MySQL dialect puts XOR
+//! above the comparisons (`1 XOR 2 = 3` read as `(1 XOR 2) = 3`), `^`
+//! below `+`, and the shifts below `&`.
+use sqlparser::ast::{BinaryOperator, Expr, Statement};
+use sqlparser::dialect::{Dialect, MySqlDialect, Precedence};
+use sqlparser::keywords::Keyword;
+use sqlparser::parser::{Parser, ParserError};
+use sqlparser::tokenizer::Token;
+use std::any::TypeId;
+
+#[derive(Debug, Default)]
+pub(crate) struct MariaDb;
+
+const MYSQL: MySqlDialect = MySqlDialect {};
+
+impl Dialect for MariaDb {
+    /// The parser's MySQL-only rules apply.
+    fn dialect(&self) -> TypeId {
+        TypeId::of::<MySqlDialect>()
+    }
+
+    fn get_next_precedence(&self, parser: &Parser) -> Option<Result<u8, ParserError>> {
+        let p = |prec| Some(Ok(self.prec_value(prec)));
+        match &parser.peek_token_ref().token {
+            Token::Word(w) if w.keyword == Keyword::XOR => Some(Ok((self
+                .prec_value(Precedence::And)
+                + self.prec_value(Precedence::Or))
+                / 2)),
+            Token::Word(w) if w.keyword == Keyword::MOD => p(Precedence::MulDivModOp),
+            Token::Caret => Some(Ok(self.prec_value(Precedence::MulDivModOp) + 5)),
+            Token::ShiftLeft | Token::ShiftRight => Some(Ok((self
+                .prec_value(Precedence::PlusMinus)
+                + self.prec_value(Precedence::Ampersand))
+                / 2)),
+            _ => MYSQL.get_next_precedence(parser),
+        }
+    }
+
+    fn parse_infix(
+        &self,
+        parser: &mut Parser,
+        expr: &Expr,
+        precedence: u8,
+    ) -> Option<Result<Expr, ParserError>> {
+        if parser.parse_keyword(Keyword::MOD) {
+            return Some(
+                parser
+                    .parse_subexpr(precedence)
+                    .map(|right| Expr::BinaryOp {
+                        left: Box::new(expr.clone()),
+                        op: BinaryOperator::Modulo,
+                        right: Box::new(right),
+                    }),
+            );
+        }
+        MYSQL.parse_infix(parser, expr, precedence)
+    }
+
+    fn parse_statement(&self, parser: &mut Parser) -> Option<Result<Statement, ParserError>> {
+        MYSQL.parse_statement(parser)
+    }
+    fn is_identifier_start(&self, ch: char) -> bool {
+        MYSQL.is_identifier_start(ch)
+    }
+    fn is_identifier_part(&self, ch: char) -> bool {
+        MYSQL.is_identifier_part(ch)
+    }
+    fn is_delimited_identifier_start(&self, ch: char) -> bool {
+        MYSQL.is_delimited_identifier_start(ch)
+    }
+    fn identifier_quote_style(&self, identifier: &str) -> Option<char> {
+        MYSQL.identifier_quote_style(identifier)
+    }
+    fn supports_string_literal_backslash_escape(&self) -> bool {
+        MYSQL.supports_string_literal_backslash_escape()
+    }
+    fn supports_string_literal_concatenation(&self) -> bool {
+        MYSQL.supports_string_literal_concatenation()
+    }
+    fn ignores_wildcard_escapes(&self) -> bool {
+        MYSQL.ignores_wildcard_escapes()
+    }
+    fn supports_numeric_prefix(&self) -> bool {
+        MYSQL.supports_numeric_prefix()
+    }
+    fn supports_bitwise_shift_operators(&self) -> bool {
+        MYSQL.supports_bitwise_shift_operators()
+    }
+    fn supports_multiline_comment_hints(&self) -> bool {
+        MYSQL.supports_multiline_comment_hints()
+    }
+    fn require_interval_qualifier(&self) -> bool {
+        MYSQL.require_interval_qualifier()
+    }
+    fn supports_limit_comma(&self) -> bool {
+        MYSQL.supports_limit_comma()
+    }
+    fn supports_create_table_select(&self) -> bool {
+        MYSQL.supports_create_table_select()
+    }
+    fn supports_insert_set(&self) -> bool {
+        MYSQL.supports_insert_set()
+    }
+    fn supports_user_host_grantee(&self) -> bool {
+        MYSQL.supports_user_host_grantee()
+    }
+    fn is_table_factor_alias(&self, explicit: bool, kw: &Keyword, parser: &mut Parser) -> bool {
+        MYSQL.is_table_factor_alias(explicit, kw, parser)
+    }
+    fn supports_table_hints(&self) -> bool {
+        MYSQL.supports_table_hints()
+    }
+    fn requires_single_line_comment_whitespace(&self) -> bool {
+        MYSQL.requires_single_line_comment_whitespace()
+    }
+    fn supports_match_against(&self) -> bool {
+        MYSQL.supports_match_against()
+    }
+    fn supports_select_modifiers(&self) -> bool {
+        MYSQL.supports_select_modifiers()
+    }
+    fn supports_set_names(&self) -> bool {
+        MYSQL.supports_set_names()
+    }
+    fn supports_comma_separated_set_assignments(&self) -> bool {
+        MYSQL.supports_comma_separated_set_assignments()
+    }
+    fn supports_update_order_by(&self) -> bool {
+        MYSQL.supports_update_order_by()
+    }
+    fn supports_data_type_signed_suffix(&self) -> bool {
+        MYSQL.supports_data_type_signed_suffix()
+    }
+    fn supports_cross_join_constraint(&self) -> bool {
+        MYSQL.supports_cross_join_constraint()
+    }
+    fn supports_double_ampersand_operator(&self) -> bool {
+        MYSQL.supports_double_ampersand_operator()
+    }
+    fn supports_binary_kw_as_cast(&self) -> bool {
+        MYSQL.supports_binary_kw_as_cast()
+    }
+    fn supports_comment_optimizer_hint(&self) -> bool {
+        MYSQL.supports_comment_optimizer_hint()
+    }
+    fn supports_constraint_keyword_without_name(&self) -> bool {
+        MYSQL.supports_constraint_keyword_without_name()
+    }
+    fn supports_key_column_option(&self) -> bool {
+        MYSQL.supports_key_column_option()
+    }
+    fn supports_group_by_with_modifier(&self) -> bool {
+        MYSQL.supports_group_by_with_modifier()
+    }
+    fn supports_left_associative_joins_without_parens(&self) -> bool {
+        MYSQL.supports_left_associative_joins_without_parens()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expr(sql: &str) -> String {
+        let stmts = Parser::parse_sql(&MariaDb, &format!("SELECT {sql}")).unwrap();
+        let Statement::Query(q) = &stmts[0] else {
+            panic!("a query")
+        };
+        let sqlparser::ast::SetExpr::Select(s) = q.body.as_ref() else {
+            panic!("a select")
+        };
+        format!("{:?}", s.projection[0])
+    }
+
+    /// `a op1 b op2 c` groups as `(a op1 b) op2 c` when op1 binds tighter.
+    fn left_first(sql: &str) -> bool {
+        let d = expr(sql);
+        // The outer operator's left operand is itself an operation.
+        d.find("BinaryOp")
+            .is_some_and(|i| d[i + 8..].contains("left: BinaryOp"))
+            && d.find("left: BinaryOp").unwrap() < d.find("right:").unwrap()
+    }
+
+    #[test]
+    fn mariadb_precedence() {
+        assert!(!left_first("1 XOR 2 = 3"), "= binds tighter than XOR");
+        assert!(left_first("1 = 2 XOR 3"));
+        assert!(left_first("1 AND 0 XOR 1"), "AND binds tighter than XOR");
+        assert!(!left_first("1 OR 0 XOR 1"), "XOR binds tighter than OR");
+        assert!(!left_first("2 * 3 ^ 1"), "^ binds tighter than *");
+        assert!(!left_first("3 & 2 << 1"), "<< binds tighter than &");
+        assert!(left_first("1 + 2 << 1"), "+ binds tighter than <<");
+        assert!(!left_first("7 - 5 MOD 3"), "MOD binds as %");
+        assert!(expr("5 MOD 3").contains("Modulo"));
+        assert!(expr("MOD(5, 3)").contains("Function"));
+        assert!(expr("7 DIV 2").contains("MyIntegerDivide"));
+    }
+}
