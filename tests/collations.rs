@@ -118,6 +118,22 @@ const STEPS: &[&str] = &[
      x'414243' = 'abc', UPPER(0x61), LOWER(x'41'), x'' = '', 0x41 IN ('A'), CAST(0x41 AS CHAR), \
      0x41 LIKE 'a', name = _binary 'APPLE', name = CAST('APPLE' AS BINARY), CHARSET(0x41), \
      COLLATION(_binary 'x'), CHARSET(CONCAT('a', 0x41)), HEX(x'41'), LENGTH(0x4142) FROM t WHERE id = 1",
+    // Collations that do not meet: 1267 (columns of one character set,
+    // neither alone binary-sorting; two COLLATE clauses); those that do.
+    "CREATE TABLE mix (g VARCHAR(5) COLLATE utf8mb4_general_ci, u VARCHAR(5) COLLATE utf8mb4_unicode_ci, \
+     b VARCHAR(5) COLLATE utf8mb4_bin, n VARCHAR(5) COLLATE utf8mb4_nopad_bin, \
+     l VARCHAR(5) CHARACTER SET latin1, vb VARBINARY(5))",
+    "INSERT INTO mix VALUES ('a', 'A', 'a', 'a', 'a', 'a')",
+    "SELECT g = u FROM mix",
+    "SELECT g < u FROM mix",
+    "SELECT g LIKE u FROM mix",
+    "SELECT g <=> u FROM mix",
+    "SELECT g != u FROM mix",
+    "SELECT * FROM mix WHERE g = u",
+    "SELECT b = n FROM mix",
+    "SELECT g COLLATE utf8mb4_bin = u COLLATE utf8mb4_unicode_ci FROM mix",
+    "SELECT g = b, b = g, g = l, l = u, g = vb, g COLLATE utf8mb4_bin = u, g = 'a', \
+     u = _utf8mb4'a' COLLATE utf8mb4_bin FROM mix",
 ];
 
 #[test]

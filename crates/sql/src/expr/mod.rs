@@ -403,6 +403,50 @@ impl Compiler<'_> {
         best.map_or(Collation::default(), |(_, c)| c)
     }
 
+    /// The collation two strings compare in by `operation` (`=`, `like`,
+    /// ...): [`collation_of`](Self::collation_of)'s, or error 1267 where
+    /// MariaDB finds none: two COLLATE clauses that differ, or two columns
+    /// of one character set whose collations differ with neither alone a
+    /// binary-sorting one (utf8mb4_general_ci against utf8mb4_unicode_ci).
+    fn comparison_collation(&self, l: &Expr, r: &Expr, operation: &str) -> Result<Collation> {
+        let aggs = self.aggs.as_deref().unwrap_or(&[]);
+        let side = |e: &Expr| {
+            let c = e.kind(self.scope, aggs).collation()?;
+            let derivation = match e {
+                Expr::Cast(_, CastType::Collate(_)) => "EXPLICIT",
+                Expr::Lit(_) | Expr::Param(_) | Expr::Cast(_, CastType::BinaryLiteral) => {
+                    "COERCIBLE"
+                }
+                _ => "IMPLICIT",
+            };
+            Some((c, derivation))
+        };
+        if let (Some((a, da)), Some((b, db))) = (side(l), side(r)) {
+            let bin_sort = |c: Collation| {
+                matches!(
+                    c,
+                    Collation::Utf8mb4Bin | Collation::Utf8mb4NopadBin | Collation::Latin1Bin
+                )
+            };
+            let conflict = a != b
+                && da == db
+                && da != "COERCIBLE"
+                && (da == "EXPLICIT" || (a.charset() == b.charset() && bin_sort(a) == bin_sort(b)));
+            if conflict {
+                return Err(SqlError::new(
+                    1267,
+                    "HY000",
+                    format!(
+                        "Illegal mix of collations ({},{da}) and ({},{db}) for operation '{operation}'",
+                        a.name(),
+                        b.name()
+                    ),
+                ));
+            }
+        }
+        Ok(self.collation_of(&[l, r]))
+    }
+
     /// CAST(e AS t): to a number, an ENUM or SET column's member number.
     fn cast(&self, e: Expr, t: CastType) -> Expr {
         let e = match t {
@@ -617,7 +661,7 @@ impl Compiler<'_> {
                 any: false,
             } => {
                 let (x, p) = (self.compile(expr)?, self.compile(pattern)?);
-                let collation = self.collation_of(&[&x, &p]);
+                let collation = self.comparison_collation(&x, &p, "like")?;
                 Expr::Like(Box::new(x), Box::new(p), *negated, collation)
             }
             E::UnaryOp { op, expr } => {
@@ -713,8 +757,21 @@ impl Compiler<'_> {
                     B::And | B::Or | B::Xor => (l, r),
                     _ => (self.numeric_operand(l), self.numeric_operand(r)),
                 };
+                let operation = match op {
+                    B::Eq => Some("="),
+                    B::NotEq => Some("<>"),
+                    B::Lt => Some("<"),
+                    B::LtEq => Some("<="),
+                    B::Gt => Some(">"),
+                    B::GtEq => Some(">="),
+                    B::Spaceship => Some("<=>"),
+                    _ => None,
+                };
+                let collation = match operation {
+                    Some(o) => self.comparison_collation(&l, &r, o)?,
+                    None => self.collation_of(&[&l, &r]),
+                };
                 let (l, r) = (Box::new(l), Box::new(r));
-                let collation = self.collation_of(&[&l, &r]);
                 let cmp = |op, l, r| Expr::Cmp(op, l, r, collation);
                 match op {
                     B::Eq => cmp(CmpOp::Eq, l, r),
