@@ -10,6 +10,7 @@ use common::Server;
 const SETUP: &[&str] = &[
     "CREATE TABLE nm (a TINYINT, b VARCHAR(3), c INT UNSIGNED, d DECIMAL(4,2), e INT, \
      f TEXT, h YEAR, v VARBINARY(2), t TINYTEXT)",
+    "CREATE TABLE ai (id INT AUTO_INCREMENT PRIMARY KEY, v INT)",
 ];
 
 const STEPS: &[&str] = &[
@@ -36,12 +37,28 @@ const STEPS: &[&str] = &[
     "UPDATE nm SET a = 1000 WHERE a = 127",
     "SELECT @@sql_mode",
     "INSERT INTO nm (a) VALUES (300)",
-    "SET sql_mode = 'ANSI_QUOTES,STRICT_ALL_TABLES'",
+    "SET sql_mode = 'NO_ENGINE_SUBSTITUTION,STRICT_ALL_TABLES'",
     "INSERT INTO nm (a) VALUES (300)",
-    "SET sql_mode = 'ANSI_QUOTES'",
+    "SET sql_mode = 'traditional'",
+    "SELECT @@sql_mode",
+    "INSERT INTO nm (a) VALUES (300)",
+    "SET sql_mode = 'strict_trans_tables,nonsense'",
+    "SELECT @@sql_mode",
+    "SET sql_mode = 'NO_ENGINE_SUBSTITUTION'",
     "INSERT INTO nm (b) VALUES ('abcd')",
     "SHOW WARNINGS",
     "SELECT COUNT(*) FROM nm",
+    // Dumps keep a 0 in an AUTO_INCREMENT column with NO_AUTO_VALUE_ON_ZERO.
+    "SET sql_mode = 'NO_AUTO_VALUE_ON_ZERO'",
+    "SELECT @@sql_mode",
+    "INSERT INTO ai VALUES (0, 1)",
+    "INSERT INTO ai VALUES (NULL, 2)",
+    "INSERT INTO ai (v) VALUES (3)",
+    "SET sql_mode = DEFAULT",
+    "INSERT INTO ai VALUES (0, 4)",
+    "SELECT * FROM ai ORDER BY v",
+    "SET sql_mode = 0",
+    "SELECT @@sql_mode",
 ];
 
 #[test]

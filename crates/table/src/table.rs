@@ -541,6 +541,17 @@ impl Table {
     /// Validates and completes a row: defaults for omitted columns,
     /// AUTO_INCREMENT, type coercion, NOT NULL. Returns the generated id.
     pub fn prepare_row(&self, given: Vec<Option<Value>>) -> Result<(Vec<Value>, Option<u64>)> {
+        self.prepare_row_with(given, false)
+    }
+
+    /// [`prepare_row`](Self::prepare_row); with `zero_kept` a 0 given to the
+    /// AUTO_INCREMENT column is stored as 0 (sql_mode NO_AUTO_VALUE_ON_ZERO,
+    /// which dumps set), only NULL or nothing generates a value.
+    pub fn prepare_row_with(
+        &self,
+        given: Vec<Option<Value>>,
+        zero_kept: bool,
+    ) -> Result<(Vec<Value>, Option<u64>)> {
         if given.len() != self.def.columns.len() {
             return Err(Error::Invalid(
                 "Column count doesn't match value count at row 1".into(),
@@ -566,6 +577,7 @@ impl Table {
         }
         if let Some(c) = auto {
             let col = &self.def.columns[c];
+            let zero_given = zero_kept && !row[c].is_null();
             let n = match &row[c] {
                 Value::Null => 0,
                 Value::Int(i) => {
@@ -577,11 +589,11 @@ impl Table {
                 Value::UInt(u) => *u,
                 _ => 0,
             };
-            if n == 0 {
+            if n == 0 && !zero_given {
                 let id = self.next_auto.fetch_add(1);
                 generated = Some(id);
                 row[c] = col.data_type.coerce(Value::UInt(id), &col.name)?;
-            } else {
+            } else if n > 0 {
                 self.next_auto.fetch_max(n + 1);
             }
             if row[c].is_null() {

@@ -129,6 +129,7 @@ impl Session {
             super::lenient::NullIntoNotNull::Defaults
         };
         let fk = self.referential(&[&t])?;
+        let zero_kept = self.zero_is_an_auto_increment_value();
         for (n, mut given) in rows.into_iter().enumerate() {
             super::auto_timestamp::fill_defaults(t.def(), &mut given);
             if !strict {
@@ -141,7 +142,7 @@ impl Session {
                 )?;
             }
             let (full, generated) = t
-                .prepare_row(given)
+                .prepare_row_with(given, zero_kept)
                 .map_err(|e| super::lenient::row_error(t.def(), e, n as u64 + 1))?;
             match fk.insert_row(txn, &t, &full) {
                 Ok(()) => {

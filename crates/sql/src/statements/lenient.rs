@@ -13,10 +13,138 @@ fn has_mode(sql_mode: &str, modes: &[&str]) -> bool {
         .any(|m| modes.iter().any(|x| m.trim().eq_ignore_ascii_case(x)))
 }
 
+/// MariaDB's sql_mode flags, in the order it lists them.
+const SQL_MODES: [&str; 35] = [
+    "REAL_AS_FLOAT",
+    "PIPES_AS_CONCAT",
+    "ANSI_QUOTES",
+    "IGNORE_SPACE",
+    "IGNORE_BAD_TABLE_OPTIONS",
+    "ONLY_FULL_GROUP_BY",
+    "NO_UNSIGNED_SUBTRACTION",
+    "NO_DIR_IN_CREATE",
+    "POSTGRESQL",
+    "ORACLE",
+    "MSSQL",
+    "DB2",
+    "MAXDB",
+    "NO_KEY_OPTIONS",
+    "NO_TABLE_OPTIONS",
+    "NO_FIELD_OPTIONS",
+    "MYSQL323",
+    "MYSQL40",
+    "ANSI",
+    "NO_AUTO_VALUE_ON_ZERO",
+    "NO_BACKSLASH_ESCAPES",
+    "STRICT_TRANS_TABLES",
+    "STRICT_ALL_TABLES",
+    "NO_ZERO_IN_DATE",
+    "NO_ZERO_DATE",
+    "ALLOW_INVALID_DATES",
+    "ERROR_FOR_DIVISION_BY_ZERO",
+    "TRADITIONAL",
+    "NO_AUTO_CREATE_USER",
+    "HIGH_NOT_PRECEDENCE",
+    "NO_ENGINE_SUBSTITUTION",
+    "PAD_CHAR_TO_FULL_LENGTH",
+    "EMPTY_STRING_IS_NULL",
+    "SIMULTANEOUS_ASSIGNMENT",
+    "TIME_ROUND_FRACTIONAL",
+];
+
+/// The flags a combination mode stands for besides its own name.
+fn combination(mode: &str) -> &'static [&'static str] {
+    const LIKE_ANSI: &[&str] = &[
+        "PIPES_AS_CONCAT",
+        "ANSI_QUOTES",
+        "IGNORE_SPACE",
+        "NO_KEY_OPTIONS",
+        "NO_TABLE_OPTIONS",
+        "NO_FIELD_OPTIONS",
+    ];
+    match mode {
+        "ANSI" => &[
+            "REAL_AS_FLOAT",
+            "PIPES_AS_CONCAT",
+            "ANSI_QUOTES",
+            "IGNORE_SPACE",
+        ],
+        "TRADITIONAL" => &[
+            "STRICT_TRANS_TABLES",
+            "STRICT_ALL_TABLES",
+            "NO_ZERO_IN_DATE",
+            "NO_ZERO_DATE",
+            "ERROR_FOR_DIVISION_BY_ZERO",
+            "NO_AUTO_CREATE_USER",
+            "NO_ENGINE_SUBSTITUTION",
+        ],
+        "POSTGRESQL" | "MSSQL" | "DB2" => LIKE_ANSI,
+        "MAXDB" => &[
+            "PIPES_AS_CONCAT",
+            "ANSI_QUOTES",
+            "IGNORE_SPACE",
+            "NO_KEY_OPTIONS",
+            "NO_TABLE_OPTIONS",
+            "NO_FIELD_OPTIONS",
+            "NO_AUTO_CREATE_USER",
+        ],
+        "MYSQL323" | "MYSQL40" => &["HIGH_NOT_PRECEDENCE"],
+        _ => &[],
+    }
+}
+
+/// Flags that change how statements are read or what they mean in ways
+/// lineardb does not follow: refused (1235) rather than stored and
+/// ignored.
+const NOT_FOLLOWED: [&str; 6] = [
+    "ANSI_QUOTES",
+    "NO_BACKSLASH_ESCAPES",
+    "PIPES_AS_CONCAT",
+    "ORACLE",
+    "EMPTY_STRING_IS_NULL",
+    "HIGH_NOT_PRECEDENCE",
+];
+
+/// `SET sql_mode = text` as MariaDB stores it: names upper-cased,
+/// combinations expanded, in MariaDB's order; 1231 for a name it does not
+/// know, 1235 for a flag lineardb does not follow.
+pub(crate) fn normalize_sql_mode(text: &str) -> Result<String> {
+    let mut on = [false; SQL_MODES.len()];
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let upper = part.to_ascii_uppercase();
+        let Some(at) = SQL_MODES.iter().position(|m| *m == upper) else {
+            return Err(SqlError::new(
+                1231,
+                "42000",
+                format!("Variable 'sql_mode' can't be set to the value of '{part}'"),
+            ));
+        };
+        on[at] = true;
+        for m in combination(&upper) {
+            on[SQL_MODES.iter().position(|x| x == m).expect("a mode")] = true;
+        }
+    }
+    let modes: Vec<&str> = SQL_MODES
+        .iter()
+        .zip(on)
+        .filter_map(|(m, set)| set.then_some(*m))
+        .collect();
+    if let Some(m) = modes.iter().find(|m| NOT_FOLLOWED.contains(m)) {
+        return Err(SqlError::unsupported(format!("sql_mode {m}")));
+    }
+    Ok(modes.join(","))
+}
+
 impl crate::session::Session {
     fn sql_mode_has(&self, modes: &[&str]) -> bool {
         let sql_mode = self.variable("sql_mode").and_then(|v| v.to_text());
         has_mode(&sql_mode.unwrap_or_default(), modes)
+    }
+
+    /// Whether a 0 given to an AUTO_INCREMENT column is stored as 0
+    /// (NO_AUTO_VALUE_ON_ZERO) rather than generating a value.
+    pub(crate) fn zero_is_an_auto_increment_value(&self) -> bool {
+        self.sql_mode_has(&["NO_AUTO_VALUE_ON_ZERO"])
     }
 
     /// Whether the session's `sql_mode` makes bad values errors.
@@ -206,4 +334,25 @@ pub(crate) fn implicit_default(column: &ColumnDef) -> Result<Value> {
         return Ok(Value::str(""));
     }
     Ok(column.coerce(Value::Int(0))?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::normalize_sql_mode;
+
+    #[test]
+    fn modes_expand_and_sort_as_mariadb() {
+        assert_eq!(
+            normalize_sql_mode("traditional").unwrap(),
+            "STRICT_TRANS_TABLES,STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,\
+             ERROR_FOR_DIVISION_BY_ZERO,TRADITIONAL,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION"
+        );
+        assert_eq!(
+            normalize_sql_mode("strict_all_tables, no_auto_value_on_zero").unwrap(),
+            "NO_AUTO_VALUE_ON_ZERO,STRICT_ALL_TABLES"
+        );
+        assert_eq!(normalize_sql_mode("").unwrap(), "");
+        assert_eq!(normalize_sql_mode("nonsense").unwrap_err().code, 1231);
+        assert_eq!(normalize_sql_mode("ANSI").unwrap_err().code, 1235);
+    }
 }

@@ -257,6 +257,16 @@ impl Session {
                     .insert(name, Value::UInt(n.clamp(4, u64::from(u32::MAX))));
                 continue;
             }
+            if name == "sql_mode" {
+                let text = match &v {
+                    Value::Int(0) | Value::UInt(0) => String::new(),
+                    Value::Bytes(_) => v.to_text().unwrap_or_default(),
+                    _ => return Err(bad_value(&v)),
+                };
+                let mode = crate::statements::lenient::normalize_sql_mode(&text)?;
+                self.variables.insert(name, Value::str(&mode));
+                continue;
+            }
             if name == "lineardb_parallel_min_rows" {
                 self.parallel_min_rows = whole(&v).ok_or_else(|| bad_value(&v))?;
                 continue;
