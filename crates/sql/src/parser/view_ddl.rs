@@ -123,18 +123,7 @@ pub(crate) fn parse_view_ddl(sql: &str) -> Option<Result<ViewDdl>> {
         if p.peek_token().token != Token::EOF {
             return Err(SqlError::syntax_near(p.peek_token().to_string()));
         }
-        if cv.materialized
-            || cv.secure
-            || cv.comment.is_some()
-            || !cv.cluster_by.is_empty()
-            || !matches!(cv.options, ast::CreateTableOptions::None)
-            || cv
-                .columns
-                .iter()
-                .any(|c| c.data_type.is_some() || c.options.is_some())
-            || (alter && cv.if_not_exists)
-            || (or_replace && cv.if_not_exists)
-        {
+        if foreign_clauses(&cv) || (alter && cv.if_not_exists) || (or_replace && cv.if_not_exists) {
             return Err(SqlError::syntax_near(cv.name.to_string()));
         }
         Ok(ViewDdl {
@@ -155,19 +144,7 @@ pub(crate) fn parse_view_ddl(sql: &str) -> Option<Result<ViewDdl>> {
 impl ViewDdl {
     /// A CREATE VIEW the SQL parser read (a prepared statement's).
     pub(crate) fn of_create(cv: &ast::CreateView) -> Result<ViewDdl> {
-        if cv.materialized
-            || cv.or_alter
-            || cv.secure
-            || cv.temporary
-            || cv.to.is_some()
-            || cv.comment.is_some()
-            || !cv.cluster_by.is_empty()
-            || !matches!(cv.options, ast::CreateTableOptions::None)
-            || cv
-                .columns
-                .iter()
-                .any(|c| c.data_type.is_some() || c.options.is_some())
-        {
+        if foreign_clauses(cv) {
             return Err(SqlError::unsupported("this CREATE VIEW clause"));
         }
         let params = cv.params.as_ref();
@@ -221,6 +198,24 @@ fn account_of(name: &ast::Ident) -> Account {
             host: "%".into(),
         },
     }
+}
+
+/// Whether a CREATE VIEW has clauses of other dialects (MATERIALIZED,
+/// SECURE, TEMPORARY, OR ALTER, TO, COMMENT, CLUSTER BY, options, typed
+/// columns).
+fn foreign_clauses(cv: &ast::CreateView) -> bool {
+    cv.materialized
+        || cv.or_alter
+        || cv.secure
+        || cv.temporary
+        || cv.to.is_some()
+        || cv.comment.is_some()
+        || !cv.cluster_by.is_empty()
+        || !matches!(cv.options, ast::CreateTableOptions::None)
+        || cv
+            .columns
+            .iter()
+            .any(|c| c.data_type.is_some() || c.options.is_some())
 }
 
 type Clauses = (Option<Algorithm>, Option<Definer>, Option<bool>);

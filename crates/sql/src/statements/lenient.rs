@@ -53,8 +53,8 @@ const SQL_MODES: [&str; 35] = [
 ];
 
 /// The flags a combination mode stands for besides its own name.
-fn combination(mode: &str) -> &'static [&'static str] {
-    const LIKE_ANSI: &[&str] = &[
+fn combination(mode: &str) -> Vec<&'static str> {
+    const LIKE_ANSI: [&str; 6] = [
         "PIPES_AS_CONCAT",
         "ANSI_QUOTES",
         "IGNORE_SPACE",
@@ -63,13 +63,13 @@ fn combination(mode: &str) -> &'static [&'static str] {
         "NO_FIELD_OPTIONS",
     ];
     match mode {
-        "ANSI" => &[
+        "ANSI" => vec![
             "REAL_AS_FLOAT",
             "PIPES_AS_CONCAT",
             "ANSI_QUOTES",
             "IGNORE_SPACE",
         ],
-        "TRADITIONAL" => &[
+        "TRADITIONAL" => vec![
             "STRICT_TRANS_TABLES",
             "STRICT_ALL_TABLES",
             "NO_ZERO_IN_DATE",
@@ -78,18 +78,10 @@ fn combination(mode: &str) -> &'static [&'static str] {
             "NO_AUTO_CREATE_USER",
             "NO_ENGINE_SUBSTITUTION",
         ],
-        "POSTGRESQL" | "MSSQL" | "DB2" => LIKE_ANSI,
-        "MAXDB" => &[
-            "PIPES_AS_CONCAT",
-            "ANSI_QUOTES",
-            "IGNORE_SPACE",
-            "NO_KEY_OPTIONS",
-            "NO_TABLE_OPTIONS",
-            "NO_FIELD_OPTIONS",
-            "NO_AUTO_CREATE_USER",
-        ],
-        "MYSQL323" | "MYSQL40" => &["HIGH_NOT_PRECEDENCE"],
-        _ => &[],
+        "POSTGRESQL" | "MSSQL" | "DB2" => LIKE_ANSI.to_vec(),
+        "MAXDB" => [&LIKE_ANSI[..], &["NO_AUTO_CREATE_USER"]].concat(),
+        "MYSQL323" | "MYSQL40" => vec!["HIGH_NOT_PRECEDENCE"],
+        _ => Vec::new(),
     }
 }
 
@@ -121,7 +113,7 @@ pub(crate) fn normalize_sql_mode(text: &str) -> Result<String> {
         };
         on[at] = true;
         for m in combination(&upper) {
-            on[SQL_MODES.iter().position(|x| x == m).expect("a mode")] = true;
+            on[SQL_MODES.iter().position(|x| *x == m).expect("a mode")] = true;
         }
     }
     let modes: Vec<&str> = SQL_MODES

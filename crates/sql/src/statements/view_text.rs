@@ -496,30 +496,12 @@ impl Printer<'_> {
                 op: ast::UnaryOperator::Not,
                 expr,
             } => self.negated(expr)?,
-            E::IsNull(x) => (
-                format!("{} is null", self.arg(x, prec::CMP + 1)?),
-                prec::CMP,
-            ),
-            E::IsNotNull(x) => (
-                format!("{} is not null", self.arg(x, prec::CMP + 1)?),
-                prec::CMP,
-            ),
-            E::IsTrue(x) => (
-                format!("{} is true", self.arg(x, prec::CMP + 1)?),
-                prec::CMP,
-            ),
-            E::IsNotTrue(x) => (
-                format!("{} is not true", self.arg(x, prec::CMP + 1)?),
-                prec::CMP,
-            ),
-            E::IsFalse(x) => (
-                format!("{} is false", self.arg(x, prec::CMP + 1)?),
-                prec::CMP,
-            ),
-            E::IsNotFalse(x) => (
-                format!("{} is not false", self.arg(x, prec::CMP + 1)?),
-                prec::CMP,
-            ),
+            E::IsNull(x) => self.postfix(x, "is null")?,
+            E::IsNotNull(x) => self.postfix(x, "is not null")?,
+            E::IsTrue(x) => self.postfix(x, "is true")?,
+            E::IsNotTrue(x) => self.postfix(x, "is not true")?,
+            E::IsFalse(x) => self.postfix(x, "is false")?,
+            E::IsNotFalse(x) => self.postfix(x, "is not false")?,
             E::InList {
                 expr,
                 list,
@@ -638,6 +620,11 @@ impl Printer<'_> {
             E::Function(f) => (self.function(f)?, prec::HIGHEST),
             _ => return None,
         })
+    }
+
+    /// `x is …`: a comparison's precedence.
+    fn postfix(&mut self, x: &ast::Expr, test: &str) -> Option<(String, u8)> {
+        Some((format!("{} {test}", self.arg(x, prec::CMP + 1)?), prec::CMP))
     }
 
     /// NOT `e` as MariaDB prints it: pushed into comparisons, AND and OR
