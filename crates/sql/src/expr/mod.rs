@@ -360,6 +360,23 @@ fn ident_name(id: &ast::Ident) -> &str {
     &id.value
 }
 
+/// The collation operands meet in, given the one so far and another of
+/// derivation `rank`: the lower rank wins; on a tie the binary character
+/// set, then a utf8mb4 _bin collation, then utf8mb4 (latin1 converts to
+/// it, as in MariaDB).
+fn stronger(best: Option<(u8, Collation)>, rank: u8, c: Collation) -> Option<(u8, Collation)> {
+    let binary = |c: Collation| match c {
+        Collation::Binary => 3,
+        Collation::Utf8mb4Bin | Collation::Utf8mb4NopadBin => 2,
+        Collation::Utf8mb4GeneralCi | Collation::Utf8mb4UnicodeCi => 1,
+        Collation::Latin1SwedishCi | Collation::Latin1GeneralCi | Collation::Latin1Bin => 0,
+    };
+    match best {
+        Some((r, b)) if r < rank || (r == rank && binary(b) >= binary(c)) => Some((r, b)),
+        _ => Some((rank, c)),
+    }
+}
+
 pub(crate) fn object_name(n: &ast::ObjectName) -> Vec<String> {
     n.0.iter()
         .map(|p| match p {
@@ -375,32 +392,27 @@ impl Compiler<'_> {
     /// then a column's or a function's, then a literal's; binary, then a
     /// _bin collation, wins a tie, as in MariaDB.
     pub(crate) fn collation_of(&self, exprs: &[&Expr]) -> Collation {
-        let aggs = self.aggs.as_deref().unwrap_or(&[]);
         let mut best: Option<(u8, Collation)> = None;
         for e in exprs {
-            let Some(c) = e.kind(self.scope, aggs).collation() else {
-                continue;
-            };
-            let rank = match e {
-                Expr::Cast(_, CastType::Collate(_)) => 0,
-                Expr::Lit(_) | Expr::Param(_) | Expr::Cast(_, CastType::BinaryLiteral) => 4,
-                _ => 2,
-            };
-            // On a tie the binary character set wins, then a utf8mb4 _bin
-            // collation, then utf8mb4 (latin1 converts to it, as in
-            // MariaDB).
-            let binary = |c: Collation| match c {
-                Collation::Binary => 3,
-                Collation::Utf8mb4Bin | Collation::Utf8mb4NopadBin => 2,
-                Collation::Utf8mb4GeneralCi | Collation::Utf8mb4UnicodeCi => 1,
-                Collation::Latin1SwedishCi | Collation::Latin1GeneralCi | Collation::Latin1Bin => 0,
-            };
-            best = match best {
-                Some((r, b)) if r < rank || (r == rank && binary(b) >= binary(c)) => Some((r, b)),
-                _ => Some((rank, c)),
-            };
+            if let Some((c, rank)) = self.collation_and_derivation(e) {
+                best = stronger(best, rank, c);
+            }
         }
         best.map_or(Collation::default(), |(_, c)| c)
+    }
+
+    /// `e`'s collation and its derivation's rank (0: COLLATE, 2: a
+    /// column or what is computed from one, 4: a literal); `None` for a
+    /// value that is not a string.
+    fn collation_and_derivation(&self, e: &Expr) -> Option<(Collation, u8)> {
+        let aggs = self.aggs.as_deref().unwrap_or(&[]);
+        let c = e.kind(self.scope, aggs).collation()?;
+        let rank = match e {
+            Expr::Cast(_, CastType::Collate(_)) => 0,
+            Expr::Lit(_) | Expr::Param(_) | Expr::Cast(_, CastType::BinaryLiteral) => 4,
+            _ => 2,
+        };
+        Some((c, rank))
     }
 
     /// The collation two strings compare in by `operation` (`=`, `like`,
@@ -409,42 +421,39 @@ impl Compiler<'_> {
     /// of one character set whose collations differ with neither alone a
     /// binary-sorting one (utf8mb4_general_ci against utf8mb4_unicode_ci).
     fn comparison_collation(&self, l: &Expr, r: &Expr, operation: &str) -> Result<Collation> {
-        let aggs = self.aggs.as_deref().unwrap_or(&[]);
-        let side = |e: &Expr| {
-            let c = e.kind(self.scope, aggs).collation()?;
-            let derivation = match e {
-                Expr::Cast(_, CastType::Collate(_)) => "EXPLICIT",
-                Expr::Lit(_) | Expr::Param(_) | Expr::Cast(_, CastType::BinaryLiteral) => {
-                    "COERCIBLE"
-                }
-                _ => "IMPLICIT",
-            };
-            Some((c, derivation))
-        };
-        if let (Some((a, da)), Some((b, db))) = (side(l), side(r)) {
+        let (a, b) = (
+            self.collation_and_derivation(l),
+            self.collation_and_derivation(r),
+        );
+        if let (Some((ca, ra)), Some((cb, rb))) = (a, b) {
             let bin_sort = |c: Collation| {
                 matches!(
                     c,
                     Collation::Utf8mb4Bin | Collation::Utf8mb4NopadBin | Collation::Latin1Bin
                 )
             };
-            let conflict = a != b
-                && da == db
-                && da != "COERCIBLE"
-                && (da == "EXPLICIT" || (a.charset() == b.charset() && bin_sort(a) == bin_sort(b)));
+            let conflict = ca != cb
+                && ra == rb
+                && ra < 4
+                && (ra == 0 || (ca.charset() == cb.charset() && bin_sort(ca) == bin_sort(cb)));
             if conflict {
+                let derivation = if ra == 0 { "EXPLICIT" } else { "IMPLICIT" };
                 return Err(SqlError::new(
                     1267,
                     "HY000",
                     format!(
-                        "Illegal mix of collations ({},{da}) and ({},{db}) for operation '{operation}'",
-                        a.name(),
-                        b.name()
+                        "Illegal mix of collations ({},{derivation}) and ({},{derivation}) for operation '{operation}'",
+                        ca.name(),
+                        cb.name()
                     ),
                 ));
             }
         }
-        Ok(self.collation_of(&[l, r]))
+        let mut best = None;
+        for (c, rank) in [a, b].into_iter().flatten() {
+            best = stronger(best, rank, c);
+        }
+        Ok(best.map_or(Collation::default(), |(_, c)| c))
     }
 
     /// CAST(e AS t): to a number, an ENUM or SET column's member number.
@@ -1605,6 +1614,9 @@ impl KeyOrder {
 
 /// ORDER BY's order of two rows' sort keys: key by key, NULLs first,
 /// strings in each key's collation, reversed where the key descends.
+/// Inlined into the sorts' comparators (a call per comparison costs read
+/// queries' ORDER BY about 1.5% of their instructions).
+#[inline(always)]
 pub(crate) fn sort_order(a: &[Value], b: &[Value], orders: &[KeyOrder]) -> Ordering {
     for (i, order) in orders.iter().enumerate() {
         let o = match (a[i].is_null(), b[i].is_null()) {

@@ -120,7 +120,9 @@ impl Session {
         let engine = self.engine.clone();
         let db = self.facts.database.clone();
         let access = self.access();
-        let current_user = self.current_user_quoted();
+        // A DEFINER view's definer is looked up unless it is the session's
+        // own account.
+        let (user, host) = (self.slot.user.as_str(), self.account_host());
         let mut resolve = |parts: &[String], checked: bool| {
             let (db, name) = qualify(db.as_deref(), parts)?;
             if cache.is_temporary(&db, &name) {
@@ -131,7 +133,7 @@ impl Session {
                 if checked {
                     access.require_table(&db, &name, SELECT)?;
                 }
-                if !view.invoker && view.definer != current_user {
+                if !view.invoker && view.definer != format!("`{user}`@`{host}`") {
                     crate::statements::views::require_definer(&engine, &view)?;
                 }
                 return Ok(Resolved::View(view));
