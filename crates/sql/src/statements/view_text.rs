@@ -439,27 +439,38 @@ impl Printer<'_> {
     /// A column reference, qualified by its table: inner blocks first, then
     /// the blocks around them; an item's name (HAVING) last.
     fn column(&self, parts: &[ast::Ident]) -> Option<String> {
-        let found = |want_table: Option<&str>, col: &str| {
-            self.scopes.iter().rev().find_map(|scope| {
-                scope.tables.iter().find_map(|t| {
+        // The innermost block with a table that has the column; `Err` when
+        // two of its tables do (a table changed since the view was made:
+        // no text rather than a guess).
+        let found = |want_table: Option<&str>, col: &str| -> Result<Option<String>, ()> {
+            for scope in self.scopes.iter().rev() {
+                let mut hits = scope.tables.iter().filter_map(|t| {
                     if want_table.is_some_and(|w| !t.name.eq_ignore_ascii_case(w)) {
                         return None;
                     }
                     let c = t.columns.iter().find(|c| c.eq_ignore_ascii_case(col))?;
                     Some(format!("{}.{}", t.prefix, quote(c)))
-                })
-            })
+                });
+                if let Some(first) = hits.next() {
+                    return match hits.next() {
+                        Some(_) => Err(()),
+                        None => Ok(Some(first)),
+                    };
+                }
+            }
+            Ok(None)
         };
         match parts {
-            [c] => found(None, &c.value).or_else(|| {
-                self.scope()
+            [c] => match found(None, &c.value).ok()? {
+                Some(column) => Some(column),
+                None => self
+                    .scope()
                     .items
                     .iter()
                     .find(|(n, _)| n.eq_ignore_ascii_case(&c.value))
-                    .map(|(n, _)| quote(n))
-            }),
-            [t, c] => found(Some(&t.value), &c.value),
-            [_db, t, c] => found(Some(&t.value), &c.value),
+                    .map(|(n, _)| quote(n)),
+            },
+            [t, c] | [_, t, c] => found(Some(&t.value), &c.value).ok()?,
             _ => None,
         }
     }
