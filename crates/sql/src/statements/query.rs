@@ -133,7 +133,9 @@ impl Session {
                 if checked {
                     access.require_table(&db, &name, SELECT)?;
                 }
-                if !view.invoker && view.definer != format!("`{user}`@`{host}`") {
+                if !view.invoker
+                    && view.definer != crate::statements::views::definer_text(user, host)
+                {
                     crate::statements::views::require_definer(&engine, &view)?;
                 }
                 return Ok(Resolved::View(view));

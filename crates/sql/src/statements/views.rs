@@ -42,23 +42,17 @@ impl Session {
         };
         let definer = match &v.definer {
             None => match &old {
-                // Keeping another account as the definer takes SUPER.
+                // (Keeping another account takes SUPER: checked below.)
                 Some(old) => old.definer.clone(),
                 None => self.current_user_quoted(),
             },
             Some(Definer::CurrentUser) => self.current_user_quoted(),
             Some(Definer::Account(a)) => {
-                let quoted = format!("`{}`@`{}`", a.user, a.host);
                 if Accounts::load(&self.engine)?.find(a).is_none() {
-                    self.warnings.push((
-                        1449,
-                        format!(
-                            "The user specified as a definer ('{}'@'{}') does not exist",
-                            a.user, a.host
-                        ),
-                    ));
+                    let note = unknown_definer(a);
+                    self.warnings.push((note.code, note.message));
                 }
-                quoted
+                definer_text(&a.user, &a.host)
             }
         };
         let algorithm = v
@@ -174,7 +168,7 @@ impl Session {
 
     /// The session's account as a definer: `` `user`@`host pattern` ``.
     pub(crate) fn current_user_quoted(&self) -> String {
-        format!("`{}`@`{}`", self.slot.user, self.account_host())
+        definer_text(&self.slot.user, self.account_host())
     }
 
     /// DROP VIEW [IF EXISTS] names: each one there is dropped; a missing
@@ -222,16 +216,26 @@ pub(crate) fn require_definer(engine: &lineardb_table::Engine, v: &ViewDef) -> R
             host: host.to_string(),
         });
     match account {
-        Some(a) if Accounts::load(engine)?.find(&a).is_none() => Err(SqlError::new(
-            1449,
-            "HY000",
-            format!(
-                "The user specified as a definer ('{}'@'{}') does not exist",
-                a.user, a.host
-            ),
-        )),
+        Some(a) if Accounts::load(engine)?.find(&a).is_none() => Err(unknown_definer(&a)),
         _ => Ok(()),
     }
+}
+
+/// A definer as views store it: `` `user`@`host` ``.
+pub(crate) fn definer_text(user: &str, host: &str) -> String {
+    format!("`{user}`@`{host}`")
+}
+
+/// 1449: a note when a view is made, an error when it is read.
+fn unknown_definer(a: &crate::catalog::account_name::Account) -> SqlError {
+    SqlError::new(
+        1449,
+        "HY000",
+        format!(
+            "The user specified as a definer ('{}'@'{}') does not exist",
+            a.user, a.host
+        ),
+    )
 }
 
 /// Qualifies the query's unqualified table names with `db` (names of its
