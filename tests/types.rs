@@ -902,3 +902,35 @@ fn zero_dates_as_mariadb_does() {
         rows(&format!("mysql://root@127.0.0.1:{}/", mariadb.port))
     );
 }
+
+/// `0x41` reads as the number 65 where a number is wanted and as the
+/// string 'A' elsewhere; `X'41'` is a string only (0 as a number).
+const HEX_LITERALS: &[&str] = &[
+    "select 0x41 + 0, x'41' + 0, 0x41 = 65, x'41' = 65, 0x41 = 'A', 0x4142 + 1, \
+     0xFFFFFFFFFFFFFFFF + 0, 0x41 * 2, -0x41, 0x41 > 60, 0x41 in (65, 66), 0x41 between 60 and 70",
+    "select 0x41, concat(0x41, 1), hex(0x41), 0x41 + 0.5, abs(0x41), greatest(0x41, 3), \
+     0x41 div 2, 0x41 | 0, x'41' | 0, cast(0x41 as signed), cast(x'41' as unsigned)",
+    "select sqrt(0x41), sqrt(x'41'), pow(0x02, 3), 0x123 + 0, hex(0x123), \
+     0x00000000000000000041 + 0, 0x1FFFFFFFFFFFFFFFF + 0, least(0x41, 'B')",
+    "create table hx (i int, d decimal(10,2), v varchar(10), b varbinary(10), f double)",
+    "insert into hx values (0x41, 0x41, 0x41, 0x41, 0x41)",
+    "insert into hx values (x'41', x'41', x'41', x'41', x'41')",
+    "select * from hx where i = 0x41",
+    "update hx set i = 0x42, d = 0x43",
+    "insert into hx (i) values (1) on duplicate key update i = 0x44",
+    "select i + 0x01, d, v, b from hx order by i",
+];
+
+#[test]
+fn hex_literals_as_mariadb_does() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    same_as_mariadb(
+        &server,
+        &mariadb,
+        "hex",
+        &[],
+        HEX_LITERALS,
+        Shown::TypesAndRows,
+    );
+}

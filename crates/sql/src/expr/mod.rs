@@ -250,6 +250,11 @@ pub(crate) enum CastType {
     /// column's collation as any literal does (`ci_column = x'41'` ignores
     /// case, `'a' = x'41'` does not).
     BinaryLiteral,
+    /// A `0x41` literal: a binary string as [`CastType::BinaryLiteral`]
+    /// where a string is wanted, the number its last eight bytes spell
+    /// where one is (`Compiler::numeric_operand`), as MariaDB's hex
+    /// hybrid (`X'41'` reads as the number 0).
+    HexHybrid,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -409,7 +414,9 @@ impl Compiler<'_> {
         let c = e.kind(self.scope, aggs).collation()?;
         let rank = match e {
             Expr::Cast(_, CastType::Collate(_)) => 0,
-            Expr::Lit(_) | Expr::Param(_) | Expr::Cast(_, CastType::BinaryLiteral) => 4,
+            Expr::Lit(_)
+            | Expr::Param(_)
+            | Expr::Cast(_, CastType::BinaryLiteral | CastType::HexHybrid) => 4,
             _ => 2,
         };
         Some((c, rank))
@@ -489,7 +496,13 @@ impl Compiler<'_> {
                 return Expr::Cast(Box::new(e), CastType::MemberNumber(t));
             }
         }
-        e
+        e.hex_hybrid_as_number()
+    }
+
+    /// Whether `e` reads as a number beside a number although its value
+    /// is a string: an ENUM or SET column, a `0x` literal.
+    fn reads_as_number(&self, e: &Expr) -> bool {
+        self.has_members(e) || matches!(e, Expr::Cast(_, CastType::HexHybrid))
     }
 
     /// GROUP_CONCAT's `LIMIT [offset,] count` (the parser reads the offset
@@ -602,6 +615,9 @@ impl Compiler<'_> {
                 hex @ ast::Value::HexStringLiteral(_) => {
                     Expr::Cast(Box::new(Expr::Lit(literal(hex)?)), CastType::BinaryLiteral)
                 }
+                hex @ ast::Value::Number(digits, _) if digits.starts_with("0x") => {
+                    Expr::Cast(Box::new(Expr::Lit(literal(hex)?)), CastType::HexHybrid)
+                }
                 other => Expr::Lit(literal(other)?),
             },
             // A character set introducer: `_binary'…'` is a binary string,
@@ -635,7 +651,7 @@ impl Compiler<'_> {
                 high,
             } => {
                 let (x, lo, hi) = (self.compile(expr)?, self.compile(low)?, self.compile(high)?);
-                let x = if self.has_members(&x) && self.is_number(&lo) && self.is_number(&hi) {
+                let x = if self.reads_as_number(&x) && self.is_number(&lo) && self.is_number(&hi) {
                     self.numeric_operand(x)
                 } else {
                     x
@@ -653,7 +669,7 @@ impl Compiler<'_> {
                     .iter()
                     .map(|x| self.compile(x))
                     .collect::<Result<_>>()?;
-                let x = if self.has_members(&x) && list.iter().all(|e| self.is_number(e)) {
+                let x = if self.reads_as_number(&x) && list.iter().all(|e| self.is_number(e)) {
                     self.numeric_operand(x)
                 } else {
                     x
@@ -693,6 +709,11 @@ impl Compiler<'_> {
                         Expr::Lit(Value::UInt(u)) if u == 1 << 63 => {
                             Expr::Lit(Value::Int(i64::MIN))
                         }
+                        // -0x41 (a literal read as an unsigned number).
+                        Expr::Lit(Value::UInt(u)) => Expr::Lit(match i64::try_from(u) {
+                            Ok(i) => Value::Int(-i),
+                            Err(_) => Value::Decimal(Dec::new(-(u as i128), 0)),
+                        }),
                         Expr::Lit(Value::Decimal(d)) => Expr::Lit(Value::Decimal(-d)),
                         Expr::Lit(Value::Double(f)) => Expr::Lit(Value::Double(-f)),
                         x => Expr::Neg(Box::new(x)),
@@ -749,8 +770,8 @@ impl Compiler<'_> {
                 let (l, r) = match op {
                     B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq | B::Spaceship => {
                         // (Kinds are looked at only beside such a column.)
-                        let l_wrapped = self.has_members(&l) && self.is_number(&r);
-                        let r_wrapped = self.has_members(&r) && self.is_number(&l);
+                        let l_wrapped = self.reads_as_number(&l) && self.is_number(&r);
+                        let r_wrapped = self.reads_as_number(&r) && self.is_number(&l);
                         let l = if l_wrapped {
                             self.numeric_operand(l)
                         } else {
@@ -1476,6 +1497,22 @@ impl Compiler<'_> {
             Func::Abs | Func::Round | Func::Floor | Func::Ceil | Func::Bitwise(_) => {
                 args.into_iter().map(|a| self.numeric_operand(a)).collect()
             }
+            Func::Builtin(b) if b.numeric_arguments => {
+                args.into_iter().map(|a| self.numeric_operand(a)).collect()
+            }
+            // GREATEST and LEAST compare as numbers beside a number, a
+            // `0x` literal as a DOUBLE (its string kind meeting a number).
+            Func::Collated(b, _)
+                if matches!(b.name(), "GREATEST" | "LEAST")
+                    && args.iter().any(|a| self.is_number(a)) =>
+            {
+                args.into_iter()
+                    .map(|a| match a.hex_hybrid_as_number() {
+                        Expr::Lit(Value::UInt(n)) => Expr::Lit(Value::Double(n as f64)),
+                        other => other,
+                    })
+                    .collect()
+            }
             _ => args,
         };
         let counts_characters = match f {
@@ -1574,6 +1611,34 @@ impl Expr {
     pub(crate) fn unmarked(&self) -> &Expr {
         match self {
             Expr::Cast(x, CastType::Collate(_)) => x,
+            other => other,
+        }
+    }
+
+    /// The value given to a column of type `t`: a `0x` literal is a number
+    /// to a numeric column (MariaDB stores `0x41` in an INT as 65).
+    pub(crate) fn stored_in(self, t: &lineardb_table::DataType) -> Expr {
+        use lineardb_table::DataType as T;
+        match t {
+            T::Decimal { .. } | T::Double | T::Float => self.hex_hybrid_as_number(),
+            t if t.is_integer() => self.hex_hybrid_as_number(),
+            _ => self,
+        }
+    }
+
+    /// A `0x` literal as the number it reads as (the unsigned value of its
+    /// last eight bytes, as MariaDB's hex hybrid); any other expression as
+    /// it is.
+    pub(crate) fn hex_hybrid_as_number(self) -> Expr {
+        match self {
+            Expr::Cast(x, CastType::HexHybrid) => match *x {
+                Expr::Lit(Value::Bytes(b)) => Expr::Lit(Value::UInt(
+                    b[b.len().saturating_sub(8)..]
+                        .iter()
+                        .fold(0, |n, &byte| n << 8 | u64::from(byte)),
+                )),
+                other => Expr::Cast(Box::new(other), CastType::HexHybrid),
+            },
             other => other,
         }
     }
@@ -1680,6 +1745,12 @@ pub(crate) fn literal(v: &ast::Value) -> Result<Value> {
 }
 
 fn number(s: &str) -> Result<Value> {
+    // `0x41` (see `parser::dialect`): its bytes, an odd digit count read
+    // with a leading 0 as MariaDB reads it.
+    if let Some(digits) = s.strip_prefix("0x") {
+        let padded = format!("{}{digits}", "0".repeat(digits.len() % 2));
+        return literal(&ast::Value::HexStringLiteral(padded));
+    }
     if let Ok(i) = s.parse::<i64>() {
         return Ok(Value::Int(i));
     }
@@ -2268,7 +2339,9 @@ impl Expr {
                 }
             }
             // A collation mark (on every string sort key) is the value.
-            Expr::Cast(x, CastType::Collate(_) | CastType::BinaryLiteral) => x.eval(row, env)?,
+            Expr::Cast(x, CastType::Collate(_) | CastType::BinaryLiteral | CastType::HexHybrid) => {
+                x.eval(row, env)?
+            }
             Expr::Cast(x, t) => cast_value(x.eval(row, env)?, *t),
             Expr::Subquery(sub, test) => eval_subquery(sub, test, row, env)?,
         })
@@ -2651,7 +2724,9 @@ impl Expr {
                 CastType::Decimal(_, s) => ColumnKind::Decimal { scale: *s },
                 CastType::Double => ColumnKind::Double,
                 CastType::Char(c) | CastType::Collate(c) => ColumnKind::Text(*c),
-                CastType::BinaryLiteral => ColumnKind::Text(Collation::Binary),
+                CastType::BinaryLiteral | CastType::HexHybrid => {
+                    ColumnKind::Text(Collation::Binary)
+                }
                 CastType::Date => ColumnKind::Date,
                 CastType::DateTime => ColumnKind::DateTime,
                 CastType::Time => ColumnKind::Time,
@@ -2843,7 +2918,7 @@ fn cast_value(v: Value, t: CastType) -> Value {
             Value::Double(f) => Value::Double(f),
             _ => Value::Double(0.0),
         },
-        CastType::Collate(_) | CastType::BinaryLiteral => v,
+        CastType::Collate(_) | CastType::BinaryLiteral | CastType::HexHybrid => v,
         // A string keeps its bytes (a binary one may not be UTF-8).
         CastType::Char(_) => match v {
             Value::Bytes(b) => Value::Bytes(b),

@@ -62,6 +62,9 @@ pub(crate) struct Builtin {
     /// per argument, `j` for JSON text (another JSON function's result),
     /// `b` for TRUE or FALSE, `s` for any other value.
     pub(crate) json_arguments: bool,
+    /// Whether it reads every argument as a number (then an ENUM column is
+    /// its member's number and `0x41` is 65: `Compiler::call`).
+    pub(crate) numeric_arguments: bool,
 }
 
 /// How a function computes its result.
@@ -111,6 +114,7 @@ impl Builtin {
             strict: true,
             counts_characters: false,
             json_arguments: false,
+            numeric_arguments: false,
         }
     }
 
@@ -119,6 +123,14 @@ impl Builtin {
     pub(crate) const fn json_arguments(self) -> Builtin {
         Builtin {
             json_arguments: true,
+            ..self
+        }
+    }
+
+    /// The same function, reading its arguments as numbers.
+    pub(crate) const fn numeric_arguments(self) -> Builtin {
+        Builtin {
+            numeric_arguments: true,
             ..self
         }
     }

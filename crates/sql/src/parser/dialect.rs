@@ -1,6 +1,12 @@
 //! The SQL dialect statements are read in: sqlparser's MySQL dialect with
 //! MariaDB's operator precedence where the two differ, and `a MOD b`.
 //!
+//! Hex literals keep their spelling: `0x41` is a hybrid (a binary string
+//! that reads as the number 65 where one is wanted), `X'41'` a binary
+//! string only (0 as a number). The tokenizer gives both as one token, so
+//! [`parser`] turns the `0x` form into a number token that keeps its text
+//! (`Value::Number("0x41")`).
+//!
 //! MariaDB binds, tightest first: `^`; `* / DIV % MOD`; `+ -`; `<< >>`;
 //! `&`; `|`; comparisons; NOT; AND; XOR; OR. The MySQL dialect puts XOR
 //! above the comparisons (`1 XOR 2 = 3` read as `(1 XOR 2) = 3`), `^`
@@ -9,7 +15,7 @@ use sqlparser::ast::{BinaryOperator, Expr, Statement};
 use sqlparser::dialect::{Dialect, MySqlDialect, Precedence};
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
-use sqlparser::tokenizer::Token;
+use sqlparser::tokenizer::{Location, Token, Tokenizer};
 use std::any::TypeId;
 
 #[derive(Debug, Default)]
@@ -161,12 +167,51 @@ impl Dialect for MariaDb {
     }
 }
 
+/// A parser over `sql` in MariaDB's dialect, its `0x` literals number
+/// tokens spelled `0x…` (see the module's comment).
+pub(crate) fn parser(sql: &str) -> Result<Parser<'static>, ParserError> {
+    let mut tokens = Tokenizer::new(&MariaDb, sql)
+        .with_unescape(true)
+        .tokenize_with_location()?;
+    let mut lines: Option<Vec<usize>> = None;
+    for t in &mut tokens {
+        if let Token::HexStringLiteral(digits) = &t.token {
+            let line_starts = lines.get_or_insert_with(|| {
+                std::iter::once(0)
+                    .chain(sql.match_indices('\n').map(|(i, _)| i + 1))
+                    .collect()
+            });
+            if sql[byte_offset(sql, line_starts, t.span.start)..].starts_with("0x") {
+                t.token = Token::Number(format!("0x{digits}"), false);
+            }
+        }
+    }
+    Ok(Parser::new(&MariaDb).with_tokens_with_locations(tokens))
+}
+
+/// The statements of `sql`, read as [`parser`] reads them.
+pub(crate) fn parse_sql(sql: &str) -> Result<Vec<Statement>, ParserError> {
+    parser(sql)?.parse_statements()
+}
+
+/// Where a token at `at` (1-based line and column, in characters) starts.
+fn byte_offset(sql: &str, line_starts: &[usize], at: Location) -> usize {
+    let start = line_starts
+        .get((at.line as usize).saturating_sub(1))
+        .copied()
+        .unwrap_or(sql.len());
+    sql[start..]
+        .char_indices()
+        .nth((at.column as usize).saturating_sub(1))
+        .map_or(sql.len(), |(i, _)| start + i)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn expr(sql: &str) -> String {
-        let stmts = Parser::parse_sql(&MariaDb, &format!("SELECT {sql}")).unwrap();
+        let stmts = parse_sql(&format!("SELECT {sql}")).unwrap();
         let Statement::Query(q) = &stmts[0] else {
             panic!("a query")
         };
@@ -198,5 +243,18 @@ mod tests {
         assert!(expr("5 MOD 3").contains("Modulo"));
         assert!(expr("MOD(5, 3)").contains("Function"));
         assert!(expr("7 DIV 2").contains("MyIntegerDivide"));
+    }
+
+    #[test]
+    fn hex_literals_keep_their_spelling() {
+        assert!(expr("0x41").contains(r#"Number("0x41""#));
+        assert!(expr("X'41'").contains(r#"HexStringLiteral("41")"#));
+        assert!(expr("x'41'").contains(r#"HexStringLiteral("41")"#));
+        // Found by position on later lines and after wide characters.
+        let stmts = parse_sql("SELECT 'é€', X'42',\n  0x43, x'44'").unwrap();
+        let shown = format!("{:?}", stmts[0]);
+        assert!(shown.contains(r#"HexStringLiteral("42")"#), "{shown}");
+        assert!(shown.contains(r#"Number("0x43""#), "{shown}");
+        assert!(shown.contains(r#"HexStringLiteral("44")"#), "{shown}");
     }
 }

@@ -12,7 +12,6 @@ pub(crate) mod wire_text;
 
 use crate::error::Result;
 use sqlparser::ast;
-use sqlparser::parser::Parser;
 
 /// MySQL's conditional comments `/*! ... */` hold SQL MySQL runs: keep
 /// their text, drop the markers (and a version number after `/*!`).
@@ -45,7 +44,7 @@ fn strip_conditional_comments(sql: &str) -> std::borrow::Cow<'_, str> {
 
 /// A stored view's query.
 pub(crate) fn view_query(view: &lineardb_table::ViewDef) -> Result<ast::Query> {
-    let mut stmts = Parser::parse_sql(&crate::parser::dialect::MariaDb, &view.query)?;
+    let mut stmts = crate::parser::dialect::parse_sql(&view.query)?;
     match stmts.pop() {
         Some(ast::Statement::Query(q)) if stmts.is_empty() => Ok(*q),
         _ => Err(crate::error::SqlError::internal(format!(
@@ -63,7 +62,7 @@ pub(crate) fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
         Some(explain) => std::borrow::Cow::Borrowed(explain.as_str()),
         None => sql,
     };
-    match Parser::parse_sql(&crate::parser::dialect::MariaDb, &sql) {
+    match crate::parser::dialect::parse_sql(&sql) {
         Ok(statements) => {
             // MariaDB has no EXPLAIN ANALYZE: its form is ANALYZE
             // <statement> (read as EXPLAIN ANALYZE above, first in the
@@ -101,21 +100,20 @@ pub(crate) fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
             Ok(statements)
         }
         Err(e) => match share_mode_as_for_share(&sql) {
-            Some(rewritten) => Parser::parse_sql(&crate::parser::dialect::MariaDb, &rewritten).ok(),
+            Some(rewritten) => crate::parser::dialect::parse_sql(&rewritten).ok(),
             None => multi_table_update::parse(&sql)
                 .map(|u| vec![u])
                 .or_else(|| {
                     group_concat_limit_as_tuple(&sql)
-                        .and_then(|r| Parser::parse_sql(&crate::parser::dialect::MariaDb, &r).ok())
+                        .and_then(|r| crate::parser::dialect::parse_sql(&r).ok())
                 })
                 .or_else(|| select_into::parse(&sql))
                 .or_else(|| {
                     set_assignments_with_equals(&sql)
-                        .and_then(|r| Parser::parse_sql(&crate::parser::dialect::MariaDb, &r).ok())
+                        .and_then(|r| crate::parser::dialect::parse_sql(&r).ok())
                 })
                 .or_else(|| {
-                    explain_options(&sql)
-                        .and_then(|r| Parser::parse_sql(&crate::parser::dialect::MariaDb, &r).ok())
+                    explain_options(&sql).and_then(|r| crate::parser::dialect::parse_sql(&r).ok())
                 }),
         }
         .ok_or_else(|| unsupported::refuse_unparsed(&sql, e.into())),

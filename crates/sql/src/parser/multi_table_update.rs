@@ -15,8 +15,7 @@ pub(super) fn parse(sql: &str) -> Option<ast::Statement> {
 }
 
 fn read(sql: &str) -> Result<Option<ast::Statement>, ParserError> {
-    let dialect = crate::parser::dialect::MariaDb;
-    let mut p = Parser::new(&dialect).try_with_sql(sql)?;
+    let mut p = crate::parser::dialect::parser(sql)?;
     if !p.parse_keyword(Keyword::UPDATE) {
         return Ok(None);
     }

@@ -4,7 +4,6 @@
 //! variables put in the query's `into` as the parser would have; the
 //! statement layer runs both (statements::query).
 use sqlparser::ast;
-use sqlparser::parser::Parser;
 use sqlparser::tokenizer::{Token, Tokenizer};
 
 /// The variables of an `INTO @a, @b` clause, if `into` is one.
@@ -78,7 +77,7 @@ pub(super) fn parse(sql: &str) -> Option<Vec<ast::Statement>> {
         .filter(|(i, _)| *i < from || *i > to)
         .map(|(_, t)| t.to_string())
         .collect();
-    let mut statements = Parser::parse_sql(&crate::parser::dialect::MariaDb, &text).ok()?;
+    let mut statements = crate::parser::dialect::parse_sql(&text).ok()?;
     let [ast::Statement::Query(q)] = statements.as_mut_slice() else {
         return None;
     };

@@ -79,9 +79,7 @@ pub(crate) fn looks_like_view_ddl(first: &str, second: &str) -> bool {
 /// Reads a view definition: `None` if `sql` is another statement (CREATE
 /// OR REPLACE TABLE, ...), an error if it is one written wrong.
 pub(crate) fn parse_view_ddl(sql: &str) -> Option<Result<ViewDdl>> {
-    let mut p = Parser::new(&crate::parser::dialect::MariaDb)
-        .try_with_sql(sql)
-        .ok()?;
+    let mut p = crate::parser::dialect::parser(sql).ok()?;
     let alter = if p.parse_keyword(Keyword::ALTER) {
         true
     } else if p.parse_keyword(Keyword::CREATE) {

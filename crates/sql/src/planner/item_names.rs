@@ -202,8 +202,7 @@ mod tests {
     use sqlparser::ast;
 
     fn names(sql: &str) -> Vec<String> {
-        let stmts =
-            sqlparser::parser::Parser::parse_sql(&crate::parser::dialect::MariaDb, sql).unwrap();
+        let stmts = crate::parser::dialect::parse_sql(sql).unwrap();
         let ast::Statement::Query(q) = &stmts[0] else {
             panic!("not a query")
         };

@@ -179,10 +179,7 @@ pub(crate) fn enforce(checks: &CompiledChecks, def: &TableDef, row: &[Value]) ->
 
 /// A stored condition parsed again.
 fn parse(text: &str) -> Result<ast::Expr> {
-    let dialect = crate::parser::dialect::MariaDb;
-    Ok(sqlparser::parser::Parser::new(&dialect)
-        .try_with_sql(text)?
-        .parse_expr()?)
+    Ok(crate::parser::dialect::parser(text)?.parse_expr()?)
 }
 
 /// MariaDB's 1970 (subqueries) and 1901 (functions whose value changes).

@@ -74,7 +74,9 @@ impl Session {
                         {
                             continue;
                         }
-                        let x = self.compile_constant(e, params)?;
+                        let x = self
+                            .compile_constant(e, params)?
+                            .stored_in(&t.def().columns[p].data_type);
                         given[p] = Some(x.eval(&[][..], env)?);
                     }
                     rows.push(given);
@@ -275,7 +277,8 @@ impl Session {
                         "INSERT ... SELECT ... ON DUPLICATE KEY UPDATE reading columns other than through VALUES()",
                     ));
                 }
-                sets.push((col, c.compile(&value)?));
+                let x = c.compile(&value)?.stored_in(&t.def().columns[col].data_type);
+                sets.push((col, x));
             }
             Ok(sets)
         })
@@ -446,8 +449,7 @@ impl Session {
                 quote(&table.def().name),
                 alias.map_or(String::new(), |a| format!(" AS {}", quote(a)))
             );
-            let mut stmts =
-                sqlparser::parser::Parser::parse_sql(&crate::parser::dialect::MariaDb, &sql)?;
+            let mut stmts = crate::parser::dialect::parse_sql(&sql)?;
             let Some(ast::Statement::Query(mut q)) = stmts.pop() else {
                 return Err(SqlError::internal("key query did not parse"));
             };
@@ -564,7 +566,11 @@ impl Session {
                     .collect::<Result<Vec<_>>>()
             })?
         };
-        let sets: Vec<(usize, crate::expr::Expr)> = columns.into_iter().zip(exprs).collect();
+        let sets: Vec<(usize, crate::expr::Expr)> = columns
+            .into_iter()
+            .zip(exprs)
+            .map(|(col, x)| (col, x.stored_in(&t.def().columns[col].data_type)))
+            .collect();
         let limit = self.row_limit(u.limit.as_ref(), params, args)?;
         let alias = alias.as_ref().map(|a| a.name.value.as_str());
         // A division by zero in the WHERE clause warns (MariaDB fails on

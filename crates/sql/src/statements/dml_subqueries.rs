@@ -73,10 +73,7 @@ impl Session {
         let name = alias.unwrap_or(&table.def().name).to_string();
         let scope = crate::names::scope_of(table, &name);
         // The query whose columns column grants are checked against.
-        let mut stmts = sqlparser::parser::Parser::parse_sql(
-            &crate::parser::dialect::MariaDb,
-            "SELECT 1 FROM t",
-        )?;
+        let mut stmts = crate::parser::dialect::parse_sql("SELECT 1 FROM t")?;
         let Some(ast::Statement::Query(mut q)) = stmts.pop() else {
             return Err(crate::error::SqlError::internal("SELECT did not parse"));
         };

@@ -525,8 +525,7 @@ fn join_query(
     order_by: &[ast::OrderByExpr],
     limit: Option<&ast::Expr>,
 ) -> Result<ast::Query> {
-    let mut stmts =
-        sqlparser::parser::Parser::parse_sql(&crate::parser::dialect::MariaDb, "SELECT 1 FROM t")?;
+    let mut stmts = crate::parser::dialect::parse_sql("SELECT 1 FROM t")?;
     let Some(ast::Statement::Query(mut q)) = stmts.pop() else {
         return Err(SqlError::internal("SELECT did not parse"));
     };

@@ -179,12 +179,9 @@ fn eval(e: &ast::Expr, columns: &[&str], row: &[Value]) -> Result<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sqlparser::parser::Parser;
 
     fn kept(sql: &str) -> Result<Vec<String>> {
-        let stmt = Parser::parse_sql(&crate::parser::dialect::MariaDb, sql)
-            .unwrap()
-            .remove(0);
+        let stmt = crate::parser::dialect::parse_sql(sql).unwrap().remove(0);
         let ast::Statement::ShowTables { show_options, .. } = stmt else {
             panic!("{sql}")
         };

@@ -288,8 +288,7 @@ impl Session {
     /// The value of an expression holding a subquery (`SET @v = (SELECT
     /// ...)`), run as `SELECT expr`.
     fn value_of_query(&mut self, e: &ast::Expr, params: &Params, args: &[Value]) -> Result<Value> {
-        let mut stmts =
-            sqlparser::parser::Parser::parse_sql(&crate::parser::dialect::MariaDb, "SELECT 1")?;
+        let mut stmts = crate::parser::dialect::parse_sql("SELECT 1")?;
         let Some(ast::Statement::Query(mut q)) = stmts.pop() else {
             return Err(SqlError::internal("SELECT did not parse"));
         };
