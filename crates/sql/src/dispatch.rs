@@ -193,7 +193,7 @@ impl Session {
             } else if q.locks.is_empty() {
                 let plan = self.assigning_variables(p.assigns, |s| s.plan_select(q, &p.params))?;
                 p.columns = plan.columns().to_vec();
-                p.plan = Some((plan, self.plan_version()));
+                p.plan = Some((plan, self.kept_plan_version()));
             } else {
                 // A locking read is planned when it runs (over its locked rows).
                 let bare = crate::statements::locking_read::without_locks(q);
@@ -278,7 +278,7 @@ impl Session {
             let stale = p.plan.as_ref().is_none_or(|(_, v)| *v != version);
             if stale {
                 let plan = self.plan_select(q, &p.params)?;
-                p.plan = Some((plan, version));
+                p.plan = Some((plan, self.kept_plan_version()));
             }
             let (plan, _) = p.plan.as_ref().expect("planned");
             self.slot.counters.com_select.add(1);

@@ -59,6 +59,8 @@ pub struct Session {
     /// Bumped when a fact a compiled plan may hold (current database,
     /// last insert id) changes: cached prepared plans are then re-planned.
     pub(crate) facts_version: u64,
+    /// Whether the plan last made holds `information_schema` rows.
+    pub(crate) planned_information_schema: bool,
     pub(crate) variables: HashMap<String, Value>,
     /// The text of the statement running (its select lists are named from
     /// it).
@@ -323,6 +325,7 @@ impl Session {
             },
             slot,
             facts_version: 0,
+            planned_information_schema: false,
             variables: HashMap::new(),
             named_statements: HashMap::new(),
             statement_text: None,
@@ -538,6 +541,17 @@ impl Session {
     /// compiled into it as constants.
     pub(crate) fn plan_version(&self) -> (u64, u64) {
         (self.engine.catalog_version(), self.facts_version)
+    }
+
+    /// The version a plan just made is kept at: one no later version
+    /// equals for a plan holding `information_schema` rows (made again
+    /// each run).
+    pub(crate) fn kept_plan_version(&self) -> (u64, u64) {
+        if self.planned_information_schema {
+            (u64::MAX, u64::MAX)
+        } else {
+            self.plan_version()
+        }
     }
 
     /// Records a fact change (USE, a generated id) for cached plans.

@@ -19,7 +19,7 @@ use crate::expr::row_key::{encode_value, KeyMap};
 use crate::expr::warnings;
 use crate::expr::{sort_order, truth_of, Acc, AggFunc, Env, Expr, KeyOrder, Row};
 use crate::planner::plan::{
-    Access, JoinPlan, QueryPlan, SelectPlan, Source, StepInput, TableSource,
+    Access, InformationSource, JoinPlan, QueryPlan, SelectPlan, Source, StepInput, TableSource,
 };
 use crate::planner::row_filter::RowFilter;
 use crate::result::RowSink;
@@ -1238,7 +1238,7 @@ fn scan_other_rows(
         Source::Nothing => {
             w.pass(&SourceRow::Values(&[]), f);
         }
-        Source::Rows(rows) => {
+        Source::Rows(rows) | Source::Information(InformationSource { rows, .. }) => {
             for r in rows {
                 if !w.pass(&SourceRow::Values(r), f) {
                     break;

@@ -107,7 +107,7 @@ fn has_nested(s: &SelectPlan) -> bool {
         Source::Derived(_) | Source::Recursive(_) => true,
         Source::Join(j) => j.steps.iter().any(|st| match &st.input {
             StepInput::Rows { source, filter } => {
-                !matches!(source, Source::System(..))
+                !matches!(source, Source::System(..) | Source::Information(_))
                     || filter.as_ref().is_some_and(|f| {
                         let mut subs = Vec::new();
                         f.subqueries(&mut subs);
@@ -343,6 +343,11 @@ impl Describer<'_> {
             }
             Source::System(t, ..) => TableLine {
                 table: Some(t.name().to_string()),
+                access: Some("ALL"),
+                ..TableLine::default()
+            },
+            Source::Information(info) => TableLine {
+                table: Some(info.table.name.to_string()),
                 access: Some("ALL"),
                 ..TableLine::default()
             },

@@ -27,7 +27,10 @@ pub(super) fn merge_derived(plan: &mut SelectPlan) {
         || inner.having.is_some()
         || plan.window.is_some()
         || plan.filter.is_some()
-        || matches!(inner.source, Source::Rows(_) | Source::WorkTable(_))
+        || matches!(
+            inner.source,
+            Source::Rows(_) | Source::Information(_) | Source::WorkTable(_)
+        )
     {
         return;
     }

@@ -7,6 +7,7 @@ use crate::error::{Result, SqlError};
 use crate::expr::{object_name, ScopeColumn};
 use crate::names::scope_of;
 use crate::planner::plan::{Path, Source, TableSource};
+use crate::result::ColumnKind;
 use sqlparser::ast;
 
 /// One FROM item, planned.
@@ -200,6 +201,29 @@ impl Planner<'_> {
                 }
                 let table = match (self.resolve)(&parts, self.in_definer_view == 0)? {
                     Resolved::Table(t) => t,
+                    Resolved::Information(info) => {
+                        let alias = alias_name(alias)
+                            .unwrap_or_else(|| parts.last().cloned().unwrap_or_default());
+                        let scope = info
+                            .table
+                            .columns
+                            .iter()
+                            .map(|c| ScopeColumn {
+                                name: c.name.to_string(),
+                                table: alias.clone(),
+                                kind: ColumnKind::of(c.data_type),
+                                hidden: false,
+                                numbered: None,
+                                json: false,
+                            })
+                            .collect();
+                        self.read_information_schema = true;
+                        return Ok(Item {
+                            source: Source::Information(info),
+                            scope,
+                            hints: Vec::new(),
+                        });
+                    }
                     Resolved::View(view) => {
                         let q = crate::parser::view_query(&view)?;
                         let alias = alias_name(alias).unwrap_or_else(|| view.name.clone());

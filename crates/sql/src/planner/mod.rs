@@ -21,7 +21,7 @@ use crate::catalog::registry::Registry;
 use crate::error::{Result, SqlError};
 use crate::expr::subquery::{PlannedSubquery, SubqueryPlanner};
 use crate::expr::{Compiler, Params, ScopeColumn, SessionFacts};
-use crate::planner::plan::QueryPlan;
+use crate::planner::plan::{InformationSource, QueryPlan};
 use lineardb_table::{Engine, Table, Value, ViewDef};
 use sqlparser::ast;
 use std::sync::Arc;
@@ -64,6 +64,9 @@ pub(crate) struct Planner<'a> {
     /// Correlated `[NOT] EXISTS` conjuncts may become semi (anti) joins
     /// (not in a locking read, which reads one table by itself).
     pub semi_joins: bool,
+    /// Whether the plan holds `information_schema` rows made when it was
+    /// planned (a prepared statement's plan is then made again each run).
+    pub read_information_schema: bool,
 }
 
 /// A common table expression in scope.
@@ -94,6 +97,8 @@ pub(crate) enum CteBody {
 pub(crate) enum Resolved {
     Table(Arc<Table>),
     View(ViewDef),
+    /// An `information_schema` table and its rows now.
+    Information(InformationSource),
 }
 
 /// A query block's row, seen from its subqueries.
@@ -132,6 +137,7 @@ impl<'a> Planner<'a> {
             ctes: Vec::new(),
             text: None,
             semi_joins: true,
+            read_information_schema: false,
         }
     }
 

@@ -1,5 +1,6 @@
 //! What a planned SELECT is: its row source, the access path chosen for a
 //! table, the key predicate of an index, the output stages.
+use crate::catalog::information_schema::InfoTable;
 use crate::catalog::perf_schema::SystemTable;
 use crate::catalog::registry::Registry;
 use crate::expr::{AggSpec, Expr};
@@ -20,11 +21,19 @@ pub(crate) enum Source {
     /// A table's rows read beforehand, in its column order (a locking
     /// read's locked rows).
     Rows(Vec<Vec<lineardb_table::Value>>),
+    /// An `information_schema` table's rows, made when it was planned.
+    Information(InformationSource),
     /// A recursive CTE.
     Recursive(Box<RecursivePlan>),
     /// A recursive CTE read from its recursive part: the previous
     /// iteration's rows.
     WorkTable(Arc<WorkTable>),
+}
+
+/// An `information_schema` table and its rows.
+pub(crate) struct InformationSource {
+    pub table: InfoTable,
+    pub rows: Vec<Vec<lineardb_table::Value>>,
 }
 
 /// A recursive CTE: the anchors' rows, then each iteration's rows of the

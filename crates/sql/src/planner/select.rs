@@ -308,6 +308,16 @@ impl Planner<'_> {
                     col.attributes = crate::result::ColumnAttributes::of(ts.table.def(), *i);
                     col.default = Some(def.default.clone());
                 }
+                if let (Some(i), Source::Information(info)) = (o, &source) {
+                    let def = &info.table.columns[*i];
+                    col.org_name = def.name.to_string();
+                    col.table = scope[*i].table.clone();
+                    col.schema = crate::catalog::information_schema::SCHEMA.to_string();
+                    col.nullable = def.nullable;
+                    col.data_type = Some(def.data_type);
+                    col.fsp = def.fsp;
+                    col.length = crate::result::display_length(def.data_type, def.width, def.fsp);
+                }
                 col
             })
             .collect();

@@ -1,15 +1,18 @@
 //! SELECT: planned against the session's tables and variables, run with its
 //! snapshot.
+use crate::catalog::information_schema::{self, InfoContext, InfoTable};
 use crate::error::{Result, SqlError};
 use crate::execution::RunContext;
 use crate::expr::Params;
-use crate::names::qualify;
+use crate::names::{is_information_schema, qualify};
+use crate::planner::plan::InformationSource;
 use crate::planner::plan::QueryPlan;
 use crate::planner::{Planner, Resolved};
 use crate::privileges::bits::SELECT;
 use crate::privileges::columns::columns_read;
 use crate::result::{Outcome, RowSink};
 use crate::session::Session;
+use crate::statements::view_text::canonical_view_text;
 use lineardb_table::Value;
 use lineardb_txn::ReadView;
 use sqlparser::ast;
@@ -123,8 +126,35 @@ impl Session {
         // A DEFINER view's definer is looked up unless it is the session's
         // own account.
         let (user, host) = (self.slot.user.as_str(), self.account_host());
+        let registry = self.registry.clone();
+        let view_definition = |v: &lineardb_table::ViewDef| {
+            let query = crate::parser::view_query(v).ok();
+            let text = query
+                .as_ref()
+                .and_then(|q| canonical_view_text(&engine, &v.database, q, &v.names, true));
+            let updatable =
+                query.is_some_and(|q| crate::statements::views::updatable(&q, &v.algorithm));
+            (text.unwrap_or_else(|| v.query.clone()), updatable)
+        };
         let mut resolve = |parts: &[String], checked: bool| {
             let (db, name) = qualify(db.as_deref(), parts)?;
+            if is_information_schema(&db) {
+                let table = InfoTable::find(&name).ok_or_else(|| {
+                    SqlError::new(
+                        1109,
+                        "42S02",
+                        format!("Unknown table '{name}' in {}", information_schema::SCHEMA),
+                    )
+                })?;
+                let rows = table.rows(&InfoContext {
+                    engine: &engine,
+                    registry: &registry,
+                    grants: access.grants,
+                    user,
+                    view_definition: &view_definition,
+                })?;
+                return Ok(Resolved::Information(InformationSource { table, rows }));
+            }
             if cache.is_temporary(&db, &name) {
                 // The session's own: no further checks, as in MariaDB.
                 return cache.get(&engine, (db, name)).map(Resolved::Table);
@@ -168,8 +198,10 @@ impl Session {
         );
         planner.text = self.statement_text.clone();
         let out = f(&mut planner);
+        let read_information_schema = planner.read_information_schema;
         drop(planner);
         self.tables = cache;
+        self.planned_information_schema = read_information_schema;
         out
     }
 

@@ -1,4 +1,6 @@
 //! SHOW statements and EXPLAIN.
+use crate::catalog::definitions::{current_timestamp, default_literal, index_rows, keys_in_order};
+use crate::catalog::information_schema::column_key;
 use crate::error::{Result, SqlError};
 use crate::expr::{object_name, Params};
 use crate::privileges::bits::{SELECT, SHOW_VIEW};
@@ -57,15 +59,21 @@ impl Session {
                 if self.grants.global & !crate::privileges::bits::GRANT == 0 {
                     self.require_database_visible(&db)?;
                 }
-                let names = if db.eq_ignore_ascii_case(crate::catalog::perf_schema::SCHEMA) {
+                let mut listed: Vec<(String, &str)> = if crate::names::is_information_schema(&db) {
+                    crate::catalog::information_schema::InfoTable::all()
+                        .map(|t| (t.name.to_string(), "SYSTEM VIEW"))
+                        .collect()
+                } else if db.eq_ignore_ascii_case(crate::catalog::perf_schema::SCHEMA) {
                     crate::catalog::perf_schema::SystemTable::names()
-                        .map(String::from)
+                        .map(|n| (n.to_string(), "BASE TABLE"))
                         .to_vec()
                 } else {
-                    self.engine.tables(&db)?
+                    self.engine
+                        .tables(&db)?
+                        .into_iter()
+                        .map(|n| (n, "BASE TABLE"))
+                        .collect()
                 };
-                let mut listed: Vec<(String, &str)> =
-                    names.into_iter().map(|n| (n, "BASE TABLE")).collect();
                 if self.engine.database_exists(&db)? {
                     for v in self.engine.views(&db)? {
                         listed.push((v.name, "VIEW"));
@@ -235,9 +243,9 @@ impl Session {
                         if held & SHOW_VIEW == 0 {
                             return Err(self.access().table_denied("SHOW VIEW", &db, &name));
                         }
-                        let canonical = crate::parser::view_query(&v)
-                            .ok()
-                            .and_then(|q| canonical_view_text(&self.engine, &db, &q, &v.names));
+                        let canonical = crate::parser::view_query(&v).ok().and_then(|q| {
+                            canonical_view_text(&self.engine, &db, &q, &v.names, false)
+                        });
                         let (columns, query) = match canonical {
                             // The items carry the names.
                             Some(text) => (String::new(), text),
@@ -317,18 +325,7 @@ impl Session {
                             Value::str(&c.name),
                             Value::str(&c.sql_type()),
                             Value::str(if c.nullable { "YES" } else { "NO" }),
-                            Value::str(if t.def().primary_key.contains(&i) {
-                                "PRI"
-                            } else if t
-                                .def()
-                                .indexes
-                                .iter()
-                                .any(|x| x.columns.first() == Some(&i))
-                            {
-                                "MUL"
-                            } else {
-                                ""
-                            }),
+                            Value::str(column_key(t.def(), i)),
                             match &c.default {
                                 lineardb_table::ColumnDefault::Literal(s) => Value::str(s),
                                 lineardb_table::ColumnDefault::CurrentTimestamp => {
@@ -547,59 +544,6 @@ fn is_note(code: u16) -> bool {
     matches!(code, 1050 | 1051 | 4092 | 1007 | 1008 | 1973 | 1974 | 1449)
 }
 
-/// The secondary indexes (with their positions) in MariaDB's order: unique
-/// keys of NOT NULL columns first, then the other unique keys, then the
-/// rest, each in the order they were made.
-fn keys_in_order(d: &lineardb_table::TableDef) -> Vec<(usize, &lineardb_table::IndexDef)> {
-    let mut keys: Vec<(usize, &lineardb_table::IndexDef)> = d.indexes.iter().enumerate().collect();
-    keys.sort_by_key(|(_, ix)| match ix.unique {
-        true if ix.columns.iter().all(|&c| !d.columns[c].nullable) => 0,
-        true => 1,
-        false => 2,
-    });
-    keys
-}
-
-/// SHOW INDEX rows: the primary key, then each secondary index.
-fn index_rows(t: &Table) -> Vec<Vec<Value>> {
-    let d = &t.def();
-    let mut keys: Vec<(&str, bool, &[usize], Option<usize>)> = Vec::new();
-    if !d.primary_key.is_empty() {
-        keys.push(("PRIMARY", true, &d.primary_key, None));
-    }
-    for (i, ix) in keys_in_order(d) {
-        keys.push((&ix.name, ix.unique, &ix.columns, Some(i)));
-    }
-    let mut rows = Vec::new();
-    for (name, unique, cols, index) in keys {
-        for (seq, &c) in cols.iter().enumerate() {
-            let col = &d.columns[c];
-            // Distinct values of the key's first seq + 1 columns.
-            let cardinality = match t.distinct_keys(index, seq + 1) {
-                Ok(Some(n)) => Value::UInt(n),
-                _ => Value::Null,
-            };
-            rows.push(vec![
-                Value::str(&d.name),
-                Value::Int(!unique as i64),
-                Value::str(name),
-                Value::Int(seq as i64 + 1),
-                Value::str(&col.name),
-                Value::str("A"),
-                cardinality,
-                Value::Null,
-                Value::Null,
-                Value::str(if col.nullable { "YES" } else { "" }),
-                Value::str("BTREE"),
-                Value::str(""),
-                Value::str(""),
-                Value::str("NO"),
-            ]);
-        }
-    }
-    rows
-}
-
 fn show_create_table(t: &Table) -> String {
     let d = &t.def();
     let temporary = if d.temporary.is_some() {
@@ -710,33 +654,4 @@ fn show_create_table(t: &Table) -> String {
         s.push_str(&format!(" COMMENT='{}'", d.comment.replace('\'', "''")));
     }
     s
-}
-
-/// CURRENT_TIMESTAMP as MariaDB prints it for a column of `fsp` digits.
-fn current_timestamp(fsp: u8) -> String {
-    if fsp == 0 {
-        "current_timestamp()".into()
-    } else {
-        format!("current_timestamp({fsp})")
-    }
-}
-
-/// A literal DEFAULT as MariaDB prints it: numbers bare, the rest quoted.
-fn default_literal(t: &lineardb_table::DataType, v: &str) -> String {
-    // Kept as MariaDB shows it: b'101'.
-    if let lineardb_table::DataType::Bit(_) = t {
-        return v.to_string();
-    }
-    let numeric = t.is_integer()
-        || matches!(
-            t,
-            lineardb_table::DataType::Decimal { .. }
-                | lineardb_table::DataType::Double
-                | lineardb_table::DataType::Float
-                | lineardb_table::DataType::Year
-        );
-    match t.coerce(lineardb_table::Value::str(v), "") {
-        Ok(value) if numeric => value.to_text().unwrap_or_default(),
-        _ => format!("'{}'", v.replace('\\', "\\\\").replace('\'', "''")),
-    }
 }

@@ -13,22 +13,26 @@ use lineardb_table::Engine;
 use sqlparser::ast;
 
 /// The canonical text of `query`, a view of database `db` whose columns
-/// are named `names` (empty: named by the query's items).
+/// are named `names` (empty: named by the query's items). Tables are named
+/// with their database when one is in another database, or always when
+/// `with_db` (information_schema.VIEWS' form).
 pub(crate) fn canonical_view_text(
     engine: &Engine,
     db: &str,
     query: &ast::Query,
     names: &[String],
+    with_db: bool,
 ) -> Option<String> {
     let mut tables = Vec::new();
     let _ = ast::visit_relations(query, |n| {
         tables.push(n.clone());
         std::ops::ControlFlow::<()>::Continue(())
     });
-    let with_db = tables.iter().any(|n| match n.0.as_slice() {
-        [ast::ObjectNamePart::Identifier(d), _] => !d.value.eq_ignore_ascii_case(db),
-        _ => false,
-    });
+    let with_db = with_db
+        || tables.iter().any(|n| match n.0.as_slice() {
+            [ast::ObjectNamePart::Identifier(d), _] => !d.value.eq_ignore_ascii_case(db),
+            _ => false,
+        });
     let mut p = Printer {
         engine,
         with_db,

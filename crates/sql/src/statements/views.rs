@@ -269,7 +269,7 @@ fn collect_ctes(q: &ast::Query, out: &mut Vec<String>) {
 /// (the views WITH CHECK OPTION may name): one SELECT over tables, without
 /// DISTINCT, grouping, aggregates, windows, LIMIT or a subquery among its
 /// columns, and not ALGORITHM=TEMPTABLE.
-fn updatable(query: &ast::Query, algorithm: &str) -> bool {
+pub(crate) fn updatable(query: &ast::Query, algorithm: &str) -> bool {
     let ast::SetExpr::Select(select) = query.body.as_ref() else {
         return false;
     };

@@ -1,0 +1,118 @@
+//! `information_schema`: read-only tables with MariaDB 10.11's names and
+//! columns, their rows made from the catalog when a query plans them and
+//! filtered by what the session's account may see (as MariaDB filters
+//! them). Queries read them as any table: joins, WHERE, ORDER BY.
+//!
+//! A table lineardb has no rows for yet is error 1235 rather than empty;
+//! tables of objects lineardb does not have (routines, triggers, events,
+//! partitions, roles) are empty, as they are in a MariaDB without them.
+mod columns;
+mod schema_objects;
+mod server_objects;
+
+pub(crate) use schema_objects::column_key;
+
+use crate::catalog::registry::Registry;
+use crate::error::{Result, SqlError};
+use crate::privileges::grants::Grants;
+use lineardb_table::{DataType, Engine, Value};
+
+/// The database name the tables live in.
+pub(crate) const SCHEMA: &str = "information_schema";
+
+/// A column of an `information_schema` table.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct InfoColumn {
+    pub name: &'static str,
+    pub data_type: DataType,
+    /// An integer's display width (`bigint(21)`); None for the type's own.
+    pub width: Option<u32>,
+    /// A DATETIME's fractional digits.
+    pub fsp: u8,
+    pub nullable: bool,
+}
+
+/// An `information_schema` table: its name as MariaDB spells it and its
+/// columns.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct InfoTable {
+    pub name: &'static str,
+    pub columns: &'static [InfoColumn],
+}
+
+/// What a table's rows are made from: the catalog and the session's
+/// account.
+pub(crate) struct InfoContext<'a> {
+    pub engine: &'a Engine,
+    pub registry: &'a Registry,
+    pub grants: &'a Grants,
+    /// The session's user: PROCESSLIST shows only its threads to an
+    /// account without PROCESS.
+    pub user: &'a str,
+    /// A view's VIEW_DEFINITION (its canonical text, every table named
+    /// with its database) and whether rows may be changed through it.
+    pub view_definition: &'a dyn Fn(&lineardb_table::ViewDef) -> (String, bool),
+}
+
+impl InfoTable {
+    /// The table called `name` (any case).
+    pub(crate) fn find(name: &str) -> Option<InfoTable> {
+        columns::TABLES
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|&(name, columns)| InfoTable { name, columns })
+    }
+
+    /// Every table, by name.
+    pub(crate) fn all() -> impl Iterator<Item = InfoTable> {
+        columns::TABLES
+            .iter()
+            .map(|&(name, columns)| InfoTable { name, columns })
+    }
+
+    /// Its rows now, in column order.
+    pub(crate) fn rows(self, cx: &InfoContext<'_>) -> Result<Vec<Vec<Value>>> {
+        use schema_objects as s;
+        use server_objects as v;
+        Ok(match self.name {
+            "SCHEMATA" => s::schemata(cx)?,
+            "TABLES" => s::tables(cx)?,
+            "COLUMNS" => s::columns(cx)?,
+            "STATISTICS" => s::statistics(cx)?,
+            "VIEWS" => s::views(cx)?,
+            "TABLE_CONSTRAINTS" => s::table_constraints(cx)?,
+            "KEY_COLUMN_USAGE" => s::key_column_usage(cx)?,
+            "REFERENTIAL_CONSTRAINTS" => s::referential_constraints(cx)?,
+            "CHECK_CONSTRAINTS" => s::check_constraints(cx)?,
+            "PARTITIONS" => s::partitions(cx)?,
+            "CHARACTER_SETS" => v::character_sets(),
+            "COLLATIONS" => v::collations(),
+            "COLLATION_CHARACTER_SET_APPLICABILITY" => v::collation_applicability(),
+            "ENGINES" => v::engines(),
+            "PROCESSLIST" => v::processlist(cx),
+            // Objects lineardb does not have.
+            // Objects lineardb does not have (FILES: tablespace files,
+            // empty in MariaDB too but for NDB).
+            "ROUTINES" | "PARAMETERS" | "TRIGGERS" | "EVENTS" | "APPLICABLE_ROLES"
+            | "ENABLED_ROLES" | "PROFILING" | "FILES" => Vec::new(),
+            other => return Err(SqlError::unsupported(format!("information_schema.{other}"))),
+        })
+    }
+}
+
+/// Column grants' and table grants' names, as MariaDB lists a column's
+/// PRIVILEGES.
+pub(crate) fn column_privilege_names(bits: u64) -> String {
+    use crate::privileges::bits::{INSERT, REFERENCES, SELECT, UPDATE};
+    [
+        (SELECT, "select"),
+        (INSERT, "insert"),
+        (UPDATE, "update"),
+        (REFERENCES, "references"),
+    ]
+    .iter()
+    .filter(|(b, _)| bits & b != 0)
+    .map(|(_, n)| *n)
+    .collect::<Vec<_>>()
+    .join(",")
+}

@@ -1,0 +1,128 @@
+//! The tables about the server itself: character sets, collations,
+//! engines, threads.
+use super::InfoContext;
+use crate::privileges::bits::PROCESS;
+use lineardb_table::{Collation, Dec, Value};
+
+/// The collations lineardb has, by character set.
+const COLLATIONS: [&str; 8] = [
+    "latin1_swedish_ci",
+    "latin1_bin",
+    "latin1_general_ci",
+    "utf8mb4_general_ci",
+    "utf8mb4_bin",
+    "utf8mb4_unicode_ci",
+    "utf8mb4_nopad_bin",
+    "binary",
+];
+
+/// (character set, its default collation, description, bytes a character).
+const CHARACTER_SETS: [(&str, &str, &str, u64); 3] = [
+    ("latin1", "latin1_swedish_ci", "cp1252 West European", 1),
+    ("utf8mb4", "utf8mb4_general_ci", "UTF-8 Unicode", 4),
+    ("binary", "binary", "Binary pseudo charset", 1),
+];
+
+fn collations_known() -> impl Iterator<Item = Collation> {
+    COLLATIONS.iter().filter_map(|n| Collation::named(n))
+}
+
+fn is_default(c: Collation) -> bool {
+    CHARACTER_SETS.iter().any(|(_, d, _, _)| *d == c.name())
+}
+
+pub(super) fn character_sets() -> Vec<Vec<Value>> {
+    CHARACTER_SETS
+        .iter()
+        .map(|&(name, default, description, bytes)| {
+            vec![
+                Value::str(name),
+                Value::str(default),
+                Value::str(description),
+                Value::UInt(bytes),
+            ]
+        })
+        .collect()
+}
+
+pub(super) fn collations() -> Vec<Vec<Value>> {
+    collations_known()
+        .map(|c| {
+            vec![
+                Value::str(c.name()),
+                Value::str(c.charset()),
+                Value::UInt(c.id().into()),
+                Value::str(if is_default(c) { "Yes" } else { "" }),
+                Value::str("Yes"),
+                // Weights a character may take (UCA's expand).
+                Value::UInt(if c == Collation::Utf8mb4UnicodeCi {
+                    8
+                } else {
+                    1
+                }),
+            ]
+        })
+        .collect()
+}
+
+pub(super) fn collation_applicability() -> Vec<Vec<Value>> {
+    collations_known()
+        .map(|c| {
+            vec![
+                Value::str(c.name()),
+                Value::str(c.charset()),
+                Value::str(c.name()),
+                Value::UInt(c.id().into()),
+                Value::str(if is_default(c) { "Yes" } else { "" }),
+            ]
+        })
+        .collect()
+}
+
+pub(super) fn engines() -> Vec<Vec<Value>> {
+    vec![vec![
+        Value::str("lineardb"),
+        Value::str("DEFAULT"),
+        Value::str("Transactional B-tree tables whose reads write no shared memory"),
+        Value::str("YES"),
+        Value::str("NO"),
+        Value::str("YES"),
+    ]]
+}
+
+/// The server's threads; without PROCESS, the account's user's own.
+pub(super) fn processlist(cx: &InfoContext<'_>) -> Vec<Vec<Value>> {
+    let all = cx.grants.global & PROCESS != 0;
+    cx.registry
+        .processes()
+        .into_iter()
+        .filter(|p| all || p.user == cx.user)
+        .map(|p| {
+            let info = p.info.as_deref().map_or(Value::Null, Value::str);
+            vec![
+                Value::UInt(p.id),
+                Value::str(&p.user),
+                Value::str(&p.host),
+                p.database.as_deref().map_or(Value::Null, Value::str),
+                Value::str(p.command),
+                Value::UInt(p.seconds),
+                Value::str(if p.command == "Sleep" {
+                    ""
+                } else {
+                    "executing"
+                }),
+                info.clone(),
+                Value::Decimal(Dec::new(i128::from(p.seconds) * 1_000_000, 3)),
+                Value::UInt(0),
+                Value::UInt(0),
+                Value::Decimal(Dec::new(0, 3)),
+                Value::UInt(0),
+                Value::UInt(0),
+                Value::UInt(0),
+                Value::UInt(p.id),
+                info,
+                Value::UInt(p.id),
+            ]
+        })
+        .collect()
+}

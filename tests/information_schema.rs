@@ -1,0 +1,187 @@
+//! `information_schema` beside a real MariaDB 10.11: the tables' columns
+//! (names, types, nullability, as MariaDB's own COLUMNS lists them and as
+//! the wire describes them), their rows for a database of tables, keys,
+//! constraints and a view, queries that join and filter them as ORMs and
+//! dump tools do, and rows filtered by the account's privileges.
+mod common;
+use common::differential::{assert_same, outcomes, same_as_mariadb, Shown};
+use common::mariadb::MariaDb;
+use common::Server;
+
+/// The tables lineardb gives rows for.
+const TABLES: &[&str] = &[
+    "SCHEMATA",
+    "TABLES",
+    "COLUMNS",
+    "STATISTICS",
+    "VIEWS",
+    "TABLE_CONSTRAINTS",
+    "KEY_COLUMN_USAGE",
+    "REFERENTIAL_CONSTRAINTS",
+    "CHECK_CONSTRAINTS",
+    "PARTITIONS",
+    "CHARACTER_SETS",
+    "COLLATIONS",
+    "COLLATION_CHARACTER_SET_APPLICABILITY",
+    "ENGINES",
+    "PROCESSLIST",
+    "ROUTINES",
+    "PARAMETERS",
+    "TRIGGERS",
+    "EVENTS",
+];
+
+const SETUP: &[&str] = &[
+    "CREATE TABLE p (id INT PRIMARY KEY AUTO_INCREMENT, code VARCHAR(10) NOT NULL UNIQUE, \
+     name VARCHAR(50) DEFAULT 'n''x', created TIMESTAMP(3) DEFAULT CURRENT_TIMESTAMP(3) \
+     ON UPDATE CURRENT_TIMESTAMP(3), price DECIMAL(10,2), f FLOAT, d DOUBLE NOT NULL DEFAULT 1.5, \
+     b BLOB, t TEXT COMMENT 'a text', e ENUM('a','b') NOT NULL, s SET('x','y'), bi BIGINT UNSIGNED, \
+     ti TINYINT(1), y YEAR, dt DATE, tm TIME(2), bn BINARY(4), vb VARBINARY(9), j JSON, \
+     l LONGTEXT, bt BIT(5), KEY k_name (name, code)) COMMENT 'parents'",
+    "CREATE TABLE c (id INT NOT NULL, pid INT, qty SMALLINT DEFAULT 0, PRIMARY KEY (id), \
+     CONSTRAINT fk_p FOREIGN KEY (pid) REFERENCES p (id) ON DELETE CASCADE, \
+     CONSTRAINT chk_q CHECK (qty >= 0), UNIQUE KEY u_pq (pid, qty)) DEFAULT CHARSET=latin1",
+    "CREATE VIEW v AS SELECT id, code FROM p WHERE id > 1",
+    "INSERT INTO p (code, e) VALUES ('a', 'a'), ('b', 'b')",
+];
+
+const STEPS: &[&str] = &[
+    "SELECT * FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'isx'",
+    "SELECT TABLE_CATALOG, TABLE_SCHEMA, TABLE_NAME, TABLE_TYPE, ROW_FORMAT, TABLE_ROWS, \
+     AUTO_INCREMENT, TABLE_COLLATION, CHECKSUM, CREATE_OPTIONS, TABLE_COMMENT, TEMPORARY \
+     FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'isx' ORDER BY TABLE_NAME",
+    "SELECT * FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'isx' AND TABLE_NAME <> 'v' \
+     ORDER BY TABLE_NAME, ORDINAL_POSITION",
+    "SELECT TABLE_CATALOG, TABLE_SCHEMA, TABLE_NAME, NON_UNIQUE, INDEX_SCHEMA, INDEX_NAME, \
+     SEQ_IN_INDEX, COLUMN_NAME, COLLATION, SUB_PART, PACKED, NULLABLE, INDEX_TYPE, COMMENT, \
+     INDEX_COMMENT, IGNORED FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = 'isx' \
+     ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX",
+    "SELECT TABLE_CATALOG, TABLE_SCHEMA, TABLE_NAME, VIEW_DEFINITION, CHECK_OPTION, IS_UPDATABLE, \
+     DEFINER, SECURITY_TYPE, ALGORITHM FROM information_schema.VIEWS WHERE TABLE_SCHEMA = 'isx'",
+    "SELECT * FROM information_schema.TABLE_CONSTRAINTS WHERE TABLE_SCHEMA = 'isx' \
+     ORDER BY TABLE_NAME, CONSTRAINT_NAME",
+    "SELECT * FROM information_schema.KEY_COLUMN_USAGE WHERE TABLE_SCHEMA = 'isx' \
+     ORDER BY TABLE_NAME, CONSTRAINT_NAME, ORDINAL_POSITION",
+    "SELECT * FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = 'isx'",
+    "SELECT * FROM information_schema.CHECK_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = 'isx' \
+     ORDER BY TABLE_NAME, CONSTRAINT_NAME",
+    "SELECT TABLE_SCHEMA, TABLE_NAME, PARTITION_NAME, PARTITION_METHOD, TABLE_ROWS, \
+     PARTITION_COMMENT, NODEGROUP FROM information_schema.PARTITIONS WHERE TABLE_SCHEMA = 'isx' \
+     ORDER BY TABLE_NAME",
+    // Reflection as ORMs query it: a join of the constraint tables.
+    "SELECT kcu.CONSTRAINT_NAME, kcu.COLUMN_NAME, kcu.REFERENCED_TABLE_NAME, \
+     kcu.REFERENCED_COLUMN_NAME, rc.UPDATE_RULE, rc.DELETE_RULE \
+     FROM information_schema.KEY_COLUMN_USAGE kcu JOIN information_schema.REFERENTIAL_CONSTRAINTS rc \
+     ON rc.CONSTRAINT_SCHEMA = kcu.CONSTRAINT_SCHEMA AND rc.CONSTRAINT_NAME = kcu.CONSTRAINT_NAME \
+     WHERE kcu.TABLE_SCHEMA = DATABASE() AND kcu.TABLE_NAME = 'c'",
+    "SELECT TABLE_NAME, COUNT(*), MAX(ORDINAL_POSITION) FROM information_schema.COLUMNS \
+     WHERE TABLE_SCHEMA = 'isx' AND TABLE_NAME IN ('p', 'c') GROUP BY TABLE_NAME ORDER BY 1",
+    "SELECT COUNT(*) FROM information_schema.TABLES t WHERE t.TABLE_SCHEMA = 'isx' \
+     AND t.TABLE_TYPE = 'BASE TABLE' AND EXISTS (SELECT 1 FROM information_schema.STATISTICS s \
+     WHERE s.TABLE_SCHEMA = t.TABLE_SCHEMA AND s.TABLE_NAME = t.TABLE_NAME AND s.NON_UNIQUE = 1)",
+    "SELECT ENGINE FROM information_schema.ENGINES WHERE ENGINE = 'nosuch'",
+    "SELECT * FROM information_schema.COLLATIONS WHERE COLLATION_NAME IN \
+     ('utf8mb4_general_ci', 'utf8mb4_bin', 'utf8mb4_unicode_ci', 'latin1_swedish_ci', 'binary') \
+     ORDER BY ID",
+    "SELECT * FROM information_schema.CHARACTER_SETS WHERE CHARACTER_SET_NAME IN \
+     ('utf8mb4', 'latin1', 'binary') ORDER BY 1",
+    "SELECT * FROM information_schema.COLLATION_CHARACTER_SET_APPLICABILITY \
+     WHERE COLLATION_NAME = 'latin1_bin'",
+    "SELECT COUNT(*) FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = 'isx'",
+    "SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = 'isx'",
+    "SELECT USER, DB, COMMAND, INFO FROM information_schema.PROCESSLIST WHERE ID = CONNECTION_ID()",
+    "SELECT * FROM information_schema.nosuch",
+];
+
+#[test]
+fn information_schema_rows_as_mariadb_gives_them() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    same_as_mariadb(&server, &mariadb, "isx", SETUP, STEPS, Shown::Rows);
+}
+
+#[test]
+fn information_schema_columns_as_mariadb_defines_them() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    let listed = TABLES
+        .iter()
+        .map(|t| format!("'{t}'"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let definitions = format!(
+        "SELECT TABLE_NAME, COLUMN_NAME, ORDINAL_POSITION, COLUMN_TYPE, IS_NULLABLE, DATA_TYPE, \
+         NUMERIC_PRECISION, DATETIME_PRECISION FROM information_schema.COLUMNS \
+         WHERE TABLE_SCHEMA = 'information_schema' AND TABLE_NAME IN ({listed}) \
+         ORDER BY TABLE_NAME, ORDINAL_POSITION"
+    );
+    let mut steps = vec![definitions];
+    // What the wire says of each table's columns: names and types.
+    steps.extend(
+        TABLES
+            .iter()
+            .map(|t| format!("SELECT * FROM information_schema.{t} LIMIT 0")),
+    );
+    let steps: Vec<&str> = steps.iter().map(String::as_str).collect();
+    same_as_mariadb(&server, &mariadb, "isc", &[], &steps[..1], Shown::Rows);
+    same_as_mariadb(
+        &server,
+        &mariadb,
+        "isc",
+        &[],
+        &steps[1..],
+        Shown::NamesAndRows,
+    );
+    same_as_mariadb(
+        &server,
+        &mariadb,
+        "isc",
+        &[],
+        &steps[1..],
+        Shown::TypesAndRows,
+    );
+}
+
+/// An account sees the databases, tables and columns it has privileges
+/// on, and nothing of the rest.
+#[test]
+fn information_schema_rows_follow_privileges() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    let setup = [
+        "CREATE TABLE seen (a INT PRIMARY KEY, b INT)",
+        "CREATE TABLE hidden (a INT PRIMARY KEY)",
+        "DROP USER IF EXISTS 'isu'@'%'",
+        "CREATE USER 'isu'@'%'",
+        "GRANT SELECT (b) ON isp.seen TO 'isu'@'%'",
+    ];
+    let as_root = |url: &str| outcomes(url, "isp", &setup, &[], Shown::Rows);
+    as_root(&server.url(""));
+    as_root(&format!("mysql://root@127.0.0.1:{}/", mariadb.port));
+    let steps = [
+        "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'isp'",
+        "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'isp'",
+        "SELECT COLUMN_NAME, PRIVILEGES FROM information_schema.COLUMNS \
+         WHERE TABLE_SCHEMA = 'isp' ORDER BY TABLE_NAME, ORDINAL_POSITION",
+        "SELECT INDEX_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = 'isp'",
+    ];
+    let as_user = |port: u16| {
+        use mysql::prelude::*;
+        let mut c = mysql::Conn::new(
+            mysql::Opts::from_url(&format!("mysql://isu@127.0.0.1:{port}/")).unwrap(),
+        )
+        .unwrap();
+        steps
+            .iter()
+            .map(|s| {
+                let rows: Vec<mysql::Row> = c.query(*s).unwrap();
+                let rows: Vec<Vec<String>> = rows
+                    .into_iter()
+                    .map(|r| r.unwrap().into_iter().map(|v| format!("{v:?}")).collect())
+                    .collect();
+                format!("{s} -> {rows:?}")
+            })
+            .collect::<Vec<String>>()
+    };
+    assert_same(&as_user(server.port), &as_user(mariadb.port));
+}
