@@ -74,6 +74,7 @@ impl Session {
                 // Items of a view's query are named from its text.
                 self.statement_text = Some(batch.text.clone());
                 let r = self.run_admin(a, sink);
+                self.drop_notes_if_off();
                 return self.noting_error(r);
             }
         };
@@ -151,6 +152,19 @@ impl Session {
             Admin::Prepare { name, text } => self.prepare_named(name, text),
             Admin::DropPrepare(name) => self.deallocate_named(name),
             Admin::View(v) => self.define_view(v),
+            Admin::StartTransaction {
+                consistent_snapshot,
+                read_only,
+            } => self.start_transaction(*consistent_snapshot, *read_only),
+            Admin::LockTables(tables) => self.lock_tables(tables),
+            Admin::UnlockTables => self.unlock_tables(),
+            Admin::ShowUnmade(kind) => self.show_no_objects(*kind, sink),
+            Admin::KeysSwitch(parts) => {
+                // Keys are kept as rows come, as InnoDB keeps them (which
+                // MariaDB accepts without a note): only the table is checked.
+                self.table(parts, crate::privileges::bits::ALTER)?;
+                Ok(Outcome::done(0))
+            }
         }
     }
 
@@ -380,22 +394,22 @@ impl Session {
             S::Query(q) => self.select(q, params, args, sink),
             S::Insert(ins) => {
                 self.slot.counters.com_insert.add(1);
-                self.in_transaction(|s, txn| s.insert(txn, ins, params, args))
+                self.changing_rows(|s, txn| s.insert(txn, ins, params, args))
             }
             S::Update(u) => {
                 self.slot.counters.com_update.add(1);
                 if is_multi_table_update(u) {
-                    self.in_transaction(|s, txn| s.multi_table_update(txn, u, params, args))
+                    self.changing_rows(|s, txn| s.multi_table_update(txn, u, params, args))
                 } else {
-                    self.in_transaction(|s, txn| s.update(txn, u, params, args))
+                    self.changing_rows(|s, txn| s.update(txn, u, params, args))
                 }
             }
             S::Delete(d) => {
                 self.slot.counters.com_delete.add(1);
                 if is_multi_table_delete(d) {
-                    self.in_transaction(|s, txn| s.multi_table_delete(txn, d, params, args))
+                    self.changing_rows(|s, txn| s.multi_table_delete(txn, d, params, args))
                 } else {
-                    self.in_transaction(|s, txn| s.delete(txn, d, params, args))
+                    self.changing_rows(|s, txn| s.delete(txn, d, params, args))
                 }
             }
             S::CreateDatabase {
@@ -467,17 +481,23 @@ impl Session {
                 prepare: true,
             } => self.deallocate_named(&name.value),
             S::Deallocate { name, .. } => Err(SqlError::syntax_near(name)),
-            S::StartTransaction { .. } => self.start_transaction(),
-            S::Commit { .. } => {
-                self.end_transaction(true)?;
-                Ok(Outcome::done(0))
+            // Its modes (READ ONLY, ...) are read by `parse_admin`; MariaDB's
+            // START TRANSACTION has no ISOLATION LEVEL.
+            S::StartTransaction { modes, .. } if !modes.is_empty() => {
+                Err(SqlError::syntax_near(modes[0].to_string()))
             }
+            S::StartTransaction { .. } => self.start_transaction(false, false),
+            S::Commit { chain, .. } => self.end_and_chain(true, *chain),
             S::Rollback {
-                savepoint: None, ..
-            } => {
-                self.end_transaction(false)?;
-                Ok(Outcome::done(0))
-            }
+                savepoint: None,
+                chain,
+            } => self.end_and_chain(false, *chain),
+            S::Rollback {
+                savepoint: Some(name),
+                chain: false,
+            } => self.rollback_to_savepoint(&name.value),
+            S::Savepoint { name } => self.savepoint(&name.value),
+            S::ReleaseSavepoint { name } => self.release_savepoint(&name.value),
             S::Set(set) => self.set(set, params, args),
             S::ShowDatabases { .. }
             | S::ShowTables { .. }
@@ -554,6 +574,7 @@ impl Session {
                     .push((1260, format!("Row {row} was cut by GROUP_CONCAT()")));
             }
         }
+        self.drop_notes_if_off();
         if let Some(max) = crate::execution::recursive::take_cut_short() {
             self.warnings.push((
                 1931,
@@ -562,6 +583,17 @@ impl Session {
                      max_recursive_iterations = {max}. The query result may be incomplete"
                 ),
             ));
+        }
+    }
+
+    /// With `sql_notes = 0`, notes are not kept (dumps turn them off).
+    fn drop_notes_if_off(&mut self) {
+        if self
+            .variable("sql_notes")
+            .is_some_and(|v| v.as_f64() == Some(0.0))
+        {
+            self.warnings
+                .retain(|(code, _)| !crate::expr::warnings::is_note(*code));
         }
     }
 

@@ -3,6 +3,7 @@
 //! other sessions; the engine's catalog version is read (never written)
 //! to know when cached handles are stale.
 use crate::catalog::registry::{Registry, SessionSlot};
+use crate::catalog::table_locks::{LockMode, TableLocks, TableName};
 use crate::error::{Result, SqlError};
 use crate::expr::{Params, SessionFacts};
 use crate::names::qualify;
@@ -87,6 +88,14 @@ pub struct Session {
     pub(crate) txn: Option<Txn>,
     /// BEGIN / START TRANSACTION is in force (until COMMIT or ROLLBACK).
     pub(crate) explicit: bool,
+    /// START TRANSACTION READ ONLY is in force: changes of rows are 1792.
+    pub(crate) read_only_transaction: bool,
+    /// The open transaction's savepoints, oldest first: name and the
+    /// transaction's undo position when set.
+    pub(crate) savepoints: Vec<(String, usize)>,
+    /// The tables LOCK TABLES holds (database and name lowercase), while
+    /// it is in force: statements may use those only.
+    pub(crate) locked_tables: Option<HashMap<TableName, LockMode>>,
     /// Takes this session's snapshots (its own view slot), from the first
     /// read on.
     pub(crate) reader: Option<Reader>,
@@ -131,6 +140,9 @@ impl Drop for Session {
                 // The next start discards them.
                 eprintln!("lineardb: dropping a session's temporary tables failed: {e}");
             }
+        }
+        if self.locked_tables.is_some() {
+            self.registry.table_locks.release(self.slot.id);
         }
         self.registry.unregister(&self.slot);
     }
@@ -338,6 +350,9 @@ impl Session {
             autocommit: true,
             txn: None,
             explicit: false,
+            read_only_transaction: false,
+            savepoints: Vec::new(),
+            locked_tables: None,
             reader: None,
             view: None,
             isolation: "REPEATABLE-READ",
@@ -444,9 +459,25 @@ impl Session {
             | "character_set_results"
             | "character_set_server" => Value::str("utf8mb4"),
             "collation_connection" | "collation_server" => Value::str("utf8mb4_general_ci"),
+            // The current database's default (the server's without one).
+            "collation_database" | "character_set_database" => {
+                let c = self
+                    .facts
+                    .database
+                    .as_deref()
+                    .and_then(|db| self.engine.database_collation(db).ok())
+                    .unwrap_or_default();
+                Value::str(if lower == "collation_database" {
+                    c.name()
+                } else {
+                    c.charset()
+                })
+            }
             "transaction_isolation" | "tx_isolation" => Value::str(self.isolation),
             "lower_case_table_names" => Value::Int(1),
-            "foreign_key_checks" | "unique_checks" | "check_constraint_checks" => Value::Int(1),
+            "foreign_key_checks" | "unique_checks" | "check_constraint_checks" | "sql_notes" => {
+                Value::Int(1)
+            }
             "time_zone" | "system_time_zone" => Value::str("SYSTEM"),
             "wait_timeout" | "interactive_timeout" => Value::Int(28800),
             "net_write_timeout" => Value::Int(60),
@@ -489,6 +520,7 @@ impl Session {
         // in MariaDB.
         if !self.tables.is_temporary(&db, &name) {
             self.require_table(&db, &name, privilege)?;
+            self.table_lock_allows(&db, &name, privilege != crate::privileges::bits::SELECT)?;
         }
         self.tables.get(&self.engine, (db, name))
     }
@@ -518,8 +550,11 @@ impl Session {
         columns: impl FnOnce(&Table) -> Vec<String>,
     ) -> Result<Arc<Table>> {
         let (db, name) = self.qualified(parts)?;
-        if self.grants.on_table(&db, &name) & privilege != 0 || self.tables.is_temporary(&db, &name)
-        {
+        if self.tables.is_temporary(&db, &name) {
+            return self.tables.get(&self.engine, (db, name));
+        }
+        self.table_lock_allows(&db, &name, true)?;
+        if self.grants.on_table(&db, &name) & privilege != 0 {
             return self.tables.get(&self.engine, (db, name));
         }
         if !self.grants.has_column_grants(&db, &name, privilege) {
@@ -529,6 +564,22 @@ impl Session {
         let columns = columns(&t);
         self.require_columns(&db, &name, privilege, columns.iter().map(String::as_str))?;
         Ok(t)
+    }
+
+    /// Whether this statement may use permanent table `db`.`name`
+    /// (changing it when `write`) as LOCK TABLES has it: under the
+    /// session's own LOCK TABLES, a table it locked (1100), WRITE-locked
+    /// to be changed (1099); else after other sessions' table locks that
+    /// stand in the way are released ([`TableLocks::wait_for`]).
+    pub(crate) fn table_lock_allows(&self, db: &str, name: &str, write: bool) -> Result<()> {
+        table_lock_allows(
+            self.locked_tables.as_ref(),
+            &self.registry.table_locks,
+            self.slot.id,
+            (db, name),
+            write,
+            self.engine.lock_wait_timeout(),
+        )
     }
 
     /// The statement's snapshot ([`begin_read`](Self::begin_read)), or
@@ -571,4 +622,31 @@ impl Session {
 /// log failed.
 pub fn wait_durable(engine: &Engine, lsn: u64) -> Result<()> {
     Ok(engine.wait_durable(lsn)?)
+}
+
+/// [`Session::table_lock_allows`], from the parts of a session it reads
+/// (the planner's table resolution holds the session itself).
+pub(crate) fn table_lock_allows(
+    locked: Option<&HashMap<TableName, LockMode>>,
+    locks: &TableLocks,
+    session: u64,
+    (db, name): (&str, &str),
+    write: bool,
+    timeout: std::time::Duration,
+) -> Result<()> {
+    let key = lowercase(db, name);
+    match locked.map(|l| l.get(&key)) {
+        Some(None) => Err(SqlError::new(
+            1100,
+            "HY000",
+            format!("Table '{name}' was not locked with LOCK TABLES"),
+        )),
+        Some(Some(LockMode::Read)) if write => Err(SqlError::new(
+            1099,
+            "HY000",
+            format!("Table '{name}' was locked with a READ lock and can't be updated"),
+        )),
+        Some(Some(_)) => Ok(()),
+        None => locks.wait_for(session, &key, write, timeout),
+    }
 }

@@ -7,3 +7,4 @@ pub(crate) mod definitions;
 pub(crate) mod information_schema;
 pub(crate) mod perf_schema;
 pub(crate) mod registry;
+pub(crate) mod table_locks;

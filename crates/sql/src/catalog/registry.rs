@@ -268,6 +268,8 @@ pub struct Registry {
     tls: SharedWord,
     /// The thread that stops statements at their deadline, once started.
     watchdog: std::sync::OnceLock<()>,
+    /// LOCK TABLES' locks.
+    pub(crate) table_locks: crate::catalog::table_locks::TableLocks,
     me: Weak<Registry>,
 }
 
@@ -290,6 +292,7 @@ impl Default for Registry {
             max_statement_time: SharedWord::new(0f64.to_bits()),
             tls: SharedWord::new(0),
             watchdog: std::sync::OnceLock::new(),
+            table_locks: Default::default(),
             me: Weak::new(),
         }
     }

@@ -1,7 +1,10 @@
 //! Statements the SQL parser does not know, read by hand: CHECK TABLE,
 //! ANALYZE TABLE (several tables),
-//! SHOW ENGINE ... STATUS, PREPARE ... FROM, DROP PREPARE, and the account
+//! SHOW ENGINE ... STATUS, PREPARE ... FROM, DROP PREPARE, START TRANSACTION
+//! with its modes, LOCK and UNLOCK TABLES, ALTER TABLE ... DISABLE/ENABLE
+//! KEYS, SHOW of the objects lineardb does not have, and the account
 //! statements ([`accounts`](crate::parser::accounts)).
+use crate::catalog::table_locks::LockMode;
 use crate::error::Result;
 use crate::parser::accounts::{
     looks_like_account_statement, parse_account_statement, AccountStatement,
@@ -25,6 +28,29 @@ pub(crate) enum Admin {
     DropPrepare(String),
     /// CREATE or ALTER VIEW ([`view_ddl`](crate::parser::view_ddl)).
     View(Box<ViewDdl>),
+    /// START TRANSACTION with WITH CONSISTENT SNAPSHOT, READ ONLY or READ
+    /// WRITE (sqlparser has no CONSISTENT SNAPSHOT).
+    StartTransaction {
+        consistent_snapshot: bool,
+        read_only: bool,
+    },
+    /// LOCK TABLES: each table's name (`[db, name]` or `[name]`) and mode.
+    LockTables(Vec<(Vec<String>, LockMode)>),
+    UnlockTables,
+    /// ALTER TABLE name {DISABLE | ENABLE} KEYS (dumps write them around
+    /// a table's rows).
+    KeysSwitch(Vec<String>),
+    /// SHOW of objects lineardb does not have, with any LIKE or WHERE.
+    ShowUnmade(Unmade),
+}
+
+/// Kinds of objects lineardb does not have (yet), which dump tools list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unmade {
+    Triggers,
+    Events,
+    /// Procedures, functions and packages.
+    Routines,
 }
 
 /// Where PREPARE takes its statement's text from.
@@ -58,11 +84,23 @@ fn looks_admin(sql: &str) -> bool {
         || a.eq_ignore_ascii_case("PREPARE")
         || looks_like_account_statement(a, b)
         || looks_like_view_ddl(a, b)
+        || is("START", "TRANSACTION")
+        || is("ALTER", "TABLE")
+        || is("SHOW", "TRIGGERS")
+        || is("SHOW", "EVENTS")
+        || is("SHOW", "PROCEDURE")
+        || is("SHOW", "FUNCTION")
+        || is("SHOW", "PACKAGE")
+        || ((a.eq_ignore_ascii_case("LOCK") || a.eq_ignore_ascii_case("UNLOCK"))
+            && (b.eq_ignore_ascii_case("TABLES") || b.eq_ignore_ascii_case("TABLE")))
 }
 
 /// Reads one of the hand-parsed statements: `None` if `sql` is not one,
 /// an error if it is one written wrong.
 pub(crate) fn parse_admin(sql: &str) -> Option<Result<Admin>> {
+    // Dumps write these inside executable comments.
+    let stripped = crate::parser::strip_conditional_comments(sql);
+    let sql = stripped.trim_start();
     if !looks_admin(sql) {
         return None;
     }
@@ -86,6 +124,16 @@ pub(crate) fn parse_admin(sql: &str) -> Option<Result<Admin>> {
             return None;
         }
         Admin::AnalyzeTable(table_list(&mut r)?)
+    } else if r.keywords(&["SHOW", "TRIGGERS"]) {
+        return Some(Ok(Admin::ShowUnmade(Unmade::Triggers)));
+    } else if r.keywords(&["SHOW", "EVENTS"]) {
+        return Some(Ok(Admin::ShowUnmade(Unmade::Events)));
+    } else if r.keywords(&["SHOW", "PROCEDURE", "STATUS"])
+        || r.keywords(&["SHOW", "FUNCTION", "STATUS"])
+        || r.keywords(&["SHOW", "PACKAGE", "STATUS"])
+        || r.keywords(&["SHOW", "PACKAGE", "BODY", "STATUS"])
+    {
+        return Some(Ok(Admin::ShowUnmade(Unmade::Routines)));
     } else if r.keywords(&["SHOW", "ENGINE"]) {
         let engine = r.name()?;
         if !r.keyword("STATUS") {
@@ -111,10 +159,108 @@ pub(crate) fn parse_admin(sql: &str) -> Option<Result<Admin>> {
         Admin::Prepare { name, text }
     } else if r.keywords(&["DROP", "PREPARE"]) {
         Admin::DropPrepare(r.name()?)
+    } else if r.keywords(&["START", "TRANSACTION"]) {
+        return start_transaction(sql);
+    } else if r.keywords(&["LOCK", "TABLES"]) || r.keywords(&["LOCK", "TABLE"]) {
+        return Some(lock_tables(sql));
+    } else if r.keywords(&["UNLOCK", "TABLES"]) || r.keywords(&["UNLOCK", "TABLE"]) {
+        Admin::UnlockTables
+    } else if r.keywords(&["ALTER", "TABLE"]) {
+        let mut parts = vec![r.name()?];
+        if r.punct('.') {
+            parts.push(r.name()?);
+        }
+        if !(r.keywords(&["DISABLE", "KEYS"]) || r.keywords(&["ENABLE", "KEYS"])) {
+            return None;
+        }
+        Admin::KeysSwitch(parts)
     } else {
         return None;
     };
     r.done().then_some(Ok(stmt))
+}
+
+/// `START TRANSACTION mode, …` with the modes MariaDB has: WITH
+/// CONSISTENT SNAPSHOT, READ ONLY, READ WRITE (in executable comments, as
+/// dump tools write them). `None` for a form left to the SQL parser.
+fn start_transaction(sql: &str) -> Option<Result<Admin>> {
+    let text = crate::parser::strip_conditional_comments(sql);
+    let mut r = Reader::of(&text)?;
+    if !r.keywords(&["START", "TRANSACTION"]) {
+        return None;
+    }
+    let (mut consistent_snapshot, mut read_only, mut read_write) = (false, false, false);
+    let mut modes = 0;
+    while !r.done() {
+        if modes > 0 && !r.punct(',') {
+            return None;
+        }
+        if r.keywords(&["WITH", "CONSISTENT", "SNAPSHOT"]) {
+            consistent_snapshot = true;
+        } else if r.keywords(&["READ", "ONLY"]) {
+            read_only = true;
+        } else if r.keywords(&["READ", "WRITE"]) {
+            read_write = true;
+        } else {
+            return None;
+        }
+        modes += 1;
+    }
+    if read_only && read_write {
+        return Some(Err(crate::error::SqlError::syntax_near("")));
+    }
+    (modes > 0).then_some(Ok(Admin::StartTransaction {
+        consistent_snapshot,
+        read_only,
+    }))
+}
+
+/// `LOCK TABLE[S] name [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE
+/// [CONCURRENT]}, …` (LOCAL and CONCURRENT in executable comments, as dump
+/// tools write them). An alias names the same table.
+fn lock_tables(sql: &str) -> Result<Admin> {
+    let text = crate::parser::strip_conditional_comments(sql);
+    let wrong = |r: &Reader| crate::error::SqlError::syntax_near(r.rest_text());
+    let mut r = Reader::of(&text).ok_or_else(|| crate::error::SqlError::syntax_near(""))?;
+    if !(r.keywords(&["LOCK", "TABLES"]) || r.keywords(&["LOCK", "TABLE"])) {
+        return Err(wrong(&r));
+    }
+    let mut tables = Vec::new();
+    loop {
+        let mut parts = vec![r.name().ok_or_else(|| wrong(&r))?];
+        if r.punct('.') {
+            parts.push(r.name().ok_or_else(|| wrong(&r))?);
+        }
+        let is_mode = |r: &Reader| {
+            r.peek_word().is_some_and(|w| {
+                ["READ", "WRITE", "LOW_PRIORITY"]
+                    .iter()
+                    .any(|m| w.eq_ignore_ascii_case(m))
+            })
+        };
+        if r.keyword("AS") || !is_mode(&r) {
+            r.name().ok_or_else(|| wrong(&r))?;
+        }
+        let mode = if r.keyword("READ") {
+            let _ = r.keyword("LOCAL");
+            LockMode::Read
+        } else {
+            let _ = r.keyword("LOW_PRIORITY");
+            if !r.keyword("WRITE") {
+                return Err(wrong(&r));
+            }
+            let _ = r.keyword("CONCURRENT");
+            LockMode::Write
+        };
+        tables.push((parts, mode));
+        if !r.punct(',') {
+            break;
+        }
+    }
+    if !r.done() {
+        return Err(wrong(&r));
+    }
+    Ok(Admin::LockTables(tables))
 }
 
 /// `name[.name], …`: the tables of CHECK and ANALYZE TABLE.

@@ -15,7 +15,7 @@ use sqlparser::ast;
 
 /// MySQL's conditional comments `/*! ... */` hold SQL MySQL runs: keep
 /// their text, drop the markers (and a version number after `/*!`).
-fn strip_conditional_comments(sql: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn strip_conditional_comments(sql: &str) -> std::borrow::Cow<'_, str> {
     if !sql.contains("/*!") {
         return sql.into();
     }

@@ -52,9 +52,6 @@ const STATEMENTS: &[(&[&str], &str)] = &[
     (&["HELP"], "HELP"),
     (&["DO"], "DO"),
     (&["SHUTDOWN"], "SHUTDOWN"),
-    (&["LOCK", "TABLES"], "LOCK TABLES"),
-    (&["LOCK", "TABLE"], "LOCK TABLES"),
-    (&["UNLOCK", "TABLES"], "UNLOCK TABLES"),
 ];
 
 /// Clauses, by their words anywhere in a statement the parser could not
@@ -67,10 +64,6 @@ const CLAUSES: &[(&[&str], &str)] = &[
     (
         &["LOCK", "IN", "SHARE", "MODE"],
         "SELECT ... LOCK IN SHARE MODE",
-    ),
-    (
-        &["WITH", "CONSISTENT", "SNAPSHOT"],
-        "START TRANSACTION WITH CONSISTENT SNAPSHOT",
     ),
     (&["PARTITION", "BY"], "partitioned tables"),
     (&["PARTITIONS"], "partitioned tables"),

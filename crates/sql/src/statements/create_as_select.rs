@@ -124,7 +124,7 @@ impl RowSink for Filling {
 /// The column a query's column makes: a stored column's definition (not
 /// its AUTO_INCREMENT; NOT NULL without a default gets its type's zero,
 /// as MariaDB gives it), else a type for the value kind.
-fn derived_column(c: &Column) -> ColumnDef {
+pub(crate) fn derived_column(c: &Column) -> ColumnDef {
     let Some(data_type) = c.data_type else {
         let data_type = match c.kind {
             ColumnKind::Int if c.length <= 11 => DataType::Int { unsigned: false },

@@ -20,6 +20,7 @@ pub(crate) mod prepared;
 mod query;
 mod show;
 mod show_filter;
+mod table_locks;
 mod transaction;
 mod variables;
 mod view_text;

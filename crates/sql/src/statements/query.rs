@@ -11,7 +11,7 @@ use crate::planner::{Planner, Resolved};
 use crate::privileges::bits::SELECT;
 use crate::privileges::columns::columns_read;
 use crate::result::{Outcome, RowSink};
-use crate::session::Session;
+use crate::session::{table_lock_allows, Session};
 use crate::statements::view_text::canonical_view_text;
 use lineardb_table::Value;
 use lineardb_txn::ReadView;
@@ -127,6 +127,12 @@ impl Session {
         // own account.
         let (user, host) = (self.slot.user.as_str(), self.account_host());
         let registry = self.registry.clone();
+        let (locked, table_locks, session) = (
+            self.locked_tables.as_ref(),
+            &self.registry.table_locks,
+            self.slot.id,
+        );
+        let lock_wait = self.engine.lock_wait_timeout();
         let view_definition = |v: &lineardb_table::ViewDef| {
             let query = crate::parser::view_query(v).ok();
             let text = query
@@ -159,6 +165,7 @@ impl Session {
                 // The session's own: no further checks, as in MariaDB.
                 return cache.get(&engine, (db, name)).map(Resolved::Table);
             }
+            table_lock_allows(locked, table_locks, session, (&db, &name), false, lock_wait)?;
             if let Some(view) = engine.view(&db, &name)? {
                 if checked {
                     access.require_table(&db, &name, SELECT)?;

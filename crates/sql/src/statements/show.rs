@@ -314,18 +314,28 @@ impl Session {
                     .as_ref()
                     .and_then(|s| s.parent_name.as_ref())
                     .ok_or_else(|| SqlError::syntax("SHOW COLUMNS FROM <table>"))?;
-                let t = self.table_to_show(&object_name(name), true)?;
-                let rows = t
-                    .def()
-                    .columns
+                let parts = object_name(name);
+                let described: Vec<(lineardb_table::ColumnDef, &str)> =
+                    match self.view_columns(&parts)? {
+                        Some(columns) => columns.into_iter().map(|c| (c, "")).collect(),
+                        None => {
+                            let t = self.table_to_show(&parts, true)?;
+                            let d = t.def();
+                            d.columns
+                                .iter()
+                                .enumerate()
+                                .map(|(i, c)| (c.clone(), column_key(d, i)))
+                                .collect()
+                        }
+                    };
+                let rows = described
                     .iter()
-                    .enumerate()
-                    .map(|(i, c)| {
+                    .map(|(c, key)| {
                         vec![
                             Value::str(&c.name),
                             Value::str(&c.sql_type()),
                             Value::str(if c.nullable { "YES" } else { "NO" }),
-                            Value::str(column_key(t.def(), i)),
+                            Value::str(key),
                             match &c.default {
                                 lineardb_table::ColumnDefault::Literal(s) => Value::str(s),
                                 lineardb_table::ColumnDefault::CurrentTimestamp => {
@@ -434,6 +444,52 @@ impl Session {
         }
     }
 
+    /// A view's columns as the table it reads as would have them (SHOW
+    /// COLUMNS of a view, which dump tools read to stand the view in);
+    /// `None` when `parts` names no view. Needs SELECT on the view.
+    fn view_columns(&mut self, parts: &[String]) -> Result<Option<Vec<lineardb_table::ColumnDef>>> {
+        let (db, name) = self.qualified(parts)?;
+        if self.tables.is_temporary(&db, &name) || self.engine.view(&db, &name)?.is_none() {
+            return Ok(None);
+        }
+        if !self.grants.may_describe(&db, &name) {
+            return Err(self.access().table_denied("SELECT", &db, &name));
+        }
+        let sql = format!(
+            "SELECT * FROM `{}`.`{}`",
+            db.replace('`', "``"),
+            name.replace('`', "``")
+        );
+        let Some(ast::Statement::Query(q)) = crate::parser::dialect::parse_sql(&sql)?.pop() else {
+            return Err(SqlError::internal("a view's SELECT did not parse"));
+        };
+        let plan = self.plan_select(&q, &Params::default())?;
+        Ok(Some(
+            plan.columns()
+                .iter()
+                .map(crate::statements::create_as_select::derived_column)
+                .collect(),
+        ))
+    }
+
+    /// SHOW TRIGGERS, SHOW EVENTS, SHOW {PROCEDURE | FUNCTION | PACKAGE}
+    /// STATUS: objects lineardb does not have (CREATE TRIGGER, EVENT,
+    /// PROCEDURE and FUNCTION are 1235), so none to list, whatever a LIKE
+    /// or WHERE that follows would keep.
+    pub(crate) fn show_no_objects(
+        &mut self,
+        kind: crate::parser::admin::Unmade,
+        sink: &mut dyn RowSink,
+    ) -> Result<Outcome> {
+        use crate::parser::admin::Unmade;
+        let columns: &[&str] = match kind {
+            Unmade::Triggers => &TRIGGER_COLUMNS,
+            Unmade::Events => &EVENT_COLUMNS,
+            Unmade::Routines => &ROUTINE_COLUMNS,
+        };
+        self.rows(sink, columns, Vec::new())
+    }
+
     /// The SHOW forms the parser leaves as words: WARNINGS, ERRORS,
     /// COUNT(*) WARNINGS, INDEX/INDEXES/KEYS FROM t [FROM db].
     fn show_words(&mut self, words: &[String], sink: &mut dyn RowSink) -> Result<Outcome> {
@@ -447,7 +503,15 @@ impl Session {
                     .iter()
                     .filter(|_| !errors_only)
                     .map(|(code, msg)| {
-                        (if is_note(*code) { "Note" } else { "Warning" }, code, msg)
+                        (
+                            if crate::expr::warnings::is_note(*code) {
+                                "Note"
+                            } else {
+                                "Warning"
+                            },
+                            code,
+                            msg,
+                        )
                     });
                 let rows = warnings
                     .chain(self.error.iter().map(|(code, msg)| ("Error", code, msg)))
@@ -538,10 +602,6 @@ impl Session {
             ]],
         )
     }
-}
-
-fn is_note(code: u16) -> bool {
-    matches!(code, 1050 | 1051 | 4092 | 1007 | 1008 | 1973 | 1974 | 1449)
 }
 
 fn show_create_table(t: &Table) -> String {
@@ -655,3 +715,52 @@ fn show_create_table(t: &Table) -> String {
     }
     s
 }
+
+/// SHOW TRIGGERS' columns, as MariaDB names them.
+const TRIGGER_COLUMNS: [&str; 11] = [
+    "Trigger",
+    "Event",
+    "Table",
+    "Statement",
+    "Timing",
+    "Created",
+    "sql_mode",
+    "Definer",
+    "character_set_client",
+    "collation_connection",
+    "Database Collation",
+];
+
+/// SHOW EVENTS' columns.
+const EVENT_COLUMNS: [&str; 15] = [
+    "Db",
+    "Name",
+    "Definer",
+    "Time zone",
+    "Type",
+    "Execute at",
+    "Interval value",
+    "Interval field",
+    "Starts",
+    "Ends",
+    "Status",
+    "Originator",
+    "character_set_client",
+    "collation_connection",
+    "Database Collation",
+];
+
+/// SHOW PROCEDURE STATUS' and SHOW FUNCTION STATUS' columns.
+const ROUTINE_COLUMNS: [&str; 11] = [
+    "Db",
+    "Name",
+    "Type",
+    "Definer",
+    "Modified",
+    "Created",
+    "Security_type",
+    "Comment",
+    "character_set_client",
+    "collation_connection",
+    "Database Collation",
+];

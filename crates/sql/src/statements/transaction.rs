@@ -1,17 +1,57 @@
 //! Transactions: BEGIN, COMMIT, ROLLBACK, autocommit statements in a
 //! transaction of their own, and the snapshot a read statement takes.
-use crate::error::Result;
+use crate::error::{Result, SqlError};
 use crate::result::Outcome;
 use crate::session::Session;
 use lineardb_txn::Txn;
 
 impl Session {
     /// BEGIN / START TRANSACTION: commits the open transaction and starts one.
-    pub(crate) fn start_transaction(&mut self) -> Result<Outcome> {
+    /// START TRANSACTION: WITH CONSISTENT SNAPSHOT takes the snapshot now
+    /// (where one lasts for the transaction) rather than at the first
+    /// read; READ ONLY refuses changes of rows until it ends.
+    pub(crate) fn start_transaction(
+        &mut self,
+        consistent_snapshot: bool,
+        read_only: bool,
+    ) -> Result<Outcome> {
+        // It ends LOCK TABLES, as in MariaDB.
+        self.unlock_tables()?;
         self.end_transaction(true)?;
         self.txn = Some(self.engine.begin());
         self.explicit = true;
+        self.read_only_transaction = read_only;
+        if consistent_snapshot && self.view_spans_transaction() {
+            self.begin_read()?;
+        }
         Ok(Outcome::done(0))
+    }
+
+    /// COMMIT or ROLLBACK; AND CHAIN starts the next transaction at once,
+    /// READ ONLY again if this one was.
+    pub(crate) fn end_and_chain(&mut self, commit: bool, chain: bool) -> Result<Outcome> {
+        let read_only = self.read_only_transaction;
+        self.end_transaction(commit)?;
+        if chain {
+            self.start_transaction(false, read_only)?;
+        }
+        Ok(Outcome::done(0))
+    }
+
+    /// A change of rows (INSERT, UPDATE, DELETE): [`Session::in_transaction`]
+    /// unless the transaction is READ ONLY (1792).
+    pub(crate) fn changing_rows<T>(
+        &mut self,
+        f: impl FnOnce(&mut Self, &mut Txn) -> Result<T>,
+    ) -> Result<T> {
+        if self.read_only_transaction {
+            return Err(SqlError::new(
+                1792,
+                "25006",
+                "Cannot execute statement in a READ ONLY transaction",
+            ));
+        }
+        self.in_transaction(f)
     }
 
     pub(crate) fn commit(&mut self, txn: Txn) -> Result<()> {
@@ -81,6 +121,7 @@ impl Session {
         if matches!(&r, Err(e) if e.code == 1213) {
             // The deadlock victim: the whole transaction rolls back (InnoDB).
             self.explicit = false;
+            self.read_only_transaction = false;
             txn.rollback()?;
             self.tables.free_dropped(&self.engine)?;
             return r;
@@ -101,6 +142,8 @@ impl Session {
     /// COMMIT (or ROLLBACK) of the open transaction, if any.
     pub(crate) fn end_transaction(&mut self, commit: bool) -> Result<()> {
         self.explicit = false;
+        self.read_only_transaction = false;
+        self.savepoints.clear();
         self.view = None;
         match self.txn.take() {
             Some(t) if commit => self.commit(t)?,
@@ -108,5 +151,45 @@ impl Session {
             None => {}
         }
         self.tables.free_dropped(&self.engine)
+    }
+
+    /// SAVEPOINT name: marks where the open transaction is (a savepoint of
+    /// the same name moves here). Outside a transaction the statement
+    /// ends at once and so does what it marks, as in MariaDB.
+    pub(crate) fn savepoint(&mut self, name: &str) -> Result<Outcome> {
+        if let Some(txn) = &self.txn {
+            let at = txn.savepoint();
+            self.savepoints
+                .retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+            self.savepoints.push((name.to_string(), at));
+        }
+        Ok(Outcome::done(0))
+    }
+
+    /// The position of savepoint `name` in the list (1305 if none).
+    fn savepoint_at(&self, name: &str) -> Result<usize> {
+        self.savepoints
+            .iter()
+            .position(|(n, _)| n.eq_ignore_ascii_case(name))
+            .ok_or_else(|| SqlError::new(1305, "42000", format!("SAVEPOINT {name} does not exist")))
+    }
+
+    /// ROLLBACK TO SAVEPOINT name: undoes the changes made since; the
+    /// savepoints set after it go, it stays.
+    pub(crate) fn rollback_to_savepoint(&mut self, name: &str) -> Result<Outcome> {
+        let i = self.savepoint_at(name)?;
+        let at = self.savepoints[i].1;
+        if let Some(txn) = self.txn.as_mut() {
+            txn.rollback_to(at)?;
+        }
+        self.savepoints.truncate(i + 1);
+        Ok(Outcome::done(0))
+    }
+
+    /// RELEASE SAVEPOINT name: forgets it and the ones set after it.
+    pub(crate) fn release_savepoint(&mut self, name: &str) -> Result<Outcome> {
+        let i = self.savepoint_at(name)?;
+        self.savepoints.truncate(i);
+        Ok(Outcome::done(0))
     }
 }

@@ -61,6 +61,11 @@ impl Session {
                 // Applies to the session (MySQL's unscoped form would
                 // apply to the next transaction only).
                 for m in modes {
+                    if let ast::TransactionMode::AccessMode(ast::TransactionAccessMode::ReadOnly) =
+                        m
+                    {
+                        return Err(SqlError::unsupported("SET TRANSACTION READ ONLY"));
+                    }
                     if let ast::TransactionMode::IsolationLevel(l) = m {
                         use ast::TransactionIsolationLevel as L;
                         self.isolation = match l {
@@ -118,9 +123,10 @@ impl Session {
                 self.variables.remove(&name);
                 continue;
             }
-            // A bare identifier is a keyword value (SET sql_mode = ANSI, SET autocommit = ON).
+            // A bare identifier is a keyword value (SET sql_mode = ANSI, SET
+            // autocommit = ON); `@name` and `@@name` are variables' values.
             let v = match value {
-                ast::Expr::Identifier(i) => Value::str(&i.value),
+                ast::Expr::Identifier(i) if !i.value.starts_with('@') => Value::str(&i.value),
                 e => {
                     let x = self.compile_constant(e, params)?;
                     x.eval(&[][..], Env::new(args))?

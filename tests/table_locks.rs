@@ -1,0 +1,132 @@
+//! LOCK TABLES, UNLOCK TABLES, savepoints and the transaction modes dump
+//! tools use: one session's statements beside MariaDB's (errors 1099,
+//! 1100, 1305, 1792), and two sessions, where a table locked by one holds
+//! the other's statements until it is unlocked.
+mod common;
+use common::differential::{same_as_mariadb, Shown};
+use common::mariadb::MariaDb;
+use common::Server;
+use mysql::prelude::*;
+use std::time::{Duration, Instant};
+
+const SETUP: &[&str] = &[
+    "CREATE TABLE t (a INT PRIMARY KEY)",
+    "CREATE TABLE u (a INT PRIMARY KEY)",
+    "INSERT INTO t VALUES (1)",
+    "CREATE VIEW tv AS SELECT a FROM t",
+];
+
+const STEPS: &[&str] = &[
+    "LOCK TABLES t READ",
+    "SELECT * FROM t",
+    "SELECT * FROM u",
+    "INSERT INTO t VALUES (2)",
+    "LOCK TABLES t WRITE, u READ",
+    "INSERT INTO t VALUES (2)",
+    "SELECT COUNT(*) FROM t JOIN u",
+    "DELETE FROM u",
+    "SELECT * FROM tv",
+    "UNLOCK TABLES",
+    "LOCK TABLES tv READ",
+    "SELECT * FROM tv ORDER BY a",
+    "UNLOCK TABLES",
+    "LOCK TABLE t AS x READ LOCAL",
+    "LOCK TABLES nosuch READ",
+    "UNLOCK TABLES",
+    "SELECT * FROM u",
+    // Savepoints.
+    "SAVEPOINT nowhere",
+    "ROLLBACK TO SAVEPOINT nowhere",
+    "START TRANSACTION",
+    "INSERT INTO u VALUES (1)",
+    "SAVEPOINT s1",
+    "INSERT INTO u VALUES (2)",
+    "SAVEPOINT s2",
+    "INSERT INTO u VALUES (3)",
+    "ROLLBACK TO SAVEPOINT s2",
+    "SELECT * FROM u ORDER BY a",
+    "ROLLBACK TO s1",
+    "RELEASE SAVEPOINT s2",
+    "RELEASE SAVEPOINT s1",
+    "COMMIT AND CHAIN",
+    "INSERT INTO u VALUES (5)",
+    "ROLLBACK",
+    "SELECT * FROM u ORDER BY a",
+    // READ ONLY transactions and the modes dumps send.
+    "START TRANSACTION READ ONLY",
+    "INSERT INTO u VALUES (6)",
+    "SELECT COUNT(*) FROM u",
+    "COMMIT",
+    "START TRANSACTION /*!40100 WITH CONSISTENT SNAPSHOT */, READ WRITE",
+    "INSERT INTO u VALUES (6)",
+    "COMMIT",
+    "START TRANSACTION READ ONLY, READ WRITE",
+    "SELECT * FROM u ORDER BY a",
+];
+
+#[test]
+fn one_sessions_table_locks_as_mariadb() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    same_as_mariadb(&server, &mariadb, "tl", SETUP, STEPS, Shown::Rows);
+}
+
+fn connect(server: &Server) -> mysql::Conn {
+    mysql::Conn::new(mysql::Opts::from_url(&server.url("tlc")).unwrap()).unwrap()
+}
+
+/// Runs `sql` on another connection; how long it took and its rows.
+fn elsewhere(server: &Server, sql: &'static str) -> std::thread::JoinHandle<(Duration, Vec<i64>)> {
+    let mut c = connect(server);
+    std::thread::spawn(move || {
+        let start = Instant::now();
+        let rows: Vec<i64> = c.query(sql).unwrap();
+        (start.elapsed(), rows)
+    })
+}
+
+#[test]
+fn a_locked_table_holds_other_sessions() {
+    let server = Server::start();
+    server.sql("CREATE DATABASE tlc");
+    server.sql("CREATE TABLE tlc.t (a INT PRIMARY KEY)");
+    server.sql("INSERT INTO tlc.t VALUES (1)");
+    let mut a = connect(&server);
+    let hold = Duration::from_millis(400);
+
+    // WRITE: another session's read waits, then sees the holder's row.
+    a.query_drop("LOCK TABLES t WRITE").unwrap();
+    let reader = elsewhere(&server, "SELECT a FROM t ORDER BY a");
+    std::thread::sleep(hold);
+    a.query_drop("INSERT INTO t VALUES (2)").unwrap();
+    a.query_drop("UNLOCK TABLES").unwrap();
+    let (waited, rows) = reader.join().unwrap();
+    assert!(waited >= hold, "the read waited {waited:?}");
+    assert_eq!(rows, vec![1, 2]);
+
+    // READ: another session reads at once; its change waits.
+    a.query_drop("LOCK TABLES t READ").unwrap();
+    let (waited, rows) = elsewhere(&server, "SELECT a FROM t ORDER BY a")
+        .join()
+        .unwrap();
+    assert!(waited < hold, "a read under a READ lock waited {waited:?}");
+    assert_eq!(rows, vec![1, 2]);
+    let writer = elsewhere(&server, "INSERT INTO t VALUES (3)");
+    std::thread::sleep(hold);
+    assert_eq!(
+        a.query::<i64, _>("SELECT COUNT(*) FROM t").unwrap(),
+        vec![2]
+    );
+    a.query_drop("UNLOCK TABLES").unwrap();
+    let (waited, _) = writer.join().unwrap();
+    assert!(waited >= hold, "the change waited {waited:?}");
+
+    // A session's end lets its locks go.
+    a.query_drop("LOCK TABLES t WRITE").unwrap();
+    let reader = elsewhere(&server, "SELECT COUNT(*) FROM t");
+    std::thread::sleep(hold);
+    drop(a);
+    let (waited, rows) = reader.join().unwrap();
+    assert!(waited >= hold, "the read waited {waited:?}");
+    assert_eq!(rows, vec![3]);
+}
