@@ -634,6 +634,9 @@ pub(crate) fn table_lock_allows(
     write: bool,
     timeout: std::time::Duration,
 ) -> Result<()> {
+    if locked.is_none() && locks.none_held() {
+        return Ok(());
+    }
     let key = lowercase(db, name);
     match locked.map(|l| l.get(&key)) {
         Some(None) => Err(SqlError::new(

@@ -114,6 +114,11 @@ impl TableLocks {
         }
     }
 
+    /// Whether no session holds a table lock now (one load).
+    pub(crate) fn none_held(&self) -> bool {
+        self.holders.load() == 0
+    }
+
     /// Waits until `session` may use `table` (reading it, or changing it
     /// when `write`) past other sessions' table locks.
     pub(crate) fn wait_for(
@@ -123,7 +128,7 @@ impl TableLocks {
         write: bool,
         timeout: Duration,
     ) -> Result<()> {
-        if self.holders.load() == 0 {
+        if self.none_held() {
             return Ok(());
         }
         let mode = if write {
