@@ -588,6 +588,10 @@ impl Session {
 
     /// With `sql_notes = 0`, notes are not kept (dumps turn them off).
     fn drop_notes_if_off(&mut self) {
+        // (Most statements raise none: the variable is read only for some.)
+        if self.warnings.is_empty() {
+            return;
+        }
         if self
             .variable("sql_notes")
             .is_some_and(|v| v.as_f64() == Some(0.0))
