@@ -91,6 +91,11 @@ const STEPS: &[&str] = &[
     "SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = 'isx'",
     "SELECT USER, DB, COMMAND, INFO FROM information_schema.PROCESSLIST WHERE ID = CONNECTION_ID()",
     "SELECT * FROM information_schema.nosuch",
+    // SHOW statements made from the same rows.
+    "SHOW CHARACTER SET LIKE 'utf8mb4'",
+    "SHOW CHARSET WHERE Maxlen = 4 AND Charset LIKE 'utf8%'",
+    "SHOW COLLATION WHERE Collation IN ('utf8mb4_bin', 'latin1_bin', 'binary')",
+    "SHOW COLLATION LIKE 'utf8mb4_general_ci'",
 ];
 
 #[test]

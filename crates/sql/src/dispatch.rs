@@ -507,6 +507,8 @@ impl Session {
             | S::ShowColumns { .. }
             | S::ShowProcessList { .. }
             | S::ShowVariable { .. }
+            | S::ShowCharset(_)
+            | S::ShowCollation { .. }
             | S::Explain { .. } => self.show(stmt, params, sink),
             S::Kill { modifier, id } => {
                 self.kill(*id, matches!(modifier, Some(ast::KillType::Query)))

@@ -103,6 +103,12 @@ pub(crate) fn unraised<T>(f: impl FnOnce() -> T) -> T {
     r
 }
 
+/// Whether a condition of this code is a Note (SHOW WARNINGS' level;
+/// `sql_notes = 0` drops them).
+pub(crate) fn is_note(code: u16) -> bool {
+    matches!(code, 1050 | 1051 | 4092 | 1007 | 1008 | 1973 | 1974 | 1449)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,10 +137,4 @@ mod tests {
         }
         assert!(!division_fails());
     }
-}
-
-/// Whether a condition of this code is a Note (SHOW WARNINGS' level;
-/// `sql_notes = 0` drops them).
-pub(crate) fn is_note(code: u16) -> bool {
-    matches!(code, 1050 | 1051 | 4092 | 1007 | 1008 | 1973 | 1974 | 1449)
 }

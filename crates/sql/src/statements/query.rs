@@ -133,25 +133,12 @@ impl Session {
             self.slot.id,
         );
         let lock_wait = self.engine.lock_wait_timeout();
-        let view_definition = |v: &lineardb_table::ViewDef| {
-            let query = crate::parser::view_query(v).ok();
-            let text = query
-                .as_ref()
-                .and_then(|q| canonical_view_text(&engine, &v.database, q, &v.names, true));
-            let updatable =
-                query.is_some_and(|q| crate::statements::views::updatable(&q, &v.algorithm));
-            (text.unwrap_or_else(|| v.query.clone()), updatable)
-        };
+        let view_definition = |v: &lineardb_table::ViewDef| view_definition(&engine, v);
         let mut resolve = |parts: &[String], checked: bool| {
             let (db, name) = qualify(db.as_deref(), parts)?;
             if is_information_schema(&db) {
-                let table = InfoTable::find(&name).ok_or_else(|| {
-                    SqlError::new(
-                        1109,
-                        "42S02",
-                        format!("Unknown table '{name}' in {}", information_schema::SCHEMA),
-                    )
-                })?;
+                let table =
+                    InfoTable::find(&name).ok_or_else(|| unknown_information_table(&name))?;
                 let rows = table.rows(&InfoContext {
                     engine: &engine,
                     registry: &registry,
@@ -212,6 +199,20 @@ impl Session {
         out
     }
 
+    /// The rows of `information_schema` table `name` this session sees
+    /// (SHOW statements made from them); 1109 for no such table.
+    pub(crate) fn information_rows(&self, name: &str) -> Result<Vec<Vec<lineardb_table::Value>>> {
+        let table = InfoTable::find(name).ok_or_else(|| unknown_information_table(name))?;
+        let engine = self.engine.clone();
+        table.rows(&InfoContext {
+            engine: &engine,
+            registry: &self.registry,
+            grants: &self.grants,
+            user: &self.slot.user,
+            view_definition: &|v: &lineardb_table::ViewDef| view_definition(&engine, v),
+        })
+    }
+
     /// How plans run in this session, reading through `view`.
     pub(crate) fn run_context<'a>(&'a self, view: &'a ReadView) -> RunContext<'a> {
         RunContext {
@@ -227,4 +228,25 @@ impl Session {
             analyze: None,
         }
     }
+}
+
+/// 1109: `name` is no table of information_schema.
+fn unknown_information_table(name: &str) -> SqlError {
+    SqlError::new(
+        1109,
+        "42S02",
+        format!("Unknown table '{name}' in {}", information_schema::SCHEMA),
+    )
+}
+
+/// A view's VIEW_DEFINITION (its canonical text, every table with its
+/// database; the stored text where that cannot be written) and whether
+/// rows could be changed through it.
+fn view_definition(engine: &lineardb_table::Engine, v: &lineardb_table::ViewDef) -> (String, bool) {
+    let query = crate::parser::view_query(v).ok();
+    let text = query
+        .as_ref()
+        .and_then(|q| canonical_view_text(engine, &v.database, q, &v.names, true));
+    let updatable = query.is_some_and(|q| crate::statements::views::updatable(&q, &v.algorithm));
+    (text.unwrap_or_else(|| v.query.clone()), updatable)
 }

@@ -223,6 +223,33 @@ impl Session {
                     rows,
                 )
             }
+            // SHOW COLLATION and SHOW CHARACTER SET: information_schema's
+            // rows under SHOW's headers.
+            S::ShowCollation { filter } => {
+                let rows = self.information_rows("COLLATIONS")?;
+                let header = [
+                    "Collation",
+                    "Charset",
+                    "Id",
+                    "Default",
+                    "Compiled",
+                    "Sortlen",
+                ];
+                self.rows(sink, &header, filter_rows(filter.as_ref(), &header, rows)?)
+            }
+            S::ShowCharset(charset) => {
+                let rows = self
+                    .information_rows("CHARACTER_SETS")?
+                    .into_iter()
+                    .map(|r| vec![r[0].clone(), r[2].clone(), r[1].clone(), r[3].clone()])
+                    .collect();
+                let header = ["Charset", "Description", "Default collation", "Maxlen"];
+                self.rows(
+                    sink,
+                    &header,
+                    filter_rows(charset.filter.as_ref(), &header, rows)?,
+                )
+            }
             S::ShowVariable { variable } => {
                 let words: Vec<String> = variable.iter().map(|i| i.value.clone()).collect();
                 self.show_words(&words, sink)
@@ -573,6 +600,21 @@ impl Session {
                 )
             }
             ["GRANTS"] => self.show_grants(&None, sink),
+            ["ENGINES"] | ["STORAGE", "ENGINES"] => {
+                let rows = self.information_rows("ENGINES")?;
+                self.rows(
+                    sink,
+                    &[
+                        "Engine",
+                        "Support",
+                        "Comment",
+                        "Transactions",
+                        "XA",
+                        "Savepoints",
+                    ],
+                    rows,
+                )
+            }
             _ => Err(SqlError::unsupported(format!("SHOW {}", words.join(" ")))),
         }
     }
