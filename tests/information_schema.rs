@@ -98,11 +98,27 @@ const STEPS: &[&str] = &[
     "SHOW COLLATION LIKE 'utf8mb4_general_ci'",
 ];
 
+/// SHOW statements tools send for a table's shape, compared with their
+/// column names.
+const SHOWN: &[&str] = &[
+    "SHOW FULL COLUMNS FROM p",
+    "SHOW FULL COLUMNS FROM c LIKE 'q%'",
+    "DESCRIBE c",
+    "DESC p",
+    "EXPLAIN c",
+    "SHOW CREATE DATABASE isx",
+    "SHOW CREATE SCHEMA IF NOT EXISTS isx",
+    "SHOW CREATE DATABASE nosuch",
+    "SHOW TABLE STATUS WHERE Name = 'nosuch'",
+    "SHOW TABLE STATUS FROM isx LIKE 'v'",
+];
+
 #[test]
 fn information_schema_rows_as_mariadb_gives_them() {
     let server = Server::start();
     let mariadb = MariaDb::start();
     same_as_mariadb(&server, &mariadb, "isx", SETUP, STEPS, Shown::Rows);
+    same_as_mariadb(&server, &mariadb, "isx", SETUP, SHOWN, Shown::NamesAndRows);
 }
 
 #[test]

@@ -159,6 +159,11 @@ impl Session {
             Admin::LockTables(tables) => self.lock_tables(tables),
             Admin::UnlockTables => self.unlock_tables(),
             Admin::ShowUnmade(kind) => self.show_no_objects(*kind, sink),
+            Admin::ShowTableStatus(options) => self.show_table_status(options, sink),
+            Admin::ShowCreateDatabase {
+                name,
+                if_not_exists,
+            } => self.show_create_database(name, *if_not_exists, sink),
             Admin::KeysSwitch(parts) => {
                 // Keys are kept as rows come, as InnoDB keeps them (which
                 // MariaDB accepts without a note): only the table is checked.
@@ -508,6 +513,7 @@ impl Session {
             | S::ShowProcessList { .. }
             | S::ShowVariable { .. }
             | S::ShowCharset(_)
+            | S::ExplainTable { .. }
             | S::ShowCollation { .. }
             | S::Explain { .. } => self.show(stmt, params, sink),
             S::Kill { modifier, id } => {

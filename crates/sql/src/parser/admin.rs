@@ -2,7 +2,8 @@
 //! ANALYZE TABLE (several tables),
 //! SHOW ENGINE ... STATUS, PREPARE ... FROM, DROP PREPARE, START TRANSACTION
 //! with its modes, LOCK and UNLOCK TABLES, ALTER TABLE ... DISABLE/ENABLE
-//! KEYS, SHOW of the objects lineardb does not have, and the account
+//! KEYS, SHOW TABLE STATUS, SHOW CREATE DATABASE, SHOW of the objects
+//! lineardb does not have, and the account
 //! statements ([`accounts`](crate::parser::accounts)).
 use crate::catalog::table_locks::LockMode;
 use crate::error::Result;
@@ -42,6 +43,14 @@ pub(crate) enum Admin {
     KeysSwitch(Vec<String>),
     /// SHOW of objects lineardb does not have, with any LIKE or WHERE.
     ShowUnmade(Unmade),
+    /// SHOW TABLE STATUS [{FROM | IN} db] [LIKE … | WHERE …] (read as SHOW
+    /// TABLES, whose options it has).
+    ShowTableStatus(Box<sqlparser::ast::ShowStatementOptions>),
+    /// SHOW CREATE {DATABASE | SCHEMA} [IF NOT EXISTS] name.
+    ShowCreateDatabase {
+        name: String,
+        if_not_exists: bool,
+    },
 }
 
 /// Kinds of objects lineardb does not have (yet), which dump tools list.
@@ -91,6 +100,8 @@ fn looks_admin(sql: &str) -> bool {
         || is("SHOW", "PROCEDURE")
         || is("SHOW", "FUNCTION")
         || is("SHOW", "PACKAGE")
+        || is("SHOW", "TABLE")
+        || is("SHOW", "CREATE")
         || ((a.eq_ignore_ascii_case("LOCK") || a.eq_ignore_ascii_case("UNLOCK"))
             && (b.eq_ignore_ascii_case("TABLES") || b.eq_ignore_ascii_case("TABLE")))
 }
@@ -124,6 +135,16 @@ pub(crate) fn parse_admin(sql: &str) -> Option<Result<Admin>> {
             return None;
         }
         Admin::AnalyzeTable(table_list(&mut r)?)
+    } else if r.keywords(&["SHOW", "TABLE", "STATUS"]) {
+        return Some(show_table_status(sql));
+    } else if r.keywords(&["SHOW", "CREATE", "DATABASE"])
+        || r.keywords(&["SHOW", "CREATE", "SCHEMA"])
+    {
+        let if_not_exists = r.keywords(&["IF", "NOT", "EXISTS"]);
+        Admin::ShowCreateDatabase {
+            name: r.name()?,
+            if_not_exists,
+        }
     } else if r.keywords(&["SHOW", "TRIGGERS"]) {
         return Some(Ok(Admin::ShowUnmade(Unmade::Triggers)));
     } else if r.keywords(&["SHOW", "EVENTS"]) {
@@ -261,6 +282,22 @@ fn lock_tables(sql: &str) -> Result<Admin> {
         return Err(wrong(&r));
     }
     Ok(Admin::LockTables(tables))
+}
+
+/// SHOW TABLE STATUS with SHOW TABLES' options (the database, LIKE,
+/// WHERE), read by the SQL parser as that statement.
+fn show_table_status(sql: &str) -> Result<Admin> {
+    let mut rest = sql.trim_start();
+    for _ in 0..3 {
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        rest = rest[end..].trim_start();
+    }
+    match crate::parser::dialect::parse_sql(&format!("SHOW TABLES {rest}"))?.pop() {
+        Some(sqlparser::ast::Statement::ShowTables { show_options, .. }) => {
+            Ok(Admin::ShowTableStatus(Box::new(show_options)))
+        }
+        _ => Err(crate::error::SqlError::syntax_near(rest)),
+    }
 }
 
 /// `name[.name], …`: the tables of CHECK and ANALYZE TABLE.

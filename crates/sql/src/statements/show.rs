@@ -332,7 +332,7 @@ impl Session {
             }
             S::ShowColumns {
                 extended: false,
-                full: false,
+                full,
                 show_options,
             } => {
                 let filter = options_filter(show_options)?;
@@ -341,48 +341,15 @@ impl Session {
                     .as_ref()
                     .and_then(|s| s.parent_name.as_ref())
                     .ok_or_else(|| SqlError::syntax("SHOW COLUMNS FROM <table>"))?;
-                let parts = object_name(name);
-                let described: Vec<(lineardb_table::ColumnDef, &str)> =
-                    match self.view_columns(&parts)? {
-                        Some(columns) => columns.into_iter().map(|c| (c, "")).collect(),
-                        None => {
-                            let t = self.table_to_show(&parts, true)?;
-                            let d = t.def();
-                            d.columns
-                                .iter()
-                                .enumerate()
-                                .map(|(i, c)| (c.clone(), column_key(d, i)))
-                                .collect()
-                        }
-                    };
-                let rows = described
-                    .iter()
-                    .map(|(c, key)| {
-                        vec![
-                            Value::str(&c.name),
-                            Value::str(&c.sql_type()),
-                            Value::str(if c.nullable { "YES" } else { "NO" }),
-                            Value::str(key),
-                            match &c.default {
-                                lineardb_table::ColumnDefault::Literal(s) => Value::str(s),
-                                lineardb_table::ColumnDefault::CurrentTimestamp => {
-                                    Value::str(&current_timestamp(c.fsp))
-                                }
-                                _ => Value::Null,
-                            },
-                            if c.auto_increment {
-                                Value::str("auto_increment")
-                            } else if c.on_update_now {
-                                Value::str(&format!("on update {}", current_timestamp(c.fsp)))
-                            } else {
-                                Value::str("")
-                            },
-                        ]
-                    })
-                    .collect();
-                let header = ["Field", "Type", "Null", "Key", "Default", "Extra"];
-                self.rows(sink, &header, filter_rows(filter, &header, rows)?)
+                self.show_columns(&object_name(name), *full, filter, sink)
             }
+            // DESCRIBE t, DESC t, EXPLAIN t: SHOW COLUMNS FROM t.
+            S::ExplainTable {
+                hive_format: None,
+                has_table_keyword: false,
+                table_name,
+                ..
+            } => self.show_columns(&object_name(table_name), false, None, sink),
             S::Explain {
                 statement,
                 analyze,
@@ -469,6 +436,179 @@ impl Session {
             // COLUMNS, SHOW TERSE ...).
             other => Err(SqlError::unsupported(other)),
         }
+    }
+
+    /// SHOW [FULL] COLUMNS (and DESCRIBE) of a table or a view: FULL adds
+    /// each column's collation, the account's privileges on it and its
+    /// comment, as MariaDB does.
+    fn show_columns(
+        &mut self,
+        parts: &[String],
+        full: bool,
+        filter: Option<&ast::ShowStatementFilter>,
+        sink: &mut dyn RowSink,
+    ) -> Result<Outcome> {
+        let (db, table) = self.qualified(parts)?;
+        let described: Vec<(lineardb_table::ColumnDef, &str)> = match self.view_columns(parts)? {
+            Some(columns) => columns.into_iter().map(|c| (c, "")).collect(),
+            None => {
+                let t = self.table_to_show(parts, true)?;
+                let d = t.def();
+                d.columns
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| (c.clone(), column_key(d, i)))
+                    .collect()
+            }
+        };
+        let rows = described
+            .iter()
+            .map(|(c, key)| {
+                let mut row = vec![
+                    Value::str(&c.name),
+                    Value::str(&c.sql_type()),
+                    Value::str(if c.nullable { "YES" } else { "NO" }),
+                    Value::str(key),
+                    match &c.default {
+                        lineardb_table::ColumnDefault::Literal(s) => Value::str(s),
+                        lineardb_table::ColumnDefault::CurrentTimestamp => {
+                            Value::str(&current_timestamp(c.fsp))
+                        }
+                        _ => Value::Null,
+                    },
+                    if c.auto_increment {
+                        Value::str("auto_increment")
+                    } else if c.on_update_now {
+                        Value::str(&format!("on update {}", current_timestamp(c.fsp)))
+                    } else {
+                        Value::str("")
+                    },
+                ];
+                if full {
+                    let text = c.data_type.is_string() && !c.data_type.is_binary()
+                        || c.data_type.has_members();
+                    row.insert(
+                        2,
+                        if text {
+                            Value::str(c.collation().name())
+                        } else {
+                            Value::Null
+                        },
+                    );
+                    let held = self.grants.on_column(&db, &table, &c.name)
+                        & crate::privileges::bits::COLUMN_LEVEL;
+                    row.push(Value::str(
+                        &crate::catalog::information_schema::column_privilege_names(held),
+                    ));
+                    row.push(Value::str(&c.comment));
+                }
+                row
+            })
+            .collect();
+        let header: &[&str] = if full {
+            &[
+                "Field",
+                "Type",
+                "Collation",
+                "Null",
+                "Key",
+                "Default",
+                "Extra",
+                "Privileges",
+                "Comment",
+            ]
+        } else {
+            &["Field", "Type", "Null", "Key", "Default", "Extra"]
+        };
+        self.rows(sink, header, filter_rows(filter, header, rows)?)
+    }
+
+    /// SHOW TABLE STATUS: information_schema.TABLES' rows of the database
+    /// under SHOW's headers.
+    pub(crate) fn show_table_status(
+        &mut self,
+        options: &ast::ShowStatementOptions,
+        sink: &mut dyn RowSink,
+    ) -> Result<Outcome> {
+        let filter = options_filter(options)?;
+        let db = match &options.show_in {
+            Some(si) => si.parent_name.as_ref().map(|n| object_name(n).join(".")),
+            None => None,
+        }
+        .or_else(|| self.facts.database.clone())
+        .ok_or_else(SqlError::no_database)?;
+        if self.grants.global & !crate::privileges::bits::GRANT == 0 {
+            self.require_database_visible(&db)?;
+        }
+        let mut rows: Vec<Vec<Value>> = self
+            .information_rows("TABLES")?
+            .into_iter()
+            .filter(|r| r[1].to_text().is_some_and(|d| d.eq_ignore_ascii_case(&db)))
+            .map(|r| {
+                std::iter::once(r[2].clone())
+                    .chain(r[4..].iter().cloned())
+                    .collect()
+            })
+            .collect();
+        rows.sort_by_key(|r: &Vec<Value>| r[0].to_text().unwrap_or_default().to_ascii_lowercase());
+        let header = [
+            "Name",
+            "Engine",
+            "Version",
+            "Row_format",
+            "Rows",
+            "Avg_row_length",
+            "Data_length",
+            "Max_data_length",
+            "Index_length",
+            "Data_free",
+            "Auto_increment",
+            "Create_time",
+            "Update_time",
+            "Check_time",
+            "Collation",
+            "Checksum",
+            "Create_options",
+            "Comment",
+            "Max_index_length",
+            "Temporary",
+        ];
+        self.rows(sink, &header, filter_rows(filter, &header, rows)?)
+    }
+
+    /// SHOW CREATE DATABASE, as MariaDB writes it (the character set in an
+    /// executable comment).
+    pub(crate) fn show_create_database(
+        &mut self,
+        name: &str,
+        if_not_exists: bool,
+        sink: &mut dyn RowSink,
+    ) -> Result<Outcome> {
+        if !self.engine.database_exists(name)? {
+            return Err(SqlError::new(
+                1049,
+                "42000",
+                format!("Unknown database '{name}'"),
+            ));
+        }
+        self.require_database_visible(name)?;
+        let c = self.engine.database_collation(name)?;
+        let text = format!(
+            "CREATE DATABASE {}`{}` /*!40100 DEFAULT CHARACTER SET {} COLLATE {} */",
+            if if_not_exists {
+                "/*!32312 IF NOT EXISTS*/ "
+            } else {
+                ""
+            },
+            name.replace('`', "``"),
+            c.charset(),
+            c.name()
+        );
+        self.rows(
+            sink,
+            &["Database", "Create Database"],
+            vec![vec![Value::str(name), Value::str(&text)]],
+        )
     }
 
     /// A view's columns as the table it reads as would have them (SHOW
