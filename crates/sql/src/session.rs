@@ -497,13 +497,30 @@ impl Session {
                 Value::Int(self.parallel_threads as i64)
             }
             "lineardb_parallel_min_rows" => Value::UInt(self.parallel_min_rows),
+            // Facts drivers and tools read at connect.
+            "init_connect" => Value::str(""),
+            "query_cache_size" => Value::UInt(0),
+            "query_cache_type" => Value::str("OFF"),
+            "have_query_cache" => Value::str("NO"),
+            "net_buffer_length" => Value::UInt(16384),
+            "protocol_version" => Value::UInt(10),
+            "version_compile_os" => Value::str(std::env::consts::OS),
+            "version_compile_machine" => Value::str(std::env::consts::ARCH),
+            "default_storage_engine" | "storage_engine" => Value::str("lineardb"),
+            "performance_schema" => Value::Int(1),
+            "log_bin" => Value::Int(0),
+            "server_id" => Value::UInt(1),
+            "character_set_system" => Value::str("utf8mb4"),
             "lineardb_query_memory" => Value::UInt(self.query_memory as u64),
             "lineardb_instrumentation" => Value::str(if lineardb_sync::wait::enabled() {
                 "ON"
             } else {
                 "OFF"
             }),
-            _ => return None,
+            other => match UNFOLLOWED.iter().find(|(n, _)| *n == other) {
+                Some((_, default)) => default.value(),
+                None => return None,
+            },
         })
     }
 
@@ -653,3 +670,33 @@ pub(crate) fn table_lock_allows(
         None => locks.wait_for(session, &key, write, timeout),
     }
 }
+
+/// A variable's default value (a constant).
+#[derive(Clone, Copy)]
+pub(crate) enum VariableDefault {
+    Int(i64),
+    UInt(u64),
+}
+
+impl VariableDefault {
+    pub(crate) fn value(self) -> Value {
+        match self {
+            VariableDefault::Int(n) => Value::Int(n),
+            VariableDefault::UInt(n) => Value::UInt(n),
+        }
+    }
+}
+
+/// Variables that change what statements do and that lineardb does not
+/// follow beyond their default: they read as the default, and SET to
+/// another value is refused (1235) rather than kept and ignored.
+pub(crate) const UNFOLLOWED: &[(&str, VariableDefault)] = &[
+    ("auto_increment_increment", VariableDefault::UInt(1)),
+    ("auto_increment_offset", VariableDefault::UInt(1)),
+    ("sql_select_limit", VariableDefault::UInt(u64::MAX)),
+    ("sql_safe_updates", VariableDefault::Int(0)),
+    ("sql_auto_is_null", VariableDefault::Int(0)),
+    ("read_only", VariableDefault::Int(0)),
+    // The session's default; START TRANSACTION READ ONLY leaves it.
+    ("tx_read_only", VariableDefault::Int(0)),
+];

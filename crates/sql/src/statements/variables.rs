@@ -273,6 +273,20 @@ impl Session {
                 self.variables.insert(name, Value::str(&mode));
                 continue;
             }
+            if let Some((_, default)) = crate::session::UNFOLLOWED.iter().find(|(n, _)| *n == name)
+            {
+                let same = match (default.value(), &v) {
+                    (d, Value::Bytes(b)) => d.to_text().is_some_and(|t| t.as_bytes() == &b[..]),
+                    (d, v) => d.sql_cmp(v) == Some(std::cmp::Ordering::Equal),
+                };
+                if !same {
+                    return Err(SqlError::unsupported(format!(
+                        "{name} = {}",
+                        v.to_text().unwrap_or_else(|| "NULL".into())
+                    )));
+                }
+                continue;
+            }
             if name == "lineardb_parallel_min_rows" {
                 self.parallel_min_rows = whole(&v).ok_or_else(|| bad_value(&v))?;
                 continue;
