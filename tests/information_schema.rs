@@ -29,6 +29,8 @@ const TABLES: &[&str] = &[
     "PARAMETERS",
     "TRIGGERS",
     "EVENTS",
+    "SESSION_VARIABLES",
+    "GLOBAL_VARIABLES",
 ];
 
 const SETUP: &[&str] = &[

@@ -27,6 +27,15 @@ const READ: &[&str] = &[
     "SET sql_notes = 1",
     "DROP TABLE IF EXISTS nosuch",
     "SHOW WARNINGS",
+    // As SHOW VARIABLES and information_schema list them.
+    "SHOW VARIABLES LIKE 'autocommit'",
+    "SHOW SESSION VARIABLES WHERE Variable_name IN ('foreign_key_checks', 'sql_notes', \
+     'net_buffer_length', 'sql_safe_updates', 'tx_isolation', 'unique_checks')",
+    "SELECT * FROM information_schema.SESSION_VARIABLES \
+     WHERE VARIABLE_NAME IN ('AUTOCOMMIT', 'SQL_NOTES', 'INIT_CONNECT', 'LOG_BIN') \
+     ORDER BY VARIABLE_NAME",
+    "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_VARIABLES \
+     WHERE VARIABLE_NAME = 'PROTOCOL_VERSION'",
 ];
 
 #[test]

@@ -134,6 +134,7 @@ impl Session {
         );
         let lock_wait = self.engine.lock_wait_timeout();
         let view_definition = |v: &lineardb_table::ViewDef| view_definition(&engine, v);
+        let variable_rows = || self.variable_rows();
         let mut resolve = |parts: &[String], checked: bool| {
             let (db, name) = qualify(db.as_deref(), parts)?;
             if is_information_schema(&db) {
@@ -145,6 +146,7 @@ impl Session {
                     grants: access.grants,
                     user,
                     view_definition: &view_definition,
+                    variables: &variable_rows,
                 })?;
                 return Ok(Resolved::Information(InformationSource { table, rows }));
             }
@@ -210,6 +212,7 @@ impl Session {
             grants: &self.grants,
             user: &self.slot.user,
             view_definition: &|v: &lineardb_table::ViewDef| view_definition(&engine, v),
+            variables: &|| self.variable_rows(),
         })
     }
 

@@ -100,32 +100,7 @@ impl Session {
                 self.rows(sink, header, filter_rows(filter, header, rows)?)
             }
             S::ShowVariables { filter, .. } => {
-                let names = [
-                    "autocommit",
-                    "character_set_client",
-                    "character_set_connection",
-                    "character_set_results",
-                    "character_set_server",
-                    "collation_connection",
-                    "collation_server",
-                    "lineardb_instrumentation",
-                    "lineardb_parallel_threads",
-                    "lower_case_table_names",
-                    "max_allowed_packet",
-                    "sql_mode",
-                    "time_zone",
-                    "transaction_isolation",
-                    "version",
-                    "version_comment",
-                    "wait_timeout",
-                ];
-                let rows = names
-                    .iter()
-                    .map(|n| {
-                        let v = self.variable(n).and_then(|v| v.to_text());
-                        vec![Value::str(n), Value::str(&v.unwrap_or_default())]
-                    })
-                    .collect();
+                let rows = self.variable_rows();
                 let header = ["Variable_name", "Value"];
                 self.rows(sink, &header, filter_rows(filter.as_ref(), &header, rows)?)
             }
@@ -521,6 +496,25 @@ impl Session {
             &["Field", "Type", "Null", "Key", "Default", "Extra"]
         };
         self.rows(sink, header, filter_rows(filter, header, rows)?)
+    }
+
+    /// Each known system variable and its value as text, by name (SHOW
+    /// VARIABLES, information_schema's variables tables).
+    pub(crate) fn variable_rows(&self) -> Vec<Vec<Value>> {
+        crate::session::VARIABLE_NAMES
+            .iter()
+            .map(|n| {
+                let v = self.variable(n);
+                // Switches show as ON and OFF (SELECT @@x gives 1 and 0).
+                let text = match v {
+                    Some(Value::Int(b @ (0 | 1))) if SWITCHES.contains(n) => {
+                        (if b == 1 { "ON" } else { "OFF" }).to_string()
+                    }
+                    v => v.and_then(|v| v.to_text()).unwrap_or_default(),
+                };
+                vec![Value::str(n), Value::str(&text)]
+            })
+            .collect()
     }
 
     /// SHOW TABLE STATUS: information_schema.TABLES' rows of the database
@@ -945,4 +939,20 @@ const ROUTINE_COLUMNS: [&str; 11] = [
     "character_set_client",
     "collation_connection",
     "Database Collation",
+];
+
+/// System variables that are switches: SHOW VARIABLES gives ON or OFF.
+const SWITCHES: &[&str] = &[
+    "autocommit",
+    "check_constraint_checks",
+    "foreign_key_checks",
+    "log_bin",
+    "performance_schema",
+    "read_only",
+    "require_secure_transport",
+    "sql_auto_is_null",
+    "sql_notes",
+    "sql_safe_updates",
+    "tx_read_only",
+    "unique_checks",
 ];

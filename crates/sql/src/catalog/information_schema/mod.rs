@@ -52,6 +52,8 @@ pub(crate) struct InfoContext<'a> {
     /// A view's VIEW_DEFINITION (its canonical text, every table named
     /// with its database) and whether rows may be changed through it.
     pub view_definition: &'a dyn Fn(&lineardb_table::ViewDef) -> (String, bool),
+    /// The system variables and their values as SHOW VARIABLES gives them.
+    pub variables: &'a dyn Fn() -> Vec<Vec<Value>>,
 }
 
 impl InfoTable {
@@ -90,6 +92,15 @@ impl InfoTable {
             "COLLATION_CHARACTER_SET_APPLICABILITY" => v::collation_applicability(),
             "ENGINES" => v::engines(),
             "PROCESSLIST" => v::processlist(cx),
+            // A session variable's global value is shown as the
+            // session's (lineardb keeps no separate global copy).
+            "SESSION_VARIABLES" | "GLOBAL_VARIABLES" => (cx.variables)()
+                .into_iter()
+                .map(|mut r| {
+                    r[0] = Value::str(&r[0].to_text().unwrap_or_default().to_ascii_uppercase());
+                    r
+                })
+                .collect(),
             // Objects lineardb does not have.
             // Objects lineardb does not have (FILES: tablespace files,
             // empty in MariaDB too but for NDB).
