@@ -147,22 +147,9 @@ fn information_schema_columns_as_mariadb_defines_them() {
     );
     let steps: Vec<&str> = steps.iter().map(String::as_str).collect();
     same_as_mariadb(&server, &mariadb, "isc", &[], &steps[..1], Shown::Rows);
-    same_as_mariadb(
-        &server,
-        &mariadb,
-        "isc",
-        &[],
-        &steps[1..],
-        Shown::NamesAndRows,
-    );
-    same_as_mariadb(
-        &server,
-        &mariadb,
-        "isc",
-        &[],
-        &steps[1..],
-        Shown::TypesAndRows,
-    );
+    for shown in [Shown::NamesAndRows, Shown::TypesAndRows] {
+        same_as_mariadb(&server, &mariadb, "isc", &[], &steps[1..], shown);
+    }
 }
 
 /// An account sees the databases, tables and columns it has privileges

@@ -48,17 +48,7 @@ impl Session {
                 show_options,
             } => {
                 let filter = options_filter(show_options)?;
-                let db = match &show_options.show_in {
-                    Some(si) => si.parent_name.as_ref().map(|n| object_name(n).join(".")),
-                    None => None,
-                }
-                .or_else(|| self.facts.database.clone())
-                .ok_or_else(SqlError::no_database)?;
-                // Any global privilege lets an account list a database's
-                // tables (those it may see), as in MariaDB.
-                if self.grants.global & !crate::privileges::bits::GRANT == 0 {
-                    self.require_database_visible(&db)?;
-                }
+                let db = self.listed_database(show_options)?;
                 let mut listed: Vec<(String, &str)> = if crate::names::is_information_schema(&db) {
                     crate::catalog::information_schema::InfoTable::all()
                         .map(|t| (t.name.to_string(), "SYSTEM VIEW"))
@@ -517,14 +507,10 @@ impl Session {
             .collect()
     }
 
-    /// SHOW TABLE STATUS: information_schema.TABLES' rows of the database
-    /// under SHOW's headers.
-    pub(crate) fn show_table_status(
-        &mut self,
-        options: &ast::ShowStatementOptions,
-        sink: &mut dyn RowSink,
-    ) -> Result<Outcome> {
-        let filter = options_filter(options)?;
+    /// The database SHOW TABLES and SHOW TABLE STATUS list: FROM/IN's or
+    /// the current one. Any global privilege lets an account list a
+    /// database's tables (those it may see), as in MariaDB.
+    fn listed_database(&self, options: &ast::ShowStatementOptions) -> Result<String> {
         let db = match &options.show_in {
             Some(si) => si.parent_name.as_ref().map(|n| object_name(n).join(".")),
             None => None,
@@ -534,6 +520,18 @@ impl Session {
         if self.grants.global & !crate::privileges::bits::GRANT == 0 {
             self.require_database_visible(&db)?;
         }
+        Ok(db)
+    }
+
+    /// SHOW TABLE STATUS: information_schema.TABLES' rows of the database
+    /// under SHOW's headers.
+    pub(crate) fn show_table_status(
+        &mut self,
+        options: &ast::ShowStatementOptions,
+        sink: &mut dyn RowSink,
+    ) -> Result<Outcome> {
+        let filter = options_filter(options)?;
+        let db = self.listed_database(options)?;
         let mut rows: Vec<Vec<Value>> = self
             .information_rows("TABLES")?
             .into_iter()
