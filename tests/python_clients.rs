@@ -1,0 +1,37 @@
+//! Python applications' libraries against a real `lineardb serve`:
+//! SQLAlchemy 2 (Core, ORM with relationships and joins, reflection
+//! through `inspect`) over PyMySQL, and pandas `to_sql`/`read_sql` of
+//! 100,000 rows (`tests/python/sqlalchemy_pandas.py`; `.ci/run` installs
+//! the packages). A missing package fails the test with the fix.
+mod common;
+use common::{text, Server};
+use std::process::Command;
+
+#[test]
+fn sqlalchemy_and_pandas_work_unchanged() {
+    let found = Command::new("python3")
+        .args(["-c", "import sqlalchemy, pymysql, pandas"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        found,
+        "python3 with sqlalchemy, pymysql and pandas is needed: \
+         `pip install sqlalchemy pymysql pandas` (see .ci/run)"
+    );
+    let server = Server::start();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/python/sqlalchemy_pandas.py"
+    );
+    let out = Command::new("python3")
+        .arg(script)
+        .arg(server.port.to_string())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+}
