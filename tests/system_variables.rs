@@ -18,6 +18,7 @@ const READ: &[&str] = &[
     "SELECT @@tx_read_only",
     // Set to the value they have: accepted.
     "SET sql_safe_updates = 0, auto_increment_increment = 1, sql_select_limit = DEFAULT",
+    "SET sql_safe_updates = OFF, sql_auto_is_null = off",
     "SET @saved = @@sql_mode, sql_mode = 'TRADITIONAL'",
     "SET sql_mode = @saved",
     "SELECT @@sql_mode = @saved",

@@ -52,6 +52,14 @@ const STEPS: &[&str] = &[
     "INSERT INTO u VALUES (5)",
     "ROLLBACK",
     "SELECT * FROM u ORDER BY a",
+    // With autocommit off, SAVEPOINT starts the transaction.
+    "SET autocommit = 0",
+    "SAVEPOINT s0",
+    "INSERT INTO u VALUES (7)",
+    "ROLLBACK TO SAVEPOINT s0",
+    "SELECT COUNT(*) FROM u WHERE a = 7",
+    "COMMIT",
+    "SET autocommit = 1",
     // READ ONLY transactions and the modes dumps send.
     "START TRANSACTION READ ONLY",
     "INSERT INTO u VALUES (6)",

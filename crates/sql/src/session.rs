@@ -766,3 +766,32 @@ pub(crate) const VARIABLE_NAMES: &[&str] = &[
     "version_compile_os",
     "wait_timeout",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// SHOW VARIABLES lists `VARIABLE_NAMES`: each must be one
+    /// `Session::variable` answers, or it would show an empty value.
+    #[test]
+    fn every_listed_variable_has_a_value() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = Arc::new(
+            Engine::open(
+                &dir.path().join("t.ldb"),
+                lineardb_table::EngineConfig::default(),
+            )
+            .unwrap(),
+        );
+        let session = Session::new(engine, &Registry::new());
+        let missing: Vec<&str> = VARIABLE_NAMES
+            .iter()
+            .copied()
+            .filter(|n| session.variable(n).is_none())
+            .collect();
+        assert!(missing.is_empty(), "listed without a value: {missing:?}");
+        for (name, _) in UNFOLLOWED {
+            assert!(VARIABLE_NAMES.contains(name), "{name} is not listed");
+        }
+    }
+}

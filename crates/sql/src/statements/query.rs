@@ -126,28 +126,18 @@ impl Session {
         // A DEFINER view's definer is looked up unless it is the session's
         // own account.
         let (user, host) = (self.slot.user.as_str(), self.account_host());
-        let registry = self.registry.clone();
         let (locked, table_locks, session) = (
             self.locked_tables.as_ref(),
             &self.registry.table_locks,
             self.slot.id,
         );
         let lock_wait = self.engine.lock_wait_timeout();
-        let view_definition = |v: &lineardb_table::ViewDef| view_definition(&engine, v);
-        let variable_rows = || self.variable_rows();
         let mut resolve = |parts: &[String], checked: bool| {
             let (db, name) = qualify(db.as_deref(), parts)?;
             if is_information_schema(&db) {
                 let table =
                     InfoTable::find(&name).ok_or_else(|| unknown_information_table(&name))?;
-                let rows = table.rows(&InfoContext {
-                    engine: &engine,
-                    registry: &registry,
-                    grants: access.grants,
-                    user,
-                    view_definition: &view_definition,
-                    variables: &variable_rows,
-                })?;
+                let rows = self.information_rows(table)?;
                 return Ok(Resolved::Information(InformationSource { table, rows }));
             }
             if cache.is_temporary(&db, &name) {
@@ -201,10 +191,12 @@ impl Session {
         out
     }
 
-    /// The rows of `information_schema` table `name` this session sees
-    /// (SHOW statements made from them); 1109 for no such table.
-    pub(crate) fn information_rows(&self, name: &str) -> Result<Vec<Vec<lineardb_table::Value>>> {
-        let table = InfoTable::find(name).ok_or_else(|| unknown_information_table(name))?;
+    /// The rows of `information_schema` table `table` this session sees
+    /// (queries and the SHOW statements made from them).
+    pub(crate) fn information_rows(
+        &self,
+        table: InfoTable,
+    ) -> Result<Vec<Vec<lineardb_table::Value>>> {
         let engine = self.engine.clone();
         table.rows(&InfoContext {
             engine: &engine,

@@ -1,6 +1,6 @@
 //! SHOW statements and EXPLAIN.
 use crate::catalog::definitions::{current_timestamp, default_literal, index_rows, keys_in_order};
-use crate::catalog::information_schema::column_key;
+use crate::catalog::information_schema::{column_key, InfoTable};
 use crate::error::{Result, SqlError};
 use crate::expr::{object_name, Params};
 use crate::privileges::bits::{SELECT, SHOW_VIEW};
@@ -191,7 +191,7 @@ impl Session {
             // SHOW COLLATION and SHOW CHARACTER SET: information_schema's
             // rows under SHOW's headers.
             S::ShowCollation { filter } => {
-                let rows = self.information_rows("COLLATIONS")?;
+                let rows = self.information_rows(InfoTable::named("COLLATIONS"))?;
                 let header = [
                     "Collation",
                     "Charset",
@@ -204,7 +204,7 @@ impl Session {
             }
             S::ShowCharset(charset) => {
                 let rows = self
-                    .information_rows("CHARACTER_SETS")?
+                    .information_rows(InfoTable::named("CHARACTER_SETS"))?
                     .into_iter()
                     .map(|r| vec![r[0].clone(), r[2].clone(), r[1].clone(), r[3].clone()])
                     .collect();
@@ -533,7 +533,7 @@ impl Session {
         let filter = options_filter(options)?;
         let db = self.listed_database(options)?;
         let mut rows: Vec<Vec<Value>> = self
-            .information_rows("TABLES")?
+            .information_rows(InfoTable::named("TABLES"))?
             .into_iter()
             .filter(|r| r[1].to_text().is_some_and(|d| d.eq_ignore_ascii_case(&db)))
             .map(|r| {
@@ -733,7 +733,7 @@ impl Session {
             }
             ["GRANTS"] => self.show_grants(&None, sink),
             ["ENGINES"] | ["STORAGE", "ENGINES"] => {
-                let rows = self.information_rows("ENGINES")?;
+                let rows = self.information_rows(InfoTable::named("ENGINES"))?;
                 self.rows(
                     sink,
                     &[

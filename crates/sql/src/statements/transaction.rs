@@ -154,9 +154,14 @@ impl Session {
     }
 
     /// SAVEPOINT name: marks where the open transaction is (a savepoint of
-    /// the same name moves here). Outside a transaction the statement
-    /// ends at once and so does what it marks, as in MariaDB.
+    /// the same name moves here); with autocommit off it starts the
+    /// transaction if none is open. Under autocommit, outside a
+    /// transaction, the statement ends at once and so does what it marks,
+    /// as in MariaDB.
     pub(crate) fn savepoint(&mut self, name: &str) -> Result<Outcome> {
+        if self.txn.is_none() && !self.autocommit {
+            self.txn = Some(self.engine.begin());
+        }
         if let Some(txn) = &self.txn {
             let at = txn.savepoint();
             self.savepoints

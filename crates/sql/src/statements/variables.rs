@@ -275,6 +275,12 @@ impl Session {
             }
             if let Some((_, default)) = crate::session::UNFOLLOWED.iter().find(|(n, _)| *n == name)
             {
+                // A switch's value may be written ON or OFF.
+                let v = match &v {
+                    Value::Bytes(b) if b.eq_ignore_ascii_case(b"on") => Value::Int(1),
+                    Value::Bytes(b) if b.eq_ignore_ascii_case(b"off") => Value::Int(0),
+                    v => v.clone(),
+                };
                 let same = match (default.value(), &v) {
                     (d, Value::Bytes(b)) => d.to_text().is_some_and(|t| t.as_bytes() == &b[..]),
                     (d, v) => d.sql_cmp(v) == Some(std::cmp::Ordering::Equal),

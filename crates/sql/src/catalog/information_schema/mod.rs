@@ -65,6 +65,12 @@ impl InfoTable {
             .map(|&(name, columns)| InfoTable { name, columns })
     }
 
+    /// The table called `name`, one this module defines (SHOW statements
+    /// made from information_schema name theirs).
+    pub(crate) fn named(name: &str) -> InfoTable {
+        InfoTable::find(name).expect("an information_schema table")
+    }
+
     /// Every table, by name.
     pub(crate) fn all() -> impl Iterator<Item = InfoTable> {
         columns::TABLES

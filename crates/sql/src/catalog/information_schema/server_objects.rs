@@ -119,9 +119,10 @@ pub(super) fn processlist(cx: &InfoContext<'_>) -> Vec<Vec<Value>> {
                 Value::UInt(0),
                 Value::UInt(0),
                 Value::UInt(0),
-                Value::UInt(p.id),
+                // QUERY_ID and the OS thread's TID are not kept.
+                Value::UInt(0),
                 info,
-                Value::UInt(p.id),
+                Value::UInt(0),
             ]
         })
         .collect()
