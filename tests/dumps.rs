@@ -37,6 +37,8 @@ const CHECKS: &[&str] = &[
     "SELECT * FROM p ORDER BY id",
     "SELECT COUNT(*), SUM(qty), MAX(note), SUM(CRC32(CONCAT(id, pid, qty, note))) FROM c",
     "SELECT * FROM c WHERE id % 9973 = 0 ORDER BY id",
+    // Every row, byte for byte as the client prints it.
+    "SELECT * FROM c ORDER BY id",
     "SELECT * FROM v ORDER BY id",
     "SHOW CREATE TABLE p",
     "SHOW CREATE TABLE c",
@@ -109,6 +111,11 @@ fn a_dump_restores_the_same_database() {
     create(server.port, "src");
     let original = checks(server.port, "src");
     assert!(original[1].contains("100000"), "{}", original[1]);
+    assert_eq!(
+        original[3].lines().count(),
+        100_001,
+        "a header and every row"
+    );
     for options in [
         &[][..],
         &["--single-transaction"][..],
@@ -131,7 +138,7 @@ fn a_dump_mariadb_made_loads() {
     let made = dump(mariadb.port, "src", &[]);
     restore(server.port, "from_mariadb", &made);
     // Rows as MariaDB has them (definitions differ in ENGINE only).
-    for q in &CHECKS[..4] {
+    for q in &CHECKS[..5] {
         assert_eq!(
             run(mariadb.port, "src", q),
             run(server.port, "from_mariadb", q),
