@@ -65,3 +65,102 @@ fn variables_not_followed_refuse_other_values() {
     let shown = server.sql("SELECT @@sql_safe_updates, @@auto_increment_increment, @@read_only");
     assert!(shown.ends_with("0\t1\t0\n"), "{shown}");
 }
+
+/// Scopes (1228, 1229, 1238), read-only variables (1238), unknown names
+/// (1193), values of the wrong type (1232) or not allowed (1231), numbers
+/// brought within range (1292), SET GLOBAL beside the session's value,
+/// DEFAULT, and the names `@@scope.name` items get.
+const SCOPES_AND_CHECKS: &[&str] = &[
+    "SELECT @@session.max_connections",
+    "SELECT @@global.timestamp",
+    "SET SESSION max_connections = 10",
+    "SET GLOBAL timestamp = 10",
+    "SET @@session.version = 'x'",
+    "SET version_comment = 'x'",
+    "SET foo_bar = 1",
+    "SELECT @@foo_bar",
+    "SELECT @@global.foo_bar",
+    "SET sort_buffer_size = 'abc'",
+    "SET sort_buffer_size = -5",
+    "SHOW WARNINGS",
+    "SELECT @@sort_buffer_size",
+    "SET autocommit = 2",
+    "SET autocommit = 1.5",
+    "SET sql_mode = 'ansi_quotes,foo'",
+    "SET tx_isolation = 1",
+    "SELECT @@tx_isolation, @@long_query_time, @@identity, @@autocommit, @@max_connections",
+    "SET tx_isolation = 'repeatable-read'",
+    "SET optimizer_switch = 'index_merge=off,mrr=on'",
+    "SELECT @@optimizer_switch",
+    "SET optimizer_switch = 'default'",
+    "SELECT @@optimizer_switch",
+    "SET optimizer_switch = 'no_such_flag=on'",
+    "SELECT 1/0",
+    "SELECT @@warning_count, @@error_count",
+    "SET time_zone = 'Europe/Paris'",
+    "SET time_zone = '+14:00'",
+    "SET time_zone = 'SYSTEM'",
+    "SELECT @@time_zone, @@global.time_zone, @@session.time_zone, @@local.time_zone",
+    "SET session_track_schema = 1, net_write_timeout = 600, wait_timeout = 100",
+    "SELECT @@net_write_timeout, @@wait_timeout, @@global.wait_timeout, @@GLOBAL.net_write_timeout",
+    "SET GLOBAL sort_buffer_size = 100000",
+    "SELECT @@sort_buffer_size, @@global.sort_buffer_size",
+    "SET sort_buffer_size = DEFAULT",
+    "SELECT @@sort_buffer_size",
+    "SET GLOBAL sort_buffer_size = DEFAULT",
+    "SELECT @@global.sort_buffer_size",
+    "SET character_set_results = NULL",
+    "SELECT @@character_set_results",
+    "SET NAMES utf8mb4",
+    "SET sql_mode = traditional",
+    "SELECT @@sql_mode",
+    "SET sql_mode = DEFAULT",
+    "SHOW VARIABLES LIKE 'sql_mode'",
+    "SHOW GLOBAL VARIABLES LIKE 'timestamp'",
+    "SHOW VARIABLES LIKE 'autocommi_'",
+    "SHOW VARIABLES LIKE 'long_query_time'",
+    "SHOW GLOBAL VARIABLES LIKE 'wait_timeout'",
+    "SET unique_checks = 0, foreign_key_checks = OFF",
+    "SELECT @@unique_checks, @@foreign_key_checks",
+    "SHOW VARIABLES WHERE Variable_name IN ('unique_checks', 'foreign_key_checks')",
+    "SET unique_checks = DEFAULT, foreign_key_checks = DEFAULT",
+    "SET max_allowed_packet = 1000000",
+    "SELECT @@global.max_allowed_packet > 1000, @@max_allowed_packet > 1000",
+    "SET GLOBAL max_connections = 5",
+    "SELECT @@max_connections",
+    "SET GLOBAL max_connections = 151",
+    "SET @@SESSION.sql_notes = 1, @@local.net_read_timeout = 30",
+    "SELECT @@net_read_timeout",
+    "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_VARIABLES \
+     WHERE VARIABLE_NAME = 'WAIT_TIMEOUT'",
+    "SELECT VARIABLE_VALUE FROM information_schema.SESSION_VARIABLES \
+     WHERE VARIABLE_NAME = 'WAIT_TIMEOUT'",
+];
+
+#[test]
+fn scopes_types_and_errors_as_mariadb() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    same_as_mariadb(
+        &server,
+        &mariadb,
+        "sv",
+        &[],
+        SCOPES_AND_CHECKS,
+        Shown::NamesAndRows,
+    );
+}
+
+/// A session starts with the values SET GLOBAL gave; sessions already
+/// running keep theirs.
+#[test]
+fn new_sessions_start_from_global_values() {
+    let server = Server::start();
+    let shown = server.sql(
+        "SET GLOBAL wait_timeout = 77, GLOBAL sql_mode = 'NO_ENGINE_SUBSTITUTION'; \
+         SELECT @@wait_timeout, @@sql_mode",
+    );
+    assert!(shown.ends_with("28800\tSTRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION\n"), "{shown}");
+    let shown = server.sql("SELECT @@wait_timeout, @@sql_mode");
+    assert!(shown.ends_with("77\tNO_ENGINE_SUBSTITUTION\n"), "{shown}");
+}

@@ -49,7 +49,9 @@ pub type StartTls<'a, S> = &'a mut dyn FnMut(&mut S, &[u8]) -> io::Result<()>;
 /// sends a short request, then the TLS handshake, then its login.
 const CLIENT_SSL: u32 = 1 << 11;
 
+const STATUS_IN_TRANS: u16 = 1;
 const STATUS_AUTOCOMMIT: u16 = 2;
+const STATUS_IN_TRANS_READONLY: u16 = 0x2000;
 const STATUS_MORE_RESULTS: u16 = 8;
 
 pub struct Conn<S: Read + Write> {
@@ -226,6 +228,23 @@ fn read_param(r: &mut Reader<'_>, ty: u8, unsigned: bool) -> io::Result<Value> {
                 )
             }
         }
+        // TIME: sign, days, hours, minutes, seconds, microseconds.
+        11 => {
+            let n = r.u8()? as usize;
+            let b = r.take(n)?;
+            if n < 8 {
+                return Ok(Value::Time(0));
+            }
+            let days = u32::from_le_bytes(b[1..5].try_into().unwrap()) as i64;
+            let (h, mi, s) = (b[5] as i64, b[6] as i64, b[7] as i64);
+            let frac = if n >= 12 {
+                u32::from_le_bytes(b[8..12].try_into().unwrap()) as i64
+            } else {
+                0
+            };
+            let t = ((days * 24 + h) * 3600 + mi * 60 + s) * 1_000_000 + frac;
+            Value::Time(if b[0] == 1 { -t } else { t })
+        }
         _ => Value::Bytes(r.lenenc_str()?.to_vec()),
     })
 }
@@ -358,7 +377,8 @@ pub fn handshake<S: Read + Write>(
             return Ok(None);
         }
     };
-    let session = Session::login(engine.clone(), registry, id, &user, client_host, grants);
+    let mut session = Session::login(engine.clone(), registry, id, &user, client_host, grants);
+    session.set_found_rows(caps & FOUND_ROWS != 0);
     let mut conn = Conn {
         io,
         session,
@@ -408,11 +428,16 @@ impl<S: Read + Write> Conn<S> {
     }
 
     fn status(&self) -> u16 {
+        let mut status = 0;
         if self.session.autocommit() {
-            STATUS_AUTOCOMMIT
-        } else {
-            0
+            status |= STATUS_AUTOCOMMIT;
         }
+        match self.session.open_transaction() {
+            Some(true) => status |= STATUS_IN_TRANS | STATUS_IN_TRANS_READONLY,
+            Some(false) => status |= STATUS_IN_TRANS,
+            None => {}
+        }
+        status
     }
 
     fn send_ok(&mut self, affected: u64, last_id: u64, info: &str) -> io::Result<()> {
@@ -766,10 +791,12 @@ impl<S: Read + Write> Conn<S> {
                     ));
                 }
                 for i in 0..n {
-                    if nulls[i / 8] & (1 << (i % 8)) != 0 {
-                        params.push(Value::Null);
-                    } else if let Some(data) = st.long_data.remove(&(i as u16)) {
+                    // Data sent in pieces stands, whatever the NULL bit
+                    // says (mysqlnd sets it for such a parameter).
+                    if let Some(data) = st.long_data.remove(&(i as u16)) {
                         params.push(Value::Bytes(data));
+                    } else if nulls[i / 8] & (1 << (i % 8)) != 0 {
+                        params.push(Value::Null);
                     } else {
                         let (t, u) = st.types[i];
                         params.push(read_param(&mut r, t, u)?);

@@ -67,9 +67,8 @@ impl Session {
             Stmt::Sql(s) => s,
             Stmt::Admin(a) => {
                 self.refresh_grants()?;
-                self.warnings.clear();
+                self.clear_diagnostics();
                 self.showing_diagnostics = false;
-                self.error = None;
                 self.slot.counters.questions.add(1);
                 // Items of a view's query are named from its text.
                 self.statement_text = Some(batch.text.clone());
@@ -89,8 +88,7 @@ impl Session {
             w.value.eq_ignore_ascii_case("WARNINGS") || w.value.eq_ignore_ascii_case("ERRORS")
         }));
         if !diagnostics {
-            self.warnings.clear();
-            self.error = None;
+            self.clear_diagnostics();
         }
         self.showing_diagnostics = diagnostics;
         self.refresh_grants()?;
@@ -102,9 +100,12 @@ impl Session {
         crate::execution::recursive::take_cut_short();
         crate::expr::group_concat::take_cut_rows();
         let stop = self.slot.kill_query.clone();
-        let r = crate::expr::clock::with_statement_time(|| {
-            crate::expr::with_stop(&stop, || self.limited(|s| s.run(stmt, &params, &[], sink)))
-        });
+        let r = {
+            crate::expr::statement_results::start(self.row_count);
+            crate::expr::clock::with_statement_time(|| {
+                crate::expr::with_stop(&stop, || self.limited(|s| s.run(stmt, &params, &[], sink)))
+            })
+        };
         self.warn_from_execution();
         if lineardb_sync::wait::enabled() {
             // The key is made from the text without making the digest text;
@@ -164,6 +165,11 @@ impl Session {
                 name,
                 if_not_exists,
             } => self.show_create_database(name, *if_not_exists, sink),
+            Admin::Do(expressions) => {
+                let mut values = crate::result::CollectSink::default();
+                self.execute(&format!("SELECT {expressions}"), &mut values)?;
+                Ok(Outcome::done(0))
+            }
             Admin::KeysSwitch(parts) => {
                 // Keys are kept as rows come, as InnoDB keeps them (which
                 // MariaDB accepts without a note): only the table is checked.
@@ -236,9 +242,8 @@ impl Session {
                 "Incorrect arguments to mysqld_stmt_execute",
             ));
         }
-        self.warnings.clear();
+        self.clear_diagnostics();
         self.showing_diagnostics = false;
-        self.error = None;
         self.refresh_grants()?;
         self.slot.counters.questions.add(1);
         self.slot.begin("Execute", None);
@@ -247,9 +252,12 @@ impl Session {
         crate::execution::recursive::take_cut_short();
         crate::expr::group_concat::take_cut_rows();
         let stop = self.slot.kill_query.clone();
-        let r = crate::expr::clock::with_statement_time(|| {
-            crate::expr::with_stop(&stop, || self.limited(|s| s.run_prepared(p, params, sink)))
-        });
+        let r = {
+            crate::expr::statement_results::start(self.row_count);
+            crate::expr::clock::with_statement_time(|| {
+                crate::expr::with_stop(&stop, || self.limited(|s| s.run_prepared(p, params, sink)))
+            })
+        };
         self.warn_from_execution();
         if lineardb_sync::wait::enabled() {
             let schema = self.facts.database.as_deref();
@@ -557,7 +565,21 @@ impl Session {
     }
 
     /// Keeps a failed statement's error for SHOW WARNINGS / SHOW ERRORS.
-    fn noting_error(&mut self, r: Result<Outcome>) -> Result<Outcome> {
+    /// Ends a statement: its error noted for SHOW ERRORS, the id
+    /// LAST_INSERT_ID(expr) gave taken (and reported as the statement's),
+    /// ROW_COUNT() for the next statement.
+    fn noting_error(&mut self, mut r: Result<Outcome>) -> Result<Outcome> {
+        if let Some(id) = crate::expr::statement_results::take_given_id() {
+            self.facts.last_insert_id = id;
+            self.facts_changed();
+            if let Ok(Outcome::Done { last_insert_id, .. }) = &mut r {
+                *last_insert_id = id;
+            }
+        }
+        self.row_count = match &r {
+            Ok(Outcome::Done { affected, .. }) => *affected as i64,
+            Ok(Outcome::Rows) | Err(_) => -1,
+        };
         if let Err(e) = &r {
             self.error = Some((e.code, e.message.clone()));
         }

@@ -199,6 +199,23 @@ pub fn display_length(t: DataType, display_width: Option<u32>, fsp: u8) -> u32 {
 }
 
 impl Column {
+    /// Stored column `i` of the table `def` defines, seen as a column of
+    /// `table` (its name or alias in the query).
+    pub(crate) fn stored(def: &lineardb_table::TableDef, i: usize, table: &str) -> Column {
+        let c = &def.columns[i];
+        let mut col = Column::expr(&c.name, ColumnKind::of_column(c));
+        col.org_name = c.name.clone();
+        col.table = table.to_string();
+        col.schema = def.database.clone();
+        col.nullable = c.nullable;
+        col.data_type = Some(c.data_type);
+        col.fsp = c.fsp;
+        col.length = display_length(c.data_type, c.display_width, c.fsp);
+        col.attributes = ColumnAttributes::of(def, i);
+        col.default = Some(c.default.clone());
+        col
+    }
+
     pub fn expr(name: &str, kind: ColumnKind) -> Column {
         Column {
             name: name.to_string(),

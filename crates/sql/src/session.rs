@@ -3,6 +3,7 @@
 //! other sessions; the engine's catalog version is read (never written)
 //! to know when cached handles are stale.
 use crate::catalog::registry::{Registry, SessionSlot};
+use crate::catalog::system_variables::{self, isolation_name, Scope};
 use crate::catalog::table_locks::{LockMode, TableLocks, TableName};
 use crate::error::{Result, SqlError};
 use crate::expr::{Params, SessionFacts};
@@ -111,6 +112,14 @@ pub struct Session {
     /// `lineardb_query_memory`: bytes one query may hold for ORDER BY,
     /// DISTINCT and GROUP BY (per thread) before it fails with 1038.
     pub(crate) query_memory: usize,
+    /// The previous statement's warnings and errors, counted
+    /// (`@@warning_count`, `@@error_count`).
+    pub(crate) previous_diagnostics: (u64, u64),
+    /// The client asked for found rows (CLIENT_FOUND_ROWS): an UPDATE
+    /// reports the rows it matched, not only those it changed.
+    pub(crate) found_rows: bool,
+    /// Rows the last statement changed (ROW_COUNT() in the next one).
+    pub(crate) row_count: i64,
     /// The connection's TLS version and cipher, if it uses TLS.
     pub(crate) tls: Option<(String, String)>,
     /// Commits do not wait for the log ([`set_deferred_durability`](Self::set_deferred_durability)).
@@ -359,9 +368,45 @@ impl Session {
             max_statement_time: registry.max_statement_time(),
             tls: None,
             query_memory: DEFAULT_QUERY_MEMORY,
+            previous_diagnostics: (0, 0),
+            found_rows: false,
+            row_count: 0,
             deferred_durability: false,
             undurable: None,
         }
+        .starting_from_global_values()
+    }
+
+    /// The session with the values SET GLOBAL gave variables it has its
+    /// own value of, as MariaDB starts a session.
+    fn starting_from_global_values(mut self) -> Session {
+        for (name, value) in self.registry.global_variables() {
+            let Some(def) = system_variables::definition(&name) else {
+                continue;
+            };
+            match name.as_str() {
+                "autocommit" => self.autocommit = value == Value::Int(1),
+                "transaction_isolation" | "tx_isolation" => {
+                    if let Some(level) = value.to_text().as_deref().and_then(isolation_name) {
+                        self.isolation = level;
+                    }
+                }
+                _ if def.scope == Scope::Both => {
+                    self.variables.insert(name, value);
+                }
+                _ => {}
+            }
+        }
+        self
+    }
+
+    /// Starts a statement's diagnostics: the previous statement's are
+    /// counted, then dropped.
+    pub(crate) fn clear_diagnostics(&mut self) {
+        let errors = self.error.is_some() as u64;
+        self.previous_diagnostics = (self.warnings.len() as u64 + errors, errors);
+        self.warnings.clear();
+        self.error = None;
     }
 
     /// Records that the connection runs over TLS (`Ssl_version`,
@@ -416,6 +461,20 @@ impl Session {
         self.autocommit
     }
 
+    /// CLIENT_FOUND_ROWS: UPDATE reports rows matched.
+    pub fn set_found_rows(&mut self, on: bool) {
+        self.found_rows = on;
+    }
+
+    /// Whether a transaction is open (COMMIT would end one), and whether
+    /// it is READ ONLY: the server status flags IN_TRANS and
+    /// IN_TRANS_READONLY drivers read to decide whether to send COMMIT.
+    pub fn open_transaction(&self) -> Option<bool> {
+        let open =
+            self.explicit || (!self.autocommit && (self.txn.is_some() || self.view.is_some()));
+        open.then_some(self.read_only_transaction)
+    }
+
     /// USE / COM_INIT_DB.
     pub fn use_database(&mut self, db: &str) -> Result<()> {
         self.require_database_visible(db)?;
@@ -427,38 +486,73 @@ impl Session {
         Ok(())
     }
 
-    /// A system or session variable's value.
+    /// A system variable's value in this session (its session value, or
+    /// the server's for a global-only variable); `None` for a name
+    /// lineardb does not know.
     pub fn variable(&self, name: &str) -> Option<Value> {
         let lower = name.to_ascii_lowercase();
+        let def = system_variables::definition(&lower)?;
         if let Some(v) = self.variables.get(&lower) {
             return Some(v.clone());
         }
-        Some(match lower.as_str() {
-            "version" => Value::str(SERVER_VERSION),
-            "version_comment" => Value::str("lineardb"),
-            "max_allowed_packet" => Value::UInt(self.registry.max_allowed_packet()),
-            "max_connections" => Value::UInt(self.registry.max_connections()),
-            "max_statement_time" => Value::Decimal(lineardb_table::Dec::new(
-                (self.max_statement_time * 1e6).round() as i128,
-                6,
-            )),
+        if let Some(v) = self
+            .session_fact(&lower)
+            .or_else(|| self.server_fact(&lower))
+        {
+            return Some(v);
+        }
+        if def.scope == Scope::Global {
+            if let Some(v) = self.registry.global_variable(&lower) {
+                return Some(v);
+            }
+        }
+        Some(def.default_value())
+    }
+
+    /// `@@name`, `@@session.name`, `@@local.name` or `@@global.name`
+    /// (`written` without the `@@`): 1193 for an unknown name, 1238 for
+    /// a scope the variable does not have.
+    pub(crate) fn system_variable(&self, written: &str) -> Result<Value> {
+        let (scope, name) = match written.split_once('.') {
+            Some((s, n)) if s.eq_ignore_ascii_case("global") => (Some(Scope::Global), n),
+            Some((s, n))
+                if s.eq_ignore_ascii_case("session") || s.eq_ignore_ascii_case("local") =>
+            {
+                (Some(Scope::Session), n)
+            }
+            _ => (None, written),
+        };
+        let lower = name.to_ascii_lowercase();
+        let def =
+            system_variables::definition(&lower).ok_or_else(|| system_variables::unknown(name))?;
+        let wrong_scope = |what: &str| {
+            SqlError::new(
+                1238,
+                "HY000",
+                format!("Variable '{lower}' is a {what} variable"),
+            )
+        };
+        match (scope, def.scope) {
+            (Some(Scope::Global), Scope::Session) => Err(wrong_scope("SESSION")),
+            (Some(Scope::Session), Scope::Global) => Err(wrong_scope("GLOBAL")),
+            (Some(Scope::Global), _) => Ok(self.global_value(def)),
+            _ => Ok(self.variable(&lower).unwrap_or(Value::Null)),
+        }
+    }
+
+    /// A variable's server-wide value (`@@global.name`).
+    pub(crate) fn global_value(&self, def: &system_variables::Definition) -> Value {
+        self.server_fact(def.name)
+            .or_else(|| self.registry.global_variable(def.name))
+            .unwrap_or_else(|| def.default_value())
+    }
+
+    /// Values that are this session's own.
+    fn session_fact(&self, name: &str) -> Option<Value> {
+        Some(match name {
             "autocommit" => Value::Int(self.autocommit as i64),
-            "innodb_lock_wait_timeout" => {
-                Value::Int(self.engine.lock_wait_timeout().as_secs() as i64)
-            }
-            "innodb_flush_log_at_trx_commit" => {
-                Value::Int(self.engine.flush_log_at_trx_commit() as i64)
-            }
-            "sql_mode" => {
-                Value::str(
-                    "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION",
-                )
-            }
-            "character_set_client"
-            | "character_set_connection"
-            | "character_set_results"
-            | "character_set_server" => Value::str("utf8mb4"),
-            "collation_connection" | "collation_server" => Value::str("utf8mb4_general_ci"),
+            "max_statement_time" => system_variables::double_value(self.max_statement_time),
+            "transaction_isolation" | "tx_isolation" => Value::str(self.isolation),
             // The current database's default (the server's without one).
             "collation_database" | "character_set_database" => {
                 let c = self
@@ -467,22 +561,37 @@ impl Session {
                     .as_deref()
                     .and_then(|db| self.engine.database_collation(db).ok())
                     .unwrap_or_default();
-                Value::str(if lower == "collation_database" {
+                Value::str(if name == "collation_database" {
                     c.name()
                 } else {
                     c.charset()
                 })
             }
-            "transaction_isolation" | "tx_isolation" => Value::str(self.isolation),
-            "lower_case_table_names" => Value::Int(1),
-            "foreign_key_checks" | "unique_checks" | "check_constraint_checks" | "sql_notes" => {
-                Value::Int(1)
-            }
-            "time_zone" | "system_time_zone" => Value::str("SYSTEM"),
-            "wait_timeout" | "interactive_timeout" => Value::Int(28800),
-            "net_write_timeout" => Value::Int(60),
-            "max_recursive_iterations" => Value::UInt(1000),
-            "group_concat_max_len" => Value::UInt(1_048_576),
+            "lineardb_parallel_threads" => Value::UInt(self.parallel_threads as u64),
+            "lineardb_parallel_min_rows" => Value::UInt(self.parallel_min_rows),
+            "lineardb_query_memory" => Value::UInt(self.query_memory as u64),
+            "warning_count" => Value::UInt(self.previous_diagnostics.0),
+            "error_count" => Value::UInt(self.previous_diagnostics.1),
+            "last_insert_id" | "identity" => Value::UInt(self.facts.last_insert_id),
+            "timestamp" => Value::Decimal(lineardb_table::Dec::new(
+                i128::from(crate::expr::clock::statement_utc()),
+                6,
+            )),
+            _ => return None,
+        })
+    }
+
+    /// Facts of the server and the engine that differ from MariaDB's
+    /// defaults, or that lineardb keeps in places of their own.
+    fn server_fact(&self, name: &str) -> Option<Value> {
+        Some(match name {
+            "version" => Value::str(SERVER_VERSION),
+            "version_comment" => Value::str("lineardb"),
+            "max_allowed_packet" => Value::UInt(self.registry.max_allowed_packet()),
+            "max_connections" => Value::UInt(self.registry.max_connections()),
+            "innodb_lock_wait_timeout" => Value::UInt(self.engine.lock_wait_timeout().as_secs()),
+            "innodb_flush_log_at_trx_commit" => Value::UInt(self.engine.flush_log_at_trx_commit()),
+            "lower_case_table_names" => Value::UInt(1),
             "license" => Value::str("Apache-2.0"),
             "have_ssl" | "have_openssl" => Value::str(if self.registry.tls_offered() {
                 "YES"
@@ -490,37 +599,20 @@ impl Session {
                 "DISABLED"
             }),
             "require_secure_transport" => Value::Int(self.registry.tls_required() as i64),
-            "port" => Value::Int(3306),
+            "port" => Value::UInt(3306),
             // No unix socket: clients that prefer one stay on TCP.
             "socket" => Value::str(""),
-            "parallel_threads" | "lineardb_parallel_threads" => {
-                Value::Int(self.parallel_threads as i64)
-            }
-            "lineardb_parallel_min_rows" => Value::UInt(self.parallel_min_rows),
-            // Facts drivers and tools read at connect.
-            "init_connect" => Value::str(""),
-            "query_cache_size" => Value::UInt(0),
-            "query_cache_type" => Value::str("OFF"),
+            "hostname" => Value::str("localhost"),
             "have_query_cache" => Value::str("NO"),
-            "net_buffer_length" => Value::UInt(16384),
-            "protocol_version" => Value::UInt(10),
             "version_compile_os" => Value::str(std::env::consts::OS),
             "version_compile_machine" => Value::str(std::env::consts::ARCH),
             "default_storage_engine" | "storage_engine" => Value::str("lineardb"),
-            "performance_schema" => Value::Int(1),
             "log_bin" => Value::Int(0),
-            "server_id" => Value::UInt(1),
+            "performance_schema" => Value::Int(1),
             "character_set_system" => Value::str("utf8mb4"),
-            "lineardb_query_memory" => Value::UInt(self.query_memory as u64),
-            "lineardb_instrumentation" => Value::str(if lineardb_sync::wait::enabled() {
-                "ON"
-            } else {
-                "OFF"
-            }),
-            other => match UNFOLLOWED.iter().find(|(n, _)| *n == other) {
-                Some((_, default)) => default.value(),
-                None => return None,
-            },
+            "system_time_zone" => Value::str(&crate::expr::clock::system_zone_name()),
+            "lineardb_instrumentation" => Value::Int(lineardb_sync::wait::enabled() as i64),
+            _ => return None,
         })
     }
 
@@ -671,110 +763,13 @@ pub(crate) fn table_lock_allows(
     }
 }
 
-/// A variable's default value (a constant).
-#[derive(Clone, Copy)]
-pub(crate) enum VariableDefault {
-    Int(i64),
-    UInt(u64),
-}
-
-impl VariableDefault {
-    pub(crate) fn value(self) -> Value {
-        match self {
-            VariableDefault::Int(n) => Value::Int(n),
-            VariableDefault::UInt(n) => Value::UInt(n),
-        }
-    }
-}
-
-/// Variables that change what statements do and that lineardb does not
-/// follow beyond their default: they read as the default, and SET to
-/// another value is refused (1235) rather than kept and ignored.
-pub(crate) const UNFOLLOWED: &[(&str, VariableDefault)] = &[
-    ("auto_increment_increment", VariableDefault::UInt(1)),
-    ("auto_increment_offset", VariableDefault::UInt(1)),
-    ("sql_select_limit", VariableDefault::UInt(u64::MAX)),
-    ("sql_safe_updates", VariableDefault::Int(0)),
-    ("sql_auto_is_null", VariableDefault::Int(0)),
-    ("read_only", VariableDefault::Int(0)),
-    // The session's default; START TRANSACTION READ ONLY leaves it.
-    ("tx_read_only", VariableDefault::Int(0)),
-];
-
-/// Every system variable [`Session::variable`] knows, by name (SHOW
-/// VARIABLES and information_schema's variables tables list them).
-pub(crate) const VARIABLE_NAMES: &[&str] = &[
-    "auto_increment_increment",
-    "auto_increment_offset",
-    "autocommit",
-    "character_set_client",
-    "character_set_connection",
-    "character_set_database",
-    "character_set_results",
-    "character_set_server",
-    "character_set_system",
-    "check_constraint_checks",
-    "collation_connection",
-    "collation_database",
-    "collation_server",
-    "default_storage_engine",
-    "foreign_key_checks",
-    "group_concat_max_len",
-    "have_openssl",
-    "have_query_cache",
-    "have_ssl",
-    "init_connect",
-    "innodb_flush_log_at_trx_commit",
-    "innodb_lock_wait_timeout",
-    "interactive_timeout",
-    "license",
-    "lineardb_instrumentation",
-    "lineardb_parallel_min_rows",
-    "lineardb_parallel_threads",
-    "lineardb_query_memory",
-    "log_bin",
-    "lower_case_table_names",
-    "max_allowed_packet",
-    "max_connections",
-    "max_recursive_iterations",
-    "max_statement_time",
-    "net_buffer_length",
-    "net_write_timeout",
-    "performance_schema",
-    "port",
-    "protocol_version",
-    "query_cache_size",
-    "query_cache_type",
-    "read_only",
-    "require_secure_transport",
-    "server_id",
-    "socket",
-    "sql_auto_is_null",
-    "sql_mode",
-    "sql_notes",
-    "sql_safe_updates",
-    "sql_select_limit",
-    "storage_engine",
-    "system_time_zone",
-    "time_zone",
-    "tx_isolation",
-    "tx_read_only",
-    "unique_checks",
-    "version",
-    "version_comment",
-    "version_compile_machine",
-    "version_compile_os",
-    "wait_timeout",
-];
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// SHOW VARIABLES lists `VARIABLE_NAMES`: each must be one
-    /// `Session::variable` answers, or it would show an empty value.
+    /// Every variable answers, in both scopes it has.
     #[test]
-    fn every_listed_variable_has_a_value() {
+    fn every_variable_has_a_value() {
         let dir = tempfile::tempdir().unwrap();
         let engine = Arc::new(
             Engine::open(
@@ -784,14 +779,21 @@ mod tests {
             .unwrap(),
         );
         let session = Session::new(engine, &Registry::new());
-        let missing: Vec<&str> = VARIABLE_NAMES
-            .iter()
-            .copied()
-            .filter(|n| session.variable(n).is_none())
-            .collect();
-        assert!(missing.is_empty(), "listed without a value: {missing:?}");
-        for (name, _) in UNFOLLOWED {
-            assert!(VARIABLE_NAMES.contains(name), "{name} is not listed");
+        for def in system_variables::all() {
+            assert!(session.variable(def.name).is_some(), "{}", def.name);
+            if def.scope != Scope::Session {
+                session
+                    .system_variable(&format!("global.{}", def.name))
+                    .unwrap();
+            }
         }
+        assert_eq!(session.system_variable("no_such").unwrap_err().code, 1193);
+        assert_eq!(
+            session
+                .system_variable("session.max_connections")
+                .unwrap_err()
+                .code,
+            1238
+        );
     }
 }

@@ -289,11 +289,20 @@ fn parallel_settings_and_hints_decide_which_scans_go_parallel() {
     ]];
     let agg = |s: &mut Session, sql: &str| ints(&s.query(sql).unwrap().1);
 
-    for bad in ["0", "257", "'many'", "NULL"] {
+    // As MariaDB's numeric variables: a number outside the range is
+    // brought within it with warning 1292; anything else is 1232.
+    for (outside, kept) in [("0", 1), ("257", 256)] {
+        s.query(&format!("SET lineardb_parallel_threads = {outside}"))
+            .unwrap();
+        assert_eq!(s.warnings()[0].0, 1292, "{outside}");
+        let (_, rows) = s.query("SELECT @@lineardb_parallel_threads").unwrap();
+        assert_eq!(ints(&rows), vec![vec![Some(kept)]]);
+    }
+    for bad in ["'many'", "NULL"] {
         let e = s
             .query(&format!("SET lineardb_parallel_threads = {bad}"))
             .unwrap_err();
-        assert_eq!(e.code, 1231, "{bad}");
+        assert_eq!(e.code, 1232, "{bad}");
     }
     s.query("SET lineardb_parallel_threads = 2").unwrap();
     let (_, rows) = s.query("SELECT @@lineardb_parallel_threads").unwrap();

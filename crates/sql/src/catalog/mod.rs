@@ -7,4 +7,5 @@ pub(crate) mod definitions;
 pub(crate) mod information_schema;
 pub(crate) mod perf_schema;
 pub(crate) mod registry;
+pub(crate) mod system_variables;
 pub(crate) mod table_locks;

@@ -8,6 +8,7 @@
 //! session writes.
 use crate::waits;
 use lineardb_sync::{LocalCounter, Mutex, SharedFlag, SharedWord};
+use lineardb_table::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
@@ -270,6 +271,9 @@ pub struct Registry {
     watchdog: std::sync::OnceLock<()>,
     /// LOCK TABLES' locks.
     pub(crate) table_locks: crate::catalog::table_locks::TableLocks,
+    /// Values SET GLOBAL gave variables that have no place of their own
+    /// above, by name; a new session starts with them.
+    global_variables: Mutex<HashMap<String, Value>>,
     me: Weak<Registry>,
 }
 
@@ -293,6 +297,7 @@ impl Default for Registry {
             tls: SharedWord::new(0),
             watchdog: std::sync::OnceLock::new(),
             table_locks: Default::default(),
+            global_variables: Mutex::with_class(waits::SESSIONS, HashMap::new()),
             me: Weak::new(),
         }
     }
@@ -339,6 +344,20 @@ impl Registry {
     /// Sessions connected now.
     pub fn connections(&self) -> usize {
         self.slots.lock().len()
+    }
+
+    /// The value SET GLOBAL gave variable `name`, if any.
+    pub(crate) fn global_variable(&self, name: &str) -> Option<Value> {
+        self.global_variables.lock().get(name).cloned()
+    }
+
+    /// Every value SET GLOBAL gave (a new session's start).
+    pub(crate) fn global_variables(&self) -> HashMap<String, Value> {
+        self.global_variables.lock().clone()
+    }
+
+    pub(crate) fn set_global_variable(&self, name: &str, value: Value) {
+        self.global_variables.lock().insert(name.to_string(), value);
     }
 
     pub(crate) fn max_statement_time(&self) -> f64 {

@@ -105,6 +105,85 @@ pub(crate) fn utc_of_local(local: i64) -> i64 {
     local - offset * 1_000_000
 }
 
+/// The server's time zone as `@@system_time_zone` names it: UTC, or its
+/// offset now.
+pub(crate) fn system_zone_name() -> String {
+    let now = now_utc();
+    let offset = (local(now) - now) / 1_000_000;
+    if offset == 0 {
+        return "UTC".into();
+    }
+    let sign = if offset < 0 { '-' } else { '+' };
+    format!(
+        "{sign}{:02}:{:02}",
+        offset.abs() / 3600,
+        offset.abs() / 60 % 60
+    )
+}
+
+/// The zone `text` names: `Some(None)` for SYSTEM, `Some(Some(minutes))`
+/// for an offset `±hh:mm` from -12:59 to +13:00, `None` otherwise (named
+/// zones need time zone tables).
+pub(crate) fn zone_offset(text: &str) -> Option<Option<i64>> {
+    if text.eq_ignore_ascii_case("SYSTEM") {
+        return Some(None);
+    }
+    let t = text.trim();
+    let (negative, rest) = match t.as_bytes().first() {
+        Some(b'+') => (false, &t[1..]),
+        Some(b'-') => (true, &t[1..]),
+        _ => return None,
+    };
+    let (h, m) = rest.split_once(':')?;
+    let digits = |s: &str| !s.is_empty() && s.len() <= 2 && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(h) || !digits(m) {
+        return None;
+    }
+    let (h, m): (i64, i64) = (h.parse().ok()?, m.parse().ok()?);
+    let minutes = if negative { -(h * 60 + m) } else { h * 60 + m };
+    (m <= 59 && (-(12 * 60 + 59)..=13 * 60).contains(&minutes)).then_some(Some(minutes))
+}
+
+/// The `time_zone` that `text` names, as MariaDB writes it: SYSTEM, or
+/// an offset `±hh:mm` from -12:59 to +13:00 (1298 otherwise: named zones
+/// need time zone tables, which lineardb has not). lineardb keeps times
+/// in the server's zone, so an offset is taken only where it is that
+/// zone's all year (1235 otherwise).
+pub(crate) fn time_zone(text: &str) -> crate::error::Result<String> {
+    use crate::error::SqlError;
+    let unknown = || {
+        SqlError::new(
+            1298,
+            "HY000",
+            format!("Unknown or incorrect time zone: '{text}'"),
+        )
+    };
+    let minutes = match zone_offset(text).ok_or_else(unknown)? {
+        Some(minutes) => minutes,
+        None => return Ok("SYSTEM".into()),
+    };
+    let shown = format!(
+        "{}{:02}:{:02}",
+        if minutes < 0 { '-' } else { '+' },
+        minutes.abs() / 60,
+        minutes.abs() % 60
+    );
+    // The zone's offset in winter and in summer.
+    const DAY: i64 = 86_400 * 1_000_000;
+    let now = now_utc();
+    let year_start = now - now.rem_euclid(365 * DAY);
+    let same_all_year = [year_start, year_start + 182 * DAY]
+        .iter()
+        .all(|&t| (local(t) - t) / 60_000_000 == minutes);
+    if !same_all_year {
+        return Err(SqlError::unsupported(format!(
+            "time_zone = '{shown}' (times are kept in the server's time zone, {})",
+            system_zone_name()
+        )));
+    }
+    Ok(shown)
+}
+
 /// Whole seconds of `micros` (DATETIME without fractional digits).
 pub(crate) fn whole_seconds(micros: i64) -> i64 {
     micros - micros.rem_euclid(1_000_000)

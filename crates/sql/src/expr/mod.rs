@@ -5,6 +5,7 @@
 pub(crate) mod clock;
 pub(crate) mod group_concat;
 pub(crate) mod row_key;
+pub(crate) mod statement_results;
 pub(crate) mod subquery;
 pub(crate) mod user_variables;
 mod walk;
@@ -109,6 +110,10 @@ pub(crate) enum Func {
     Month,
     Day,
     Sleep,
+    /// LAST_INSERT_ID(expr): its value, given to the session.
+    GiveLastInsertId,
+    /// ROW_COUNT().
+    RowCount,
     /// NOW(), CURRENT_TIMESTAMP, LOCALTIME[STAMP]: the statement's start.
     Now,
     /// SYSDATE(): the time it is evaluated.
@@ -283,6 +288,10 @@ pub(crate) struct ScopeColumn {
     /// A column declared JSON (its `json_valid` CHECK): JSON_ARRAY and
     /// JSON_OBJECT write its value as JSON.
     pub json: bool,
+    /// What the column is where it comes from (a table's, a derived
+    /// table's or a union's column): a select item that is the column
+    /// shows it so on the wire (type, character set, flags, origin).
+    pub origin: Option<std::sync::Arc<crate::result::Column>>,
 }
 
 /// Session facts some functions return.
@@ -353,7 +362,7 @@ pub(crate) struct Compiler<'a> {
     /// Where window functions go; `None` where they are not allowed.
     pub windows: Option<window::Windows>,
     /// Session/system variables for `@@name`.
-    pub variable: &'a dyn Fn(&str) -> Option<Value>,
+    pub variable: &'a dyn Fn(&str) -> Result<Value>,
     /// Plans subqueries and resolves outer blocks' columns; `None` where
     /// subqueries are not supported.
     pub planner: Option<&'a mut dyn SubqueryPlanner>,
@@ -597,12 +606,12 @@ impl Compiler<'_> {
             E::CompoundIdentifier(parts) => {
                 let n = parts.len();
                 if n >= 2 && parts[0].value.starts_with("@@") {
-                    let name = parts[1..]
+                    let written = parts
                         .iter()
                         .map(|p| p.value.as_str())
                         .collect::<Vec<_>>()
                         .join(".");
-                    return self.var(&name);
+                    return self.var(&written[2..]);
                 }
                 self.resolve(Some(&parts[n - 2].value), &parts[n - 1].value)?
             }
@@ -1124,20 +1133,9 @@ impl Compiler<'_> {
         ))
     }
 
-    fn var(&self, name: &str) -> Result<Expr> {
-        let name = name
-            .trim_start_matches("session.")
-            .trim_start_matches("global.")
-            .trim_start_matches("SESSION.")
-            .trim_start_matches("GLOBAL.");
-        match (self.variable)(name) {
-            Some(v) => Ok(Expr::Lit(v)),
-            None => Err(SqlError::new(
-                1193,
-                "HY000",
-                format!("Unknown system variable '{name}'"),
-            )),
-        }
+    /// `@@name` (`written` without the `@@`, with any scope).
+    fn var(&self, written: &str) -> Result<Expr> {
+        (self.variable)(written).map(Expr::Lit)
     }
 
     fn function(&mut self, f: &ast::Function) -> Result<Expr> {
@@ -1174,11 +1172,14 @@ impl Compiler<'_> {
             name.as_str(),
             "GROUP_CONCAT" | "JSON_ARRAYAGG" | "JSON_OBJECTAGG"
         ) {
-            if let Some(n) = (self.variable)("group_concat_max_len").and_then(|v| match v {
-                Value::Int(n) => u64::try_from(n).ok(),
-                Value::UInt(n) => Some(n),
-                _ => None,
-            }) {
+            if let Some(n) = (self.variable)("group_concat_max_len")
+                .ok()
+                .and_then(|v| match v {
+                    Value::Int(n) => u64::try_from(n).ok(),
+                    Value::UInt(n) => Some(n),
+                    _ => None,
+                })
+            {
                 bounds.max_len = n;
             }
         }
@@ -1390,6 +1391,8 @@ impl Compiler<'_> {
             "VERSION" => return lit(Value::str(crate::SERVER_VERSION)),
             "CONNECTION_ID" => return lit(Value::UInt(facts.connection_id)),
             "LAST_INSERT_ID" if a.is_empty() => return lit(Value::UInt(facts.last_insert_id)),
+            "LAST_INSERT_ID" => (Func::GiveLastInsertId, 1..=1),
+            "ROW_COUNT" => (Func::RowCount, 0..=0),
             "LENGTH" | "OCTET_LENGTH" => (Func::Length, 1..=1),
             "CHAR_LENGTH" | "CHARACTER_LENGTH" => (Func::CharLength, 1..=1),
             "UPPER" | "UCASE" => (Func::Upper, 1..=1),
@@ -2401,6 +2404,17 @@ impl Expr {
                 }
                 v
             }
+            Func::RowCount => Value::Int(statement_results::row_count()),
+            Func::GiveLastInsertId => {
+                let v = v0()?;
+                let id = match &v {
+                    Value::Null => 0,
+                    Value::Int(n) => *n as u64,
+                    other => other.as_f64().map_or(0, |f| f as i64 as u64),
+                };
+                statement_results::give_id(id);
+                Value::UInt(id)
+            }
             Func::Sleep => {
                 // Seconds (fractions allowed), at most an hour; returns 0.
                 let secs = v0()?.as_f64().unwrap_or(0.0).clamp(0.0, 3600.0);
@@ -2689,6 +2703,8 @@ impl Expr {
                 | Func::Day
                 | Func::Sleep
                 | Func::UnixTimestamp => ColumnKind::Int,
+                Func::GiveLastInsertId => ColumnKind::UInt,
+                Func::RowCount => ColumnKind::Int,
                 Func::Now | Func::SysDate | Func::UtcTimestamp => ColumnKind::DateTime,
                 Func::CurDate | Func::UtcDate => ColumnKind::Date,
                 Func::CurTime | Func::UtcTime => ColumnKind::Time,
@@ -2810,7 +2826,8 @@ impl Expr {
             Expr::Lit(_) | Expr::Param(_) => true,
             Expr::Arith(_, a, b) => a.is_constant() && b.is_constant(),
             Expr::Neg(a) => a.is_constant(),
-            Expr::Func(Func::SetUserVariable, _) => false,
+            Expr::Func(Func::SetUserVariable | Func::GiveLastInsertId | Func::RowCount, _) => false,
+            Expr::Func(Func::Builtin(b) | Func::Collated(b, _), _) if b.volatile => false,
             Expr::Func(_, l) => l.iter().all(|x| x.is_constant()),
             Expr::Interval(_, a) => a.is_constant(),
             Expr::Cast(a, _) => a.is_constant(),

@@ -15,6 +15,7 @@ use lineardb_table::Value;
 
 pub(super) const FUNCTIONS: &[Builtin] = &[
     Builtin::new(&["DATE"], (1, 1), date, date_of),
+    Builtin::new(&["CONVERT_TZ"], (3, 3), datetime, convert_tz),
     Builtin::new(&["TIME"], (1, 1), time_part_kind, time_part),
     Builtin::new(&["HOUR"], (1, 1), int, hour),
     Builtin::new(&["MINUTE"], (1, 1), int, minute),
@@ -629,6 +630,27 @@ fn from_unixtime(a: &[Value]) -> Result<Value> {
         Some(format) => Value::str(&format_with(local, &text_of(format).unwrap_or_default())),
         None => Value::DateTime(local),
     })
+}
+
+/// CONVERT_TZ(dt, from, to): `dt` read in zone `from`, shown in zone
+/// `to`; zones are SYSTEM or offsets (NULL for a named zone, as MariaDB
+/// without time zone tables gives).
+fn convert_tz(a: &[Value]) -> Result<Value> {
+    let (Some(t), Some(from), Some(to)) = (
+        datetime_of(&a[0]),
+        text_of(&a[1]).and_then(|z| clock::zone_offset(&z)),
+        text_of(&a[2]).and_then(|z| clock::zone_offset(&z)),
+    ) else {
+        return Ok(Value::Null);
+    };
+    let utc = match from {
+        Some(minutes) => t - minutes * 60_000_000,
+        None => clock::utc_of_local(t),
+    };
+    Ok(Value::DateTime(match to {
+        Some(minutes) => utc + minutes * 60_000_000,
+        None => clock::local(utc),
+    }))
 }
 
 /// UNIX_TIMESTAMP(d): seconds since the epoch of `d` in the server's time

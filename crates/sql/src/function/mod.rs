@@ -11,6 +11,7 @@ mod hash;
 pub(crate) mod json;
 mod numeric;
 mod string;
+mod unique_ids;
 
 use crate::error::Result;
 use crate::result::ColumnKind;
@@ -62,6 +63,8 @@ pub(crate) struct Builtin {
     /// per argument, `j` for JSON text (another JSON function's result),
     /// `b` for TRUE or FALSE, `s` for any other value.
     pub(crate) json_arguments: bool,
+    /// Whether each call may give another value (see [`Builtin::volatile`]).
+    pub(crate) volatile: bool,
     /// Whether it reads every argument as a number (then an ENUM column is
     /// its member's number and `0x41` is 65: `Compiler::call`).
     pub(crate) numeric_arguments: bool,
@@ -115,6 +118,16 @@ impl Builtin {
             counts_characters: false,
             json_arguments: false,
             numeric_arguments: false,
+            volatile: false,
+        }
+    }
+
+    /// The same function, giving another value at each call (RAND(),
+    /// UUID()): never evaluated ahead as a constant.
+    pub(crate) const fn volatile(self) -> Builtin {
+        Builtin {
+            volatile: true,
+            ..self
         }
     }
 
@@ -196,6 +209,7 @@ pub(crate) fn lookup(name: &str) -> Option<&'static Builtin> {
         hash::FUNCTIONS,
         json::FUNCTIONS,
         bitwise::FUNCTIONS,
+        unique_ids::FUNCTIONS,
     ]
     .into_iter()
     .flatten()

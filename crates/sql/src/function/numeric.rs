@@ -19,6 +19,7 @@ pub(super) const FUNCTIONS: &[Builtin] = &[
     Builtin::new(&["LOG10"], (1, 1), double, log10).numeric_arguments(),
     Builtin::new(&["SIGN"], (1, 1), int, sign).numeric_arguments(),
     Builtin::new(&["PI"], (0, 0), double, pi),
+    Builtin::new(&["RAND"], (0, 0), double, rand).volatile(),
     Builtin::new(&["CONV"], (3, 3), text, conv),
     Builtin::collated(&["GREATEST"], (2, usize::MAX), common_kind, greatest),
     Builtin::collated(&["LEAST"], (2, usize::MAX), common_kind, least),
@@ -93,6 +94,12 @@ fn real(v: f64) -> Value {
     } else {
         Value::Null
     }
+}
+
+/// RAND(): uniform in [0, 1). (RAND(seed), MariaDB's repeatable sequence,
+/// is refused by its arity.)
+fn rand(_: &[Value]) -> Result<Value> {
+    Ok(Value::Double(rand::random::<f64>()))
 }
 
 /// TRUNCATE(x, d): x cut (toward zero) to d decimals; d may be negative.

@@ -46,6 +46,8 @@ pub(crate) enum Admin {
     /// SHOW TABLE STATUS [{FROM | IN} db] [LIKE … | WHERE …] (read as SHOW
     /// TABLES, whose options it has).
     ShowTableStatus(Box<sqlparser::ast::ShowStatementOptions>),
+    /// DO expr [, expr …]: the expressions evaluated, their values dropped.
+    Do(String),
     /// SHOW CREATE {DATABASE | SCHEMA} [IF NOT EXISTS] name.
     ShowCreateDatabase {
         name: String,
@@ -85,6 +87,7 @@ fn looks_admin(sql: &str) -> bool {
     };
     let is = |x: &str, y: &str| a.eq_ignore_ascii_case(x) && b.eq_ignore_ascii_case(y);
     is("CHECK", "TABLE")
+        || a.eq_ignore_ascii_case("DO")
         || is("ANALYZE", "TABLE")
         || is("ANALYZE", "NO_WRITE_TO_BINLOG")
         || is("ANALYZE", "LOCAL")
@@ -121,6 +124,9 @@ pub(crate) fn parse_admin(sql: &str) -> Option<Result<Admin>> {
     }
     if let Some(r) = parse_account_statement(sql) {
         return Some(r.map(Admin::Account));
+    }
+    if let Some(("DO" | "do" | "Do" | "dO", rest)) = sql.split_once(char::is_whitespace) {
+        return Some(Ok(Admin::Do(rest.trim().trim_end_matches(';').to_string())));
     }
     let mut r = Reader::of(sql)?;
     let stmt = if r.keywords(&["CHECK", "TABLE"]) {

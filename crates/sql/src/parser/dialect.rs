@@ -191,7 +191,43 @@ pub(crate) fn parser(sql: &str) -> Result<Parser<'static>, ParserError> {
 
 /// The statements of `sql`, read as [`parser`] reads them.
 pub(crate) fn parse_sql(sql: &str) -> Result<Vec<Statement>, ParserError> {
-    parser(sql)?.parse_statements()
+    let mut statements = parser(sql)?.parse_statements()?;
+    use sqlparser::ast::VisitMut;
+    let _ = statements.visit(&mut DropDual);
+    Ok(statements)
+}
+
+/// `FROM DUAL` (MySQL's placeholder table, unquoted and alone) is no FROM
+/// at all.
+struct DropDual;
+
+impl sqlparser::ast::VisitorMut for DropDual {
+    type Break = ();
+
+    fn pre_visit_query(&mut self, query: &mut sqlparser::ast::Query) -> std::ops::ControlFlow<()> {
+        drop_dual(&mut query.body);
+        std::ops::ControlFlow::Continue(())
+    }
+}
+
+fn drop_dual(body: &mut sqlparser::ast::SetExpr) {
+    use sqlparser::ast::{ObjectNamePart, SetExpr, TableFactor};
+    match body {
+        SetExpr::Select(s) => {
+            let dual = matches!(s.from.as_slice(), [only] if only.joins.is_empty()
+                && matches!(&only.relation, TableFactor::Table { name, alias: None, args: None, .. }
+                    if matches!(name.0.as_slice(), [ObjectNamePart::Identifier(i)]
+                        if i.quote_style.is_none() && i.value.eq_ignore_ascii_case("dual"))));
+            if dual {
+                s.from.clear();
+            }
+        }
+        SetExpr::SetOperation { left, right, .. } => {
+            drop_dual(left);
+            drop_dual(right);
+        }
+        _ => {}
+    }
 }
 
 /// Where a token at `at` (1-based line and column, in characters) starts.

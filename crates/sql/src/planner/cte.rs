@@ -63,6 +63,7 @@ impl Planner<'_> {
                         hidden: false,
                         numbered: None,
                         json: false,
+                        origin: None,
                     })
                     .collect();
                 Ok(Item {

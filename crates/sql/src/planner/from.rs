@@ -190,6 +190,7 @@ impl Planner<'_> {
                                 hidden: false,
                                 numbered: None,
                                 json: false,
+                                origin: None,
                             })
                             .collect();
                         return Ok(Item {
@@ -215,6 +216,7 @@ impl Planner<'_> {
                                 hidden: false,
                                 numbered: None,
                                 json: false,
+                                origin: Some(std::sync::Arc::new(c.column(&alias))),
                             })
                             .collect();
                         self.read_information_schema = true;
@@ -351,6 +353,10 @@ impl Planner<'_> {
                 hidden: false,
                 numbered: c.data_type.filter(|t| t.has_members()),
                 json: false,
+                origin: Some(std::sync::Arc::new(crate::result::Column {
+                    table: alias.clone(),
+                    ..c.clone()
+                })),
             });
         }
         Ok(Item {

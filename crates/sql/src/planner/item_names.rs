@@ -17,6 +17,16 @@ use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
 pub(crate) fn item_name(e: &ast::Expr, text: Option<&str>, segment: Option<&str>) -> String {
     match e {
         ast::Expr::Identifier(i) => i.value.clone(),
+        // `@@global.name` is named whole, as written.
+        ast::Expr::CompoundIdentifier(parts)
+            if parts.first().is_some_and(|p| p.value.starts_with("@@")) =>
+        {
+            parts
+                .iter()
+                .map(|p| p.value.as_str())
+                .collect::<Vec<_>>()
+                .join(".")
+        }
         ast::Expr::CompoundIdentifier(parts) => {
             parts.last().map(|i| i.value.clone()).unwrap_or_default()
         }

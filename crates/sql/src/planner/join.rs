@@ -197,6 +197,7 @@ impl Planner<'_> {
                             straight,
                         )?;
                         self.group_unit(*right, ro, scope, units)?;
+                        outer_side(&mut scope[ro..ro + rw]);
                         let conds = join_conditions(condition, scope, lo, lw, ro, rw, false)?;
                         unit_conditions.push((units.len() - 1, conds));
                     }
@@ -211,6 +212,7 @@ impl Planner<'_> {
                             straight,
                         )?;
                         self.group_unit(*left, lo, scope, units)?;
+                        outer_side(&mut scope[lo..lo + lw]);
                         let conds = join_conditions(condition, scope, lo, lw, ro, rw, true)?;
                         unit_conditions.push((units.len() - 1, conds));
                     }
@@ -322,6 +324,15 @@ fn join_conditions(
         )));
     }
     Ok(out)
+}
+
+/// The columns of an outer join's inner side: NULL where no row matched.
+fn outer_side(columns: &mut [ScopeColumn]) {
+    for c in columns {
+        if let Some(origin) = c.origin.as_mut() {
+            std::sync::Arc::make_mut(origin).nullable = true;
+        }
+    }
 }
 
 /// The collation column `c` of `scope` compares in.

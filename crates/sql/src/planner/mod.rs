@@ -30,7 +30,7 @@ use std::sync::Arc;
 pub(crate) struct Planner<'a> {
     pub params: &'a Params,
     pub facts: &'a SessionFacts,
-    pub variable: &'a dyn Fn(&str) -> Option<Value>,
+    pub variable: &'a dyn Fn(&str) -> Result<Value>,
     /// A stored table or view by name: one the session may read, or with
     /// `false`, any (what a view reads, with its definer's rights).
     pub resolve: &'a mut dyn FnMut(&[String], bool) -> Result<Resolved>,
@@ -114,7 +114,7 @@ impl<'a> Planner<'a> {
     pub(crate) fn new(
         params: &'a Params,
         facts: &'a SessionFacts,
-        variable: &'a dyn Fn(&str) -> Option<Value>,
+        variable: &'a dyn Fn(&str) -> Result<Value>,
         resolve: &'a mut dyn FnMut(&[String], bool) -> Result<Resolved>,
         may_read_system: &'a dyn Fn(&str, &str) -> Result<()>,
         engine: &'a Arc<Engine>,

@@ -151,7 +151,7 @@ impl Planner<'_> {
         self.outer = outer;
         let plan = RecursivePlan {
             distinct: all == 0,
-            max_iterations: match (self.variable)("max_recursive_iterations") {
+            max_iterations: match (self.variable)("max_recursive_iterations").ok() {
                 Some(Value::Int(n)) if n >= 0 => n as u64,
                 Some(Value::UInt(n)) => n,
                 _ => 1000,
@@ -168,6 +168,7 @@ impl Planner<'_> {
                 hidden: false,
                 numbered: None,
                 json: false,
+                origin: None,
             })
             .collect();
         Ok(Item {

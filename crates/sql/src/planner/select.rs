@@ -294,31 +294,15 @@ impl Planner<'_> {
             .zip(&origins)
             .zip(kinds)
             .map(|(((_, n), o), kind)| {
-                let mut col = Column::expr(n, kind);
-                if let (Some(i), Source::Table(ts)) = (o, &source) {
-                    let def = &ts.table.def().columns[*i];
-                    col.org_name = def.name.clone();
-                    col.table = scope[*i].table.clone();
-                    col.schema = ts.table.def().database.clone();
-                    col.nullable = def.nullable;
-                    col.data_type = Some(def.data_type);
-                    col.fsp = def.fsp;
-                    col.length =
-                        crate::result::display_length(def.data_type, def.display_width, def.fsp);
-                    col.attributes = crate::result::ColumnAttributes::of(ts.table.def(), *i);
-                    col.default = Some(def.default.clone());
+                // A column as it is shows what it is where it comes from.
+                match o.and_then(|i| scope[i].origin.as_deref()) {
+                    Some(origin) => Column {
+                        name: n.clone(),
+                        kind,
+                        ..origin.clone()
+                    },
+                    None => Column::expr(n, kind),
                 }
-                if let (Some(i), Source::Information(info)) = (o, &source) {
-                    let def = &info.table.columns[*i];
-                    col.org_name = def.name.to_string();
-                    col.table = scope[*i].table.clone();
-                    col.schema = crate::catalog::information_schema::SCHEMA.to_string();
-                    col.nullable = def.nullable;
-                    col.data_type = Some(def.data_type);
-                    col.fsp = def.fsp;
-                    col.length = crate::result::display_length(def.data_type, def.width, def.fsp);
-                }
-                col
             })
             .collect();
         let mut plan = SelectPlan {

@@ -26,6 +26,7 @@ impl Planner<'_> {
                 hidden: false,
                 numbered: None,
                 json: false,
+                origin: Some(std::sync::Arc::new(c.clone())),
             })
             .collect();
         let mut c = self.compiler(&scope);

@@ -37,6 +37,7 @@ pub(super) fn window_plan(
         hidden: true,
         numbered: None,
         json: false,
+        origin: None,
     };
     let mut stage_scope: Vec<ScopeColumn> = scope.to_vec();
     for i in 0..aggs.len() {

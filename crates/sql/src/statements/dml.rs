@@ -119,6 +119,10 @@ impl Session {
         // "Duplicates" of the statement's info).
         let mut skipped = 0u64;
         let mut first_id = 0u64;
+        // The AUTO_INCREMENT column's value in the last row written: the
+        // OK packet's insert id when no value was generated (MariaDB's).
+        let auto_column = t.def().auto_increment_column();
+        let mut last_auto_value = 0u64;
         // IGNORE makes a value the column cannot hold a warning, as outside
         // strict mode.
         let strict = self.strict_mode() && !ins.ignore;
@@ -150,6 +154,12 @@ impl Session {
                 Ok(()) => {
                     affected += 1;
                     inserted += 1;
+                    if let Some(c) = auto_column {
+                        last_auto_value = full[c].as_f64().map_or(0, |f| f.max(0.0) as u64);
+                    }
+                    if let (Some(g), 0) = (generated, first_id) {
+                        first_id = g;
+                    }
                 }
                 Err(e) if e.code == DUPLICATE_ENTRY && on_duplicate.is_some() => {
                     let sets = on_duplicate.as_deref().unwrap_or_default();
@@ -176,23 +186,39 @@ impl Session {
                         // MariaDB counts an updated row twice.
                         affected += 2;
                         updated += 1;
+                        if let Some(c) = auto_column {
+                            last_auto_value = old[c].as_f64().map_or(0, |f| f.max(0.0) as u64);
+                        }
+                    } else if self.found_rows {
+                        // CLIENT_FOUND_ROWS: a row found counts once.
+                        affected += 1;
                     }
                 }
                 Err(e)
                     if e.code == DUPLICATE_ENTRY && replace && !t.def().primary_key.is_empty() =>
                 {
-                    let key: Vec<Value> = t
-                        .def()
-                        .primary_key
-                        .iter()
-                        .map(|&c| full[c].clone())
-                        .collect();
-                    let pk = t.encode_primary_key(&key)?;
-                    fk.delete_by_key(txn, &t, &pk)?;
-                    fk.insert_row(txn, &t, &full)?;
-                    affected += 2;
+                    // Each row the new one collides with (on the primary
+                    // key or any unique key) goes, then the new row is
+                    // written.
+                    let mut collisions = 0u64;
+                    loop {
+                        let pk = t.duplicated_key(&full)?.ok_or_else(|| {
+                            SqlError::internal("a duplicate key without the row it duplicates")
+                        })?;
+                        fk.delete_by_key(txn, &t, &pk)?;
+                        collisions += 1;
+                        match fk.insert_row(txn, &t, &full) {
+                            Ok(()) => break,
+                            Err(e) if e.code == DUPLICATE_ENTRY => continue,
+                            Err(e) => return Err(e),
+                        }
+                    }
+                    affected += 1 + collisions;
                     inserted += 1;
-                    replaced += 1;
+                    replaced += collisions;
+                    if let (Some(g), 0) = (generated, first_id) {
+                        first_id = g;
+                    }
                 }
                 Err(e) if ins.ignore => {
                     if e.code == DUPLICATE_ENTRY {
@@ -201,9 +227,6 @@ impl Session {
                     self.warnings.push((e.code, e.message));
                 }
                 Err(e) => return Err(e),
-            }
-            if let (Some(g), 0) = (generated, first_id) {
-                first_id = g;
             }
         }
         count_rows(&t, IndexOp::Insert, inserted);
@@ -215,7 +238,11 @@ impl Session {
         }
         Ok(Outcome::Done {
             affected,
-            last_insert_id: first_id,
+            last_insert_id: if first_id != 0 {
+                first_id
+            } else {
+                last_auto_value
+            },
             info: if row_count > 1 || !matches!(src.body.as_ref(), ast::SetExpr::Values(_)) {
                 format!(
                     "Records: {}  Duplicates: {}  Warnings: {}",
@@ -635,7 +662,7 @@ impl Session {
         count_rows(&t, IndexOp::Update, changed);
         self.warnings.extend(warnings);
         let warned = self.warnings.len() + self.pending_expression_warnings();
-        Ok(updated(matched, changed, warned))
+        Ok(updated(matched, changed, warned, self.found_rows))
     }
 
     pub(crate) fn delete(
@@ -791,10 +818,11 @@ fn matches<R: crate::expr::Row + ?Sized>(
     })
 }
 
-/// An UPDATE's outcome: rows changed, and MariaDB's info text.
-pub(super) fn updated(matched: u64, changed: u64, warnings: usize) -> Outcome {
+/// An UPDATE's outcome: rows changed (rows matched for a client that
+/// asked for found rows), and MariaDB's info text.
+pub(super) fn updated(matched: u64, changed: u64, warnings: usize, found_rows: bool) -> Outcome {
     Outcome::Done {
-        affected: changed,
+        affected: if found_rows { matched } else { changed },
         last_insert_id: 0,
         info: format!("Rows matched: {matched}  Changed: {changed}  Warnings: {warnings}"),
     }

@@ -81,7 +81,7 @@ impl Session {
         params: &Params,
         f: impl FnOnce(&mut Compiler<'_>) -> Result<T>,
     ) -> Result<T> {
-        let vars = |n: &str| self.variable(n);
+        let vars = |n: &str| self.system_variable(n);
         f(&mut Compiler {
             scope,
             params,

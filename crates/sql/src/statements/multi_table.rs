@@ -247,7 +247,7 @@ impl Session {
         }
         self.warnings.extend(warnings);
         let warned = self.warnings.len() + self.pending_expression_warnings();
-        Ok(updated(matched, changed, warned))
+        Ok(updated(matched, changed, warned, self.found_rows))
     }
 
     pub(crate) fn multi_table_delete(

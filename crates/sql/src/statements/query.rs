@@ -172,7 +172,7 @@ impl Session {
             cache.get(&engine, (db, name)).map(Resolved::Table)
         };
         let may_read_system = |db: &str, name: &str| access.require_table(db, name, SELECT);
-        let vars = |n: &str| self.variable(n);
+        let vars = |n: &str| self.system_variable(n);
         let mut planner = Planner::new(
             params,
             &self.facts,
@@ -204,7 +204,7 @@ impl Session {
             grants: &self.grants,
             user: &self.slot.user,
             view_definition: &|v: &lineardb_table::ViewDef| view_definition(&engine, v),
-            variables: &|| self.variable_rows(),
+            variables: &|global| self.variable_rows(global),
         })
     }
 

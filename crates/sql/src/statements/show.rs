@@ -1,6 +1,7 @@
 //! SHOW statements and EXPLAIN.
 use crate::catalog::definitions::{current_timestamp, default_literal, index_rows, keys_in_order};
 use crate::catalog::information_schema::{column_key, InfoTable};
+use crate::catalog::system_variables::Scope;
 use crate::error::{Result, SqlError};
 use crate::expr::{object_name, Params};
 use crate::privileges::bits::{SELECT, SHOW_VIEW};
@@ -89,8 +90,8 @@ impl Session {
                 };
                 self.rows(sink, header, filter_rows(filter, header, rows)?)
             }
-            S::ShowVariables { filter, .. } => {
-                let rows = self.variable_rows();
+            S::ShowVariables { filter, global, .. } => {
+                let rows = self.variable_rows(*global);
                 let header = ["Variable_name", "Value"];
                 self.rows(sink, &header, filter_rows(filter.as_ref(), &header, rows)?)
             }
@@ -488,21 +489,20 @@ impl Session {
         self.rows(sink, header, filter_rows(filter, header, rows)?)
     }
 
-    /// Each known system variable and its value as text, by name (SHOW
-    /// VARIABLES, information_schema's variables tables).
-    pub(crate) fn variable_rows(&self) -> Vec<Vec<Value>> {
-        crate::session::VARIABLE_NAMES
-            .iter()
-            .map(|n| {
-                let v = self.variable(n);
-                // Switches show as ON and OFF (SELECT @@x gives 1 and 0).
-                let text = match v {
-                    Some(Value::Int(b @ (0 | 1))) if SWITCHES.contains(n) => {
-                        (if b == 1 { "ON" } else { "OFF" }).to_string()
-                    }
-                    v => v.and_then(|v| v.to_text()).unwrap_or_default(),
+    /// Each system variable and its value as text, by name (SHOW
+    /// VARIABLES, information_schema's variables tables): the session's
+    /// values, or with `global` the server's (and no session-only one).
+    pub(crate) fn variable_rows(&self, global: bool) -> Vec<Vec<Value>> {
+        crate::catalog::system_variables::all()
+            .into_iter()
+            .filter(|def| !(global && def.scope == Scope::Session))
+            .map(|def| {
+                let v = if global {
+                    self.global_value(def)
+                } else {
+                    self.variable(def.name).unwrap_or(Value::Null)
                 };
-                vec![Value::str(n), Value::str(&text)]
+                vec![Value::str(def.name), Value::str(&def.shown(&v))]
             })
             .collect()
     }
@@ -732,6 +732,20 @@ impl Session {
                 )
             }
             ["GRANTS"] => self.show_grants(&None, sink),
+            // No binary log and no replication: MariaDB's empty answers.
+            ["MASTER", "STATUS"] | ["BINLOG", "STATUS"] => self.rows(
+                sink,
+                &["File", "Position", "Binlog_Do_DB", "Binlog_Ignore_DB"],
+                Vec::new(),
+            ),
+            ["SLAVE", "STATUS"] | ["REPLICA", "STATUS"] | ["ALL", "SLAVES", "STATUS"] => {
+                self.rows(sink, &REPLICA_STATUS_COLUMNS, Vec::new())
+            }
+            ["BINARY", "LOGS"] | ["MASTER", "LOGS"] => Err(SqlError::new(
+                1381,
+                "HY000",
+                "You are not using binary logging",
+            )),
             ["ENGINES"] | ["STORAGE", "ENGINES"] => {
                 let rows = self.information_rows(InfoTable::named("ENGINES"))?;
                 self.rows(
@@ -939,18 +953,19 @@ const ROUTINE_COLUMNS: [&str; 11] = [
     "Database Collation",
 ];
 
-/// System variables that are switches: SHOW VARIABLES gives ON or OFF.
-const SWITCHES: &[&str] = &[
-    "autocommit",
-    "check_constraint_checks",
-    "foreign_key_checks",
-    "log_bin",
-    "performance_schema",
-    "read_only",
-    "require_secure_transport",
-    "sql_auto_is_null",
-    "sql_notes",
-    "sql_safe_updates",
-    "tx_read_only",
-    "unique_checks",
+/// SHOW SLAVE STATUS's first columns (it has no rows here: lineardb does
+/// not replicate).
+const REPLICA_STATUS_COLUMNS: [&str; 12] = [
+    "Slave_IO_State",
+    "Master_Host",
+    "Master_User",
+    "Master_Port",
+    "Connect_Retry",
+    "Master_Log_File",
+    "Read_Master_Log_Pos",
+    "Relay_Log_File",
+    "Relay_Log_Pos",
+    "Relay_Master_Log_File",
+    "Slave_IO_Running",
+    "Slave_SQL_Running",
 ];

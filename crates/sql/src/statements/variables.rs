@@ -1,24 +1,11 @@
 //! SET of session and global variables (and SET TRANSACTION, SET NAMES).
+use crate::catalog::system_variables::{self, isolation_name, Scope, Treatment};
 use crate::error::{Result, SqlError};
 use crate::expr::{object_name, Env, Params};
 use crate::result::Outcome;
 use crate::session::Session;
 use lineardb_table::Value;
 use sqlparser::ast;
-
-/// Most threads `lineardb_parallel_threads` accepts.
-const MAX_PARALLEL_THREADS: u64 = 256;
-
-/// MySQL's name for an isolation level given in any usual spelling.
-fn isolation_name(v: &str) -> Option<&'static str> {
-    match v.to_ascii_uppercase().replace([' ', '_'], "-").as_str() {
-        "READ-UNCOMMITTED" => Some("READ-UNCOMMITTED"),
-        "READ-COMMITTED" => Some("READ-COMMITTED"),
-        "REPEATABLE-READ" => Some("REPEATABLE-READ"),
-        "SERIALIZABLE" => Some("SERIALIZABLE"),
-        _ => None,
-    }
-}
 
 impl Session {
     pub(crate) fn set(
@@ -106,211 +93,221 @@ impl Session {
                 assigned.push((user.to_ascii_lowercase(), v));
                 continue;
             }
-            let name = name
-                .trim_start_matches("@@")
-                .trim_start_matches("session.")
-                .trim_start_matches("SESSION.")
-                .trim_start_matches("global.")
-                .trim_start_matches("GLOBAL.")
-                .to_ascii_lowercase();
-            // SET x = DEFAULT: the variable's own value again.
-            if matches!(value, ast::Expr::Identifier(i) if i.value.eq_ignore_ascii_case("DEFAULT"))
-                && !matches!(
-                    name.as_str(),
-                    "autocommit" | "transaction_isolation" | "tx_isolation"
-                )
-            {
-                self.variables.remove(&name);
-                continue;
-            }
-            // A bare identifier is a keyword value (SET sql_mode = ANSI, SET
-            // autocommit = ON); `@name` and `@@name` are variables' values.
-            let v = match value {
-                ast::Expr::Identifier(i) if !i.value.starts_with('@') => Value::str(&i.value),
-                e => {
-                    let x = self.compile_constant(e, params)?;
-                    x.eval(&[][..], Env::new(args))?
+            let written = name.trim_start_matches("@@");
+            let (global, name) = match written.split_once('.') {
+                Some((scope, n)) if scope.eq_ignore_ascii_case("global") => (true, n),
+                Some((scope, n))
+                    if scope.eq_ignore_ascii_case("session")
+                        || scope.eq_ignore_ascii_case("local") =>
+                {
+                    (false, n)
                 }
+                _ => (global, written),
             };
-            if name == "autocommit" {
-                let on = match &v {
-                    Value::Bytes(b) => b.eq_ignore_ascii_case(b"on") || b == b"1",
-                    other => crate::expr::truth_of(other) == Some(true),
-                };
-                if on && !self.autocommit {
-                    // Turning autocommit on commits the open transaction.
-                    self.end_transaction(true)?;
-                }
-                self.autocommit = on;
-                continue;
+            let name = name.to_ascii_lowercase();
+            let def = system_variables::definition(&name)
+                .ok_or_else(|| system_variables::unknown(&name))?;
+            if def.read_only {
+                return Err(SqlError::new(
+                    1238,
+                    "HY000",
+                    format!("Variable '{name}' is a read only variable"),
+                ));
             }
-            if name == "transaction_isolation" || name == "tx_isolation" {
-                let text = v.to_text().unwrap_or_default();
-                self.isolation = isolation_name(&text).ok_or_else(|| {
-                    SqlError::new(
-                        1231,
-                        "42000",
-                        format!("Variable '{name}' can't be set to the value of '{text}'"),
-                    )
-                })?;
-                continue;
-            }
-            let bad_value = |v: &Value| {
-                SqlError::new(
-                    1231,
-                    "42000",
-                    format!(
-                        "Variable '{name}' can't be set to the value of '{}'",
-                        v.to_text().unwrap_or_else(|| "NULL".into())
-                    ),
-                )
-            };
-            let whole = |v: &Value| match v {
-                Value::Int(n) if *n >= 0 => Some(*n as u64),
-                Value::UInt(n) => Some(*n),
-                _ => None,
-            };
-            if name == "max_allowed_packet" || name == "max_connections" {
-                if !global {
+            match (global, def.scope) {
+                (true, Scope::Session) => {
                     return Err(SqlError::new(
-                        1621,
+                        1228,
                         "HY000",
-                        format!("SESSION variable '{name}' is read-only. Use SET GLOBAL to assign the value"),
-                    ));
+                        format!(
+                        "Variable '{name}' is a SESSION variable and can't be used with SET GLOBAL"
+                    ),
+                    ))
                 }
+                (false, Scope::Global) => {
+                    return Err(SqlError::new(
+                        1229,
+                        "HY000",
+                        format!(
+                        "Variable '{name}' is a GLOBAL variable and should be set with SET GLOBAL"
+                    ),
+                    ))
+                }
+                _ => {}
+            }
+            if global {
                 self.require_global(crate::privileges::bits::SUPER, "SUPER")?;
-                let n = whole(&v).ok_or_else(|| bad_value(&v))?;
-                if name == "max_allowed_packet" {
-                    // MariaDB's range, in whole KiB.
-                    self.registry
-                        .set_max_allowed_packet(n.clamp(1024, 1 << 30) / 1024 * 1024);
+            }
+            // SET x = DEFAULT: a session's variable takes the server's
+            // value, the server's its compiled-in default.
+            let v = if matches!(value, ast::Expr::Identifier(i) if i.value.eq_ignore_ascii_case("DEFAULT"))
+            {
+                if global || def.scope == Scope::Global {
+                    def.default_value()
                 } else {
-                    self.registry.set_max_connections(n.clamp(10, 100_000));
+                    self.global_value(def)
                 }
-                continue;
-            }
-            if name == "max_statement_time" {
-                let secs = match &v {
-                    Value::Int(n) if *n >= 0 => *n as f64,
-                    Value::UInt(n) => *n as f64,
-                    Value::Decimal(_) | Value::Double(_) => v
-                        .as_f64()
-                        .filter(|f| *f >= 0.0)
-                        .ok_or_else(|| bad_value(&v))?,
-                    _ => return Err(bad_value(&v)),
-                };
-                if global {
-                    self.require_global(crate::privileges::bits::SUPER, "SUPER")?;
-                    self.registry.set_max_statement_time(secs);
-                } else {
-                    self.max_statement_time = secs;
+            } else {
+                // A bare identifier is a keyword value (SET sql_mode =
+                // ANSI, SET autocommit = ON); `@name` and `@@name` are
+                // variables' values.
+                match value {
+                    ast::Expr::Identifier(i) if !i.value.starts_with('@') => Value::str(&i.value),
+                    e => {
+                        let x = self.compile_constant(e, params)?;
+                        x.eval(&[][..], Env::new(args))?
+                    }
                 }
-                continue;
-            }
-            if name == "lineardb_query_memory" {
-                self.query_memory = whole(&v)
-                    .filter(|n| *n >= 1024)
-                    .ok_or_else(|| bad_value(&v))? as usize;
-                continue;
-            }
-            if name == "lineardb_parallel_threads" || name == "parallel_threads" {
-                self.parallel_threads = whole(&v)
-                    .filter(|n| (1..=MAX_PARALLEL_THREADS).contains(n))
-                    .ok_or_else(|| bad_value(&v))? as usize;
-                continue;
-            }
-            if name == "innodb_lock_wait_timeout" {
-                // Global here (one lock table for all sessions).
-                let secs = whole(&v)
-                    .filter(|n| (1..=1_073_741_824).contains(n))
-                    .ok_or_else(|| bad_value(&v))?;
-                self.engine
-                    .set_lock_wait_timeout(std::time::Duration::from_secs(secs));
-                continue;
-            }
-            if name == "innodb_flush_log_at_trx_commit" {
-                // A global setting: the log is shared by all sessions.
-                self.require_global(crate::privileges::bits::SUPER, "SUPER")?;
-                let level = whole(&v).ok_or_else(|| bad_value(&v))?;
-                if !self.engine.set_flush_log_at_trx_commit(level) {
-                    return Err(bad_value(&v));
-                }
-                continue;
-            }
-            if name == "lineardb_instrumentation" {
-                // Global: wait and restart recording of the whole server.
-                self.require_global(crate::privileges::bits::SUPER, "SUPER")?;
-                let on = match &v {
-                    Value::Bytes(b) if b.eq_ignore_ascii_case(b"on") => Some(true),
-                    Value::Bytes(b) if b.eq_ignore_ascii_case(b"off") => Some(false),
-                    Value::Int(0) => Some(false),
-                    Value::Int(1) => Some(true),
-                    _ => None,
-                };
-                lineardb_sync::wait::set_enabled(on.ok_or_else(|| bad_value(&v))?);
-                continue;
-            }
-            if name == "group_concat_max_len" {
-                // MariaDB's range: below 4 is 4, with a warning.
-                let n = whole(&v).ok_or_else(|| bad_value(&v))?;
-                if n < 4 {
-                    self.warnings.push((
-                        1292,
-                        format!("Truncated incorrect group_concat_max_len value: '{n}'"),
-                    ));
-                }
-                self.variables
-                    .insert(name, Value::UInt(n.clamp(4, u64::from(u32::MAX))));
-                continue;
-            }
-            if name == "sql_mode" {
+            };
+            let v = if name == "sql_mode" {
+                // Named combinations (ANSI, TRADITIONAL) expand.
                 let text = match &v {
                     Value::Int(0) | Value::UInt(0) => String::new(),
                     Value::Bytes(_) => v.to_text().unwrap_or_default(),
-                    _ => return Err(bad_value(&v)),
+                    Value::Int(_) | Value::UInt(_) => def
+                        .checked(&v, &Value::Null, &mut self.warnings)?
+                        .to_text()
+                        .unwrap_or_default(),
+                    Value::Null => return Err(bad_value(&name, "NULL")),
+                    _ => return Err(wrong_type(&name)),
                 };
-                let mode = crate::statements::lenient::normalize_sql_mode(&text)?;
-                self.variables.insert(name, Value::str(&mode));
-                continue;
-            }
-            if let Some((_, default)) = crate::session::UNFOLLOWED.iter().find(|(n, _)| *n == name)
-            {
-                // A switch's value may be written ON or OFF.
-                let v = match &v {
-                    Value::Bytes(b) if b.eq_ignore_ascii_case(b"on") => Value::Int(1),
-                    Value::Bytes(b) if b.eq_ignore_ascii_case(b"off") => Value::Int(0),
-                    v => v.clone(),
+                Value::str(&crate::statements::lenient::normalize_sql_mode(&text)?)
+            } else {
+                let current = if global {
+                    self.global_value(def)
+                } else {
+                    self.variable(&name).unwrap_or(Value::Null)
                 };
-                let same = match (default.value(), &v) {
-                    (d, Value::Bytes(b)) => d.to_text().is_some_and(|t| t.as_bytes() == &b[..]),
-                    (d, v) => d.sql_cmp(v) == Some(std::cmp::Ordering::Equal),
-                };
-                if !same {
-                    return Err(SqlError::unsupported(format!(
-                        "{name} = {}",
-                        v.to_text().unwrap_or_else(|| "NULL".into())
-                    )));
+                def.checked(&v, &current, &mut self.warnings)?
+            };
+            match system_variables::treatment(&name) {
+                Treatment::Unfollowed if v != def.default_value() => {
+                    return Err(SqlError::unsupported(format!("{name} = {}", def.shown(&v))));
                 }
-                continue;
+                // Kept where it lives (or refused) by `follow`.
+                Treatment::Followed if self.follow(&name, &v, global)? => continue,
+                _ => {}
             }
-            if name == "lineardb_parallel_min_rows" {
-                self.parallel_min_rows = whole(&v).ok_or_else(|| bad_value(&v))?;
-                continue;
+            if global {
+                self.registry.set_global_variable(&name, v);
+            } else {
+                self.variables.insert(name, v);
             }
-            if self.variable(&name).is_none() {
-                self.warnings.push((
-                    1193,
-                    format!("Unknown system variable '{name}' (stored, no effect)"),
-                ));
-            }
-            self.variables.insert(name, v);
         }
         self.facts.user_variables.extend(assigned);
         Ok(Outcome::done(0))
     }
 }
 
+/// 1231: `name` may not take `shown`.
+fn bad_value(name: &str, shown: &str) -> SqlError {
+    SqlError::new(
+        1231,
+        "42000",
+        format!("Variable '{name}' can't be set to the value of '{shown}'"),
+    )
+}
+
+/// 1232: a value of the wrong type for `name`.
+fn wrong_type(name: &str) -> SqlError {
+    SqlError::new(
+        1232,
+        "42000",
+        format!("Incorrect argument type to variable '{name}'"),
+    )
+}
+
 impl Session {
+    /// Puts `value` (checked) where a followed variable lives when it has
+    /// a place of its own, or refuses a value lineardb cannot follow;
+    /// `false` when the variable is kept as any other.
+    fn follow(&mut self, name: &str, value: &Value, global: bool) -> Result<bool> {
+        let whole = || match value {
+            Value::Int(n) => *n as u64,
+            Value::UInt(n) => *n,
+            _ => 0,
+        };
+        match name {
+            "autocommit" if !global => {
+                let on = *value == Value::Int(1);
+                if on && !self.autocommit {
+                    // Turning autocommit on commits the open transaction.
+                    self.end_transaction(true)?;
+                }
+                self.autocommit = on;
+            }
+            "transaction_isolation" | "tx_isolation" if !global => {
+                let text = value.to_text().unwrap_or_default();
+                self.isolation = isolation_name(&text).ok_or_else(|| bad_value(name, &text))?;
+            }
+            "max_allowed_packet" if !global => {
+                return Err(SqlError::new(
+                    1621,
+                    "HY000",
+                    format!("SESSION variable '{name}' is read-only. Use SET GLOBAL to assign the value"),
+                ));
+            }
+            // MariaDB's range, in whole KiB.
+            "max_allowed_packet" => self.registry.set_max_allowed_packet(whole() / 1024 * 1024),
+            "max_connections" => self.registry.set_max_connections(whole()),
+            "max_statement_time" => {
+                let secs = value.as_f64().unwrap_or(0.0);
+                if global {
+                    self.registry.set_max_statement_time(secs);
+                } else {
+                    self.max_statement_time = secs;
+                }
+            }
+            "lineardb_query_memory" if !global => self.query_memory = whole() as usize,
+            "lineardb_parallel_threads" if !global => self.parallel_threads = whole() as usize,
+            "lineardb_parallel_min_rows" if !global => self.parallel_min_rows = whole(),
+            // Global here: one lock table and one log for all sessions.
+            "innodb_lock_wait_timeout" => self
+                .engine
+                .set_lock_wait_timeout(std::time::Duration::from_secs(whole().max(1))),
+            "innodb_flush_log_at_trx_commit" => {
+                if !self.engine.set_flush_log_at_trx_commit(whole()) {
+                    return Err(bad_value(name, &whole().to_string()));
+                }
+            }
+            "lineardb_instrumentation" => lineardb_sync::wait::set_enabled(*value == Value::Int(1)),
+            "time_zone" => {
+                let text = value.to_text().unwrap_or_default();
+                let zone = Value::str(&crate::expr::clock::time_zone(&text)?);
+                if global {
+                    self.registry.set_global_variable(name, zone);
+                } else {
+                    self.variables.insert(name.to_string(), zone);
+                }
+            }
+            "character_set_client"
+            | "character_set_connection"
+            | "character_set_results"
+            | "collation_connection" => {
+                let text = value.to_text();
+                let utf8 = match text.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                    None => name == "character_set_results",
+                    Some("utf8mb4" | "utf8" | "utf8mb3") => true,
+                    Some("binary") => name == "character_set_results",
+                    Some(c) => {
+                        c.starts_with("utf8mb4_")
+                            || c.starts_with("utf8_")
+                            || c.starts_with("utf8mb3_")
+                    }
+                };
+                if !utf8 {
+                    return Err(SqlError::unsupported(format!(
+                        "{name} = {}",
+                        text.unwrap_or_else(|| "NULL".into())
+                    )));
+                }
+                return Ok(false);
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
     /// The value of an expression holding a subquery (`SET @v = (SELECT
     /// ...)`), run as `SELECT expr`.
     fn value_of_query(&mut self, e: &ast::Expr, params: &Params, args: &[Value]) -> Result<Value> {

@@ -32,6 +32,22 @@ pub(crate) struct InfoColumn {
     pub nullable: bool,
 }
 
+impl InfoColumn {
+    /// The column as a result shows it, seen as a column of `table`.
+    pub(crate) fn column(&self, table: &str) -> crate::result::Column {
+        let mut col =
+            crate::result::Column::expr(self.name, crate::result::ColumnKind::of(self.data_type));
+        col.org_name = self.name.to_string();
+        col.table = table.to_string();
+        col.schema = SCHEMA.to_string();
+        col.nullable = self.nullable;
+        col.data_type = Some(self.data_type);
+        col.fsp = self.fsp;
+        col.length = crate::result::display_length(self.data_type, self.width, self.fsp);
+        col
+    }
+}
+
 /// An `information_schema` table: its name as MariaDB spells it and its
 /// columns.
 #[derive(Debug, Clone, Copy)]
@@ -52,8 +68,9 @@ pub(crate) struct InfoContext<'a> {
     /// A view's VIEW_DEFINITION (its canonical text, every table named
     /// with its database) and whether rows may be changed through it.
     pub view_definition: &'a dyn Fn(&lineardb_table::ViewDef) -> (String, bool),
-    /// The system variables and their values as SHOW VARIABLES gives them.
-    pub variables: &'a dyn Fn() -> Vec<Vec<Value>>,
+    /// The system variables and their values as SHOW [GLOBAL] VARIABLES
+    /// gives them.
+    pub variables: &'a dyn Fn(bool) -> Vec<Vec<Value>>,
 }
 
 impl InfoTable {
@@ -98,15 +115,15 @@ impl InfoTable {
             "COLLATION_CHARACTER_SET_APPLICABILITY" => v::collation_applicability(),
             "ENGINES" => v::engines(),
             "PROCESSLIST" => v::processlist(cx),
-            // A session variable's global value is shown as the
-            // session's (lineardb keeps no separate global copy).
-            "SESSION_VARIABLES" | "GLOBAL_VARIABLES" => (cx.variables)()
-                .into_iter()
-                .map(|mut r| {
-                    r[0] = Value::str(&r[0].to_text().unwrap_or_default().to_ascii_uppercase());
-                    r
-                })
-                .collect(),
+            "SESSION_VARIABLES" | "GLOBAL_VARIABLES" => {
+                (cx.variables)(self.name == "GLOBAL_VARIABLES")
+                    .into_iter()
+                    .map(|mut r| {
+                        r[0] = Value::str(&r[0].to_text().unwrap_or_default().to_ascii_uppercase());
+                        r
+                    })
+                    .collect()
+            }
             // Objects lineardb does not have.
             // Objects lineardb does not have (FILES: tablespace files,
             // empty in MariaDB too but for NDB).
