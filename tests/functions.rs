@@ -76,6 +76,15 @@ const STEPS: &[&str] = &[
     "SELECT 1 XOR 2 = 3, NOT 0 XOR 1 = 1, 2 * 3 ^ 1, 3 & 2 << 1, 1 + 2 << 1, 7 - 5 MOD 3, \
      5 MOD 3, MOD(5, 3), 1 OR 0 XOR 1, 1 AND 0 XOR 1, 2 ^ 3 * 2, 1 | 2 & 3, 8 >> 1 + 1, \
      NOT 1 AND 0, id MOD 2 FROM f ORDER BY id",
+    // FROM DUAL, DO, CONVERT_TZ (offsets and SYSTEM; NULL for a named
+    // zone without time zone tables), UUID's shape, RAND's range.
+    "SELECT 1 + 1 FROM DUAL",
+    "SELECT id FROM f WHERE 1 = 0 UNION SELECT 7 FROM dual",
+    "DO 1 + 1, @done := 5",
+    "SELECT @done",
+    "DO nosuchfunction(1)",
+    "SELECT CONVERT_TZ('2024-01-01 12:00:00', '+00:00', '+02:00'),      CONVERT_TZ('2024-01-01 12:00:00', '-05:30', '+00:00'), CONVERT_TZ(t, 'SYSTEM', 'SYSTEM'),      CONVERT_TZ('2001-01-01 01:00:00', 'UTC', 'UTC') IS NOT NULL, CONVERT_TZ(NULL, '+00:00', '+01:00')      FROM f ORDER BY id",
+    "SELECT LENGTH(UUID()), SUBSTRING(UUID(), 15, 1), UUID() = UUID(), RAND() >= 0 AND RAND() < 1",
     "SELECT NULL IS TRUE, NULL IS NOT TRUE, NULL IS FALSE, NULL IS NOT FALSE, NULL IS UNKNOWN, \
      2 IS NOT UNKNOWN, 0.5 IS TRUE, 0 IS FALSE, 'a' IS TRUE, (1 = 1) IS TRUE",
 ];

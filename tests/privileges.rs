@@ -44,6 +44,8 @@ const GRANTS: &[&str] = &[
     "CREATE VIEW ON pm.*",
     "CREATE VIEW, DROP ON pm.*",
     "SHOW VIEW ON pm.*",
+    "BINLOG MONITOR ON *.*",
+    "SLAVE MONITOR ON *.*",
 ];
 
 /// What the account tries.
@@ -87,6 +89,10 @@ const STATEMENTS: &[&str] = &[
     "FLUSH TABLES",
     "SHOW ENGINE INNODB STATUS",
     "SET GLOBAL innodb_flush_log_at_trx_commit = 1",
+    "SET GLOBAL wait_timeout = 28800",
+    "SHOW MASTER STATUS",
+    "SHOW SLAVE STATUS",
+    "SHOW BINARY LOGS",
     "SELECT * FROM performance_schema.events_statements_summary_by_digest",
     // Views: a DEFINER view reads with its definer's rights, an INVOKER one
     // with the reader's.

@@ -4,6 +4,7 @@
 //! 100,000 rows (`tests/python/sqlalchemy_pandas.py`; `.ci/run` installs
 //! the packages). A missing package fails the test with the fix.
 mod common;
+use common::mariadb::MariaDb;
 use common::{text, Server};
 use std::process::Command;
 
@@ -26,6 +27,28 @@ fn sqlalchemy_and_pandas_work_unchanged() {
     let out = Command::new("python3")
         .arg(script)
         .arg(server.port.to_string())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+}
+
+/// The OK packets' status flags (IN_TRANS, IN_TRANS_READONLY), affected
+/// rows with CLIENT_FOUND_ROWS and insert ids, as PyMySQL reads them from
+/// lineardb and from MariaDB (`tests/python/wire_status.py`).
+#[test]
+fn ok_packets_read_as_mariadbs() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/wire_status.py");
+    let out = Command::new("python3")
+        .arg(script)
+        .arg(server.port.to_string())
+        .arg(mariadb.port.to_string())
         .output()
         .unwrap();
     assert!(

@@ -163,4 +163,9 @@ fn new_sessions_start_from_global_values() {
     assert!(shown.ends_with("28800\tSTRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION\n"), "{shown}");
     let shown = server.sql("SELECT @@wait_timeout, @@sql_mode");
     assert!(shown.ends_with("77\tNO_ENGINE_SUBSTITUTION\n"), "{shown}");
+    // A variable with a place of its own in the session is put there.
+    server.sql("SET GLOBAL lineardb_parallel_threads = 3");
+    let shown =
+        server.sql("SELECT @@lineardb_parallel_threads, @@global.lineardb_parallel_threads");
+    assert!(shown.ends_with("3\t3\n"), "{shown}");
 }

@@ -175,6 +175,53 @@ fn binary_protocol_sends_float_year_and_blob_as_mariadb_does() {
     }
 }
 
+/// TIME values as binary-protocol parameters (sign, days, fraction),
+/// stored and read back, as MariaDB reads them.
+#[test]
+fn binary_time_parameters_read_as_mariadb_does() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    let rows = |url: &str| -> Vec<(mysql::Value, Option<String>)> {
+        let mut c = Conn::new(Opts::from_url(url).unwrap()).unwrap();
+        c.query_drop("DROP DATABASE IF EXISTS tyt").unwrap();
+        c.query_drop("CREATE DATABASE tyt").unwrap();
+        c.query_drop("USE tyt").unwrap();
+        c.query_drop("CREATE TABLE tt (id INT PRIMARY KEY, t TIME(6))")
+            .unwrap();
+        let times = [
+            mysql::Value::Time(false, 0, 23, 59, 58, 0),
+            mysql::Value::Time(true, 1, 2, 3, 4, 500_000),
+            mysql::Value::Time(false, 0, 0, 0, 0, 0),
+        ];
+        for (id, t) in times.into_iter().enumerate() {
+            c.exec_drop("INSERT INTO tt VALUES (?, ?)", (id, t))
+                .unwrap();
+        }
+        let mut out: Vec<(mysql::Value, Option<String>)> = c
+            .exec(
+                "SELECT t, CAST(? AS CHAR) FROM tt ORDER BY id",
+                (mysql::Value::Time(true, 0, 1, 2, 3, 4),),
+            )
+            .unwrap();
+        out.push(
+            c.exec_first(
+                "SELECT NULL, CAST(? AS CHAR)",
+                (mysql::Value::Time(false, 2, 0, 0, 1, 0),),
+            )
+            .unwrap()
+            .unwrap(),
+        );
+        out
+    };
+    let ours = rows(&server.url(""));
+    assert_eq!(
+        ours,
+        rows(&format!("mysql://root@127.0.0.1:{}/", mariadb.port))
+    );
+    assert_eq!(ours[1].0, mysql::Value::Time(true, 1, 2, 3, 4, 500_000));
+    assert_eq!(ours[3].1.as_deref(), Some("48:00:01"));
+}
+
 const FRACTIONS: &[&str] = &[
     "CREATE TABLE fs (id INT PRIMARY KEY, a DATETIME, b DATETIME(3), c DATETIME(6), \
      d TIMESTAMP(2) NULL)",

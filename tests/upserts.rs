@@ -39,3 +39,42 @@ fn on_duplicate_key_update_answers_as_mariadb() {
     assert!(ours[2].contains("affected 2"), "{}", ours[2]);
     assert!(ours[6].contains("error 1062"), "{}", ours[6]);
 }
+
+/// REPLACE colliding on a unique key and on several keys, and the ids
+/// statements report: an explicit AUTO_INCREMENT value, INSERT IGNORE of
+/// a duplicate, ON DUPLICATE KEY UPDATE of a row, LAST_INSERT_ID(expr),
+/// ROW_COUNT().
+const REPLACES_AND_IDS: &[&str] = &[
+    "CREATE TABLE r (id INT AUTO_INCREMENT PRIMARY KEY, k VARCHAR(5) UNIQUE, m INT UNIQUE, v INT)",
+    "INSERT INTO r (k, m, v) VALUES ('a', 1, 1), ('b', 2, 2), ('c', 3, 3)",
+    "SELECT LAST_INSERT_ID(), ROW_COUNT()",
+    "REPLACE INTO r (k, m, v) VALUES ('a', 10, 5)",
+    "SELECT ROW_COUNT()",
+    // One new row over two old ones (on k and on m).
+    "REPLACE INTO r (id, k, m, v) VALUES (50, 'b', 3, 6)",
+    "SELECT * FROM r ORDER BY id",
+    "INSERT INTO r (id, k, m, v) VALUES (100, 'f', 100, 6)",
+    "INSERT IGNORE INTO r (k, m, v) VALUES ('f', 101, 7)",
+    "SELECT LAST_INSERT_ID()",
+    "INSERT INTO r (k, m, v) VALUES ('f', 102, 8) ON DUPLICATE KEY UPDATE v = 9",
+    "INSERT INTO r (k, m, v) VALUES ('f', 102, 9) ON DUPLICATE KEY UPDATE v = 9",
+    "SELECT LAST_INSERT_ID(42), LAST_INSERT_ID()",
+    "SELECT LAST_INSERT_ID()",
+    "UPDATE r SET v = LAST_INSERT_ID(v + 100) WHERE id = 100",
+    "SELECT LAST_INSERT_ID(), ROW_COUNT()",
+    "DELETE FROM r WHERE id > 1000",
+    "SELECT ROW_COUNT()",
+];
+
+#[test]
+fn replace_and_insert_ids_answer_as_mariadb() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    let run = |url: &str| outcomes(url, "ids", &[], REPLACES_AND_IDS, Shown::ChangesAndIds);
+    let ours = run(&server.url(""));
+    assert_same(
+        &ours,
+        &run(&format!("mysql://root@127.0.0.1:{}/", mariadb.port)),
+    );
+    assert!(ours[7].contains("id Some(100)"), "{}", ours[7]);
+}

@@ -17,6 +17,8 @@ pub enum Shown {
     Changes,
     /// The column names and the rows.
     NamesAndRows,
+    /// As `Changes`, with the insert id the OK packet carries.
+    ChangesAndIds,
 }
 
 /// Runs `setup`, then `statements`, in a fresh database `db` of the server
@@ -44,7 +46,7 @@ pub fn outcomes(
 
 fn outcome(c: &mut Conn, sql: &str, shown: Shown) -> String {
     let error = |e: mysql::Error| match e {
-        mysql::Error::MySqlError(e) if shown == Shown::Changes => {
+        mysql::Error::MySqlError(e) if matches!(shown, Shown::Changes | Shown::ChangesAndIds) => {
             format!("error {} {}", e.code, e.message)
         }
         mysql::Error::MySqlError(e) => format!("error {}", e.code),
@@ -70,6 +72,7 @@ fn outcome(c: &mut Conn, sql: &str, shown: Shown) -> String {
         .map(|c| c.name_str().into_owned())
         .collect();
     let affected = result.affected_rows();
+    let insert_id = result.last_insert_id();
     let info = result.info_str().into_owned();
     // An error may come while the rows are made.
     let rows: Result<Vec<String>, mysql::Error> = result
@@ -82,6 +85,9 @@ fn outcome(c: &mut Conn, sql: &str, shown: Shown) -> String {
         (Ok(rows), Shown::TypesAndRows) => format!("types {types:?} rows {rows:?}"),
         (Ok(rows), Shown::Changes) => format!("affected {affected} info {info:?} rows {rows:?}"),
         (Ok(rows), Shown::NamesAndRows) => format!("names {names:?} rows {rows:?}"),
+        (Ok(rows), Shown::ChangesAndIds) => {
+            format!("affected {affected} id {insert_id:?} info {info:?} rows {rows:?}")
+        }
     }
 }
 

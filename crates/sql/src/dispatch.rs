@@ -101,7 +101,7 @@ impl Session {
         crate::expr::group_concat::take_cut_rows();
         let stop = self.slot.kill_query.clone();
         let r = {
-            crate::expr::statement_results::start(self.row_count);
+            crate::expr::statement_results::start(self.row_count, self.facts.last_insert_id);
             crate::expr::clock::with_statement_time(|| {
                 crate::expr::with_stop(&stop, || self.limited(|s| s.run(stmt, &params, &[], sink)))
             })
@@ -165,11 +165,7 @@ impl Session {
                 name,
                 if_not_exists,
             } => self.show_create_database(name, *if_not_exists, sink),
-            Admin::Do(expressions) => {
-                let mut values = crate::result::CollectSink::default();
-                self.execute(&format!("SELECT {expressions}"), &mut values)?;
-                Ok(Outcome::done(0))
-            }
+            Admin::Do(expressions) => self.evaluate_and_drop(expressions),
             Admin::KeysSwitch(parts) => {
                 // Keys are kept as rows come, as InnoDB keeps them (which
                 // MariaDB accepts without a note): only the table is checked.
@@ -253,7 +249,7 @@ impl Session {
         crate::expr::group_concat::take_cut_rows();
         let stop = self.slot.kill_query.clone();
         let r = {
-            crate::expr::statement_results::start(self.row_count);
+            crate::expr::statement_results::start(self.row_count, self.facts.last_insert_id);
             crate::expr::clock::with_statement_time(|| {
                 crate::expr::with_stop(&stop, || self.limited(|s| s.run_prepared(p, params, sink)))
             })
@@ -564,7 +560,26 @@ impl Session {
         }
     }
 
-    /// Keeps a failed statement's error for SHOW WARNINGS / SHOW ERRORS.
+    /// DO: `expressions` run as a SELECT's items (its time, KILL QUERY,
+    /// warnings and `:=` as any statement's), their values dropped.
+    fn evaluate_and_drop(&mut self, expressions: &str) -> Result<Outcome> {
+        let mut statements = crate::parser::dialect::parse_sql(&format!("SELECT {expressions}"))?;
+        let (Some(stmt), true) = (statements.pop(), statements.is_empty()) else {
+            return Err(SqlError::syntax("DO takes expressions"));
+        };
+        let params = Params::of(&stmt);
+        if params.count() > 0 {
+            return Err(SqlError::syntax("'?' outside a prepared statement"));
+        }
+        let stop = self.slot.kill_query.clone();
+        let mut values = CollectSink::default();
+        let r = crate::expr::clock::with_statement_time(|| {
+            crate::expr::with_stop(&stop, || self.run(&stmt, &params, &[], &mut values))
+        });
+        self.warn_from_execution();
+        r.map(|_| Outcome::done(0))
+    }
+
     /// Ends a statement: its error noted for SHOW ERRORS, the id
     /// LAST_INSERT_ID(expr) gave taken (and reported as the statement's),
     /// ROW_COUNT() for the next statement.

@@ -24,9 +24,7 @@ pub(crate) fn scope_of_def(def: &TableDef, alias: &str) -> Vec<ScopeColumn> {
             json: def.checks.iter().any(|check| {
                 check.column == Some(i) && check.condition == format!("json_valid(`{}`)", c.name)
             }),
-            origin: Some(std::sync::Arc::new(crate::result::Column::stored(
-                def, i, alias,
-            ))),
+            origin: None,
         })
         .collect()
 }

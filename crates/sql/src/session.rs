@@ -3,7 +3,7 @@
 //! other sessions; the engine's catalog version is read (never written)
 //! to know when cached handles are stale.
 use crate::catalog::registry::{Registry, SessionSlot};
-use crate::catalog::system_variables::{self, isolation_name, Scope};
+use crate::catalog::system_variables::{self, Scope};
 use crate::catalog::table_locks::{LockMode, TableLocks, TableName};
 use crate::error::{Result, SqlError};
 use crate::expr::{Params, SessionFacts};
@@ -377,24 +377,23 @@ impl Session {
         .starting_from_global_values()
     }
 
-    /// The session with the values SET GLOBAL gave variables it has its
-    /// own value of, as MariaDB starts a session.
+    /// The session with the values SET GLOBAL gave the variables a
+    /// session has its own value of, as MariaDB starts a session: each put
+    /// where it lives, as SET puts it.
     fn starting_from_global_values(mut self) -> Session {
         for (name, value) in self.registry.global_variables() {
             let Some(def) = system_variables::definition(&name) else {
                 continue;
             };
-            match name.as_str() {
-                "autocommit" => self.autocommit = value == Value::Int(1),
-                "transaction_isolation" | "tx_isolation" => {
-                    if let Some(level) = value.to_text().as_deref().and_then(isolation_name) {
-                        self.isolation = level;
-                    }
-                }
-                _ if def.scope == Scope::Both => {
-                    self.variables.insert(name, value);
-                }
-                _ => {}
+            if def.scope != Scope::Both {
+                continue;
+            }
+            // The values were checked by SET GLOBAL.
+            let placed = system_variables::treatment(&name)
+                == system_variables::Treatment::Followed
+                && self.follow(&name, &value, false).unwrap_or(false);
+            if !placed {
+                self.variables.insert(name, value);
             }
         }
         self
@@ -492,13 +491,15 @@ impl Session {
     pub fn variable(&self, name: &str) -> Option<Value> {
         let lower = name.to_ascii_lowercase();
         let def = system_variables::definition(&lower)?;
+        // A variable the session keeps in a place of its own reads from
+        // there: what statements follow is what it shows.
+        if let Some(v) = self.session_fact(&lower) {
+            return Some(v);
+        }
         if let Some(v) = self.variables.get(&lower) {
             return Some(v.clone());
         }
-        if let Some(v) = self
-            .session_fact(&lower)
-            .or_else(|| self.server_fact(&lower))
-        {
+        if let Some(v) = self.server_fact(&lower) {
             return Some(v);
         }
         if def.scope == Scope::Global {

@@ -272,8 +272,10 @@ pub struct Registry {
     /// LOCK TABLES' locks.
     pub(crate) table_locks: crate::catalog::table_locks::TableLocks,
     /// Values SET GLOBAL gave variables that have no place of their own
-    /// above, by name; a new session starts with them.
+    /// above, by name; a new session starts with them. `globals_set` is
+    /// read first, so that without any SET GLOBAL nothing takes the lock.
     global_variables: Mutex<HashMap<String, Value>>,
+    globals_set: SharedFlag,
     me: Weak<Registry>,
 }
 
@@ -298,6 +300,7 @@ impl Default for Registry {
             watchdog: std::sync::OnceLock::new(),
             table_locks: Default::default(),
             global_variables: Mutex::with_class(waits::SESSIONS, HashMap::new()),
+            globals_set: SharedFlag::new(false),
             me: Weak::new(),
         }
     }
@@ -348,16 +351,23 @@ impl Registry {
 
     /// The value SET GLOBAL gave variable `name`, if any.
     pub(crate) fn global_variable(&self, name: &str) -> Option<Value> {
+        if !self.globals_set.get() {
+            return None;
+        }
         self.global_variables.lock().get(name).cloned()
     }
 
     /// Every value SET GLOBAL gave (a new session's start).
     pub(crate) fn global_variables(&self) -> HashMap<String, Value> {
+        if !self.globals_set.get() {
+            return HashMap::new();
+        }
         self.global_variables.lock().clone()
     }
 
     pub(crate) fn set_global_variable(&self, name: &str, value: Value) {
         self.global_variables.lock().insert(name.to_string(), value);
+        self.globals_set.set(true);
     }
 
     pub(crate) fn max_statement_time(&self) -> f64 {

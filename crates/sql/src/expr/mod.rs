@@ -110,6 +110,8 @@ pub(crate) enum Func {
     Month,
     Day,
     Sleep,
+    /// LAST_INSERT_ID().
+    LastInsertId,
     /// LAST_INSERT_ID(expr): its value, given to the session.
     GiveLastInsertId,
     /// ROW_COUNT().
@@ -1390,7 +1392,7 @@ impl Compiler<'_> {
             "USER" | "SESSION_USER" | "SYSTEM_USER" => return lit(Value::str(&facts.user)),
             "VERSION" => return lit(Value::str(crate::SERVER_VERSION)),
             "CONNECTION_ID" => return lit(Value::UInt(facts.connection_id)),
-            "LAST_INSERT_ID" if a.is_empty() => return lit(Value::UInt(facts.last_insert_id)),
+            "LAST_INSERT_ID" if a.is_empty() => (Func::LastInsertId, 0..=0),
             "LAST_INSERT_ID" => (Func::GiveLastInsertId, 1..=1),
             "ROW_COUNT" => (Func::RowCount, 0..=0),
             "LENGTH" | "OCTET_LENGTH" => (Func::Length, 1..=1),
@@ -2405,6 +2407,7 @@ impl Expr {
                 v
             }
             Func::RowCount => Value::Int(statement_results::row_count()),
+            Func::LastInsertId => Value::UInt(statement_results::last_insert_id()),
             Func::GiveLastInsertId => {
                 let v = v0()?;
                 let id = match &v {
@@ -2703,7 +2706,7 @@ impl Expr {
                 | Func::Day
                 | Func::Sleep
                 | Func::UnixTimestamp => ColumnKind::Int,
-                Func::GiveLastInsertId => ColumnKind::UInt,
+                Func::GiveLastInsertId | Func::LastInsertId => ColumnKind::UInt,
                 Func::RowCount => ColumnKind::Int,
                 Func::Now | Func::SysDate | Func::UtcTimestamp => ColumnKind::DateTime,
                 Func::CurDate | Func::UtcDate => ColumnKind::Date,
@@ -2826,7 +2829,13 @@ impl Expr {
             Expr::Lit(_) | Expr::Param(_) => true,
             Expr::Arith(_, a, b) => a.is_constant() && b.is_constant(),
             Expr::Neg(a) => a.is_constant(),
-            Expr::Func(Func::SetUserVariable | Func::GiveLastInsertId | Func::RowCount, _) => false,
+            Expr::Func(
+                Func::SetUserVariable
+                | Func::GiveLastInsertId
+                | Func::LastInsertId
+                | Func::RowCount,
+                _,
+            ) => false,
             Expr::Func(Func::Builtin(b) | Func::Collated(b, _), _) if b.volatile => false,
             Expr::Func(_, l) => l.iter().all(|x| x.is_constant()),
             Expr::Interval(_, a) => a.is_constant(),

@@ -280,6 +280,7 @@ mod tests {
             datetime::FUNCTIONS,
             hash::FUNCTIONS,
             bitwise::FUNCTIONS,
+            unique_ids::FUNCTIONS,
         ]
         .into_iter()
         .flatten()

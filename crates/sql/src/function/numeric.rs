@@ -19,7 +19,9 @@ pub(super) const FUNCTIONS: &[Builtin] = &[
     Builtin::new(&["LOG10"], (1, 1), double, log10).numeric_arguments(),
     Builtin::new(&["SIGN"], (1, 1), int, sign).numeric_arguments(),
     Builtin::new(&["PI"], (0, 0), double, pi),
-    Builtin::new(&["RAND"], (0, 0), double, rand).volatile(),
+    Builtin::new(&["RAND"], (0, 1), double, rand)
+        .volatile()
+        .sees_nulls(),
     Builtin::new(&["CONV"], (3, 3), text, conv),
     Builtin::collated(&["GREATEST"], (2, usize::MAX), common_kind, greatest),
     Builtin::collated(&["LEAST"], (2, usize::MAX), common_kind, least),
@@ -96,9 +98,12 @@ fn real(v: f64) -> Value {
     }
 }
 
-/// RAND(): uniform in [0, 1). (RAND(seed), MariaDB's repeatable sequence,
-/// is refused by its arity.)
-fn rand(_: &[Value]) -> Result<Value> {
+/// RAND(): uniform in [0, 1). RAND(seed), MariaDB's repeatable sequence,
+/// is not made yet (1235).
+fn rand(a: &[Value]) -> Result<Value> {
+    if !a.is_empty() {
+        return Err(crate::error::SqlError::unsupported("RAND(seed)"));
+    }
     Ok(Value::Double(rand::random::<f64>()))
 }
 

@@ -125,8 +125,14 @@ pub(crate) fn parse_admin(sql: &str) -> Option<Result<Admin>> {
     if let Some(r) = parse_account_statement(sql) {
         return Some(r.map(Admin::Account));
     }
-    if let Some(("DO" | "do" | "Do" | "dO", rest)) = sql.split_once(char::is_whitespace) {
-        return Some(Ok(Admin::Do(rest.trim().trim_end_matches(';').to_string())));
+    // DO's expressions are read as a SELECT's (after a space or `(`).
+    if sql.len() > 2
+        && sql[..2].eq_ignore_ascii_case("DO")
+        && sql[2..].starts_with(|c: char| c.is_whitespace() || c == '(')
+    {
+        return Some(Ok(Admin::Do(
+            sql[2..].trim().trim_end_matches(';').to_string(),
+        )));
     }
     let mut r = Reader::of(sql)?;
     let stmt = if r.keywords(&["CHECK", "TABLE"]) {

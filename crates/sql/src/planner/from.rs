@@ -256,7 +256,16 @@ impl Planner<'_> {
                 };
                 let alias =
                     alias_name(alias).unwrap_or_else(|| parts.last().cloned().unwrap_or_default());
-                let scope = scope_of(&table, &alias);
+                // A query's table columns carry their result description
+                // (statements that change rows need none).
+                let mut scope = scope_of(&table, &alias);
+                for (i, c) in scope.iter_mut().enumerate() {
+                    c.origin = Some(std::sync::Arc::new(crate::result::Column::stored(
+                        table.def(),
+                        i,
+                        &alias,
+                    )));
+                }
                 Ok(Item {
                     source: Source::Table(TableSource {
                         table,

@@ -19,6 +19,10 @@ pub(crate) const INDEX: u64 = 1 << 12;
 pub(crate) const ALTER: u64 = 1 << 13;
 pub(crate) const SHOW_DATABASES: u64 = 1 << 14;
 pub(crate) const SUPER: u64 = 1 << 15;
+/// BINLOG MONITOR (REPLICATION CLIENT): SHOW MASTER STATUS, SHOW BINARY LOGS.
+pub(crate) const BINLOG_MONITOR: u64 = 1 << 20;
+/// SLAVE MONITOR: SHOW SLAVE STATUS.
+pub(crate) const SLAVE_MONITOR: u64 = 1 << 38;
 pub(crate) const CREATE_TEMPORARY_TABLES: u64 = 1 << 16;
 pub(crate) const LOCK_TABLES: u64 = 1 << 17;
 pub(crate) const EXECUTE: u64 = 1 << 18;
@@ -99,7 +103,7 @@ pub(crate) const NAMES: [(&str, u64); 39] = [
     ("LOCK TABLES", LOCK_TABLES),
     ("EXECUTE", EXECUTE),
     ("REPLICATION SLAVE", 1 << 19),
-    ("BINLOG MONITOR", 1 << 20),
+    ("BINLOG MONITOR", BINLOG_MONITOR),
     ("CREATE VIEW", CREATE_VIEW),
     ("SHOW VIEW", SHOW_VIEW),
     ("CREATE ROUTINE", CREATE_ROUTINE),
@@ -117,13 +121,13 @@ pub(crate) const NAMES: [(&str, u64); 39] = [
     ("REPLICATION MASTER ADMIN", 1 << 35),
     ("BINLOG ADMIN", 1 << 36),
     ("BINLOG REPLAY", 1 << 37),
-    ("SLAVE MONITOR", 1 << 38),
+    ("SLAVE MONITOR", SLAVE_MONITOR),
 ];
 
 /// Other names a GRANT may use for the same privileges.
 const SYNONYMS: [(&str, u64); 3] = [
-    ("REPLICATION CLIENT", 1 << 20),
-    ("SLAVE MONITOR", 1 << 38),
+    ("REPLICATION CLIENT", BINLOG_MONITOR),
+    ("SLAVE MONITOR", SLAVE_MONITOR),
     ("READ ONLY ADMIN", 1 << 33),
 ];
 

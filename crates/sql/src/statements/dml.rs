@@ -155,7 +155,7 @@ impl Session {
                     affected += 1;
                     inserted += 1;
                     if let Some(c) = auto_column {
-                        last_auto_value = full[c].as_f64().map_or(0, |f| f.max(0.0) as u64);
+                        last_auto_value = auto_value(&full[c]);
                     }
                     if let (Some(g), 0) = (generated, first_id) {
                         first_id = g;
@@ -187,7 +187,7 @@ impl Session {
                         affected += 2;
                         updated += 1;
                         if let Some(c) = auto_column {
-                            last_auto_value = old[c].as_f64().map_or(0, |f| f.max(0.0) as u64);
+                            last_auto_value = auto_value(&old[c]);
                         }
                     } else if self.found_rows {
                         // CLIENT_FOUND_ROWS: a row found counts once.
@@ -216,6 +216,9 @@ impl Session {
                     affected += 1 + collisions;
                     inserted += 1;
                     replaced += collisions;
+                    if let Some(c) = auto_column {
+                        last_auto_value = auto_value(&full[c]);
+                    }
                     if let (Some(g), 0) = (generated, first_id) {
                         first_id = g;
                     }
@@ -816,6 +819,15 @@ fn matches<R: crate::expr::Row + ?Sized>(
         Some(f) => crate::expr::truth_of(&f.eval(row, env)?) == Some(true),
         None => true,
     })
+}
+
+/// An AUTO_INCREMENT column's value as an id (0 for none or a negative).
+fn auto_value(v: &Value) -> u64 {
+    match v {
+        Value::Int(n) => (*n).max(0) as u64,
+        Value::UInt(n) => *n,
+        _ => 0,
+    }
 }
 
 /// An UPDATE's outcome: rows changed (rows matched for a client that

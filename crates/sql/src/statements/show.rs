@@ -4,7 +4,7 @@ use crate::catalog::information_schema::{column_key, InfoTable};
 use crate::catalog::system_variables::Scope;
 use crate::error::{Result, SqlError};
 use crate::expr::{object_name, Params};
-use crate::privileges::bits::{SELECT, SHOW_VIEW};
+use crate::privileges::bits::{BINLOG_MONITOR, SELECT, SHOW_VIEW, SLAVE_MONITOR, SUPER};
 use crate::result::{Outcome, RowSink};
 use crate::session::Session;
 use crate::statements::show_filter::{filter_rows, options_filter};
@@ -732,20 +732,28 @@ impl Session {
                 )
             }
             ["GRANTS"] => self.show_grants(&None, sink),
-            // No binary log and no replication: MariaDB's empty answers.
-            ["MASTER", "STATUS"] | ["BINLOG", "STATUS"] => self.rows(
-                sink,
-                &["File", "Position", "Binlog_Do_DB", "Binlog_Ignore_DB"],
-                Vec::new(),
-            ),
+            // No binary log and no replication: MariaDB's empty answers,
+            // to the accounts MariaDB gives them.
+            ["MASTER", "STATUS"] | ["BINLOG", "STATUS"] => {
+                self.require_global(SUPER | BINLOG_MONITOR, "SUPER, BINLOG MONITOR")?;
+                self.rows(
+                    sink,
+                    &["File", "Position", "Binlog_Do_DB", "Binlog_Ignore_DB"],
+                    Vec::new(),
+                )
+            }
             ["SLAVE", "STATUS"] | ["REPLICA", "STATUS"] | ["ALL", "SLAVES", "STATUS"] => {
+                self.require_global(SUPER | SLAVE_MONITOR, "SUPER, SLAVE MONITOR")?;
                 self.rows(sink, &REPLICA_STATUS_COLUMNS, Vec::new())
             }
-            ["BINARY", "LOGS"] | ["MASTER", "LOGS"] => Err(SqlError::new(
-                1381,
-                "HY000",
-                "You are not using binary logging",
-            )),
+            ["BINARY", "LOGS"] | ["MASTER", "LOGS"] => {
+                self.require_global(SUPER | BINLOG_MONITOR, "SUPER, BINLOG MONITOR")?;
+                Err(SqlError::new(
+                    1381,
+                    "HY000",
+                    "You are not using binary logging",
+                ))
+            }
             ["ENGINES"] | ["STORAGE", "ENGINES"] => {
                 let rows = self.information_rows(InfoTable::named("ENGINES"))?;
                 self.rows(

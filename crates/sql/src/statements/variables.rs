@@ -1,5 +1,7 @@
 //! SET of session and global variables (and SET TRANSACTION, SET NAMES).
-use crate::catalog::system_variables::{self, isolation_name, Scope, Treatment};
+use crate::catalog::system_variables::{
+    self, isolation_name, not_allowed, wrong_type, Scope, Treatment,
+};
 use crate::error::{Result, SqlError};
 use crate::expr::{object_name, Env, Params};
 use crate::result::Outcome;
@@ -168,7 +170,7 @@ impl Session {
                         .checked(&v, &Value::Null, &mut self.warnings)?
                         .to_text()
                         .unwrap_or_default(),
-                    Value::Null => return Err(bad_value(&name, "NULL")),
+                    Value::Null => return Err(not_allowed(&name, "NULL")),
                     _ => return Err(wrong_type(&name)),
                 };
                 Value::str(&crate::statements::lenient::normalize_sql_mode(&text)?)
@@ -199,29 +201,11 @@ impl Session {
     }
 }
 
-/// 1231: `name` may not take `shown`.
-fn bad_value(name: &str, shown: &str) -> SqlError {
-    SqlError::new(
-        1231,
-        "42000",
-        format!("Variable '{name}' can't be set to the value of '{shown}'"),
-    )
-}
-
-/// 1232: a value of the wrong type for `name`.
-fn wrong_type(name: &str) -> SqlError {
-    SqlError::new(
-        1232,
-        "42000",
-        format!("Incorrect argument type to variable '{name}'"),
-    )
-}
-
 impl Session {
     /// Puts `value` (checked) where a followed variable lives when it has
     /// a place of its own, or refuses a value lineardb cannot follow;
     /// `false` when the variable is kept as any other.
-    fn follow(&mut self, name: &str, value: &Value, global: bool) -> Result<bool> {
+    pub(crate) fn follow(&mut self, name: &str, value: &Value, global: bool) -> Result<bool> {
         let whole = || match value {
             Value::Int(n) => *n as u64,
             Value::UInt(n) => *n,
@@ -238,7 +222,7 @@ impl Session {
             }
             "transaction_isolation" | "tx_isolation" if !global => {
                 let text = value.to_text().unwrap_or_default();
-                self.isolation = isolation_name(&text).ok_or_else(|| bad_value(name, &text))?;
+                self.isolation = isolation_name(&text).ok_or_else(|| not_allowed(name, &text))?;
             }
             "max_allowed_packet" if !global => {
                 return Err(SqlError::new(
@@ -267,7 +251,7 @@ impl Session {
                 .set_lock_wait_timeout(std::time::Duration::from_secs(whole().max(1))),
             "innodb_flush_log_at_trx_commit" => {
                 if !self.engine.set_flush_log_at_trx_commit(whole()) {
-                    return Err(bad_value(name, &whole().to_string()));
+                    return Err(not_allowed(name, &whole().to_string()));
                 }
             }
             "lineardb_instrumentation" => lineardb_sync::wait::set_enabled(*value == Value::Int(1)),
@@ -289,11 +273,12 @@ impl Session {
                     None => name == "character_set_results",
                     Some("utf8mb4" | "utf8" | "utf8mb3") => true,
                     Some("binary") => name == "character_set_results",
-                    Some(c) => {
-                        c.starts_with("utf8mb4_")
-                            || c.starts_with("utf8_")
-                            || c.starts_with("utf8mb3_")
-                    }
+                    // Literals compare in utf8mb4_general_ci: another
+                    // connection collation would change comparisons.
+                    Some(c) => matches!(
+                        c,
+                        "utf8mb4_general_ci" | "utf8_general_ci" | "utf8mb3_general_ci"
+                    ),
                 };
                 if !utf8 {
                     return Err(SqlError::unsupported(format!(

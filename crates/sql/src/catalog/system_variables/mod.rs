@@ -296,20 +296,8 @@ impl Definition {
         warnings: &mut Vec<(u16, String)>,
     ) -> Result<Value> {
         let name = self.name;
-        let wrong_type = || {
-            SqlError::new(
-                1232,
-                "42000",
-                format!("Incorrect argument type to variable '{name}'"),
-            )
-        };
-        let not_allowed = |shown: &str| {
-            SqlError::new(
-                1231,
-                "42000",
-                format!("Variable '{name}' can't be set to the value of '{shown}'"),
-            )
-        };
+        let wrong_type = || wrong_type(name);
+        let not_allowed = |shown: &str| not_allowed(name, shown);
         let text = value.to_text();
         let mut truncated = |shown: &str| {
             warnings.push((1292, format!("Truncated incorrect {name} value: '{shown}'")));
@@ -330,28 +318,14 @@ impl Definition {
                 _ => return Err(wrong_type()),
             },
             Kind::Int(min, max) => {
-                let n = match value {
-                    Value::Int(n) => i128::from(*n),
-                    Value::UInt(n) => i128::from(*n),
-                    _ => return Err(wrong_type()),
-                };
-                let kept = n.clamp(i128::from(min), i128::from(max));
-                if kept != n {
-                    truncated(&n.to_string());
-                }
-                Value::Int(kept as i64)
+                let n = within(value, i128::from(min), i128::from(max), &mut truncated)
+                    .ok_or_else(wrong_type)?;
+                Value::Int(n as i64)
             }
             Kind::UInt(min, max) => {
-                let n = match value {
-                    Value::Int(n) => i128::from(*n),
-                    Value::UInt(n) => i128::from(*n),
-                    _ => return Err(wrong_type()),
-                };
-                let kept = n.clamp(i128::from(min), i128::from(max));
-                if kept != n {
-                    truncated(&n.to_string());
-                }
-                Value::UInt(kept as u64)
+                let n = within(value, i128::from(min), i128::from(max), &mut truncated)
+                    .ok_or_else(wrong_type)?;
+                Value::UInt(n as u64)
             }
             Kind::Double(min, max) => {
                 let f = match value {
@@ -468,6 +442,39 @@ impl Definition {
             },
         })
     }
+}
+
+/// An integer `value` brought within `min..=max` (`truncated` told of
+/// the value when it had to be); `None` if it is no integer.
+fn within(value: &Value, min: i128, max: i128, truncated: &mut impl FnMut(&str)) -> Option<i128> {
+    let n = match value {
+        Value::Int(n) => i128::from(*n),
+        Value::UInt(n) => i128::from(*n),
+        _ => return None,
+    };
+    let kept = n.clamp(min, max);
+    if kept != n {
+        truncated(&n.to_string());
+    }
+    Some(kept)
+}
+
+/// 1231: variable `name` may not take the value shown as `shown`.
+pub(crate) fn not_allowed(name: &str, shown: &str) -> SqlError {
+    SqlError::new(
+        1231,
+        "42000",
+        format!("Variable '{name}' can't be set to the value of '{shown}'"),
+    )
+}
+
+/// 1232: a value of the wrong type for variable `name`.
+pub(crate) fn wrong_type(name: &str) -> SqlError {
+    SqlError::new(
+        1232,
+        "42000",
+        format!("Incorrect argument type to variable '{name}'"),
+    )
 }
 
 /// A DOUBLE variable's value as MariaDB gives it: six fractional digits.
