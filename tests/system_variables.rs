@@ -56,6 +56,12 @@ fn variables_not_followed_refuse_other_values() {
         "SET GLOBAL read_only = 1",
         "SET tx_read_only = 1",
         "SET TRANSACTION READ ONLY",
+        "SET NAMES latin1",
+        "SET NAMES utf8mb4 COLLATE utf8mb4_unicode_ci",
+        "SET collation_connection = utf8mb4_unicode_ci",
+        // An offset no zone has: never the server's.
+        "SET time_zone = '-11:59'",
+        "SELECT RAND(1)",
     ] {
         let out = server.mysql_cli().args(["-e", set]).output().unwrap();
         let err = common::text(&out.stderr);

@@ -43,9 +43,35 @@ impl Session {
                     (name, &a.value, global)
                 })
                 .collect(),
-            ast::Set::SetNames { .. } | ast::Set::SetNamesDefault {} => {
-                return Ok(Outcome::done(0))
+            // The connection stays in utf8mb4: its aliases (and binary,
+            // which asks for no conversion) are taken; another character
+            // set or collation would change what is sent and compared.
+            ast::Set::SetNames {
+                charset_name,
+                collation_name,
+            } => {
+                let charset = charset_name.value.to_ascii_lowercase();
+                let collation = collation_name.as_deref().map(str::to_ascii_lowercase);
+                let utf8 = matches!(charset.as_str(), "utf8mb4" | "utf8" | "utf8mb3" | "binary");
+                let compared = collation.as_deref().is_none_or(|c| {
+                    matches!(
+                        c,
+                        "utf8mb4_general_ci" | "utf8_general_ci" | "utf8mb3_general_ci"
+                    )
+                });
+                if !utf8 || !compared {
+                    return Err(SqlError::unsupported(format!(
+                        "SET NAMES {}{}",
+                        charset_name.value,
+                        collation_name
+                            .as_deref()
+                            .map(|c| format!(" COLLATE {c}"))
+                            .unwrap_or_default()
+                    )));
+                }
+                return Ok(Outcome::done(0));
             }
+            ast::Set::SetNamesDefault {} => return Ok(Outcome::done(0)),
             ast::Set::SetTransaction { modes, .. } => {
                 // Applies to the session (MySQL's unscoped form would
                 // apply to the next transaction only).
