@@ -20,13 +20,16 @@ fn sqlalchemy_and_pandas_work_unchanged() {
          `pip install sqlalchemy pymysql pandas` (see .ci/run)"
     );
     let server = Server::start();
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/python/sqlalchemy_pandas.py"
-    );
+    run_script("sqlalchemy_pandas.py", &[server.port]);
+}
+
+/// Runs `tests/python/<script>` with the ports as arguments; fails with
+/// its output unless it succeeds.
+fn run_script(script: &str, ports: &[u16]) {
+    let path = format!("{}/tests/python/{script}", env!("CARGO_MANIFEST_DIR"));
     let out = Command::new("python3")
-        .arg(script)
-        .arg(server.port.to_string())
+        .arg(path)
+        .args(ports.iter().map(u16::to_string))
         .output()
         .unwrap();
     assert!(
@@ -44,17 +47,5 @@ fn sqlalchemy_and_pandas_work_unchanged() {
 fn ok_packets_read_as_mariadbs() {
     let server = Server::start();
     let mariadb = MariaDb::start();
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/wire_status.py");
-    let out = Command::new("python3")
-        .arg(script)
-        .arg(server.port.to_string())
-        .arg(mariadb.port.to_string())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}\n{}",
-        text(&out.stdout),
-        text(&out.stderr)
-    );
+    run_script("wire_status.py", &[server.port, mariadb.port]);
 }
