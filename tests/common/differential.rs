@@ -19,6 +19,9 @@ pub enum Shown {
     NamesAndRows,
     /// As `Changes`, with the insert id the OK packet carries.
     ChangesAndIds,
+    /// Each result column's definition: type, character set, length,
+    /// flags and decimals (not the rows).
+    Metadata,
 }
 
 /// Runs `setup`, then `statements`, in a fresh database `db` of the server
@@ -65,6 +68,21 @@ fn outcome(c: &mut Conn, sql: &str, shown: Shown) -> String {
             t => t,
         })
         .collect();
+    let definitions: Vec<String> = result
+        .columns()
+        .as_ref()
+        .iter()
+        .map(|c| {
+            format!(
+                "{:?} charset {} length {} flags {:?} decimals {}",
+                c.column_type(),
+                c.character_set(),
+                c.column_length(),
+                c.flags(),
+                c.decimals()
+            )
+        })
+        .collect();
     let names: Vec<String> = result
         .columns()
         .as_ref()
@@ -82,6 +100,7 @@ fn outcome(c: &mut Conn, sql: &str, shown: Shown) -> String {
     match (rows, shown) {
         (Err(e), _) => error(e),
         (Ok(rows), Shown::Rows) => format!("rows {rows:?}"),
+        (Ok(_), Shown::Metadata) => format!("columns {definitions:?}"),
         (Ok(rows), Shown::TypesAndRows) => format!("types {types:?} rows {rows:?}"),
         (Ok(rows), Shown::Changes) => format!("affected {affected} info {info:?} rows {rows:?}"),
         (Ok(rows), Shown::NamesAndRows) => format!("names {names:?} rows {rows:?}"),

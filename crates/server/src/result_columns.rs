@@ -4,9 +4,9 @@
 //! that column's type, as MariaDB's do (FLOAT, YEAR, CHAR, BINARY,
 //! VARBINARY, TEXT, BLOB); others follow their value kind.
 use crate::packet::put_lenenc_str;
-use lineardb_sql::{Column, ColumnKind};
+use lineardb_sql::{Column, ColumnKind, ExprWire};
 use lineardb_table::types::{civil_from_days, format_float, MICROS_PER_DAY};
-use lineardb_table::{DataType, Value};
+use lineardb_table::{Collation, DataType, Value};
 
 pub(crate) const UTF8MB4_GENERAL_CI: u8 = 45;
 const BINARY_CHARSET: u16 = 63;
@@ -17,6 +17,8 @@ const T_SHORT: u8 = 2;
 const T_LONG: u8 = 3;
 const T_FLOAT: u8 = 4;
 const T_DOUBLE: u8 = 5;
+const T_NULL: u8 = 6;
+const T_TIMESTAMP: u8 = 7;
 const T_LONGLONG: u8 = 8;
 const T_INT24: u8 = 9;
 const T_DATE: u8 = 10;
@@ -25,6 +27,8 @@ const T_DATETIME: u8 = 12;
 const T_YEAR: u8 = 13;
 const T_BIT: u8 = 16;
 const T_NEWDECIMAL: u8 = 246;
+const T_MEDIUM_BLOB: u8 = 250;
+const T_LONG_BLOB: u8 = 251;
 const T_BLOB: u8 = 252;
 const T_VAR_STRING: u8 = 253;
 const T_STRING: u8 = 254;
@@ -103,7 +107,16 @@ fn definition(c: &Column) -> Definition {
             flags: BLOB | BINARY,
             ..binary(T_BLOB, n)
         },
-        Some(DataType::DateTime | DataType::Timestamp) if c.fsp > 0 => Definition {
+        Some(DataType::Timestamp) => Definition {
+            decimals: c.fsp,
+            ..number(
+                T_TIMESTAMP,
+                19 + if c.fsp > 0 { 1 + u32::from(c.fsp) } else { 0 },
+                UNSIGNED | BINARY,
+                0,
+            )
+        },
+        Some(DataType::DateTime) if c.fsp > 0 => Definition {
             decimals: c.fsp,
             ..number(T_DATETIME, 20 + c.fsp as u32, BINARY, 0)
         },
@@ -120,33 +133,7 @@ fn definition(c: &Column) -> Definition {
             ..number(T_TIME, c.length, BINARY, 0)
         },
         Some(DataType::Bit(n)) => number(T_BIT, u32::from(n), UNSIGNED, 0),
-        _ => match c.kind {
-            ColumnKind::Text(_) => text(T_VAR_STRING, c.length),
-            kind => Definition {
-                type_code: match kind {
-                    ColumnKind::Int | ColumnKind::UInt => T_LONGLONG,
-                    ColumnKind::Decimal { .. } => T_NEWDECIMAL,
-                    ColumnKind::Double => T_DOUBLE,
-                    ColumnKind::Date => T_DATE,
-                    ColumnKind::DateTime => T_DATETIME,
-                    ColumnKind::Time => T_TIME,
-                    ColumnKind::Text(_) => T_VAR_STRING,
-                },
-                charset: BINARY_CHARSET,
-                length: c.length,
-                flags: BINARY
-                    | if kind == ColumnKind::UInt {
-                        UNSIGNED
-                    } else {
-                        0
-                    },
-                decimals: match kind {
-                    ColumnKind::Decimal { scale } => scale,
-                    ColumnKind::Double => 31,
-                    _ => 0,
-                },
-            },
-        },
+        _ => expression(c),
     };
     if !c.nullable {
         d.flags |= NOT_NULL;
@@ -171,6 +158,63 @@ fn definition(c: &Column) -> Definition {
         }
     }
     d
+}
+
+/// An expression's column (no stored type): what its kind, length and
+/// [`ExprWire`] say, as MariaDB types the item.
+fn expression(c: &Column) -> Definition {
+    let number = |type_code: u8, flags: u16, decimals: u8| Definition {
+        type_code,
+        charset: BINARY_CHARSET,
+        length: c.length,
+        flags: BINARY | flags,
+        decimals: c.decimals.unwrap_or(decimals),
+    };
+    match c.kind {
+        _ if c.wire == ExprWire::Null => Definition {
+            length: 0,
+            ..number(T_NULL, 0, 0)
+        },
+        ColumnKind::Text(collation) => {
+            let (charset, length, flags) = if collation == Collation::Binary {
+                (BINARY_CHARSET, c.length, BINARY)
+            } else {
+                (UTF8MB4_GENERAL_CI as u16, c.length.saturating_mul(4), 0)
+            };
+            let type_code = match c.wire {
+                ExprWire::Blob => T_BLOB,
+                ExprWire::Fixed => T_STRING,
+                _ if length <= 65_535 => T_VAR_STRING,
+                _ if length <= 16_777_215 => T_MEDIUM_BLOB,
+                _ => T_LONG_BLOB,
+            };
+            Definition {
+                type_code,
+                charset,
+                length,
+                flags,
+                decimals: c.decimals.unwrap_or(0),
+            }
+        }
+        ColumnKind::Int | ColumnKind::UInt => number(
+            if c.wire == ExprWire::Long {
+                T_LONG
+            } else {
+                T_LONGLONG
+            },
+            if c.kind == ColumnKind::UInt {
+                UNSIGNED
+            } else {
+                0
+            },
+            0,
+        ),
+        ColumnKind::Decimal { scale } => number(T_NEWDECIMAL, 0, scale),
+        ColumnKind::Double => number(T_DOUBLE, 0, 31),
+        ColumnKind::Date => number(T_DATE, 0, 0),
+        ColumnKind::DateTime => number(T_DATETIME, 0, c.fsp),
+        ColumnKind::Time => number(T_TIME, 0, c.fsp),
+    }
 }
 
 /// A column definition packet's body.
@@ -226,6 +270,9 @@ impl Encoding {
             Some(DataType::TinyInt { .. }) => Encoding::Integer(1),
             Some(DataType::SmallInt { .. }) => Encoding::Integer(2),
             Some(DataType::MediumInt { .. } | DataType::Int { .. }) => Encoding::Integer(4),
+            None if c.wire == ExprWire::Long => Encoding::Integer(4),
+            None if c.fsp > 0 && c.kind == ColumnKind::DateTime => Encoding::DateTime(c.fsp),
+            None if c.fsp > 0 && c.kind == ColumnKind::Time => Encoding::Time(c.fsp),
             _ => Encoding::Kind(c.kind),
         }
     }

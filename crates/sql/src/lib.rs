@@ -47,5 +47,5 @@ pub use dispatch::Batch;
 pub use error::{Result, SqlError};
 pub use parser::wire_text::text_of_wire;
 pub use privileges::grants::Grants;
-pub use result::{CollectSink, Column, ColumnAttributes, ColumnKind, Outcome, RowSink};
+pub use result::{CollectSink, Column, ColumnAttributes, ColumnKind, ExprWire, Outcome, RowSink};
 pub use session::{wait_durable, Prepared, Session};

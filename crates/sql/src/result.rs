@@ -105,6 +105,28 @@ pub struct Column {
     /// A stored column's DEFAULT (None for expressions): CREATE TABLE …
     /// SELECT keeps it.
     pub default: Option<lineardb_table::ColumnDefault>,
+    /// The decimals the wire shows where an expression's differ from its
+    /// kind's (NOT_FIXED_DEC for most strings, a rounded DOUBLE's digits).
+    pub decimals: Option<u8>,
+    /// How an expression's column is typed beyond its kind and length.
+    pub wire: ExprWire,
+}
+
+/// What MariaDB's type of an expression says beyond its value kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ExprWire {
+    /// As its kind and length say: an integer a LONGLONG, a string a
+    /// VARCHAR or, past 65,535 bytes, a MEDIUMBLOB or LONGBLOB.
+    #[default]
+    Kind,
+    /// An integer MariaDB types LONG (four bytes in the binary protocol).
+    Long,
+    /// The NULL literal: MariaDB's NULL type (BINARY(0) in a table).
+    Null,
+    /// A string typed BLOB whatever its length (GROUP_CONCAT).
+    Blob,
+    /// A string typed CHAR (UUID()).
+    Fixed,
 }
 
 /// A stored column's part in its table, as MariaDB flags it.
@@ -237,6 +259,8 @@ impl Column {
             fsp: 0,
             attributes: ColumnAttributes::default(),
             default: None,
+            decimals: None,
+            wire: ExprWire::Kind,
         }
     }
 }

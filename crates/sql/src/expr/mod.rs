@@ -4,6 +4,7 @@
 //! logic, string-to-number conversion in numeric context).
 pub(crate) mod clock;
 pub(crate) mod group_concat;
+pub(crate) mod result_type;
 pub(crate) mod row_key;
 pub(crate) mod statement_results;
 pub(crate) mod subquery;
@@ -1454,6 +1455,11 @@ impl Compiler<'_> {
         };
         want(func.1)?;
         let mut a = a;
+        match func.0 {
+            Func::Coalesce => self.dates_widened(&mut a),
+            Func::If => self.dates_widened(&mut a[1..]),
+            _ => {}
+        }
         if let Func::Builtin(b) = func.0 {
             if crate::function::json::wrong_count(b.name(), a.len()) {
                 return Err(SqlError::wrong_arguments(&written));
@@ -1463,6 +1469,21 @@ impl Compiler<'_> {
             }
         }
         Ok(self.call(func.0, a))
+    }
+
+    /// Values that meet in one (COALESCE, IF): where DATEs meet DATETIMEs
+    /// the DATEs become DATETIMEs, as MariaDB gives them.
+    fn dates_widened(&self, values: &mut [Expr]) {
+        let aggs = self.aggs.as_deref().unwrap_or(&[]);
+        let kinds: Vec<ColumnKind> = values.iter().map(|v| v.kind(self.scope, aggs)).collect();
+        if kinds.contains(&ColumnKind::DateTime) && kinds.contains(&ColumnKind::Date) {
+            for (v, k) in values.iter_mut().zip(kinds) {
+                if k == ColumnKind::Date {
+                    let date = std::mem::replace(v, Expr::Lit(Value::Null));
+                    *v = Expr::Cast(Box::new(date), CastType::DateTime);
+                }
+            }
+        }
     }
 
     /// The letters a function that writes values into JSON is passed
@@ -2666,31 +2687,7 @@ impl Expr {
             | Expr::InList(..)
             | Expr::Like(..) => ColumnKind::Int,
             Expr::Neg(a) => a.kind(scope, aggs),
-            Expr::Arith(op, a, b) => {
-                let (x, y) = (a.kind(scope, aggs), b.kind(scope, aggs));
-                match (op, x, y) {
-                    (_, ColumnKind::Double, _) | (_, _, ColumnKind::Double) => ColumnKind::Double,
-                    (ArithOp::IntDiv, ..) => ColumnKind::Int,
-                    (ArithOp::Div, ColumnKind::Decimal { scale }, _) => ColumnKind::Decimal {
-                        scale: (scale + 4).min(MAX_DECIMAL_SCALE),
-                    },
-                    (ArithOp::Div, ..) => ColumnKind::Decimal { scale: 4 },
-                    (
-                        ArithOp::Mul,
-                        ColumnKind::Decimal { scale: s },
-                        ColumnKind::Decimal { scale: t },
-                    ) => ColumnKind::Decimal {
-                        scale: s.saturating_add(t).min(MAX_DECIMAL_SCALE),
-                    },
-                    (_, ColumnKind::Decimal { scale: s }, ColumnKind::Decimal { scale: t }) => {
-                        ColumnKind::Decimal { scale: s.max(t) }
-                    }
-                    (_, ColumnKind::Decimal { scale }, _)
-                    | (_, _, ColumnKind::Decimal { scale }) => ColumnKind::Decimal { scale },
-                    (_, ColumnKind::Text(_), _) | (_, _, ColumnKind::Text(_)) => ColumnKind::Double,
-                    _ => ColumnKind::Int,
-                }
-            }
+            Expr::Arith(op, a, b) => arith_kind(*op, a.kind(scope, aggs), b.kind(scope, aggs)),
             Expr::Interval(..) => ColumnKind::Int,
             Expr::Func(f, args) => match f {
                 Func::UserVariable | Func::SetUserVariable => args[1].kind(scope, aggs),
@@ -2716,16 +2713,43 @@ impl Expr {
                         &args.iter().map(|a| a.kind(scope, aggs)).collect::<Vec<_>>(),
                     )
                 }
-                Func::Abs | Func::Round => args[0].kind(scope, aggs),
+                Func::Abs => args[0].kind(scope, aggs),
+                // A constant number of places is the result's scale.
+                Func::Round => match (args[0].kind(scope, aggs), args.get(1)) {
+                    (ColumnKind::Decimal { .. }, None) => ColumnKind::Decimal { scale: 0 },
+                    (ColumnKind::Decimal { .. }, Some(Expr::Lit(Value::Int(p)))) => {
+                        ColumnKind::Decimal {
+                            scale: (*p).clamp(0, i64::from(MAX_DECIMAL_SCALE)) as u8,
+                        }
+                    }
+                    (k, _) => k,
+                },
                 Func::Floor | Func::Ceil => match args[0].kind(scope, aggs) {
                     ColumnKind::Decimal { .. } => ColumnKind::Decimal { scale: 0 },
                     k => k,
                 },
-                Func::Coalesce => args[0].kind(scope, aggs),
-                Func::If => common_kind(args[1].kind(scope, aggs), args[2].kind(scope, aggs)),
+                Func::Coalesce => args
+                    .iter()
+                    .filter(|a| !matches!(a, Expr::Lit(Value::Null)))
+                    .map(|a| a.kind(scope, aggs))
+                    .reduce(common_kind)
+                    .unwrap_or(ColumnKind::TEXT),
+                Func::If => match (&args[1], &args[2]) {
+                    (Expr::Lit(Value::Null), other) | (other, Expr::Lit(Value::Null)) => {
+                        other.kind(scope, aggs)
+                    }
+                    (a, b) => common_kind(a.kind(scope, aggs), b.kind(scope, aggs)),
+                },
                 Func::NullIf(_) => args[0].kind(scope, aggs),
-                Func::DateAdd | Func::DateSub => match args[0].kind(scope, aggs) {
-                    ColumnKind::Date => ColumnKind::Date,
+                Func::DateAdd | Func::DateSub => match (args[0].kind(scope, aggs), &args[1]) {
+                    (
+                        ColumnKind::Date,
+                        Expr::Interval(
+                            IntervalUnit::Hour | IntervalUnit::Minute | IntervalUnit::Second,
+                            _,
+                        ),
+                    ) => ColumnKind::DateTime,
+                    (ColumnKind::Date, _) => ColumnKind::Date,
                     _ => ColumnKind::DateTime,
                 },
             },
@@ -2856,6 +2880,31 @@ impl Expr {
 }
 
 /// The kind of a result that is one of two kinds (CASE, IF, UNION).
+/// The kind `x op y` gives.
+pub(crate) fn arith_kind(op: ArithOp, x: ColumnKind, y: ColumnKind) -> ColumnKind {
+    match (op, x, y) {
+        (_, ColumnKind::Double, _) | (_, _, ColumnKind::Double) => ColumnKind::Double,
+        (ArithOp::IntDiv, ..) => ColumnKind::Int,
+        (ArithOp::Div, ColumnKind::Decimal { scale }, _) => ColumnKind::Decimal {
+            scale: (scale + 4).min(MAX_DECIMAL_SCALE),
+        },
+        (ArithOp::Div, ..) => ColumnKind::Decimal { scale: 4 },
+        (ArithOp::Mul, ColumnKind::Decimal { scale: s }, ColumnKind::Decimal { scale: t }) => {
+            ColumnKind::Decimal {
+                scale: s.saturating_add(t).min(MAX_DECIMAL_SCALE),
+            }
+        }
+        (_, ColumnKind::Decimal { scale: s }, ColumnKind::Decimal { scale: t }) => {
+            ColumnKind::Decimal { scale: s.max(t) }
+        }
+        (_, ColumnKind::Decimal { scale }, _) | (_, _, ColumnKind::Decimal { scale }) => {
+            ColumnKind::Decimal { scale }
+        }
+        (_, ColumnKind::Text(_), _) | (_, _, ColumnKind::Text(_)) => ColumnKind::Double,
+        _ => ColumnKind::Int,
+    }
+}
+
 pub(crate) fn common_kind(a: ColumnKind, b: ColumnKind) -> ColumnKind {
     use ColumnKind as K;
     match (a, b) {

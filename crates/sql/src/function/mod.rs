@@ -238,6 +238,10 @@ pub(crate) mod kinds {
     pub(crate) fn int(_: &[ColumnKind]) -> ColumnKind {
         ColumnKind::Int
     }
+    /// A binary string (UNHEX, CHAR).
+    pub(crate) fn binary(_: &[ColumnKind]) -> ColumnKind {
+        ColumnKind::Text(lineardb_table::Collation::Binary)
+    }
     pub(crate) fn uint(_: &[ColumnKind]) -> ColumnKind {
         ColumnKind::UInt
     }

@@ -2,7 +2,7 @@
 //! comparisons are in the collation the arguments meet in (a column's over
 //! a literal's; utf8mb4_general_ci, ignoring case, by default).
 use super::arguments::{bytes_of, float_of, int_of, text_of};
-use super::kinds::{int, same_text, text};
+use super::kinds::{binary, int, same_text, text};
 use super::Builtin;
 use crate::error::{Result, SqlError};
 use lineardb_table::{Collation, Dec, Value};
@@ -19,10 +19,10 @@ pub(super) const FUNCTIONS: &[Builtin] = &[
     Builtin::collated(&["INSTR"], (2, 2), int, instr).counts_characters(),
     Builtin::collated(&["LOCATE"], (2, 3), int, locate).counts_characters(),
     Builtin::new(&["HEX"], (1, 1), text, hex),
-    Builtin::new(&["UNHEX"], (1, 1), text, unhex),
+    Builtin::new(&["UNHEX"], (1, 1), binary, unhex),
     Builtin::new(&["ASCII"], (1, 1), int, ascii),
     Builtin::new(&["ORD"], (1, 1), int, ord),
-    Builtin::new(&["CHAR"], (1, usize::MAX), text, char_of).sees_nulls(),
+    Builtin::new(&["CHAR"], (1, usize::MAX), binary, char_of).sees_nulls(),
     Builtin::new(&["SPACE"], (1, 1), text, space),
     Builtin::collated(&["STRCMP"], (2, 2), int, strcmp),
     Builtin::collated(&["FIELD"], (2, usize::MAX), int, field).sees_nulls(),

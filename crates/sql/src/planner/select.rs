@@ -293,18 +293,48 @@ impl Planner<'_> {
             .zip(&names)
             .zip(&origins)
             .zip(kinds)
-            .map(|(((_, n), o), kind)| {
-                // A column as it is shows what it is where it comes from.
+            .map(|(((x, n), o), kind)| {
+                // A column as it is shows what it is where it comes from;
+                // an expression, the type MariaDB gives it.
                 match o.and_then(|i| scope[i].origin.as_deref()) {
                     Some(origin) => Column {
                         name: n.clone(),
                         kind,
                         ..origin.clone()
                     },
-                    None => Column::expr(n, kind),
+                    None => {
+                        let described = x.describe(scope, &aggs);
+                        let integer = |k| {
+                            matches!(
+                                k,
+                                crate::result::ColumnKind::Int | crate::result::ColumnKind::UInt
+                            )
+                        };
+                        if described.kind == kind || integer(described.kind) && integer(kind) {
+                            Column {
+                                name: n.clone(),
+                                kind,
+                                ..described
+                            }
+                        } else {
+                            Column::expr(n, kind)
+                        }
+                    }
                 }
             })
-            .collect();
+            .collect::<Vec<Column>>();
+        // Without GROUP BY an aggregate query of no row still makes one:
+        // what is not an aggregate of it may be NULL.
+        let mut columns = columns;
+        if aggregate && group_by.is_empty() {
+            for (c, x) in columns.iter_mut().zip(&projection) {
+                let mut reads = false;
+                x.columns(&mut |_| reads = true);
+                if reads {
+                    c.nullable = true;
+                }
+            }
+        }
         let mut plan = SelectPlan {
             source: std::mem::replace(&mut source, Source::Nothing),
             filter,

@@ -7,9 +7,11 @@
 //! transaction: if anything fails, the rows are rolled back and the table
 //! dropped. A crash meanwhile leaves the table empty.
 use crate::error::{Result, SqlError};
-use crate::result::{Column, ColumnKind, RowSink};
+use crate::result::{Column, ColumnKind, ExprWire, RowSink};
 use crate::session::Session;
-use lineardb_table::{ColumnDef, ColumnDefault, DataType, Engine, Table, TableSpec, Value};
+use lineardb_table::{
+    Collation, ColumnDef, ColumnDefault, DataType, Engine, Table, TableSpec, Value,
+};
 use lineardb_txn::Txn;
 use sqlparser::ast;
 use std::sync::Arc;
@@ -126,22 +128,38 @@ impl RowSink for Filling {
 /// as MariaDB gives it), else a type for the value kind.
 pub(crate) fn derived_column(c: &Column) -> ColumnDef {
     let Some(data_type) = c.data_type else {
+        // An expression: the type MariaDB makes of its item's.
         let data_type = match c.kind {
-            ColumnKind::Int if c.length <= 11 => DataType::Int { unsigned: false },
-            ColumnKind::Int => DataType::BigInt { unsigned: false },
-            ColumnKind::UInt => DataType::BigInt { unsigned: true },
+            _ if c.wire == ExprWire::Null => DataType::Binary(0),
+            ColumnKind::Int | ColumnKind::UInt => {
+                let unsigned = c.kind == ColumnKind::UInt;
+                if c.wire == ExprWire::Long {
+                    DataType::Int { unsigned }
+                } else {
+                    DataType::BigInt { unsigned }
+                }
+            }
             ColumnKind::Decimal { scale } => DataType::Decimal {
-                precision: c.length.clamp(u32::from(scale).max(1), 65) as u8,
+                precision: c
+                    .length
+                    .saturating_sub(1 + u32::from(scale > 0))
+                    .clamp(u32::from(scale).max(1), 65) as u8,
                 scale,
             },
             ColumnKind::Double => DataType::Double,
             ColumnKind::Date => DataType::Date,
             ColumnKind::DateTime => DataType::DateTime,
             ColumnKind::Time => DataType::Time,
-            ColumnKind::Text(_) if c.length <= 16_383 => DataType::VarChar(c.length.max(1)),
+            ColumnKind::Text(Collation::Binary) if c.length <= 65_535 => {
+                DataType::VarBinary(c.length)
+            }
+            ColumnKind::Text(Collation::Binary) => DataType::Blob(u32::MAX),
+            ColumnKind::Text(_) if c.length <= 16_383 => DataType::VarChar(c.length),
             ColumnKind::Text(_) => DataType::Text(u32::MAX),
         };
         let mut def = ColumnDef::new(&c.name, data_type);
+        def.nullable = c.nullable;
+        def.fsp = c.fsp;
         if data_type.is_integer() {
             def.display_width = Some(c.length);
         }

@@ -1,0 +1,942 @@
+//! The column an expression makes in a result, as MariaDB types the item
+//! for it: its kind, its length (characters; a number's digits with sign
+//! and point), its decimals, whether it can be NULL, and whether an
+//! integer is a LONG or a LONGLONG. Drivers read these (a LONG is an
+//! `Integer` to Connector/J, a binary string a `Buffer` to mysql2) and
+//! CREATE TABLE … SELECT and views make their columns from them.
+//!
+//! The rules follow MariaDB 10.11's `fix_length_and_dec` of each item;
+//! `tests/result_metadata.rs` compares them with a MariaDB server.
+use super::{AggFunc, AggSpec, ArithOp, CastType, Expr, Func, ScopeColumn, SubqueryTest};
+use crate::function::Builtin;
+use crate::result::{Column, ColumnKind, ExprWire};
+use lineardb_table::{Collation, DataType, Value};
+
+/// NOT_FIXED_DEC: the decimals MariaDB gives strings and inexact numbers.
+const NOT_FIXED_DEC: u8 = 39;
+/// A DOUBLE's decimals when not fixed.
+const DOUBLE_DEC: u8 = 31;
+/// The length of a DOUBLE expression (DBL_DIG + 8).
+const DOUBLE_LENGTH: u32 = 23;
+/// The characters a string of unknown length may have: max_allowed_packet.
+const UNBOUNDED_CHARS: u32 = 16 * 1024 * 1024;
+/// The digits SUM adds to its argument's (DECIMAL_LONGLONG_DIGITS).
+const SUM_DIGITS: u32 = 22;
+/// The digits a division or AVG adds (div_precision_increment).
+const DIV_DIGITS: u32 = 4;
+const MAX_PRECISION: u32 = 65;
+const MAX_SCALE: u8 = 38;
+
+impl Expr {
+    /// The result column this expression makes (no names), for `kind`
+    /// (what the plan computes it as).
+    pub(crate) fn describe(&self, scope: &[ScopeColumn], aggs: &[AggSpec]) -> Column {
+        let d = Describer { scope, aggs };
+        let mut c = d.describe(self);
+        let kind = self.kind(scope, aggs);
+        let integer = |k: ColumnKind| matches!(k, ColumnKind::Int | ColumnKind::UInt);
+        let same = c.kind == kind || (integer(c.kind) && integer(kind));
+        if !same && c.wire != ExprWire::Null {
+            // The rules here do not know this form: its kind's defaults.
+            c = Column::expr("", kind);
+        }
+        c
+    }
+}
+
+struct Describer<'a> {
+    scope: &'a [ScopeColumn],
+    aggs: &'a [AggSpec],
+}
+
+fn shape(kind: ColumnKind, length: u32, nullable: bool) -> Column {
+    let mut c = Column::expr("", kind);
+    c.length = length;
+    c.nullable = nullable;
+    c
+}
+
+/// An integer, a LONG when its length is at most nine (as MariaDB's
+/// `type_handler_long_or_longlong`).
+fn int(length: u32, unsigned: bool, nullable: bool) -> Column {
+    let mut c = longlong(length, unsigned, nullable);
+    if length <= 9 {
+        c.wire = ExprWire::Long;
+    }
+    c
+}
+
+fn long(length: u32, unsigned: bool, nullable: bool) -> Column {
+    Column {
+        wire: ExprWire::Long,
+        ..longlong(length, unsigned, nullable)
+    }
+}
+
+fn longlong(length: u32, unsigned: bool, nullable: bool) -> Column {
+    let kind = if unsigned {
+        ColumnKind::UInt
+    } else {
+        ColumnKind::Int
+    };
+    shape(kind, length, nullable)
+}
+
+/// A DECIMAL of `precision` digits, `scale` after the point.
+fn decimal(precision: u32, scale: u8, nullable: bool) -> Column {
+    let scale = scale.min(MAX_SCALE);
+    let precision = precision.clamp(u32::from(scale).max(1), MAX_PRECISION);
+    shape(
+        ColumnKind::Decimal { scale },
+        precision + u32::from(scale > 0) + 1,
+        nullable,
+    )
+}
+
+fn double(length: u32, decimals: u8, nullable: bool) -> Column {
+    let mut c = shape(ColumnKind::Double, length, nullable);
+    c.decimals = Some(decimals);
+    c
+}
+
+/// A string of `chars` characters in `collation` (bytes if binary).
+fn text(chars: u32, collation: Collation, nullable: bool) -> Column {
+    let mut c = shape(ColumnKind::Text(collation), chars, nullable);
+    c.decimals = Some(NOT_FIXED_DEC);
+    c
+}
+
+/// A string computed by a function: in the connection's collation, not
+/// fixed decimals.
+fn func_text(chars: u32, nullable: bool) -> Column {
+    text(chars, Collation::Utf8mb4GeneralCi, nullable)
+}
+
+fn temporal(kind: ColumnKind, fsp: u8, nullable: bool) -> Column {
+    let base = match kind {
+        ColumnKind::Date => 10,
+        ColumnKind::DateTime => 19,
+        _ => 10,
+    };
+    let mut c = shape(
+        kind,
+        base + if fsp > 0 { 1 + u32::from(fsp) } else { 0 },
+        nullable,
+    );
+    c.fsp = fsp;
+    c
+}
+
+/// Whether a number column is signed.
+fn signed(c: &Column) -> bool {
+    !matches!(c.kind, ColumnKind::UInt)
+        && !matches!(
+            c.data_type,
+            Some(
+                DataType::TinyInt { unsigned: true }
+                    | DataType::SmallInt { unsigned: true }
+                    | DataType::MediumInt { unsigned: true }
+                    | DataType::Int { unsigned: true }
+                    | DataType::Year
+                    | DataType::Bit(_)
+            )
+        )
+}
+
+/// A number column's scale (0 for integers).
+fn scale(c: &Column) -> u8 {
+    match c.kind {
+        ColumnKind::Decimal { scale } => scale,
+        _ => 0,
+    }
+}
+
+/// A number column's precision: its digits, without sign and point.
+fn precision(c: &Column) -> u32 {
+    match c.kind {
+        ColumnKind::Decimal { scale } => c.length.saturating_sub(1 + u32::from(scale > 0)),
+        ColumnKind::Int | ColumnKind::UInt => c.length.saturating_sub(u32::from(signed(c))),
+        ColumnKind::Double => 17,
+        _ => c.length,
+    }
+}
+
+/// Digits before the point.
+fn int_digits(c: &Column) -> u32 {
+    precision(c).saturating_sub(u32::from(scale(c)))
+}
+
+/// The characters a value of this column takes as a string (a binary
+/// string's bytes, a number's or a date's display length).
+fn chars(c: &Column) -> u32 {
+    if c.wire == ExprWire::Null {
+        0
+    } else {
+        c.length
+    }
+}
+
+/// The bytes a string of this column takes (four per character of a
+/// utf8mb4 string).
+fn bytes(c: &Column) -> u32 {
+    match c.kind {
+        ColumnKind::Text(Collation::Binary) => c.length,
+        ColumnKind::Text(_) => c.length.saturating_mul(4),
+        _ => c.length,
+    }
+}
+
+/// Whether the column is an integer MariaDB types LONG (a smaller stored
+/// integer, or an expression so typed).
+fn is_long(c: &Column) -> bool {
+    match c.data_type {
+        Some(
+            DataType::TinyInt { .. }
+            | DataType::SmallInt { .. }
+            | DataType::MediumInt { .. }
+            | DataType::Int { .. },
+        ) => true,
+        Some(_) => false,
+        None => c.wire == ExprWire::Long,
+    }
+}
+
+/// An integer literal's digits (with its sign).
+fn literal_length(v: &Value) -> u32 {
+    match v {
+        Value::Int(i) => i.to_string().len() as u32,
+        Value::UInt(u) => u.to_string().len() as u32,
+        _ => 0,
+    }
+}
+
+/// A constant integer argument.
+fn constant(e: &Expr) -> Option<i64> {
+    match e {
+        Expr::Lit(Value::Int(i)) => Some(*i),
+        Expr::Lit(Value::UInt(u)) => i64::try_from(*u).ok(),
+        _ => None,
+    }
+}
+
+/// A constant string argument's characters.
+fn constant_text(e: &Expr) -> Option<&[u8]> {
+    match e {
+        Expr::Lit(Value::Bytes(b)) => Some(b),
+        _ => None,
+    }
+}
+
+impl Describer<'_> {
+    fn describe(&self, e: &Expr) -> Column {
+        match e {
+            Expr::Col(i) => self.column(*i),
+            Expr::Lit(v) => literal(v),
+            Expr::Param(_) => shape(ColumnKind::TEXT, 255, true),
+            Expr::Cmp(_, a, b, _) | Expr::And(a, b) | Expr::Or(a, b) | Expr::Like(a, b, ..) => {
+                long(1, false, self.any_nullable([&**a, &**b]))
+            }
+            Expr::Not(a) => long(1, false, self.describe(a).nullable),
+            Expr::IsNull(..) => long(1, false, false),
+            Expr::Between(a, b, c, ..) => long(1, false, self.any_nullable([&**a, &**b, &**c])),
+            Expr::InList(a, list, ..) => long(
+                1,
+                false,
+                self.describe(a).nullable || list.iter().any(|x| self.describe(x).nullable),
+            ),
+            Expr::Neg(a) => {
+                let a = self.describe(a);
+                match a.kind {
+                    ColumnKind::Int | ColumnKind::UInt => int(a.length + 1, false, a.nullable),
+                    ColumnKind::Decimal { scale } => decimal(precision(&a) + 1, scale, a.nullable),
+                    _ => double(DOUBLE_LENGTH, DOUBLE_DEC, a.nullable),
+                }
+            }
+            Expr::Arith(op, a, b) => self.arith(*op, a, b),
+            Expr::Interval(..) => longlong(21, false, true),
+            Expr::Func(f, args) => self.func(f, args),
+            Expr::Case(_, whens, otherwise, _) => {
+                let results: Vec<&Expr> = whens
+                    .iter()
+                    .map(|(_, t)| t)
+                    .chain(otherwise.as_deref())
+                    .collect();
+                let mut c = self.common(&results);
+                if otherwise.is_none() {
+                    c.nullable = true;
+                }
+                c
+            }
+            Expr::Cast(a, t) => self.cast(a, *t),
+            Expr::Subquery(sub, SubqueryTest::Scalar) => Column::expr("", sub.kind),
+            Expr::Subquery(_, SubqueryTest::Exists) => long(1, false, false),
+            // NULL when the operand is or the subquery yields one.
+            Expr::Subquery(..) => long(1, false, true),
+            Expr::Window(_) => Column::expr("", ColumnKind::TEXT),
+            Expr::Agg(i) => self.aggregate(&self.aggs[*i]),
+        }
+    }
+
+    fn any_nullable<'e>(&self, args: impl IntoIterator<Item = &'e Expr>) -> bool {
+        args.into_iter().any(|a| self.describe(a).nullable)
+    }
+
+    /// A column of the scope: what it is where it comes from.
+    fn column(&self, i: usize) -> Column {
+        let Some(s) = self.scope.get(i) else {
+            return Column::expr("", ColumnKind::TEXT);
+        };
+        let Some(origin) = s.origin.as_deref() else {
+            return Column::expr("", s.kind);
+        };
+        let mut c = Column {
+            name: String::new(),
+            org_name: String::new(),
+            table: String::new(),
+            schema: String::new(),
+            attributes: Default::default(),
+            default: None,
+            kind: s.kind,
+            ..origin.clone()
+        };
+        // Within an expression a stored number, date or short string is
+        // what its kind and length say (MariaDB flags it so); the types
+        // an expression cannot be (FLOAT, BLOB, CHAR, ENUM…) stay.
+        let Some(t) = c.data_type else { return c };
+        let plain = t.is_integer()
+            || matches!(
+                t,
+                DataType::Decimal { .. }
+                    | DataType::Double
+                    | DataType::Date
+                    | DataType::DateTime
+                    | DataType::Time
+                    | DataType::VarChar(_)
+                    | DataType::VarBinary(_)
+            );
+        if plain {
+            if is_long(&c) {
+                c.wire = ExprWire::Long;
+            }
+            if !signed(&c) {
+                c.kind = ColumnKind::UInt;
+            }
+            if c.kind.collation().is_some() {
+                c.decimals = Some(NOT_FIXED_DEC);
+            }
+            c.data_type = None;
+        }
+        c
+    }
+
+    fn arith(&self, op: ArithOp, a: &Expr, b: &Expr) -> Column {
+        let (mut x, mut y) = (self.describe(a), self.describe(b));
+        // A positive integer literal's length has no place for a sign.
+        for (e, c) in [(a, &mut x), (b, &mut y)] {
+            if let Expr::Lit(Value::Int(n @ 0..)) = e {
+                c.length = literal_length(&Value::Int(*n)) + 1;
+            }
+        }
+        let nullable =
+            x.nullable || y.nullable || matches!(op, ArithOp::Div | ArithOp::IntDiv | ArithOp::Mod);
+        let kind = super::arith_kind(op, x.kind, y.kind);
+        match kind {
+            ColumnKind::Double => double(DOUBLE_LENGTH, DOUBLE_DEC, nullable),
+            ColumnKind::Int | ColumnKind::UInt => {
+                let unsigned = !signed(&x) || !signed(&y);
+                let digits = match op {
+                    ArithOp::Add | ArithOp::Sub => int_digits(&x).max(int_digits(&y)) + 1,
+                    ArithOp::Mul => int_digits(&x) + int_digits(&y),
+                    ArithOp::Mod => int_digits(&x).max(int_digits(&y)),
+                    // DIV: the dividend's digits, without a sign however
+                    // it is typed.
+                    ArithOp::IntDiv => {
+                        return int(int_digits(&x), true, nullable).signed_as(unsigned)
+                    }
+                    ArithOp::Div => int_digits(&x),
+                };
+                int(digits + u32::from(!unsigned), unsigned, nullable)
+            }
+            ColumnKind::Decimal { .. } => {
+                let (px, py) = (precision(&x), precision(&y));
+                let (sx, sy) = (scale(&x), scale(&y));
+                match op {
+                    ArithOp::Add | ArithOp::Sub => {
+                        let s = sx.max(sy);
+                        let ints = int_digits(&x).max(int_digits(&y)) + 1;
+                        decimal(ints + u32::from(s), s, nullable)
+                    }
+                    ArithOp::Mul => decimal(px + py, sx + sy, nullable),
+                    ArithOp::Div => decimal(
+                        px + u32::from(sy) + DIV_DIGITS,
+                        sx + DIV_DIGITS as u8,
+                        nullable,
+                    ),
+                    ArithOp::Mod => {
+                        let s = sx.max(sy);
+                        decimal(
+                            int_digits(&x).max(int_digits(&y)) + u32::from(s),
+                            s,
+                            nullable,
+                        )
+                    }
+                    ArithOp::IntDiv => int(int_digits(&x), false, nullable),
+                }
+            }
+            other => shape(other, Column::expr("", other).length, nullable),
+        }
+    }
+
+    /// The type several values meet in (COALESCE, IF, CASE, GREATEST):
+    /// their common kind, the longest length, the widest number.
+    fn common(&self, args: &[&Expr]) -> Column {
+        let described: Vec<Column> = args
+            .iter()
+            .filter(|a| !matches!(a, Expr::Lit(Value::Null)))
+            .map(|a| self.describe(a))
+            .collect();
+        let nullable = described.len() < args.len() || described.iter().any(|c| c.nullable);
+        let Some(kind) = described.iter().map(|c| c.kind).reduce(super::common_kind) else {
+            return literal(&Value::Null);
+        };
+        if described.len() == 1 {
+            return Column {
+                nullable,
+                ..described[0].clone()
+            };
+        }
+        if described[0].data_type.is_some()
+            && described
+                .iter()
+                .all(|c| c.kind == kind && c.data_type == described[0].data_type)
+        {
+            let mut c = described[0].clone();
+            c.length = described.iter().map(|c| c.length).max().unwrap_or(0);
+            c.nullable = nullable;
+            if c.data_type.is_some() {
+                // Values of one stored type: that type, not its column.
+                c.decimals = c.kind.collation().map(|_| NOT_FIXED_DEC);
+            }
+            return c;
+        }
+        match kind {
+            ColumnKind::Int | ColumnKind::UInt => {
+                let length = described.iter().map(|c| c.length).max().unwrap_or(1);
+                let mut c = longlong(length, kind == ColumnKind::UInt, nullable);
+                if described.iter().all(is_long) {
+                    c.wire = ExprWire::Long;
+                }
+                c
+            }
+            ColumnKind::Decimal { scale: s } => {
+                let ints = described.iter().map(int_digits).max().unwrap_or(1);
+                decimal(ints + u32::from(s), s, nullable)
+            }
+            ColumnKind::Double => {
+                let length = described.iter().map(|c| c.length).max().unwrap_or(0);
+                double(length.max(22), DOUBLE_DEC, nullable)
+            }
+            ColumnKind::Text(collation) => {
+                let chars = described.iter().map(chars).max().unwrap_or(0);
+                text(chars, collation, nullable)
+            }
+            temporal_kind => {
+                let fsp = described.iter().map(|c| c.fsp).max().unwrap_or(0);
+                temporal(temporal_kind, fsp, nullable)
+            }
+        }
+    }
+
+    fn cast(&self, a: &Expr, t: CastType) -> Column {
+        let x = self.describe(a);
+        match t {
+            CastType::Signed => match x.kind {
+                ColumnKind::Int | ColumnKind::UInt => longlong(x.length, false, x.nullable),
+                _ => longlong(20, false, x.nullable),
+            },
+            CastType::Unsigned => longlong(20, true, x.nullable),
+            CastType::Decimal(p, s) => decimal(u32::from(p), s, x.nullable),
+            CastType::Double => double(22, DOUBLE_DEC, true),
+            CastType::Char(Collation::Binary) => {
+                let mut c = text(bytes(&x), Collation::Binary, true);
+                c.decimals = None;
+                c
+            }
+            CastType::Char(collation) => {
+                let mut c = text(chars(&x), collation, true);
+                c.decimals = None;
+                c
+            }
+            CastType::Collate(collation) => {
+                let mut c = text(chars(&x), collation, true);
+                c.decimals = Some(NOT_FIXED_DEC);
+                c
+            }
+            CastType::BinaryLiteral | CastType::HexHybrid => {
+                let length = match a {
+                    Expr::Lit(Value::Bytes(b)) => b.len() as u32,
+                    _ => bytes(&x),
+                };
+                let mut c = text(length, Collation::Binary, x.nullable);
+                c.decimals = None;
+                c
+            }
+            CastType::Date => temporal(ColumnKind::Date, 0, true),
+            // A DATE that meets DATETIMEs (`Compiler::dates_widened`)
+            // converts without fail.
+            CastType::DateTime if x.kind == ColumnKind::Date => {
+                temporal(ColumnKind::DateTime, 0, x.nullable)
+            }
+            CastType::DateTime => temporal(ColumnKind::DateTime, 0, true),
+            CastType::Time => temporal(ColumnKind::Time, 0, true),
+            CastType::MemberNumber(_) => longlong(21, false, x.nullable),
+        }
+    }
+
+    fn aggregate(&self, spec: &AggSpec) -> Column {
+        let arg = spec.arg.as_ref().map(|a| self.describe(a));
+        match (spec.func, arg) {
+            (AggFunc::CountStar | AggFunc::Count, _) => longlong(21, false, false),
+            (AggFunc::GroupConcat, _) => {
+                let mut c = func_text(UNBOUNDED_CHARS / 4, true);
+                c.wire = ExprWire::Blob;
+                c.decimals = None;
+                c
+            }
+            (AggFunc::Sum, Some(a)) => match a.kind {
+                ColumnKind::Int | ColumnKind::UInt => decimal(precision(&a) + SUM_DIGITS, 0, true),
+                ColumnKind::Decimal { scale } => decimal(precision(&a) + SUM_DIGITS, scale, true),
+                _ => double(DOUBLE_LENGTH, DOUBLE_DEC, true),
+            },
+            (AggFunc::Avg, Some(a)) => match a.kind {
+                ColumnKind::Int | ColumnKind::UInt | ColumnKind::Decimal { .. } => decimal(
+                    precision(&a) + DIV_DIGITS,
+                    scale(&a) + DIV_DIGITS as u8,
+                    true,
+                ),
+                _ => double(DOUBLE_LENGTH, DOUBLE_DEC, true),
+            },
+            (AggFunc::Min | AggFunc::Max, Some(mut a)) => {
+                a.nullable = true;
+                if a.kind == ColumnKind::Double && a.data_type.is_none() {
+                    a.length = DOUBLE_LENGTH;
+                }
+                if a.kind.collation().is_some() {
+                    a.decimals = Some(NOT_FIXED_DEC);
+                }
+                a
+            }
+            (_, _) => Column::expr("", ColumnKind::Double),
+        }
+    }
+
+    fn func(&self, f: &Func, args: &[Expr]) -> Column {
+        let arg = |i: usize| args.get(i).map(|a| self.describe(a));
+        let first = || arg(0).unwrap_or_else(|| literal(&Value::Null));
+        let any_nullable = || args.iter().any(|a| self.describe(a).nullable);
+        match f {
+            Func::Length | Func::CharLength => long(10, false, any_nullable()),
+            Func::Upper | Func::Lower => {
+                let a = first();
+                text(chars(&a), text_collation(&a), true)
+            }
+            Func::Concat => {
+                let described: Vec<Column> = args.iter().map(|a| self.describe(a)).collect();
+                let binary = described
+                    .iter()
+                    .any(|c| c.kind == ColumnKind::Text(Collation::Binary));
+                let total = described.iter().map(chars).fold(0u32, u32::saturating_add);
+                let collation = if binary {
+                    Collation::Binary
+                } else {
+                    described
+                        .iter()
+                        .find_map(|c| c.kind.collation())
+                        .unwrap_or_default()
+                };
+                text(total, collation, true)
+            }
+            Func::Repeat => {
+                let a = first();
+                let n = args.get(1).and_then(constant);
+                let chars = match n {
+                    Some(n) => chars(&a).saturating_mul(n.clamp(0, i64::from(u32::MAX)) as u32),
+                    None => UNBOUNDED_CHARS,
+                };
+                text(chars, text_collation(&a), true)
+            }
+            Func::Substring => {
+                let a = first();
+                let whole = chars(&a);
+                let start = args.get(1).and_then(constant);
+                let count = args.get(2).map(constant);
+                let chars = match (start, count) {
+                    (_, Some(Some(n))) => whole.min(n.max(0) as u32),
+                    // MariaDB counts the rest from the argument's bytes.
+                    (Some(p), _) if p > 0 => bytes(&a).saturating_sub(p as u32 - 1),
+                    _ => bytes(&a),
+                };
+                text(chars, text_collation(&a), true)
+            }
+            Func::Abs => {
+                let a = first();
+                match a.kind {
+                    ColumnKind::Int | ColumnKind::UInt => int(a.length, !signed(&a), a.nullable),
+                    ColumnKind::Decimal { scale } => decimal(precision(&a), scale, a.nullable),
+                    _ => double(DOUBLE_LENGTH, DOUBLE_DEC, a.nullable),
+                }
+            }
+            Func::Round => self.round(args, true),
+            Func::Floor | Func::Ceil => {
+                let a = first();
+                match a.kind {
+                    ColumnKind::Int | ColumnKind::UInt => a,
+                    // MariaDB makes a LONG or LONGLONG of a short one.
+                    ColumnKind::Decimal { .. } => decimal(int_digits(&a) + 1, 0, a.nullable),
+                    _ => double(17, 0, a.nullable),
+                }
+            }
+            Func::Coalesce => {
+                let refs: Vec<&Expr> = args.iter().collect();
+                let mut c = self.common(&refs);
+                c.nullable = args.iter().all(|a| self.describe(a).nullable);
+                c
+            }
+            Func::If => {
+                let refs: Vec<&Expr> = args[1..].iter().collect();
+                self.common(&refs)
+            }
+            Func::NullIf(_) => Column {
+                nullable: true,
+                ..first()
+            },
+            Func::DateAdd | Func::DateSub => {
+                let a = first();
+                let kind = Expr::Func(*f, args.to_vec()).kind(self.scope, self.aggs);
+                temporal(kind, a.fsp, true)
+            }
+            Func::Year => long(4, false, true),
+            Func::Month | Func::Day => long(2, false, true),
+            Func::Sleep => long(1, false, false),
+            Func::LastInsertId | Func::GiveLastInsertId => longlong(21, true, false),
+            Func::RowCount => longlong(21, false, false),
+            Func::Now | Func::SysDate | Func::UtcTimestamp => {
+                temporal(ColumnKind::DateTime, fsp_argument(args), false)
+            }
+            Func::CurDate | Func::UtcDate => temporal(ColumnKind::Date, 0, false),
+            Func::CurTime | Func::UtcTime => temporal(ColumnKind::Time, fsp_argument(args), false),
+            Func::UnixTimestamp => longlong(17, false, true),
+            Func::UserVariable | Func::SetUserVariable => {
+                let kind = args
+                    .get(1)
+                    .map_or(ColumnKind::TEXT, |a| a.kind(self.scope, self.aggs));
+                match kind {
+                    ColumnKind::Int | ColumnKind::UInt => {
+                        longlong(21, kind == ColumnKind::UInt, true)
+                    }
+                    ColumnKind::Decimal { scale } => decimal(MAX_PRECISION, scale, true),
+                    ColumnKind::Double => double(DOUBLE_LENGTH, DOUBLE_DEC, true),
+                    ColumnKind::Text(c) => text(UNBOUNDED_CHARS / 4, c, true),
+                    k => temporal(k, 0, true),
+                }
+            }
+            Func::Bitwise(_) => longlong(21, true, any_nullable()),
+            Func::Builtin(b) | Func::Collated(b, _) => self.builtin(b, args),
+            Func::BytesAsChars | Func::CharsAsBytes => first(),
+        }
+    }
+
+    /// ROUND(x[, d]) and TRUNCATE(x, d): the argument's type; a constant
+    /// `d` sets the scale (ROUND may carry one more integer digit).
+    fn round(&self, args: &[Expr], carries: bool) -> Column {
+        let a = self.describe(&args[0]);
+        let nullable = a.nullable || args[1..].iter().any(|x| self.describe(x).nullable);
+        let places = match args.get(1) {
+            None => Some(0),
+            Some(e) => constant(e),
+        };
+        match a.kind {
+            ColumnKind::Int | ColumnKind::UInt => Column { nullable, ..a },
+            ColumnKind::Decimal { scale: s } => match places {
+                Some(p) => {
+                    let new_scale = p.clamp(0, i64::from(MAX_SCALE)) as u8;
+                    let carry = u32::from(carries && new_scale < s);
+                    decimal(
+                        int_digits(&a) + carry + u32::from(new_scale),
+                        new_scale,
+                        nullable,
+                    )
+                }
+                None => decimal(precision(&a), s, nullable),
+            },
+            _ => match places {
+                Some(p) => {
+                    let p = p.clamp(0, 30) as u8;
+                    double(17 + u32::from(p), p, nullable)
+                }
+                None => double(DOUBLE_LENGTH, DOUBLE_DEC, nullable),
+            },
+        }
+    }
+
+    /// A registry function's column (its lengths by its name).
+    fn builtin(&self, b: &Builtin, args: &[Expr]) -> Column {
+        let kinds: Vec<ColumnKind> = args.iter().map(|a| a.kind(self.scope, self.aggs)).collect();
+        let kind = (b.kind)(&kinds);
+        let arg = |i: usize| {
+            args.get(i)
+                .map(|a| self.describe(a))
+                .unwrap_or_else(|| literal(&Value::Null))
+        };
+        let any_nullable = || args.iter().any(|a| self.describe(a).nullable);
+        // The first argument's string characters and collation.
+        let source = || {
+            let a = arg(0);
+            (chars(&a), text_collation(&a))
+        };
+        match b.name() {
+            // Integers whose length MariaDB fixes.
+            "BIT_COUNT" | "SIGN" | "STRCMP" => long(2, false, any_nullable()),
+            "HOUR" | "MINUTE" | "SECOND" | "DAYOFMONTH" | "WEEK" | "WEEKOFYEAR" => {
+                long(2, false, true)
+            }
+            "MICROSECOND" | "YEARWEEK" | "TO_DAYS" => long(6, false, true),
+            "DAYOFWEEK" | "WEEKDAY" | "QUARTER" => long(1, false, true),
+            "DAYOFYEAR" => long(3, false, true),
+            "DATEDIFF" => long(8, false, true),
+            "PERIOD_ADD" | "PERIOD_DIFF" => long(6, false, any_nullable()),
+            "TO_SECONDS" => longlong(12, false, true),
+            "UNIX_TIMESTAMP" | "TIME_TO_SEC" => longlong(17, false, true),
+            "TIMESTAMPDIFF" => longlong(21, false, true),
+            "INSTR" | "LOCATE" => long(11, false, any_nullable()),
+            "ASCII" | "FIND_IN_SET" | "FIELD" => long(3, false, any_nullable()),
+            "ORD" => long(7, false, any_nullable()),
+            "BIT_LENGTH" => longlong(11, false, any_nullable()),
+            "CRC32" => long(10, true, any_nullable()),
+            "JSON_VALID" | "JSON_EXISTS" | "JSON_CONTAINS" => long(1, false, true),
+            "JSON_LENGTH" => long(10, false, true),
+            "JSON_DEPTH" => long(10, false, true),
+            // Numbers.
+            "PI" => double(8, 6, false),
+            "RAND" => double(DOUBLE_LENGTH, DOUBLE_DEC, false),
+            "DEGREES" | "RADIANS" => double(DOUBLE_LENGTH, DOUBLE_DEC, any_nullable()),
+            "TRUNCATE" => self.round(args, false),
+            // Dates and times.
+            "DATE" | "LAST_DAY" | "MAKEDATE" | "FROM_DAYS" => temporal(ColumnKind::Date, 0, true),
+            "TIME" | "MAKETIME" | "TIMEDIFF" | "SEC_TO_TIME" | "ADDTIME" | "SUBTIME"
+            | "CONVERT_TZ" | "STR_TO_DATE" | "TIMESTAMPADD" => {
+                let fsp = args.iter().map(|a| self.describe(a).fsp).max().unwrap_or(0);
+                temporal(kind, if kind == ColumnKind::Date { 0 } else { fsp }, true)
+            }
+            "DAYNAME" | "MONTHNAME" => Column {
+                decimals: None,
+                ..func_text(9, true)
+            },
+            "DATE_FORMAT" => {
+                let chars = match args.get(1).and_then(constant_text) {
+                    Some(format) => format_length(format),
+                    None => bytes(&arg(1)).saturating_mul(10),
+                };
+                Column {
+                    decimals: None,
+                    ..func_text(chars, true)
+                }
+            }
+            // Strings.
+            "MD5" => func_text(32, true),
+            "SHA1" | "SHA" => func_text(40, true),
+            "SHA2" => func_text(
+                match args.get(1).and_then(constant) {
+                    Some(bits @ (224 | 256 | 384 | 512)) => bits as u32 / 4,
+                    _ => 128,
+                },
+                true,
+            ),
+            "CONV" | "BIN" | "OCT" => func_text(65, true),
+            "HEX" => {
+                let a = arg(0);
+                let chars = match a.kind {
+                    ColumnKind::Text(_) => bytes(&a).saturating_mul(2),
+                    _ => 16,
+                };
+                Column {
+                    decimals: None,
+                    ..func_text(chars, true)
+                }
+            }
+            "UNHEX" => Column {
+                decimals: None,
+                ..text(bytes(&arg(0)).div_ceil(2), Collation::Binary, true)
+            },
+            "CHAR" => text(4 * args.len() as u32, Collation::Binary, true),
+            "UUID" => Column {
+                wire: ExprWire::Fixed,
+                ..func_text(36, true)
+            },
+            "LEFT" | "RIGHT" => {
+                let (chars, collation) = source();
+                let chars = match args.get(1).and_then(constant) {
+                    Some(n) => chars.min(n.max(0) as u32),
+                    None => chars,
+                };
+                text(chars, collation, true)
+            }
+            "LPAD" | "RPAD" => {
+                let (_, collation) = source();
+                let chars = match args.get(1).and_then(constant) {
+                    Some(n) => n.clamp(0, i64::from(UNBOUNDED_CHARS)) as u32,
+                    None => UNBOUNDED_CHARS,
+                };
+                text(chars, collation, true)
+            }
+            "SPACE" => func_text(
+                args.first()
+                    .and_then(constant)
+                    .map_or(UNBOUNDED_CHARS, |n| {
+                        n.clamp(0, i64::from(UNBOUNDED_CHARS)) as u32
+                    }),
+                true,
+            ),
+            "REPLACE" => {
+                let (chars, collation) = source();
+                let (from, to) = (self::chars(&arg(1)), self::chars(&arg(2)));
+                let chars = if to > from && from > 0 {
+                    chars.saturating_mul(to.div_ceil(from))
+                } else {
+                    chars
+                };
+                text(chars, collation, true)
+            }
+            "REVERSE" | "LTRIM" | "RTRIM" | "TRIM" | "SUBSTRING_INDEX" | "JSON_UNQUOTE" => {
+                let (chars, collation) = source();
+                text(chars, collation, true)
+            }
+            "INSERT" => {
+                let (chars, collation) = source();
+                text(chars.saturating_add(self::chars(&arg(3))), collation, true)
+            }
+            "QUOTE" => {
+                let (chars, collation) = source();
+                text(chars.saturating_mul(2).saturating_add(2), collation, true)
+            }
+            "ELT" => {
+                let chars = (1..args.len()).map(|i| self::chars(&arg(i))).max();
+                func_text(chars.unwrap_or(0), true)
+            }
+            "CONCAT_WS" => {
+                let parts = args.len().saturating_sub(1) as u32;
+                let total = (1..args.len())
+                    .map(|i| self::chars(&arg(i)))
+                    .fold(0u32, u32::saturating_add);
+                let separators = self::chars(&arg(0)).saturating_mul(parts.saturating_sub(1));
+                func_text(total.saturating_add(separators), true)
+            }
+            "GREATEST" | "LEAST" => {
+                let refs: Vec<&Expr> = args.iter().collect();
+                let mut c = self.common(&refs);
+                c.nullable = any_nullable();
+                if c.kind == ColumnKind::Double {
+                    c.length = DOUBLE_LENGTH;
+                }
+                c
+            }
+            _ => match kind {
+                ColumnKind::Int | ColumnKind::UInt => longlong(21, kind == ColumnKind::UInt, true),
+                ColumnKind::Double => double(DOUBLE_LENGTH, DOUBLE_DEC, true),
+                ColumnKind::Text(c) => {
+                    let total = (0..args.len())
+                        .map(|i| self::chars(&arg(i)))
+                        .fold(0u32, u32::saturating_add);
+                    text(total.max(1), c, true)
+                }
+                k => Column {
+                    nullable: true,
+                    ..Column::expr("", k)
+                },
+            },
+        }
+    }
+}
+
+/// A string result's collation from its source argument.
+fn text_collation(c: &Column) -> Collation {
+    c.kind.collation().unwrap_or_default()
+}
+
+/// NOW(fsp), CURTIME(fsp): the constant fractional digits asked for.
+fn fsp_argument(args: &[Expr]) -> u8 {
+    args.first()
+        .and_then(constant)
+        .map_or(0, |n| n.clamp(0, 6) as u8)
+}
+
+/// A literal's column.
+fn literal(v: &Value) -> Column {
+    match v {
+        Value::Null => Column {
+            wire: ExprWire::Null,
+            length: 0,
+            ..Column::expr("", ColumnKind::TEXT)
+        },
+        Value::Int(_) => int(literal_length(v), false, false),
+        Value::UInt(_) => int(literal_length(v), true, false),
+        Value::Decimal(d) => {
+            let digits = d.to_string().trim_start_matches('-').replace('.', "");
+            let digits = digits.trim_start_matches('0').len().max(1) as u32;
+            let precision = digits.max(u32::from(d.scale) + 1);
+            decimal(precision, d.scale, false)
+        }
+        Value::Double(_) => double(DOUBLE_LENGTH, DOUBLE_DEC, false),
+        Value::Bytes(b) => {
+            let chars = std::str::from_utf8(b).map_or(b.len(), |s| s.chars().count());
+            text(chars as u32, Collation::Utf8mb4GeneralCi, false)
+        }
+        Value::Date(_) => temporal(ColumnKind::Date, 0, false),
+        Value::DateTime(t) => temporal(
+            ColumnKind::DateTime,
+            if t % 1_000_000 != 0 { 6 } else { 0 },
+            false,
+        ),
+        Value::Time(_) => temporal(ColumnKind::Time, 0, false),
+    }
+}
+
+/// The characters DATE_FORMAT's result may take for a constant format.
+fn format_length(format: &[u8]) -> u32 {
+    let mut length = 0u32;
+    let mut i = 0;
+    while i < format.len() {
+        if format[i] == b'%' && i + 1 < format.len() {
+            i += 1;
+            length += match format[i] {
+                b'M' | b'W' => 9,
+                b'D' | b'Y' | b'x' | b'X' => 4,
+                b'a' | b'b' | b'j' => 3,
+                b'U' | b'u' | b'V' | b'v' | b'y' | b'm' | b'd' | b'e' | b'c' | b'h' | b'H'
+                | b'I' | b'i' | b'k' | b'l' | b'p' | b's' | b'S' | b'w' => 2,
+                b'r' => 11,
+                b'T' => 8,
+                b'f' => 6,
+                _ => 1,
+            };
+        } else {
+            length += 1;
+        }
+        i += 1;
+    }
+    length
+}
+
+impl Column {
+    /// The same integer column, unsigned or not.
+    fn signed_as(mut self, unsigned: bool) -> Column {
+        if matches!(self.kind, ColumnKind::Int | ColumnKind::UInt) {
+            self.kind = if unsigned {
+                ColumnKind::UInt
+            } else {
+                ColumnKind::Int
+            };
+        }
+        self
+    }
+}
