@@ -135,6 +135,32 @@ fn repeatable_read_keeps_its_snapshot_and_read_committed_does_not() {
     all_paths(&mut rr, "1:1 3:33 4:5 5:50");
 }
 
+/// SET TRANSACTION ISOLATION LEVEL without SESSION sets the next
+/// transaction's level only: it reads each statement's commits, the one
+/// after keeps its snapshot again.
+#[test]
+fn set_transaction_sets_the_next_transaction_only() {
+    let server = Server::start();
+    setup(&server);
+    let mut writer = connect(&server, "iso");
+    let mut reader = connect(&server, "iso");
+    reader
+        .query_drop("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
+        .unwrap();
+    reader.query_drop("START TRANSACTION").unwrap();
+    all_paths(&mut reader, BEFORE);
+    change(&mut writer);
+    all_paths(&mut reader, AFTER);
+    reader.query_drop("COMMIT").unwrap();
+    reader.query_drop("START TRANSACTION").unwrap();
+    all_paths(&mut reader, AFTER);
+    writer
+        .query_drop("UPDATE t SET k = 1 WHERE id = 1")
+        .unwrap();
+    all_paths(&mut reader, AFTER);
+    reader.query_drop("COMMIT").unwrap();
+}
+
 /// Transfers between accounts keep the total; every snapshot, on every
 /// access path, sees the same total while they run.
 #[test]

@@ -141,6 +141,17 @@ const SCOPES_AND_CHECKS: &[&str] = &[
      WHERE VARIABLE_NAME = 'WAIT_TIMEOUT'",
     "SELECT VARIABLE_VALUE FROM information_schema.SESSION_VARIABLES \
      WHERE VARIABLE_NAME = 'WAIT_TIMEOUT'",
+    // Without SESSION: the next transaction's level, not the session's;
+    // not while a transaction is open (1568).
+    "SET TRANSACTION ISOLATION LEVEL READ COMMITTED",
+    "SELECT @@tx_isolation",
+    "START TRANSACTION",
+    "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE",
+    "ROLLBACK",
+    "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED",
+    "SELECT @@tx_isolation",
+    "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ",
+    "SELECT @@tx_isolation",
 ];
 
 #[test]

@@ -738,9 +738,15 @@ impl<S: Read + Write> Conn<S> {
         p.extend_from_slice(&0u16.to_le_bytes());
         self.io.write(&p)?;
         if params > 0 {
+            // A parameter's type is known at execution: MariaDB describes
+            // each as NULL until then.
+            let parameter = Column {
+                wire: lineardb_sql::ExprWire::Null,
+                ..Column::expr("?", ColumnKind::TEXT)
+            };
             for _ in 0..params {
                 let mut d = Vec::new();
-                column_def(&Column::expr("?", ColumnKind::TEXT), &mut d);
+                column_def(&parameter, &mut d);
                 self.io.write(&d)?;
             }
             self.io.write(&eof(self.status(), 0))?;
@@ -805,7 +811,15 @@ impl<S: Read + Write> Conn<S> {
             }
             Ok(params)
         })();
-        let params = decoded?;
+        // Parameters cut short or never typed: MariaDB's 1210, the
+        // connection stays.
+        let Ok(params) = decoded else {
+            return self.send_err(&SqlError::new(
+                1210,
+                "HY000",
+                "Incorrect arguments to mysqld_stmt_execute",
+            ));
+        };
         let mut sink = Sink {
             io: &mut self.io,
             binary: true,

@@ -106,6 +106,9 @@ pub struct Session {
     /// `transaction_isolation` as MySQL spells it. READ-UNCOMMITTED reads
     /// as READ-COMMITTED, SERIALIZABLE as REPEATABLE-READ.
     pub(crate) isolation: &'static str,
+    /// SET TRANSACTION ISOLATION LEVEL without SESSION: the level of the
+    /// next transaction only (the session's again once it ends).
+    pub(crate) next_isolation: Option<&'static str>,
     /// `max_statement_time` in seconds (0: no limit): a statement running
     /// longer is stopped with error 1969.
     pub(crate) max_statement_time: f64,
@@ -365,6 +368,7 @@ impl Session {
             reader: None,
             view: None,
             isolation: "REPEATABLE-READ",
+            next_isolation: None,
             max_statement_time: registry.max_statement_time(),
             tls: None,
             query_memory: DEFAULT_QUERY_MEMORY,

@@ -186,7 +186,46 @@ pub(crate) fn parser(sql: &str) -> Result<Parser<'static>, ParserError> {
             }
         }
     }
+    session_transaction(&mut tokens);
     Ok(Parser::new(&MariaDb).with_tokens_with_locations(tokens))
+}
+
+/// `SET SESSION TRANSACTION …` (or LOCAL), which the parser reads as the
+/// unscoped `SET TRANSACTION` (the next transaction's), becomes `SET
+/// SESSION CHARACTERISTICS AS TRANSACTION …`: the session's.
+fn session_transaction(tokens: &mut Vec<sqlparser::tokenizer::TokenWithSpan>) {
+    use sqlparser::keywords::Keyword;
+    let word = |t: &Token, k: Keyword| matches!(t, Token::Word(w) if w.keyword == k);
+    let mut i = 0;
+    let mut statement_start = true;
+    while i < tokens.len() {
+        let t = &tokens[i].token;
+        if matches!(t, Token::Whitespace(_)) {
+            i += 1;
+            continue;
+        }
+        if statement_start && word(t, Keyword::SET) {
+            let next: Vec<usize> = (i + 1..tokens.len())
+                .filter(|&j| !matches!(tokens[j].token, Token::Whitespace(_)))
+                .take(2)
+                .collect();
+            if let [scope, transaction] = next[..] {
+                if (word(&tokens[scope].token, Keyword::SESSION)
+                    || word(&tokens[scope].token, Keyword::LOCAL))
+                    && word(&tokens[transaction].token, Keyword::TRANSACTION)
+                {
+                    let span = tokens[scope].span;
+                    tokens[scope].token = Token::make_keyword("CHARACTERISTICS");
+                    tokens.insert(
+                        scope + 1,
+                        sqlparser::tokenizer::TokenWithSpan::new(Token::make_keyword("AS"), span),
+                    );
+                }
+            }
+        }
+        statement_start = matches!(tokens[i].token, Token::SemiColon);
+        i += 1;
+    }
 }
 
 /// The statements of `sql`, read as [`parser`] reads them.

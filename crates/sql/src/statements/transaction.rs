@@ -17,7 +17,10 @@ impl Session {
     ) -> Result<Outcome> {
         // It ends LOCK TABLES, as in MariaDB.
         self.unlock_tables()?;
+        // SET TRANSACTION's level is this transaction's, not the ended one's.
+        let next_isolation = self.next_isolation;
         self.end_transaction(true)?;
+        self.next_isolation = next_isolation;
         self.txn = Some(self.engine.begin());
         self.explicit = true;
         self.read_only_transaction = read_only;
@@ -67,8 +70,10 @@ impl Session {
     /// Does a snapshot last for the whole transaction (REPEATABLE READ in
     /// a transaction), rather than one statement?
     pub(crate) fn view_spans_transaction(&self) -> bool {
-        matches!(self.isolation, "REPEATABLE-READ" | "SERIALIZABLE")
-            && (self.explicit || !self.autocommit)
+        matches!(
+            self.next_isolation.unwrap_or(self.isolation),
+            "REPEATABLE-READ" | "SERIALIZABLE"
+        ) && (self.explicit || !self.autocommit)
     }
 
     /// Takes the snapshot a read statement needs (or keeps the open
@@ -94,6 +99,10 @@ impl Session {
     pub(crate) fn end_read(&mut self) {
         if !self.view_spans_transaction() {
             self.view = None;
+        }
+        if !self.explicit && self.autocommit {
+            // The statement was the next transaction.
+            self.next_isolation = None;
         }
     }
 
@@ -131,7 +140,10 @@ impl Session {
         }
         if self.explicit || !self.autocommit {
             self.txn = Some(txn);
-        } else if r.is_ok() {
+            return r;
+        }
+        self.next_isolation = None;
+        if r.is_ok() {
             self.commit(txn)?;
         } else {
             txn.rollback()?;
@@ -142,6 +154,7 @@ impl Session {
     /// COMMIT (or ROLLBACK) of the open transaction, if any.
     pub(crate) fn end_transaction(&mut self, commit: bool) -> Result<()> {
         self.explicit = false;
+        self.next_isolation = None;
         self.read_only_transaction = false;
         self.savepoints.clear();
         self.view = None;

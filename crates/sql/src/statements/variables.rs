@@ -72,9 +72,16 @@ impl Session {
                 return Ok(Outcome::done(0));
             }
             ast::Set::SetNamesDefault {} => return Ok(Outcome::done(0)),
-            ast::Set::SetTransaction { modes, .. } => {
-                // Applies to the session (MySQL's unscoped form would
-                // apply to the next transaction only).
+            ast::Set::SetTransaction { modes, session, .. } => {
+                // SESSION: the session's level; without it, the next
+                // transaction's, not while one is open (MariaDB's 1568).
+                if !session && (self.explicit || self.txn.is_some()) {
+                    return Err(SqlError::new(
+                        1568,
+                        "25001",
+                        "Transaction characteristics can't be changed while a transaction is in progress",
+                    ));
+                }
                 for m in modes {
                     if let ast::TransactionMode::AccessMode(ast::TransactionAccessMode::ReadOnly) =
                         m
@@ -83,12 +90,17 @@ impl Session {
                     }
                     if let ast::TransactionMode::IsolationLevel(l) = m {
                         use ast::TransactionIsolationLevel as L;
-                        self.isolation = match l {
+                        let level = match l {
                             L::ReadUncommitted => "READ-UNCOMMITTED",
                             L::ReadCommitted => "READ-COMMITTED",
                             L::RepeatableRead => "REPEATABLE-READ",
                             L::Serializable | L::Snapshot => "SERIALIZABLE",
                         };
+                        if *session {
+                            self.isolation = level;
+                        } else {
+                            self.next_isolation = Some(level);
+                        }
                     }
                 }
                 return Ok(Outcome::done(0));
