@@ -49,3 +49,14 @@ fn ok_packets_read_as_mariadbs() {
     let mariadb = MariaDb::start();
     run_script("wire_status.py", &[server.port, mariadb.port]);
 }
+
+/// Batches of several statements (CLIENT_MULTI_STATEMENTS), one with a
+/// statement that does not parse and one with a statement that fails, as
+/// PyMySQL reads them from lineardb and from MariaDB
+/// (`tests/python/multi_statements.py`).
+#[test]
+fn statement_batches_run_as_mariadbs() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    run_script("multi_statements.py", &[server.port, mariadb.port]);
+}

@@ -587,18 +587,39 @@ impl<S: Read + Write> Conn<S> {
     }
 
     /// COM_QUERY: each statement's result in turn, all but the last
-    /// flagged "more results"; an error ends the batch.
+    /// flagged "more results"; an error ends the batch. A batch that does
+    /// not parse as a whole runs up to its first bad statement, whose error
+    /// ends it (as MariaDB parses and runs one statement after another).
     fn query(&mut self, body: &[u8]) -> io::Result<()> {
         let sql = lineardb_sql::text_of_wire(body);
-        let batch = match self.session.parse_batch(&sql) {
-            Ok(b) if b.len() > 1 && !self.multi_statements => {
-                return self.send_err(&SqlError::syntax(
-                    "You have an error in your SQL syntax: several statements in one query need CLIENT_MULTI_STATEMENTS",
-                ))
+        match self.session.parse_batch(&sql) {
+            Ok(b) if b.len() > 1 && !self.multi_statements => self.send_err(&SqlError::syntax(
+                "You have an error in your SQL syntax: several statements in one query need CLIENT_MULTI_STATEMENTS",
+            )),
+            Ok(batch) => self.run_batch(&batch, true).map(drop),
+            Err(e) => {
+                let parts = lineardb_sql::statement_texts(&sql)
+                    .filter(|parts| self.multi_statements && parts.len() > 1);
+                let Some(parts) = parts else {
+                    return self.send_err(&e);
+                };
+                for (k, part) in parts.iter().enumerate() {
+                    let batch = match self.session.parse_batch(part) {
+                        Ok(b) => b,
+                        Err(e) => return self.send_err(&e),
+                    };
+                    if !self.run_batch(&batch, k + 1 == parts.len())? {
+                        break;
+                    }
+                }
+                Ok(())
             }
-            Ok(b) => b,
-            Err(e) => return self.send_err(&e),
-        };
+        }
+    }
+
+    /// Runs a parsed batch, its last statement ending the reply if `ends`;
+    /// false if it stopped (an error, or a reply parked for the log).
+    fn run_batch(&mut self, batch: &lineardb_sql::Batch, ends: bool) -> io::Result<bool> {
         for i in 0..batch.len() {
             let mut sink = Sink {
                 io: &mut self.io,
@@ -606,19 +627,18 @@ impl<S: Read + Write> Conn<S> {
                 kinds: Vec::new(),
                 buf: Vec::new(),
             };
-            let r = self.session.execute_in(&batch, i, &mut sink);
-            let last = i + 1 == batch.len();
+            let r = self.session.execute_in(batch, i, &mut sink);
+            let last = ends && i + 1 == batch.len();
             let Some(r) = self.settle(r, last) else {
-                break;
+                return Ok(false);
             };
             let failed = r.is_err();
-            let more = !last && !failed;
-            self.finish(r, more)?;
+            self.finish(r, !last && !failed)?;
             if failed {
-                break;
+                return Ok(false);
             }
         }
-        Ok(())
+        Ok(true)
     }
 
     fn finish(&mut self, r: Result<Outcome, SqlError>, more: bool) -> io::Result<()> {

@@ -257,6 +257,9 @@ pub(crate) enum Encoding {
     /// A BIT(n) column: its number as (n + 7) / 8 big-endian bytes, in
     /// both protocols.
     Bit(u8),
+    /// A DOUBLE expression of fixed decimals (PI(), ROUND(x, 2), STD()):
+    /// as text, with that many digits after the point.
+    FixedDouble(u8),
 }
 
 impl Encoding {
@@ -271,6 +274,9 @@ impl Encoding {
             Some(DataType::SmallInt { .. }) => Encoding::Integer(2),
             Some(DataType::MediumInt { .. } | DataType::Int { .. }) => Encoding::Integer(4),
             None if c.wire == ExprWire::Long => Encoding::Integer(4),
+            None if c.kind == ColumnKind::Double && c.decimals.is_some_and(|d| d < 31) => {
+                Encoding::FixedDouble(c.decimals.unwrap_or(0))
+            }
             None if c.fsp > 0 && c.kind == ColumnKind::DateTime => Encoding::DateTime(c.fsp),
             None if c.fsp > 0 && c.kind == ColumnKind::Time => Encoding::Time(c.fsp),
             _ => Encoding::Kind(c.kind),
@@ -283,6 +289,9 @@ impl Encoding {
             (_, Value::Null) => out.push(0xfb),
             (_, Value::Bytes(b)) => put_lenenc_str(out, b),
             (Encoding::Float, Value::Double(f)) => put_lenenc_str(out, format_float(*f).as_bytes()),
+            (Encoding::FixedDouble(digits), Value::Double(f)) if f.is_finite() => {
+                put_lenenc_str(out, format!("{f:.0$}", usize::from(digits)).as_bytes())
+            }
             (Encoding::Year, Value::Int(y)) => put_lenenc_str(out, format!("{y:04}").as_bytes()),
             (Encoding::DateTime(fsp), Value::DateTime(t)) => put_lenenc_str(
                 out,
@@ -315,6 +324,7 @@ impl Encoding {
                 put_lenenc_str(out, &lineardb_table::types::bit_bytes(int_of(v) as u64, n))
             }
             Encoding::Kind(kind) => put_binary_kind(out, kind, v),
+            Encoding::FixedDouble(_) => put_binary_kind(out, ColumnKind::Double, v),
         }
     }
 }

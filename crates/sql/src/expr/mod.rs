@@ -4,6 +4,7 @@
 //! logic, string-to-number conversion in numeric context).
 pub(crate) mod clock;
 pub(crate) mod group_concat;
+pub(crate) mod moments;
 pub(crate) mod result_type;
 pub(crate) mod row_key;
 pub(crate) mod statement_results;
@@ -160,6 +161,10 @@ pub(crate) enum AggFunc {
     Min,
     Max,
     GroupConcat,
+    /// STD, STDDEV, VARIANCE and their _POP and _SAMP forms.
+    Spread(moments::Spread),
+    /// BIT_AND, BIT_OR, BIT_XOR over the values as 64-bit unsigned.
+    Bits(crate::function::bitwise::BitOp),
 }
 
 /// An aggregate call found in a SELECT.
@@ -701,6 +706,20 @@ impl Compiler<'_> {
                 let collation = self.comparison_collation(&x, &p, "like")?;
                 Expr::Like(Box::new(x), Box::new(p), *negated, collation)
             }
+            E::RLike {
+                negated,
+                expr,
+                pattern,
+                ..
+            } => {
+                let (x, p) = (self.compile(expr)?, self.compile(pattern)?);
+                let test = self.call(Func::Builtin(&crate::function::regexp::MATCHES), vec![x, p]);
+                if *negated {
+                    Expr::Not(Box::new(test))
+                } else {
+                    test
+                }
+            }
             E::UnaryOp { op, expr } => {
                 let x = self.compile(expr)?;
                 let x = match op {
@@ -968,6 +987,19 @@ impl Compiler<'_> {
                     ast::DateTimeField::Year | ast::DateTimeField::Years => Func::Year,
                     ast::DateTimeField::Month | ast::DateTimeField::Months => Func::Month,
                     ast::DateTimeField::Day | ast::DateTimeField::Days => Func::Day,
+                    ast::DateTimeField::Quarter => Func::Builtin(
+                        crate::function::lookup("QUARTER").expect("a registry function"),
+                    ),
+                    ast::DateTimeField::Hour
+                    | ast::DateTimeField::Minute
+                    | ast::DateTimeField::Second
+                    | ast::DateTimeField::Microsecond => {
+                        let unit = field.to_string().to_ascii_uppercase();
+                        return Ok(Expr::Func(
+                            Func::Builtin(&crate::function::datetime::EXTRACT_TIME_PART),
+                            vec![Expr::Lit(Value::str(&unit)), self.compile(expr)?],
+                        ));
+                    }
                     other => return Err(SqlError::unsupported(format!("EXTRACT({other} FROM …)"))),
                 };
                 Expr::Func(f, vec![self.compile(expr)?])
@@ -1230,6 +1262,14 @@ impl Compiler<'_> {
             "MIN" => Some(AggFunc::Min),
             "MAX" => Some(AggFunc::Max),
             "GROUP_CONCAT" | "JSON_ARRAYAGG" | "JSON_OBJECTAGG" => Some(AggFunc::GroupConcat),
+            "STD" | "STDDEV" | "STDDEV_POP" | "VARIANCE" | "VAR_POP" | "STDDEV_SAMP"
+            | "VAR_SAMP" => Some(AggFunc::Spread(moments::Spread {
+                sample: name.ends_with("_SAMP"),
+                root: name.starts_with("STD"),
+            })),
+            "BIT_AND" => Some(AggFunc::Bits(crate::function::bitwise::BitOp::And)),
+            "BIT_OR" => Some(AggFunc::Bits(crate::function::bitwise::BitOp::Or)),
+            "BIT_XOR" => Some(AggFunc::Bits(crate::function::bitwise::BitOp::Xor)),
             _ => None,
         };
         if let Some(func) = agg {
@@ -1263,13 +1303,19 @@ impl Compiler<'_> {
                 .collect();
             self.aggs = saved;
             let (mut args, mut order) = (args?, order?);
-            if matches!(func, AggFunc::Sum | AggFunc::Avg) {
+            if matches!(
+                func,
+                AggFunc::Sum | AggFunc::Avg | AggFunc::Spread(_) | AggFunc::Bits(_)
+            ) {
                 args = args.into_iter().map(|a| self.numeric_operand(a)).collect();
             }
             // MariaDB's grammar has COUNT(a, b) only with DISTINCT and
             // JSON_OBJECTAGG with two arguments only: other counts do not
             // parse.
-            let parses = match name.as_str() {
+            let parses = match func {
+                AggFunc::Spread(_) | AggFunc::Bits(_) => !distinct,
+                _ => true,
+            } && match name.as_str() {
                 "COUNT" => distinct || args.len() <= 1,
                 "JSON_OBJECTAGG" => args.len() == 2,
                 _ => true,
@@ -2586,7 +2632,8 @@ impl Expr {
                     Value::Double(x) => {
                         let m = 10f64.powi(digits);
                         Value::Double(match f {
-                            Func::Round => (x * m).round() / m,
+                            // Half to even, as MariaDB's rint().
+                            Func::Round => (x * m).round_ties_even() / m,
                             Func::Floor => x.floor(),
                             _ => x.ceil(),
                         })
@@ -2800,6 +2847,8 @@ impl Expr {
                     (AggFunc::Sum | AggFunc::Avg, _) => ColumnKind::Double,
                     (AggFunc::Min | AggFunc::Max, Some(k)) => k,
                     (AggFunc::Min | AggFunc::Max, None) => ColumnKind::TEXT,
+                    (AggFunc::Spread(_), _) => ColumnKind::Double,
+                    (AggFunc::Bits(_), _) => ColumnKind::UInt,
                 }
             }
         }
@@ -3058,6 +3107,9 @@ pub(crate) enum Acc {
     /// DISTINCT values (strings equal in the collation count once).
     Distinct(row_key::KeySet, Box<Acc>, Collation),
     GroupConcat(Box<group_concat::GroupConcat>),
+    Spread(moments::Moments, moments::Spread),
+    /// BIT_AND/OR/XOR: the bits so far.
+    Bits(u64, crate::function::bitwise::BitOp),
 }
 
 impl Acc {
@@ -3068,6 +3120,16 @@ impl Acc {
             AggFunc::Avg => Acc::Avg(Box::new(Acc::SumInt(0, false)), 0),
             AggFunc::Min => Acc::MinMax(None, false, spec.collation),
             AggFunc::Max => Acc::MinMax(None, true, spec.collation),
+            AggFunc::Spread(spread) => Acc::Spread(moments::Moments::default(), spread),
+            // BIT_AND starts with every bit set (its value over no rows).
+            AggFunc::Bits(op) => Acc::Bits(
+                if op == crate::function::bitwise::BitOp::And {
+                    u64::MAX
+                } else {
+                    0
+                },
+                op,
+            ),
             AggFunc::GroupConcat => {
                 return Acc::GroupConcat(Box::new(group_concat::GroupConcat::new(
                     spec.distinct.then_some(spec.collation),
@@ -3145,6 +3207,12 @@ impl Acc {
                 }
             }
             Acc::GroupConcat(g) => g.add(std::slice::from_ref(v), Vec::new())?,
+            Acc::Spread(m, _) => {
+                if let Some(x) = numeric(v).as_f64() {
+                    m.add(x);
+                }
+            }
+            Acc::Bits(bits, op) => *bits = combine_bits(*bits, bits_of(v), *op),
         }
         Ok(())
     }
@@ -3169,6 +3237,8 @@ impl Acc {
             }
             (a @ Acc::MinMax(..), Acc::MinMax(Some(v), ..)) => a.add(&v)?,
             (Acc::MinMax(..), Acc::MinMax(None, ..)) => {}
+            (Acc::Spread(a, _), Acc::Spread(b, _)) => a.merge(&b),
+            (Acc::Bits(a, op), Acc::Bits(b, _)) => *a = combine_bits(*a, b, *op),
             // COUNT(DISTINCT …): the other's values not seen here, counted.
             (Acc::Distinct(seen, inner, _), Acc::Distinct(other, ..))
                 if matches!(**inner, Acc::Count(_)) =>
@@ -3234,7 +3304,29 @@ impl Acc {
             Acc::MinMax(v, ..) => v.clone().unwrap_or(Value::Null),
             Acc::Distinct(_, inner, _) => inner.finish(),
             Acc::GroupConcat(g) => g.finish(),
+            Acc::Spread(m, spread) => m.finish(*spread).map_or(Value::Null, Value::Double),
+            Acc::Bits(bits, _) => Value::UInt(*bits),
         }
+    }
+}
+
+/// A value as BIT_AND/OR/XOR read it: its integer (rounded), as 64 bits.
+fn bits_of(v: &Value) -> u64 {
+    match numeric(v) {
+        Value::Int(i) => i as u64,
+        Value::UInt(u) => u,
+        Value::Double(x) => x.round() as i64 as u64,
+        Value::Decimal(d) => d.round_to_i128_saturating() as u64,
+        _ => 0,
+    }
+}
+
+fn combine_bits(a: u64, b: u64, op: crate::function::bitwise::BitOp) -> u64 {
+    use crate::function::bitwise::BitOp;
+    match op {
+        BitOp::And => a & b,
+        BitOp::Or => a | b,
+        _ => a ^ b,
     }
 }
 

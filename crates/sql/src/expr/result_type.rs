@@ -526,6 +526,17 @@ impl Describer<'_> {
                 }
                 a
             }
+            // A DOUBLE shown with the argument's scale and four more
+            // digits (an exact argument's), as MariaDB's.
+            (AggFunc::Spread(_), a) => {
+                let decimals = match a.as_ref().map(|a| a.kind) {
+                    Some(ColumnKind::Int | ColumnKind::UInt) => 4,
+                    Some(ColumnKind::Decimal { scale }) => (scale + 4).min(DOUBLE_DEC - 1),
+                    _ => DOUBLE_DEC,
+                };
+                double(DOUBLE_LENGTH, decimals, true)
+            }
+            (AggFunc::Bits(_), _) => longlong(21, true, false),
             (_, _) => Column::expr("", ColumnKind::Double),
         }
     }

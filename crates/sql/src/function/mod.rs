@@ -6,10 +6,11 @@
 //! variables — are compiled by the expression binder itself.
 pub(crate) mod arguments;
 pub(crate) mod bitwise;
-mod datetime;
+pub(crate) mod datetime;
 mod hash;
 pub(crate) mod json;
 mod numeric;
+pub(crate) mod regexp;
 mod string;
 mod unique_ids;
 
@@ -210,6 +211,7 @@ pub(crate) fn lookup(name: &str) -> Option<&'static Builtin> {
         json::FUNCTIONS,
         bitwise::FUNCTIONS,
         unique_ids::FUNCTIONS,
+        regexp::FUNCTIONS,
     ]
     .into_iter()
     .flatten()

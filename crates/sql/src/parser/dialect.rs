@@ -29,6 +29,17 @@ impl Dialect for MariaDb {
         TypeId::of::<MySqlDialect>()
     }
 
+    /// LIKE and REGEXP bind tighter than `=`, `<` and IN, and their
+    /// pattern holds no comparison (MariaDB's `bit_expr LIKE bit_expr`
+    /// predicate): `a REGEXP b = 1` compares the match with 1, `1 = a LIKE
+    /// b` compares 1 with the match.
+    fn prec_value(&self, prec: Precedence) -> u8 {
+        match prec {
+            Precedence::Like => MYSQL.prec_value(Precedence::Eq) + 1,
+            other => MYSQL.prec_value(other),
+        }
+    }
+
     fn get_next_precedence(&self, parser: &Parser) -> Option<Result<u8, ParserError>> {
         let p = |prec| Some(Ok(self.prec_value(prec)));
         match &parser.peek_token_ref().token {
@@ -270,6 +281,31 @@ fn drop_dual(body: &mut sqlparser::ast::SetExpr) {
 }
 
 /// Where a token at `at` (1-based line and column, in characters) starts.
+/// The statements of `sql` as texts, split at its semicolons outside
+/// strings, names and comments (a batch that does not parse as a whole
+/// runs up to its first bad statement, as MariaDB's); None if it does not
+/// tokenize.
+pub fn statement_texts(sql: &str) -> Option<Vec<&str>> {
+    let tokens = Tokenizer::new(&MariaDb, sql)
+        .tokenize_with_location()
+        .ok()?;
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(sql.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let mut parts = Vec::new();
+    let mut start = 0;
+    for t in &tokens {
+        if t.token == Token::SemiColon {
+            let at = byte_offset(sql, &line_starts, t.span.start);
+            parts.push(&sql[start..at]);
+            start = at + 1;
+        }
+    }
+    parts.push(&sql[start.min(sql.len())..]);
+    parts.retain(|p| !p.trim().is_empty());
+    Some(parts)
+}
+
 fn byte_offset(sql: &str, line_starts: &[usize], at: Location) -> usize {
     let start = line_starts
         .get((at.line as usize).saturating_sub(1))
@@ -284,6 +320,15 @@ fn byte_offset(sql: &str, line_starts: &[usize], at: Location) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn statements_split_outside_strings_and_comments() {
+        let parts =
+            statement_texts("SELECT ';' ; /* ; */ SELECT `a;b`;\nSELEC x; SELECT 2;").unwrap();
+        assert_eq!(parts.len(), 4, "{parts:?}");
+        assert_eq!(parts[0].trim(), "SELECT ';'");
+        assert_eq!(parts[2].trim(), "SELEC x");
+    }
 
     fn expr(sql: &str) -> String {
         let stmts = parse_sql(&format!("SELECT {sql}")).unwrap();
