@@ -245,10 +245,20 @@ fn now_is_the_statements_start_in_every_protocol() {
         .unwrap()
         .unwrap();
     assert_eq!(n, 2);
-    // Fractional seconds do not show yet: refused, not rounded away.
-    let e = c.query_drop("SELECT NOW(3)").unwrap_err();
+    // NOW(3): three digits of a second as text, in whole milliseconds as
+    // a binary value; NOW(7) is 1426.
+    let text: String = c.query_first("SELECT NOW(3)").unwrap().unwrap();
+    assert_eq!(text.len(), 23, "{text}");
+    let stmt = c.prep("SELECT NOW(3), NOW(6) >= NOW(3)").unwrap();
+    let row: Row = c.exec_first(&stmt, ()).unwrap().unwrap();
+    match row.as_ref(0) {
+        Some(Value::Date(_, _, _, _, _, _, us)) => assert_eq!(us % 1000, 0, "{us}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(row.get::<i64, _>(1), Some(1));
+    let e = c.query_drop("SELECT NOW(7)").unwrap_err();
     assert!(
-        matches!(e, mysql::Error::MySqlError(ref m) if m.code == 1235),
+        matches!(e, mysql::Error::MySqlError(ref m) if m.code == 1426),
         "{e}"
     );
 }
@@ -611,4 +621,117 @@ fn a_locked_row_is_checked_again_before_it_changes() {
         server.sql("SELECT id, n FROM rc.c ORDER BY id").trim(),
         "id\tn\n1\t20\n2\t30"
     );
+}
+
+/// COM_RESET_CONNECTION (the driver's `reset`) on lineardb and on MariaDB:
+/// the open transaction rolls back, temporary tables, user variables,
+/// session variables and prepared statements are gone, the database and
+/// the connection id stay.
+#[test]
+fn reset_connection_starts_the_session_afresh() {
+    let server = Server::start();
+    let mariadb = common::mariadb::MariaDb::start();
+    let urls = [
+        server.url(""),
+        format!("mysql://root@127.0.0.1:{}/", mariadb.port),
+    ];
+    let mut seen = Vec::new();
+    for url in urls {
+        let mut c = Conn::new(Opts::from_url(&url).unwrap()).unwrap();
+        c.query_drop("DROP DATABASE IF EXISTS rc").unwrap();
+        c.query_drop("CREATE DATABASE rc").unwrap();
+        c.query_drop("USE rc").unwrap();
+        c.query_drop("CREATE TABLE t (a INT)").unwrap();
+        c.query_drop("CREATE TEMPORARY TABLE tmp (b INT)").unwrap();
+        c.query_drop("SET @v = 5, SESSION wait_timeout = 100, autocommit = 0")
+            .unwrap();
+        c.query_drop("INSERT INTO t VALUES (1)").unwrap();
+        c.query_drop("PREPARE s FROM 'SELECT 1'").unwrap();
+        let id: u64 = c.query_first("SELECT CONNECTION_ID()").unwrap().unwrap();
+        c.reset().unwrap();
+        let after: (Option<i64>, u64, i64, Option<String>, u64) = c
+            .query_first(
+                "SELECT @v, @@wait_timeout = @@global.wait_timeout, @@autocommit, DATABASE(), \
+                 CONNECTION_ID()",
+            )
+            .unwrap()
+            .unwrap();
+        assert_eq!(after.4, id, "{url}: the connection id stays");
+        let rows: i64 = c.query_first("SELECT COUNT(*) FROM t").unwrap().unwrap();
+        let tmp = c.query_drop("SELECT * FROM tmp").map_err(|e| match e {
+            mysql::Error::MySqlError(e) => e.code,
+            other => panic!("{other}"),
+        });
+        let prepared = c.query_drop("EXECUTE s").map_err(|e| match e {
+            mysql::Error::MySqlError(e) => e.code,
+            other => panic!("{other}"),
+        });
+        seen.push(format!(
+            "{:?} rows {rows} tmp {tmp:?} prepared {prepared:?}",
+            (after.0, after.1, after.2, after.3)
+        ));
+    }
+    assert_eq!(seen[0], seen[1], "lineardb, then MariaDB");
+    assert_eq!(
+        seen[0],
+        "(None, 1, 1, Some(\"rc\")) rows 0 tmp Err(1146) prepared Err(1243)"
+    );
+}
+
+/// COM_CHANGE_USER (the driver's `change_user`) on lineardb and on
+/// MariaDB: the connection becomes the other account's, in the database
+/// asked for, with that account's privileges; a wrong password is 1045.
+#[test]
+fn change_user_logs_in_another_account() {
+    let server = Server::start();
+    let mariadb = common::mariadb::MariaDb::start();
+    let urls = [
+        server.url(""),
+        format!("mysql://root@127.0.0.1:{}/", mariadb.port),
+    ];
+    let mut seen = Vec::new();
+    for url in urls {
+        let mut c = Conn::new(Opts::from_url(&url).unwrap()).unwrap();
+        c.query_drop("DROP DATABASE IF EXISTS cu").unwrap();
+        c.query_drop("CREATE DATABASE cu").unwrap();
+        c.query_drop("DROP USER IF EXISTS 'changed'@'%'").unwrap();
+        c.query_drop("CREATE USER 'changed'@'%' IDENTIFIED BY 'pw'")
+            .unwrap();
+        c.query_drop("GRANT SELECT ON cu.* TO 'changed'@'%'")
+            .unwrap();
+        c.query_drop("CREATE TABLE cu.t (a INT)").unwrap();
+        c.query_drop("SET @v = 1").unwrap();
+        let id: u64 = c.query_first("SELECT CONNECTION_ID()").unwrap().unwrap();
+        c.change_user(
+            mysql::ChangeUserOpts::default()
+                .with_user(Some("changed".into()))
+                .with_pass(Some("pw".into()))
+                .with_db_name(Some("cu".into())),
+        )
+        .unwrap();
+        let (user, db, v, same): (String, Option<String>, Option<i64>, bool) = c
+            .query_first(format!(
+                "SELECT CURRENT_USER(), DATABASE(), @v, CONNECTION_ID() = {id}"
+            ))
+            .unwrap()
+            .unwrap();
+        let insert = c
+            .query_drop("INSERT INTO t VALUES (1)")
+            .map_err(|e| match e {
+                mysql::Error::MySqlError(e) => e.code,
+                other => panic!("{other}"),
+            });
+        let wrong = c.change_user(
+            mysql::ChangeUserOpts::default()
+                .with_user(Some("changed".into()))
+                .with_pass(Some("nope".into())),
+        );
+        let wrong = match wrong {
+            Err(mysql::Error::MySqlError(e)) => e.code,
+            other => panic!("{other:?}"),
+        };
+        seen.push(format!("{user} {db:?} {v:?} {same} {insert:?} {wrong}"));
+    }
+    assert_eq!(seen[0], seen[1], "lineardb, then MariaDB");
+    assert_eq!(seen[0], "changed@% Some(\"cu\") None true Err(1142) 1045");
 }

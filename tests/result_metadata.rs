@@ -185,6 +185,11 @@ const NOT_NULL_TYPES: &[&str] = &[
 
 /// Expressions over `NOT_NULL_TYPES`' table.
 const OVER_NOT_NULL_TYPES: &[&str] = &[
+    "SELECT NOW(6) FROM t",
+    "SELECT CURRENT_TIMESTAMP(3) FROM t",
+    "SELECT CURTIME(2) FROM t",
+    "SELECT UTC_TIMESTAMP(1) FROM t",
+    "SELECT NOW(7) FROM t",
     "SELECT BIT_COUNT(i) FROM t",
     "SELECT DATE(dtm) FROM t",
     "SELECT CONVERT_TZ(dtm, '+00:00', '+00:00') FROM t",
@@ -485,7 +490,7 @@ fn expression_columns_are_defined_as_mariadb_defines_them() {
 
 /// CREATE TABLE … SELECT of expressions makes MariaDB's columns.
 const CREATE_AS_SELECT: &[&str] = &[
-    "CREATE TABLE c1 AS SELECT 1 AS a, i+1 AS b, CONCAT(vc,'x') AS c, d*2 AS e, NULL AS f, X'41' AS g, LENGTH(vc) AS o, COALESCE(vc, c) AS p, CAST(vc AS BINARY) AS r, 1.5 AS s, i DIV 2 AS t, d/3 AS u, NOW() AS h FROM t",
+    "CREATE TABLE c1 AS SELECT 1 AS a, i+1 AS b, CONCAT(vc,'x') AS c, d*2 AS e, NULL AS f, X'41' AS g, LENGTH(vc) AS o, COALESCE(vc, c) AS p, CAST(vc AS BINARY) AS r, 1.5 AS s, i DIV 2 AS t, d/3 AS u, NOW() AS h, NOW(6) AS h6, CURTIME(3) AS t3 FROM t",
     "SHOW CREATE TABLE c1",
     "CREATE TABLE c2 AS SELECT SUM(i) AS m, i + 1 AS n FROM t",
     "SHOW CREATE TABLE c2",

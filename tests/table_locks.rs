@@ -83,13 +83,17 @@ fn connect(server: &Server) -> mysql::Conn {
     mysql::Conn::new(mysql::Opts::from_url(&server.url("tlc")).unwrap()).unwrap()
 }
 
-/// Runs `sql` on another connection; how long it took and its rows.
-fn elsewhere(server: &Server, sql: &'static str) -> std::thread::JoinHandle<(Duration, Vec<i64>)> {
+/// Runs `sql` on another connection; how long it took, when it ended and
+/// its rows.
+fn elsewhere(
+    server: &Server,
+    sql: &'static str,
+) -> std::thread::JoinHandle<(Duration, Instant, Vec<i64>)> {
     let mut c = connect(server);
     std::thread::spawn(move || {
         let start = Instant::now();
         let rows: Vec<i64> = c.query(sql).unwrap();
-        (start.elapsed(), rows)
+        (start.elapsed(), Instant::now(), rows)
     })
 }
 
@@ -107,14 +111,17 @@ fn a_locked_table_holds_other_sessions() {
     let reader = elsewhere(&server, "SELECT a FROM t ORDER BY a");
     std::thread::sleep(hold);
     a.query_drop("INSERT INTO t VALUES (2)").unwrap();
+    let released = Instant::now();
     a.query_drop("UNLOCK TABLES").unwrap();
-    let (waited, rows) = reader.join().unwrap();
-    assert!(waited >= hold, "the read waited {waited:?}");
+    // It ended after the lock went (not merely a while after it began:
+    // its thread may start late on a busy machine).
+    let (_, ended, rows) = reader.join().unwrap();
+    assert!(ended >= released, "the read did not wait for UNLOCK TABLES");
     assert_eq!(rows, vec![1, 2]);
 
     // READ: another session reads at once; its change waits.
     a.query_drop("LOCK TABLES t READ").unwrap();
-    let (waited, rows) = elsewhere(&server, "SELECT a FROM t ORDER BY a")
+    let (waited, _, rows) = elsewhere(&server, "SELECT a FROM t ORDER BY a")
         .join()
         .unwrap();
     assert!(waited < hold, "a read under a READ lock waited {waited:?}");
@@ -125,16 +132,24 @@ fn a_locked_table_holds_other_sessions() {
         a.query::<i64, _>("SELECT COUNT(*) FROM t").unwrap(),
         vec![2]
     );
+    let released = Instant::now();
     a.query_drop("UNLOCK TABLES").unwrap();
-    let (waited, _) = writer.join().unwrap();
-    assert!(waited >= hold, "the change waited {waited:?}");
+    let (_, ended, _) = writer.join().unwrap();
+    assert!(
+        ended >= released,
+        "the change did not wait for UNLOCK TABLES"
+    );
 
     // A session's end lets its locks go.
     a.query_drop("LOCK TABLES t WRITE").unwrap();
     let reader = elsewhere(&server, "SELECT COUNT(*) FROM t");
     std::thread::sleep(hold);
+    let released = Instant::now();
     drop(a);
-    let (waited, rows) = reader.join().unwrap();
-    assert!(waited >= hold, "the read waited {waited:?}");
+    let (_, ended, rows) = reader.join().unwrap();
+    assert!(
+        ended >= released,
+        "the read did not wait for the session's end"
+    );
     assert_eq!(rows, vec![3]);
 }

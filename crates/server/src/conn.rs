@@ -696,7 +696,15 @@ impl<S: Read + Write> Conn<S> {
                 let text = self.session.registry().statistics_line(tables);
                 self.io.write(text.as_bytes())?;
             }
-            0x0e | 0x1f => self.send_ok(0, 0, "")?, // COM_PING, COM_RESET_CONNECTION
+            0x0e => self.send_ok(0, 0, "")?, // COM_PING
+            0x11 => self.change_user(body)?,
+            0x1f => {
+                // COM_RESET_CONNECTION: a fresh session, no prepared
+                // statements.
+                self.session.reset();
+                self.statements.clear();
+                self.send_ok(0, 0, "")?
+            }
             0x1b => {
                 // COM_SET_OPTION: 0 turns multi-statements on, 1 off; EOF.
                 self.multi_statements = Reader::new(body).u16()? == 0;
@@ -788,6 +796,77 @@ impl<S: Read + Write> Conn<S> {
             },
         );
         Ok(())
+    }
+
+    /// COM_CHANGE_USER: the login's user, password answer and database;
+    /// the client answers a fresh scramble (an auth switch to
+    /// mysql_native_password), then the connection is that account's in a
+    /// fresh session, or gets the login's error (the connection closes
+    /// on a failed login, as MariaDB's).
+    fn change_user(&mut self, body: &[u8]) -> io::Result<()> {
+        let mut r = Reader::new(body);
+        let user = String::from_utf8_lossy(r.nul_str()?).into_owned();
+        let n = r.u8()? as usize;
+        r.take(n)?;
+        let db = if r.is_empty() {
+            None
+        } else {
+            Some(String::from_utf8_lossy(r.nul_str()?).into_owned())
+        };
+        let scramble: [u8; 20] = std::array::from_fn(|_| rand::random::<u8>() % 94 + 33);
+        let mut p = vec![0xfe];
+        p.extend_from_slice(b"mysql_native_password\0");
+        p.extend_from_slice(&scramble);
+        p.push(0);
+        self.io.write(&p)?;
+        self.io.flush()?;
+        let Some(answer) = self.read_answer()? else {
+            return Ok(());
+        };
+        let host = self.session.client_host();
+        let secure = self.session.secure();
+        let grants = match authenticate(
+            self.session.engine(),
+            &user,
+            &host,
+            &scramble,
+            &answer,
+            secure,
+        ) {
+            Ok(g) => g,
+            Err(e) => {
+                self.send_err(&e)?;
+                self.io.flush()?;
+                return Err(io::Error::new(
+                    io::ErrorKind::PermissionDenied,
+                    "login refused",
+                ));
+            }
+        };
+        self.session.change_user(&user, &host, grants);
+        self.statements.clear();
+        if let Some(db) = db.filter(|d| !d.is_empty()) {
+            if let Err(e) = self.session.use_database(&db) {
+                return self.send_err(&e);
+            }
+        }
+        self.send_ok(0, 0, "")
+    }
+
+    /// A packet the client sends within a command (a login's answer),
+    /// waited for (up to 30 s) on a stream that does not block.
+    fn read_answer(&mut self) -> io::Result<Option<Vec<u8>>> {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            match self.io.try_read()? {
+                Ready::Packet(p) => return Ok(Some(p)),
+                Ready::Closed => return Ok(None),
+                Ready::Pending if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(std::time::Duration::from_millis(1))
+                }
+                Ready::Pending => return Err(io::ErrorKind::TimedOut.into()),
+            }
+        }
     }
 
     fn execute(&mut self, body: &[u8]) -> io::Result<()> {

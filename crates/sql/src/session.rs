@@ -54,6 +54,9 @@ pub struct Session {
     pub(crate) registry: Arc<Registry>,
     /// This session's slot in the registry (its own cache lines).
     pub(crate) slot: Arc<SessionSlot>,
+    /// Replaced by a reset session that holds its slot now (its end
+    /// leaves the slot registered).
+    detached: bool,
     pub(crate) facts: SessionFacts,
     pub(crate) grants: Grants,
     /// The account store version `grants` were read at.
@@ -156,7 +159,9 @@ impl Drop for Session {
         if self.locked_tables.is_some() {
             self.registry.table_locks.release(self.slot.id);
         }
-        self.registry.unregister(&self.slot);
+        if !self.detached {
+            self.registry.unregister(&self.slot);
+        }
     }
 }
 
@@ -330,6 +335,17 @@ impl Session {
         grants: Grants,
     ) -> Session {
         let slot = registry.register(id, user, host);
+        Session::in_slot(engine, registry, slot, grants)
+    }
+
+    /// A new session of the login `slot` holds.
+    fn in_slot(
+        engine: Arc<Engine>,
+        registry: &Arc<Registry>,
+        slot: Arc<SessionSlot>,
+        grants: Grants,
+    ) -> Session {
+        let (user, host) = (slot.user.clone(), slot.host.clone());
         let account = grants.account.as_ref().map_or_else(
             || format!("{user}@{host}"),
             |a| format!("{}@{}", a.user, a.host),
@@ -377,8 +393,58 @@ impl Session {
             row_count: 0,
             deferred_durability: false,
             undurable: None,
+            detached: false,
         }
         .starting_from_global_values()
+    }
+
+    /// COM_CHANGE_USER: a new login of `user` from `host` with `grants`
+    /// on this connection (its id stays), in no database; the session
+    /// before it ends as at a disconnect.
+    pub fn change_user(&mut self, user: &str, host: &str, grants: Grants) {
+        self.registry.unregister(&self.slot);
+        let slot = self.registry.register(self.slot.id, user, host);
+        slot.take_interrupt(&self.slot);
+        let mut fresh = Session::in_slot(self.engine.clone(), &self.registry.clone(), slot, grants);
+        fresh.found_rows = self.found_rows;
+        fresh.tls = self.tls.clone();
+        fresh.deferred_durability = self.deferred_durability;
+        fresh.undurable = self.undurable;
+        let mut old = std::mem::replace(self, fresh);
+        // Its slot is unregistered already.
+        old.detached = true;
+    }
+
+    /// The host the client connects from.
+    pub fn client_host(&self) -> String {
+        self.slot.host.clone()
+    }
+
+    /// Whether the connection runs over TLS.
+    pub fn secure(&self) -> bool {
+        self.tls.is_some()
+    }
+
+    /// COM_RESET_CONNECTION: the session as a new login of the same
+    /// account would start it, in the same database, under the same
+    /// connection id: its transaction rolled back, its temporary tables
+    /// dropped, its table locks released, its variables, user variables and
+    /// prepared statements gone.
+    pub fn reset(&mut self) {
+        let mut fresh = Session::in_slot(
+            self.engine.clone(),
+            &self.registry.clone(),
+            self.slot.clone(),
+            self.grants.clone(),
+        );
+        fresh.facts.database = self.facts.database.clone();
+        fresh.found_rows = self.found_rows;
+        fresh.tls = self.tls.clone();
+        fresh.deferred_durability = self.deferred_durability;
+        fresh.undurable = self.undurable;
+        let mut old = std::mem::replace(self, fresh);
+        // Its slot is this session's now: ending it keeps the slot.
+        old.detached = true;
     }
 
     /// The session with the values SET GLOBAL gave the variables a

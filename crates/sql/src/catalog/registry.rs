@@ -235,6 +235,11 @@ impl SessionSlot {
     pub fn on_interrupt(&self, f: impl Fn() + Send + Sync + 'static) {
         *self.interrupt.lock() = Some(Box::new(f));
     }
+
+    /// Takes over `from`'s way to wake the connection (a new login on it).
+    pub(crate) fn take_interrupt(&self, from: &SessionSlot) {
+        *self.interrupt.lock() = from.interrupt.lock().take();
+    }
 }
 
 /// One row of SHOW PROCESSLIST.

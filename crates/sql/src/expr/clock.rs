@@ -186,7 +186,13 @@ pub(crate) fn time_zone(text: &str) -> crate::error::Result<String> {
 
 /// Whole seconds of `micros` (DATETIME without fractional digits).
 pub(crate) fn whole_seconds(micros: i64) -> i64 {
-    micros - micros.rem_euclid(1_000_000)
+    to_digits(micros, 0)
+}
+
+/// `micros` cut to `fsp` digits of a second (NOW(fsp), a DATETIME(fsp)
+/// column's CURRENT_TIMESTAMP).
+pub(crate) fn to_digits(micros: i64, fsp: u8) -> i64 {
+    micros - micros.rem_euclid(10i64.pow(6 - u32::from(fsp.min(6))))
 }
 
 #[cfg(test)]

@@ -1463,23 +1463,46 @@ impl Compiler<'_> {
             "DAY" | "DAYOFMONTH" => (Func::Day, 1..=1),
             "SLEEP" => (Func::Sleep, 1..=1),
             "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" | "SYSDATE"
-            | "CURTIME" | "CURRENT_TIME" | "UTC_TIME" => {
-                // DATETIME(fsp) and TIME(fsp) values do not show their
-                // fraction yet.
-                if a.len() == 1 && a[0] != Expr::Lit(Value::Int(0)) {
-                    return Err(SqlError::unsupported(format!("{name}(fsp)")));
-                }
+            | "CURTIME" | "CURRENT_TIME" | "UTC_TIME" | "UTC_TIMESTAMP" => {
                 want(0..=1)?;
+                // The digits of a second's fraction: a number in the text
+                // (a syntax error otherwise, as in MariaDB's grammar).
+                let fsp = match a.first() {
+                    None => 0,
+                    Some(Expr::Lit(Value::Int(n @ 0..=6))) => *n,
+                    Some(Expr::Lit(Value::Int(_) | Value::UInt(_))) => {
+                        return Err(SqlError::new(
+                            1426,
+                            "42000",
+                            format!(
+                                "Too big precision specified for '{}'. Maximum is 6",
+                                name.to_ascii_lowercase()
+                            ),
+                        ))
+                    }
+                    Some(_) => {
+                        return Err(SqlError::syntax(format!(
+                            "You have an error in your SQL syntax; check the manual that \
+                             corresponds to your MariaDB server version for the right syntax \
+                             to use near '{written}'"
+                        )))
+                    }
+                };
                 let f = match name.as_str() {
                     "SYSDATE" => Func::SysDate,
                     "CURTIME" | "CURRENT_TIME" => Func::CurTime,
                     "UTC_TIME" => Func::UtcTime,
+                    "UTC_TIMESTAMP" => Func::UtcTimestamp,
                     _ => Func::Now,
                 };
-                return Ok(Expr::Func(f, Vec::new()));
+                let args = if fsp > 0 {
+                    vec![Expr::Lit(Value::Int(fsp))]
+                } else {
+                    Vec::new()
+                };
+                return Ok(Expr::Func(f, args));
             }
             "CURDATE" | "CURRENT_DATE" => (Func::CurDate, 0..=0),
-            "UTC_TIMESTAMP" => (Func::UtcTimestamp, 0..=0),
             "UTC_DATE" => (Func::UtcDate, 0..=0),
             "UNIX_TIMESTAMP" if a.is_empty() => (Func::UnixTimestamp, 0..=0),
             "MOD" => {
@@ -2428,17 +2451,22 @@ impl Expr {
     ) -> Result<Value> {
         let v0 = || args[0].eval(row, env);
         let day = |micros: i64| Value::Date(micros.div_euclid(MICROS_PER_DAY) as i32);
-        let time_of_day =
-            |micros: i64| Value::Time(clock::whole_seconds(micros).rem_euclid(MICROS_PER_DAY));
+        // NOW(fsp) and the others: cut to `fsp` digits of a second.
+        let digits = |micros: i64| {
+            let fsp = match args.first() {
+                Some(Expr::Lit(Value::Int(n))) => (*n).clamp(0, 6) as u8,
+                _ => 0,
+            };
+            clock::to_digits(micros, fsp)
+        };
+        let time_of_day = |micros: i64| Value::Time(digits(micros).rem_euclid(MICROS_PER_DAY));
         Ok(match f {
-            Func::Now => {
-                Value::DateTime(clock::whole_seconds(clock::local(clock::statement_utc())))
-            }
-            Func::SysDate => Value::DateTime(clock::whole_seconds(clock::local(clock::now_utc()))),
+            Func::Now => Value::DateTime(digits(clock::local(clock::statement_utc()))),
+            Func::SysDate => Value::DateTime(digits(clock::local(clock::now_utc()))),
             Func::CurDate => day(clock::local(clock::statement_utc())),
             Func::CurTime => time_of_day(clock::local(clock::statement_utc())),
             Func::UtcTime => time_of_day(clock::statement_utc()),
-            Func::UtcTimestamp => Value::DateTime(clock::whole_seconds(clock::statement_utc())),
+            Func::UtcTimestamp => Value::DateTime(digits(clock::statement_utc())),
             Func::UtcDate => day(clock::statement_utc()),
             Func::UnixTimestamp => Value::Int(clock::statement_utc().div_euclid(1_000_000)),
             Func::Builtin(b) => {

@@ -425,7 +425,7 @@ impl Session {
             def: &def,
             sources: &r.sources,
             strict: self.strict_mode(),
-            now: statement_now(),
+            now: statement_now(6),
             next_auto: def.auto_increment_start.max(1),
             checks: conditions,
             warnings: Vec::new(),

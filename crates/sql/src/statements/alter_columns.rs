@@ -219,7 +219,10 @@ impl RowConverter<'_> {
         }
         Ok(match &column.default {
             ColumnDefault::Literal(text) => column.literal_value(text),
-            ColumnDefault::CurrentTimestamp => self.now.clone(),
+            ColumnDefault::CurrentTimestamp => match self.now {
+                Value::DateTime(t) => Value::DateTime(crate::expr::clock::to_digits(t, column.fsp)),
+                ref other => other.clone(),
+            },
             ColumnDefault::Null => Value::Null,
             ColumnDefault::None if column.nullable => Value::Null,
             ColumnDefault::None => implicit_default(column)?,

@@ -1,19 +1,19 @@
 //! DEFAULT CURRENT_TIMESTAMP and ON UPDATE CURRENT_TIMESTAMP: the
-//! statement's time (NOW(), in whole seconds) goes into the columns an
+//! statement's time (NOW(), to the column's digits of a second) goes into the columns an
 //! INSERT leaves out, and into the columns an UPDATE leaves alone when it
 //! changes some other value of the row.
 use crate::expr::clock;
 use lineardb_table::{ColumnDefault, TableDef, Value};
 
-pub(crate) fn statement_now() -> Value {
-    Value::DateTime(clock::whole_seconds(clock::local(clock::statement_utc())))
+pub(crate) fn statement_now(fsp: u8) -> Value {
+    Value::DateTime(clock::to_digits(clock::local(clock::statement_utc()), fsp))
 }
 
 /// Fills the left-out columns whose default is CURRENT_TIMESTAMP.
 pub(crate) fn fill_defaults(def: &TableDef, given: &mut [Option<Value>]) {
     for (v, c) in given.iter_mut().zip(&def.columns) {
         if v.is_none() && c.default == ColumnDefault::CurrentTimestamp {
-            *v = Some(statement_now());
+            *v = Some(statement_now(c.fsp));
         }
     }
 }
@@ -33,7 +33,7 @@ pub(crate) fn touch(def: &TableDef, old: &[Value], new: &mut [Option<Value>]) {
     }
     for (v, c) in new.iter_mut().zip(&def.columns) {
         if v.is_none() && c.on_update_now {
-            *v = Some(statement_now());
+            *v = Some(statement_now(c.fsp));
         }
     }
 }
