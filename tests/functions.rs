@@ -125,6 +125,16 @@ const REGEXPS_AND_AGGREGATES: &[&str] = &[
      EXTRACT(QUARTER FROM '2020-05-01'), EXTRACT(HOUR FROM -TIME '01:02:03')",
     "SELECT PI(), ROUND(2.25e0, 3), TRUNCATE(1.5e0, 2), ROUND(2.5e0), ROUND(-3.5e0), \
      ROUND(0.125e0, 2), CEIL(2.5e0)",
+    // A JSON_EXTRACT compared is its scalar (the first JSON operand only,
+    // as MariaDB), in LIKE its JSON text.
+    "SELECT 'en' = JSON_EXTRACT('\"en\"', '$'), JSON_EXTRACT('{\"a\":\"en\"}', '$.a') = 'en', \
+     JSON_EXTRACT('{\"a\":\"en\"}', '$.a') = JSON_EXTRACT('{\"b\":\"en\"}', '$.b'), \
+     JSON_EXTRACT('{\"a\":1}', '$.a') = 1, JSON_EXTRACT('{\"a\":\"x\"}', '$.a') < 'y', \
+     'en' IN (JSON_EXTRACT('\"en\"', '$')), JSON_EXTRACT('\"en\"', '$') LIKE 'e%'",
+    // DATE_FORMAT of a TIME: hours past 24, a zero date, NULL for names.
+    "SELECT DATE_FORMAT(TIME '10:11:12', '%H:%i:%s %Y-%m-%d'), DATE_FORMAT(TIME '30:11:12', '%H %k %h'), \
+     DATE_FORMAT(CAST('10:11:12' AS TIME), '%T'), DATE_FORMAT(TIME '10:11:12', '%M'), \
+     DATE_FORMAT(-TIME '10:11:12', '%H'), DATE_FORMAT(TIME '10:11:12.5', '%f')",
 ];
 
 #[test]

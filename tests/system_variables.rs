@@ -152,6 +152,9 @@ const SCOPES_AND_CHECKS: &[&str] = &[
     "SELECT @@tx_isolation",
     "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ",
     "SELECT @@tx_isolation",
+    "SET CHARACTER SET utf8mb4",
+    "SET CHARSET utf8mb4",
+    "SELECT @@character_set_client, @@character_set_results",
 ];
 
 #[test]

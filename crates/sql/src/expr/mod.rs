@@ -691,9 +691,10 @@ impl Compiler<'_> {
                 } else {
                     x
                 };
+                let list = list.into_iter().map(json_scalar).collect::<Vec<_>>();
                 let collation =
                     self.collation_of(&std::iter::once(&x).chain(&list).collect::<Vec<_>>());
-                Expr::InList(Box::new(x), list, *negated, collation)
+                Expr::InList(Box::new(json_scalar(x)), list, *negated, collation)
             }
             E::Like {
                 negated,
@@ -817,6 +818,19 @@ impl Compiler<'_> {
                     }
                     B::And | B::Or | B::Xor => (l, r),
                     _ => (self.numeric_operand(l), self.numeric_operand(r)),
+                };
+                // A JSON_EXTRACT compared is its scalar (MariaDB unquotes
+                // the first JSON operand: `'en' = JSON_EXTRACT('"en"', '$')`).
+                let (l, r) = match op {
+                    B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq | B::Spaceship
+                        if is_json_extract(&l) =>
+                    {
+                        (json_scalar(l), r)
+                    }
+                    B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq | B::Spaceship => {
+                        (l, json_scalar(r))
+                    }
+                    _ => (l, r),
                 };
                 let operation = match op {
                     B::Eq => Some("="),
@@ -2957,6 +2971,20 @@ impl Expr {
 }
 
 /// The kind of a result that is one of two kinds (CASE, IF, UNION).
+fn is_json_extract(e: &Expr) -> bool {
+    matches!(e, Expr::Func(Func::Builtin(b), _) if b.name() == "JSON_EXTRACT")
+}
+
+/// A JSON_EXTRACT as the value it holds (a string unquoted), as MariaDB
+/// compares one; any other expression as it is.
+fn json_scalar(e: Expr) -> Expr {
+    if !is_json_extract(&e) {
+        return e;
+    }
+    let unquote = crate::function::lookup("JSON_UNQUOTE").expect("a registry function");
+    Expr::Func(Func::Builtin(unquote), vec![e])
+}
+
 /// The kind `x op y` gives.
 pub(crate) fn arith_kind(op: ArithOp, x: ColumnKind, y: ColumnKind) -> ColumnKind {
     match (op, x, y) {

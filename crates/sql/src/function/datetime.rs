@@ -366,8 +366,23 @@ fn to_seconds(a: &[Value]) -> Result<Value> {
 /// `%` specifiers of DATE_FORMAT applied to a datetime (micros).
 fn format_with(t: i64, format: &str) -> String {
     let days = t.div_euclid(MICROS_PER_DAY);
-    let time = t.rem_euclid(MICROS_PER_DAY);
-    let (y, m, d) = civil_from_days(days as i32);
+    format_parts(Some(days), t.rem_euclid(MICROS_PER_DAY), format).unwrap_or_default()
+}
+
+/// DATE_FORMAT of a TIME: its hours may pass 24, its date is zero; NULL
+/// for a negative one or a format that names or counts days (MariaDB's).
+fn format_time(t: i64, format: &str) -> Value {
+    if t < 0 {
+        return Value::Null;
+    }
+    format_parts(None, t, format).map_or(Value::Null, |s| Value::str(&s))
+}
+
+/// `format` of a date (`days`, None for the zero date of a TIME) and a
+/// time of day (or a TIME's length); None where the format needs a date
+/// and there is none.
+fn format_parts(days: Option<i64>, time: i64, format: &str) -> Option<String> {
+    let (y, m, d) = days.map_or((0, 0, 0), |days| civil_from_days(days as i32));
     let (h, mi, s, us) = (
         time / 3_600_000_000,
         time / 60_000_000 % 60,
@@ -375,8 +390,7 @@ fn format_with(t: i64, format: &str) -> String {
         time % 1_000_000,
     );
     let h12 = if h % 12 == 0 { 12 } else { h % 12 };
-    let am_pm = if h < 12 { "AM" } else { "PM" };
-    let wd = weekday_of(days);
+    let am_pm = if h % 24 < 12 { "AM" } else { "PM" };
     let mut out = String::new();
     let mut chars = format.chars();
     while let Some(c) = chars.next() {
@@ -387,6 +401,16 @@ fn format_with(t: i64, format: &str) -> String {
         let Some(spec) = chars.next() else {
             break;
         };
+        let named = matches!(
+            spec,
+            'a' | 'b' | 'D' | 'j' | 'M' | 'U' | 'u' | 'V' | 'v' | 'W' | 'w' | 'X' | 'x'
+        );
+        let days = match days {
+            Some(days) => days,
+            None if named => return None,
+            None => 0,
+        };
+        let wd = weekday_of(days);
         match spec {
             'a' => out.push_str(&DAY_NAMES[wd][..3]),
             'b' => out.push_str(&MONTH_NAMES[m as usize - 1][..3]),
@@ -429,10 +453,13 @@ fn format_with(t: i64, format: &str) -> String {
             other => out.push(other),
         }
     }
-    out
+    Some(out)
 }
 
 fn date_format(a: &[Value]) -> Result<Value> {
+    if let Value::Time(t) = &a[0] {
+        return Ok(format_time(*t, &text_of(&a[1]).unwrap_or_default()));
+    }
     let Some(t) = datetime_of(&a[0]) else {
         return Ok(Value::Null);
     };

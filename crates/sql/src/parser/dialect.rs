@@ -197,14 +197,18 @@ pub(crate) fn parser(sql: &str) -> Result<Parser<'static>, ParserError> {
             }
         }
     }
-    session_transaction(&mut tokens);
+    set_forms(&mut tokens);
     Ok(Parser::new(&MariaDb).with_tokens_with_locations(tokens))
 }
 
-/// `SET SESSION TRANSACTION …` (or LOCAL), which the parser reads as the
-/// unscoped `SET TRANSACTION` (the next transaction's), becomes `SET
-/// SESSION CHARACTERISTICS AS TRANSACTION …`: the session's.
-fn session_transaction(tokens: &mut Vec<sqlparser::tokenizer::TokenWithSpan>) {
+/// Forms of SET the parser reads otherwise than MariaDB, rewritten at a
+/// statement's start: `SET SESSION TRANSACTION …` (or LOCAL), which it
+/// reads as the unscoped `SET TRANSACTION` (the next transaction's),
+/// becomes `SET SESSION CHARACTERISTICS AS TRANSACTION …` (the
+/// session's); `SET CHARACTER SET x` and `SET CHARSET x`, which it does
+/// not read, become `SET NAMES x` (the connection is in one character set
+/// for both: utf8mb4).
+fn set_forms(tokens: &mut Vec<sqlparser::tokenizer::TokenWithSpan>) {
     use sqlparser::keywords::Keyword;
     let word = |t: &Token, k: Keyword| matches!(t, Token::Word(w) if w.keyword == k);
     let mut i = 0;
@@ -220,18 +224,20 @@ fn session_transaction(tokens: &mut Vec<sqlparser::tokenizer::TokenWithSpan>) {
                 .filter(|&j| !matches!(tokens[j].token, Token::Whitespace(_)))
                 .take(2)
                 .collect();
-            if let [scope, transaction] = next[..] {
-                if (word(&tokens[scope].token, Keyword::SESSION)
-                    || word(&tokens[scope].token, Keyword::LOCAL))
-                    && word(&tokens[transaction].token, Keyword::TRANSACTION)
-                {
-                    let span = tokens[scope].span;
-                    tokens[scope].token = Token::make_keyword("CHARACTERISTICS");
-                    tokens.insert(
-                        scope + 1,
-                        sqlparser::tokenizer::TokenWithSpan::new(Token::make_keyword("AS"), span),
-                    );
-                }
+            let is = |n: usize, k: Keyword| next.get(n).is_some_and(|&j| word(&tokens[j].token, k));
+            if (is(0, Keyword::SESSION) || is(0, Keyword::LOCAL)) && is(1, Keyword::TRANSACTION) {
+                let scope = next[0];
+                let span = tokens[scope].span;
+                tokens[scope].token = Token::make_keyword("CHARACTERISTICS");
+                tokens.insert(
+                    scope + 1,
+                    sqlparser::tokenizer::TokenWithSpan::new(Token::make_keyword("AS"), span),
+                );
+            } else if is(0, Keyword::CHARACTER) && is(1, Keyword::SET) {
+                tokens[next[0]].token = Token::make_keyword("NAMES");
+                tokens.remove(next[1]);
+            } else if is(0, Keyword::CHARSET) {
+                tokens[next[0]].token = Token::make_keyword("NAMES");
             }
         }
         statement_start = matches!(tokens[i].token, Token::SemiColon);
@@ -280,7 +286,6 @@ fn drop_dual(body: &mut sqlparser::ast::SetExpr) {
     }
 }
 
-/// Where a token at `at` (1-based line and column, in characters) starts.
 /// The statements of `sql` as texts, split at its semicolons outside
 /// strings, names and comments (a batch that does not parse as a whole
 /// runs up to its first bad statement, as MariaDB's); None if it does not
@@ -306,6 +311,7 @@ pub fn statement_texts(sql: &str) -> Option<Vec<&str>> {
     Some(parts)
 }
 
+/// Where a token at `at` (1-based line and column, in characters) starts.
 fn byte_offset(sql: &str, line_starts: &[usize], at: Location) -> usize {
     let start = line_starts
         .get((at.line as usize).saturating_sub(1))

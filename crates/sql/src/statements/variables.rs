@@ -69,6 +69,19 @@ impl Session {
                             .unwrap_or_default()
                     )));
                 }
+                // What the connection's variables then say, as MariaDB's.
+                let shown = match charset.as_str() {
+                    "utf8" | "utf8mb3" => "utf8mb3",
+                    other => other,
+                };
+                for name in [
+                    "character_set_client",
+                    "character_set_connection",
+                    "character_set_results",
+                ] {
+                    self.variables.insert(name.to_string(), Value::str(shown));
+                }
+                self.facts_changed();
                 return Ok(Outcome::done(0));
             }
             ast::Set::SetNamesDefault {} => return Ok(Outcome::done(0)),
