@@ -623,6 +623,33 @@ fn a_locked_row_is_checked_again_before_it_changes() {
     );
 }
 
+/// A connection to lineardb, then one to MariaDB, each with a fresh
+/// database `db` in use.
+fn both_servers(server: &Server, mariadb: &common::mariadb::MariaDb, db: &str) -> Vec<Conn> {
+    [
+        server.url(""),
+        format!("mysql://root@127.0.0.1:{}/", mariadb.port),
+    ]
+    .iter()
+    .map(|url| {
+        let mut c = Conn::new(Opts::from_url(url).unwrap()).unwrap();
+        c.query_drop(format!("DROP DATABASE IF EXISTS {db}"))
+            .unwrap();
+        c.query_drop(format!("CREATE DATABASE {db}")).unwrap();
+        c.query_drop(format!("USE {db}")).unwrap();
+        c
+    })
+    .collect()
+}
+
+/// A statement's error code, if it failed.
+fn code_of(r: mysql::Result<()>) -> Result<(), u16> {
+    r.map_err(|e| match e {
+        mysql::Error::MySqlError(e) => e.code,
+        other => panic!("{other}"),
+    })
+}
+
 /// COM_RESET_CONNECTION (the driver's `reset`) on lineardb and on MariaDB:
 /// the open transaction rolls back, temporary tables, user variables,
 /// session variables and prepared statements are gone, the database and
@@ -631,16 +658,8 @@ fn a_locked_row_is_checked_again_before_it_changes() {
 fn reset_connection_starts_the_session_afresh() {
     let server = Server::start();
     let mariadb = common::mariadb::MariaDb::start();
-    let urls = [
-        server.url(""),
-        format!("mysql://root@127.0.0.1:{}/", mariadb.port),
-    ];
     let mut seen = Vec::new();
-    for url in urls {
-        let mut c = Conn::new(Opts::from_url(&url).unwrap()).unwrap();
-        c.query_drop("DROP DATABASE IF EXISTS rc").unwrap();
-        c.query_drop("CREATE DATABASE rc").unwrap();
-        c.query_drop("USE rc").unwrap();
+    for mut c in both_servers(&server, &mariadb, "rc") {
         c.query_drop("CREATE TABLE t (a INT)").unwrap();
         c.query_drop("CREATE TEMPORARY TABLE tmp (b INT)").unwrap();
         c.query_drop("SET @v = 5, SESSION wait_timeout = 100, autocommit = 0")
@@ -656,16 +675,10 @@ fn reset_connection_starts_the_session_afresh() {
             )
             .unwrap()
             .unwrap();
-        assert_eq!(after.4, id, "{url}: the connection id stays");
+        assert_eq!(after.4, id, "the connection id stays");
         let rows: i64 = c.query_first("SELECT COUNT(*) FROM t").unwrap().unwrap();
-        let tmp = c.query_drop("SELECT * FROM tmp").map_err(|e| match e {
-            mysql::Error::MySqlError(e) => e.code,
-            other => panic!("{other}"),
-        });
-        let prepared = c.query_drop("EXECUTE s").map_err(|e| match e {
-            mysql::Error::MySqlError(e) => e.code,
-            other => panic!("{other}"),
-        });
+        let tmp = code_of(c.query_drop("SELECT * FROM tmp"));
+        let prepared = code_of(c.query_drop("EXECUTE s"));
         seen.push(format!(
             "{:?} rows {rows} tmp {tmp:?} prepared {prepared:?}",
             (after.0, after.1, after.2, after.3)
@@ -685,15 +698,8 @@ fn reset_connection_starts_the_session_afresh() {
 fn change_user_logs_in_another_account() {
     let server = Server::start();
     let mariadb = common::mariadb::MariaDb::start();
-    let urls = [
-        server.url(""),
-        format!("mysql://root@127.0.0.1:{}/", mariadb.port),
-    ];
     let mut seen = Vec::new();
-    for url in urls {
-        let mut c = Conn::new(Opts::from_url(&url).unwrap()).unwrap();
-        c.query_drop("DROP DATABASE IF EXISTS cu").unwrap();
-        c.query_drop("CREATE DATABASE cu").unwrap();
+    for mut c in both_servers(&server, &mariadb, "cu") {
         c.query_drop("DROP USER IF EXISTS 'changed'@'%'").unwrap();
         c.query_drop("CREATE USER 'changed'@'%' IDENTIFIED BY 'pw'")
             .unwrap();
@@ -715,12 +721,7 @@ fn change_user_logs_in_another_account() {
             ))
             .unwrap()
             .unwrap();
-        let insert = c
-            .query_drop("INSERT INTO t VALUES (1)")
-            .map_err(|e| match e {
-                mysql::Error::MySqlError(e) => e.code,
-                other => panic!("{other}"),
-            });
+        let insert = code_of(c.query_drop("INSERT INTO t VALUES (1)"));
         let wrong = c.change_user(
             mysql::ChangeUserOpts::default()
                 .with_user(Some("changed".into()))

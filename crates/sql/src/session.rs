@@ -405,13 +405,20 @@ impl Session {
         self.registry.unregister(&self.slot);
         let slot = self.registry.register(self.slot.id, user, host);
         slot.take_interrupt(&self.slot);
-        let mut fresh = Session::in_slot(self.engine.clone(), &self.registry.clone(), slot, grants);
+        let fresh = Session::in_slot(self.engine.clone(), &self.registry.clone(), slot, grants);
+        self.replaced_by(fresh);
+    }
+
+    /// Makes `fresh` this connection's session (with the connection's
+    /// own settings: found rows, TLS, durability and what waits for the
+    /// log); the session before ends as at a disconnect but leaves the
+    /// slot registered (the fresh one holds it, or it is gone already).
+    fn replaced_by(&mut self, mut fresh: Session) {
         fresh.found_rows = self.found_rows;
         fresh.tls = self.tls.clone();
         fresh.deferred_durability = self.deferred_durability;
         fresh.undurable = self.undurable;
         let mut old = std::mem::replace(self, fresh);
-        // Its slot is unregistered already.
         old.detached = true;
     }
 
@@ -438,13 +445,7 @@ impl Session {
             self.grants.clone(),
         );
         fresh.facts.database = self.facts.database.clone();
-        fresh.found_rows = self.found_rows;
-        fresh.tls = self.tls.clone();
-        fresh.deferred_durability = self.deferred_durability;
-        fresh.undurable = self.undurable;
-        let mut old = std::mem::replace(self, fresh);
-        // Its slot is this session's now: ending it keeps the slot.
-        old.detached = true;
+        self.replaced_by(fresh);
     }
 
     /// The session with the values SET GLOBAL gave the variables a
