@@ -3268,7 +3268,11 @@ impl Acc {
                     m.add(x);
                 }
             }
-            Acc::Bits(bits, op) => *bits = combine_bits(*bits, bits_of(v), *op),
+            Acc::Bits(bits, op) => {
+                if let Some(b) = crate::function::bitwise::bits(v) {
+                    *bits = crate::function::bitwise::combine(*op, *bits, b);
+                }
+            }
         }
         Ok(())
     }
@@ -3294,7 +3298,9 @@ impl Acc {
             (a @ Acc::MinMax(..), Acc::MinMax(Some(v), ..)) => a.add(&v)?,
             (Acc::MinMax(..), Acc::MinMax(None, ..)) => {}
             (Acc::Spread(a, _), Acc::Spread(b, _)) => a.merge(&b),
-            (Acc::Bits(a, op), Acc::Bits(b, _)) => *a = combine_bits(*a, b, *op),
+            (Acc::Bits(a, op), Acc::Bits(b, _)) => {
+                *a = crate::function::bitwise::combine(*op, *a, b)
+            }
             // COUNT(DISTINCT …): the other's values not seen here, counted.
             (Acc::Distinct(seen, inner, _), Acc::Distinct(other, ..))
                 if matches!(**inner, Acc::Count(_)) =>
@@ -3363,26 +3369,6 @@ impl Acc {
             Acc::Spread(m, spread) => m.finish(*spread).map_or(Value::Null, Value::Double),
             Acc::Bits(bits, _) => Value::UInt(*bits),
         }
-    }
-}
-
-/// A value as BIT_AND/OR/XOR read it: its integer (rounded), as 64 bits.
-fn bits_of(v: &Value) -> u64 {
-    match numeric(v) {
-        Value::Int(i) => i as u64,
-        Value::UInt(u) => u,
-        Value::Double(x) => x.round() as i64 as u64,
-        Value::Decimal(d) => d.round_to_i128_saturating() as u64,
-        _ => 0,
-    }
-}
-
-fn combine_bits(a: u64, b: u64, op: crate::function::bitwise::BitOp) -> u64 {
-    use crate::function::bitwise::BitOp;
-    match op {
-        BitOp::And => a & b,
-        BitOp::Or => a | b,
-        _ => a ^ b,
     }
 }
 

@@ -28,19 +28,11 @@ const MAX_PRECISION: u32 = 65;
 const MAX_SCALE: u8 = 38;
 
 impl Expr {
-    /// The result column this expression makes (no names), for `kind`
-    /// (what the plan computes it as).
+    /// The result column this expression makes (no names). Where its rules
+    /// do not know a form, its kind may differ from the plan's: the
+    /// planner then keeps its kind's defaults (`planner/select.rs`).
     pub(crate) fn describe(&self, scope: &[ScopeColumn], aggs: &[AggSpec]) -> Column {
-        let d = Describer { scope, aggs };
-        let mut c = d.describe(self);
-        let kind = self.kind(scope, aggs);
-        let integer = |k: ColumnKind| matches!(k, ColumnKind::Int | ColumnKind::UInt);
-        let same = c.kind == kind || (integer(c.kind) && integer(kind));
-        if !same && c.wire != ExprWire::Null {
-            // The rules here do not know this form: its kind's defaults.
-            c = Column::expr("", kind);
-        }
-        c
+        Describer { scope, aggs }.describe(self)
     }
 }
 
@@ -390,10 +382,24 @@ impl Describer<'_> {
     /// The type several values meet in (COALESCE, IF, CASE, GREATEST):
     /// their common kind, the longest length, the widest number.
     fn common(&self, args: &[&Expr]) -> Column {
+        let described: Vec<Column> = args.iter().map(|a| self.describe(a)).collect();
+        common(args, described)
+    }
+
+    fn describe_all(&self, args: &[Expr]) -> Vec<Column> {
+        args.iter().map(|a| self.describe(a)).collect()
+    }
+}
+
+/// [`Describer::common`] of values already described (a NULL literal
+/// among them leaves the type to the others).
+fn common(args: &[&Expr], all: Vec<Column>) -> Column {
+    {
         let described: Vec<Column> = args
             .iter()
-            .filter(|a| !matches!(a, Expr::Lit(Value::Null)))
-            .map(|a| self.describe(a))
+            .zip(all)
+            .filter(|(a, _)| !matches!(a, Expr::Lit(Value::Null)))
+            .map(|(_, c)| c)
             .collect();
         let nullable = described.len() < args.len() || described.iter().any(|c| c.nullable);
         let Some(kind) = described.iter().map(|c| c.kind).reduce(super::common_kind) else {
@@ -446,7 +452,9 @@ impl Describer<'_> {
             }
         }
     }
+}
 
+impl Describer<'_> {
     fn cast(&self, a: &Expr, t: CastType) -> Column {
         let x = self.describe(a);
         match t {
@@ -542,9 +550,16 @@ impl Describer<'_> {
     }
 
     fn func(&self, f: &Func, args: &[Expr]) -> Column {
-        let arg = |i: usize| args.get(i).map(|a| self.describe(a));
-        let first = || arg(0).unwrap_or_else(|| literal(&Value::Null));
-        let any_nullable = || args.iter().any(|a| self.describe(a).nullable);
+        // Each argument described once (a description describes its own
+        // arguments: describing one twice would double at every level).
+        let described = self.describe_all(args);
+        let first = || {
+            described
+                .first()
+                .cloned()
+                .unwrap_or_else(|| literal(&Value::Null))
+        };
+        let any_nullable = || described.iter().any(|c| c.nullable);
         match f {
             Func::Length | Func::CharLength => long(10, false, any_nullable()),
             Func::Upper | Func::Lower => {
@@ -552,7 +567,6 @@ impl Describer<'_> {
                 text(chars(&a), text_collation(&a), true)
             }
             Func::Concat => {
-                let described: Vec<Column> = args.iter().map(|a| self.describe(a)).collect();
                 let binary = described
                     .iter()
                     .any(|c| c.kind == ColumnKind::Text(Collation::Binary));
@@ -597,7 +611,7 @@ impl Describer<'_> {
                     _ => double(DOUBLE_LENGTH, DOUBLE_DEC, a.nullable),
                 }
             }
-            Func::Round => self.round(args, true),
+            Func::Round => round(args, &described, true),
             Func::Floor | Func::Ceil => {
                 let a = first();
                 match a.kind {
@@ -608,14 +622,15 @@ impl Describer<'_> {
                 }
             }
             Func::Coalesce => {
+                let all_nullable = described.iter().all(|c| c.nullable);
                 let refs: Vec<&Expr> = args.iter().collect();
-                let mut c = self.common(&refs);
-                c.nullable = args.iter().all(|a| self.describe(a).nullable);
+                let mut c = common(&refs, described);
+                c.nullable = all_nullable;
                 c
             }
             Func::If => {
                 let refs: Vec<&Expr> = args[1..].iter().collect();
-                self.common(&refs)
+                common(&refs, described[1..].to_vec())
             }
             Func::NullIf(_) => Column {
                 nullable: true,
@@ -652,16 +667,19 @@ impl Describer<'_> {
                 }
             }
             Func::Bitwise(_) => longlong(21, true, any_nullable()),
-            Func::Builtin(b) | Func::Collated(b, _) => self.builtin(b, args),
+            Func::Builtin(b) | Func::Collated(b, _) => self.builtin(b, args, described),
             Func::BytesAsChars | Func::CharsAsBytes => first(),
         }
     }
+}
 
-    /// ROUND(x[, d]) and TRUNCATE(x, d): the argument's type; a constant
-    /// `d` sets the scale (ROUND may carry one more integer digit).
-    fn round(&self, args: &[Expr], carries: bool) -> Column {
-        let a = self.describe(&args[0]);
-        let nullable = a.nullable || args[1..].iter().any(|x| self.describe(x).nullable);
+/// ROUND(x[, d]) and TRUNCATE(x, d), their arguments described: the
+/// argument's type; a constant `d` sets the scale (ROUND may carry one
+/// more integer digit).
+fn round(args: &[Expr], described: &[Column], carries: bool) -> Column {
+    {
+        let a = described[0].clone();
+        let nullable = described.iter().any(|c| c.nullable);
         let places = match args.get(1) {
             None => Some(0),
             Some(e) => constant(e),
@@ -689,17 +707,20 @@ impl Describer<'_> {
             },
         }
     }
+}
 
+impl Describer<'_> {
     /// A registry function's column (its lengths by its name).
-    fn builtin(&self, b: &Builtin, args: &[Expr]) -> Column {
-        let kinds: Vec<ColumnKind> = args.iter().map(|a| a.kind(self.scope, self.aggs)).collect();
+    fn builtin(&self, b: &Builtin, args: &[Expr], described: Vec<Column>) -> Column {
+        let kinds: Vec<ColumnKind> = described.iter().map(|c| c.kind).collect();
         let kind = (b.kind)(&kinds);
         let arg = |i: usize| {
-            args.get(i)
-                .map(|a| self.describe(a))
+            described
+                .get(i)
+                .cloned()
                 .unwrap_or_else(|| literal(&Value::Null))
         };
-        let any_nullable = || args.iter().any(|a| self.describe(a).nullable);
+        let any_nullable = || described.iter().any(|c| c.nullable);
         // The first argument's string characters and collation.
         let source = || {
             let a = arg(0);
@@ -731,12 +752,12 @@ impl Describer<'_> {
             "PI" => double(8, 6, false),
             "RAND" => double(DOUBLE_LENGTH, DOUBLE_DEC, false),
             "DEGREES" | "RADIANS" => double(DOUBLE_LENGTH, DOUBLE_DEC, any_nullable()),
-            "TRUNCATE" => self.round(args, false),
+            "TRUNCATE" => round(args, &described, false),
             // Dates and times.
             "DATE" | "LAST_DAY" | "MAKEDATE" | "FROM_DAYS" => temporal(ColumnKind::Date, 0, true),
             "TIME" | "MAKETIME" | "TIMEDIFF" | "SEC_TO_TIME" | "ADDTIME" | "SUBTIME"
             | "CONVERT_TZ" | "STR_TO_DATE" | "TIMESTAMPADD" => {
-                let fsp = args.iter().map(|a| self.describe(a).fsp).max().unwrap_or(0);
+                let fsp = described.iter().map(|c| c.fsp).max().unwrap_or(0);
                 temporal(kind, if kind == ColumnKind::Date { 0 } else { fsp }, true)
             }
             "DAYNAME" | "MONTHNAME" => Column {
@@ -844,7 +865,7 @@ impl Describer<'_> {
             }
             "GREATEST" | "LEAST" => {
                 let refs: Vec<&Expr> = args.iter().collect();
-                let mut c = self.common(&refs);
+                let mut c = common(&refs, described.clone());
                 c.nullable = any_nullable();
                 if c.kind == ColumnKind::Double {
                     c.length = DOUBLE_LENGTH;

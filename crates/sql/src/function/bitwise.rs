@@ -33,7 +33,12 @@ pub(crate) fn apply(op: BitOp, args: &[Value]) -> Value {
     let Some(b) = bits(&args[1]) else {
         return Value::Null;
     };
-    Value::UInt(match op {
+    Value::UInt(combine(op, a, b))
+}
+
+/// `a op b` of two operators' bits (BIT_AND/OR/XOR fold rows with it).
+pub(crate) fn combine(op: BitOp, a: u64, b: u64) -> u64 {
+    match op {
         BitOp::And => a & b,
         BitOp::Or => a | b,
         BitOp::Xor => a ^ b,
@@ -45,12 +50,12 @@ pub(crate) fn apply(op: BitOp, args: &[Value]) -> Value {
             .checked_shr(u32::try_from(b).unwrap_or(u32::MAX))
             .unwrap_or(0),
         BitOp::Not => unreachable!("one argument"),
-    })
+    }
 }
 
 /// A value's 64 bits; None for NULL. Past the range a number stops at its
 /// end (as a signed one for a negative number).
-fn bits(v: &Value) -> Option<u64> {
+pub(crate) fn bits(v: &Value) -> Option<u64> {
     let wide = |n: i128| n.clamp(i64::MIN as i128, u64::MAX as i128) as u64;
     Some(match numeric(v) {
         Value::Null => return None,
