@@ -28,6 +28,11 @@ const PS_MULTI_RESULTS: u32 = 1 << 18;
 const PLUGIN_AUTH: u32 = 1 << 19;
 const CONNECT_ATTRS: u32 = 1 << 20;
 const PLUGIN_AUTH_LENENC: u32 = 1 << 21;
+/// CLIENT_SESSION_TRACK: OK packets' info is length-encoded and always
+/// present. MariaDB offers it, and drivers read the info of OK packets
+/// (`Records: 2  Duplicates: 0…`) length-encoded only when it is agreed.
+/// No session state is sent (SERVER_SESSION_STATE_CHANGED is never set).
+const SESSION_TRACK: u32 = 1 << 23;
 const SERVER_CAPS: u32 = LONG_PASSWORD
     | FOUND_ROWS
     | LONG_FLAG
@@ -40,7 +45,8 @@ const SERVER_CAPS: u32 = LONG_PASSWORD
     | PS_MULTI_RESULTS
     | PLUGIN_AUTH
     | CONNECT_ATTRS
-    | PLUGIN_AUTH_LENENC;
+    | PLUGIN_AUTH_LENENC
+    | SESSION_TRACK;
 
 /// Switches a stream to TLS, given the TLS bytes already read from it.
 pub type StartTls<'a, S> = &'a mut dyn FnMut(&mut S, &[u8]) -> io::Result<()>;
@@ -59,6 +65,8 @@ pub struct Conn<S: Read + Write> {
     session: Session,
     /// CLIENT_MULTI_STATEMENTS, or COM_SET_OPTION turned it on.
     multi_statements: bool,
+    /// CLIENT_SESSION_TRACK was agreed: every OK packet carries its info.
+    session_track: bool,
     statements: HashMap<u32, Statement>,
     next_statement: u32,
     /// The last statement's reply, held back until its commit is durable.
@@ -383,6 +391,7 @@ pub fn handshake<S: Read + Write>(
         io,
         session,
         multi_statements: caps & MULTI_STATEMENTS != 0,
+        session_track: caps & SESSION_TRACK != 0,
         statements: HashMap::new(),
         next_statement: 1,
         parked: None,
@@ -456,7 +465,7 @@ impl<S: Read + Write> Conn<S> {
         put_lenenc_int(&mut p, last_id);
         p.extend_from_slice(&(self.status() | extra_status).to_le_bytes());
         p.extend_from_slice(&self.session.warning_count().to_le_bytes());
-        if !info.is_empty() {
+        if self.session_track || !info.is_empty() {
             // Length-encoded, as MariaDB sends it and libmariadb reads it.
             put_lenenc_str(&mut p, info.as_bytes());
         }
