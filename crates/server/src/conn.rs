@@ -2,10 +2,10 @@
 //! socket closes. Each connection owns its [`Session`] and is served by
 //! one worker at a time; nothing here is shared between connections.
 use crate::packet::{put_lenenc_int, put_lenenc_str, PacketIo, Reader, Ready};
-use crate::result_columns::{column_def, Encoding, UTF8MB4_GENERAL_CI};
+use crate::result_columns::{column_def, parameter_column_def, Encoding, UTF8MB4_GENERAL_CI};
 use lineardb_sql::{
-    authenticate, Column, ColumnKind, Outcome, Prepared, Registry, RowSink, Session, SqlError,
-    SERVER_VERSION,
+    authenticate, Column, ColumnKind, ExprWire, Outcome, Prepared, Registry, RowSink, Session,
+    SqlError, SERVER_VERSION,
 };
 use lineardb_sync::SharedFlag;
 use lineardb_table::types::{MICROS_PER_DAY, ZERO_DATE};
@@ -108,6 +108,16 @@ struct Sink<'a, S: Read + Write> {
     binary: bool,
     kinds: Vec<Encoding>,
     buf: Vec<u8>,
+    /// The executed statement's parameters (none for a query).
+    parameters: Bound<'a>,
+}
+
+/// The parameters a prepared statement was executed with: the types they
+/// were sent with and their values.
+#[derive(Default)]
+struct Bound<'a> {
+    types: &'a [(u8, bool)],
+    values: &'a [Value],
 }
 
 /// An EOF packet's body (made on the stack: one follows every result's
@@ -124,9 +134,16 @@ impl<S: Read + Write> RowSink for Sink<'_, S> {
         self.buf.clear();
         put_lenenc_int(&mut self.buf, columns.len() as u64);
         self.io.write(&self.buf).map_err(io_err)?;
-        for c in columns {
+        for (i, c) in columns.iter().enumerate() {
             self.buf.clear();
-            column_def(c, &mut self.buf);
+            if let ExprWire::Param(p) = c.wire {
+                let p = usize::from(p);
+                let sent = self.parameters.types.get(p).copied();
+                let value = self.parameters.values.get(p);
+                self.kinds[i] = parameter_column_def(c, sent, value, &mut self.buf);
+            } else {
+                column_def(c, &mut self.buf);
+            }
             self.io.write(&self.buf).map_err(io_err)?;
         }
         self.io.write(&eof(STATUS_AUTOCOMMIT, 0)).map_err(io_err)
@@ -635,6 +652,7 @@ impl<S: Read + Write> Conn<S> {
                 binary: false,
                 kinds: Vec::new(),
                 buf: Vec::new(),
+                parameters: Bound::default(),
             };
             let r = self.session.execute_in(batch, i, &mut sink);
             let last = ends && i + 1 == batch.len();
@@ -933,6 +951,10 @@ impl<S: Read + Write> Conn<S> {
             binary: true,
             kinds: Vec::new(),
             buf: Vec::new(),
+            parameters: Bound {
+                types: &st.types,
+                values: &params,
+            },
         };
         let res = self
             .session

@@ -171,7 +171,9 @@ fn expression(c: &Column) -> Definition {
         decimals: c.decimals.unwrap_or(decimals),
     };
     match c.kind {
-        _ if c.wire == ExprWire::Null => Definition {
+        // A parameter alone is of the NULL type until a value is bound to
+        // it (a prepared statement's description).
+        _ if matches!(c.wire, ExprWire::Null | ExprWire::Param(_)) => Definition {
             length: 0,
             ..number(T_NULL, 0, 0)
         },
@@ -219,17 +221,119 @@ fn expression(c: &Column) -> Definition {
 
 /// A column definition packet's body.
 pub(crate) fn column_def(c: &Column, out: &mut Vec<u8>) {
+    put_definition(c, &definition(c), out)
+}
+
+/// The definition of a parameter alone in a result (`SELECT ?`, column
+/// `c`) and how its value is written: as MariaDB types it at execution,
+/// by the type the value was `sent` with (`None`: no type, as for a
+/// statement prepared in SQL) — an integer in its own type, a DOUBLE,
+/// a string of the connection's character set, a BLOB of bytes, a
+/// DATETIME; a NULL sent as NULL is of the NULL type.
+pub(crate) fn parameter_column_def(
+    c: &Column,
+    sent: Option<(u8, bool)>,
+    value: Option<&Value>,
+    out: &mut Vec<u8>,
+) -> Encoding {
+    let Some((type_code, unsigned)) = sent else {
+        // A value from a statement prepared in SQL: a string.
+        let c = Column {
+            wire: ExprWire::Kind,
+            ..c.clone()
+        };
+        column_def(&c, out);
+        return Encoding::of(&c);
+    };
+    let null = value.is_none_or(Value::is_null);
+    let fixed = |type_code: u8, length: u32, flags: u16, decimals: u8| Definition {
+        type_code,
+        charset: BINARY_CHARSET,
+        length,
+        flags: BINARY | flags | if null { 0 } else { NOT_NULL },
+        decimals,
+    };
+    let sign = if unsigned { UNSIGNED } else { 0 };
+    let width = |signed: u32| if unsigned { signed - 1 } else { signed };
+    let (d, encoding) = match type_code {
+        T_NULL => (fixed(T_NULL, 0, 0, 0), Encoding::Kind(ColumnKind::TEXT)),
+        _ if null => (
+            fixed(T_VAR_STRING, 0, 0, 0),
+            Encoding::Kind(ColumnKind::TEXT),
+        ),
+        T_TINY => (fixed(T_TINY, width(4), sign, 0), Encoding::Integer(1)),
+        T_SHORT | T_YEAR => (fixed(T_SHORT, width(6), sign, 0), Encoding::Integer(2)),
+        T_INT24 | T_LONG => (fixed(T_LONG, width(11), sign, 0), Encoding::Integer(4)),
+        T_LONGLONG => {
+            let kind = if unsigned {
+                ColumnKind::UInt
+            } else {
+                ColumnKind::Int
+            };
+            (fixed(T_LONGLONG, width(21), sign, 0), Encoding::Kind(kind))
+        }
+        T_FLOAT | T_DOUBLE => (
+            fixed(T_DOUBLE, 23, 0, 31),
+            Encoding::Kind(ColumnKind::Double),
+        ),
+        T_DATE => (fixed(T_DATE, 10, 0, 0), Encoding::Kind(ColumnKind::Date)),
+        T_DATETIME | T_TIMESTAMP => (fixed(T_DATETIME, 19, 0, 6), Encoding::DateTime(6)),
+        T_TIME => (fixed(T_TIME, 17, 0, 6), Encoding::Time(6)),
+        // TINY_BLOB, MEDIUM_BLOB, LONG_BLOB, BLOB: bytes.
+        249..=252 => {
+            let bytes = match value {
+                Some(Value::Bytes(b)) => b.len() as u32,
+                _ => 0,
+            };
+            (
+                Definition {
+                    decimals: 39,
+                    ..fixed(T_BLOB, bytes, 0, 0)
+                },
+                Encoding::Kind(ColumnKind::TEXT),
+            )
+        }
+        // Strings, decimals and the rest: text of the connection's
+        // character set, four bytes a character.
+        _ => {
+            let chars = match value {
+                Some(Value::Bytes(b)) => String::from_utf8_lossy(b).chars().count() as u32,
+                Some(v) => v.to_text().map_or(0, |t| t.chars().count() as u32),
+                None => 0,
+            };
+            (
+                Definition {
+                    type_code: T_VAR_STRING,
+                    charset: UTF8MB4_GENERAL_CI as u16,
+                    length: chars.saturating_mul(4),
+                    flags: NOT_NULL,
+                    decimals: 39,
+                },
+                Encoding::Kind(ColumnKind::TEXT),
+            )
+        }
+    };
+    put_definition(c, &d, out);
+    encoding
+}
+
+fn put_definition(c: &Column, d: &Definition, out: &mut Vec<u8>) {
     // The names with their length bytes, then 13 fixed bytes.
     out.reserve(
-        4 + c.schema.len() + 2 * c.table.len() + c.name.len() + c.org_name.len() + 5 * 9 + 13,
+        4 + c.schema.len()
+            + c.table.len()
+            + c.org_table.len()
+            + c.name.len()
+            + c.org_name.len()
+            + 5 * 9
+            + 13,
     );
     put_lenenc_str(out, b"def");
     put_lenenc_str(out, c.schema.as_bytes());
     put_lenenc_str(out, c.table.as_bytes());
-    put_lenenc_str(out, c.table.as_bytes());
+    put_lenenc_str(out, c.org_table.as_bytes());
     put_lenenc_str(out, c.name.as_bytes());
     put_lenenc_str(out, c.org_name.as_bytes());
-    let d = definition(c);
     out.push(0x0c);
     out.extend_from_slice(&d.charset.to_le_bytes());
     out.extend_from_slice(&d.length.to_le_bytes());

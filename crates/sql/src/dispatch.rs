@@ -220,6 +220,8 @@ impl Session {
                 let bare = crate::statements::locking_read::without_locks(q);
                 p.columns = self.plan_select(&bare, &p.params)?.columns().to_vec();
             }
+        } else if let Some(columns) = self.returning_columns(&statement, &p.params)? {
+            p.columns = columns;
         }
         Ok(p)
     }
@@ -403,7 +405,13 @@ impl Session {
             S::Query(q) => self.select(q, params, args, sink),
             S::Insert(ins) => {
                 self.slot.counters.com_insert.add(1);
-                self.changing_rows(|s, txn| s.insert(txn, ins, params, args))
+                let mut returned = None;
+                let done =
+                    self.changing_rows(|s, txn| s.insert(txn, ins, params, args, &mut returned))?;
+                match returned {
+                    Some(rows) => self.send_returned(rows, sink),
+                    None => Ok(done),
+                }
             }
             S::Update(u) => {
                 self.slot.counters.com_update.add(1);
@@ -418,7 +426,13 @@ impl Session {
                 if is_multi_table_delete(d) {
                     self.changing_rows(|s, txn| s.multi_table_delete(txn, d, params, args))
                 } else {
-                    self.changing_rows(|s, txn| s.delete(txn, d, params, args))
+                    let mut returned = None;
+                    let done =
+                        self.changing_rows(|s, txn| s.delete(txn, d, params, args, &mut returned))?;
+                    match returned {
+                        Some(rows) => self.send_returned(rows, sink),
+                        None => Ok(done),
+                    }
                 }
             }
             S::CreateDatabase {

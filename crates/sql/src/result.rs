@@ -85,8 +85,11 @@ pub struct Column {
     pub name: String,
     /// Source column name ("" for expressions).
     pub org_name: String,
-    /// Source table ("" for expressions).
+    /// Source table as the query names it, its alias if it has one (""
+    /// for expressions).
     pub table: String,
+    /// Source table's own name ("" for expressions).
+    pub org_table: String,
     pub schema: String,
     pub kind: ColumnKind,
     /// Display length in characters.
@@ -127,6 +130,10 @@ pub enum ExprWire {
     Blob,
     /// A string typed CHAR (UUID()).
     Fixed,
+    /// A parameter alone (`SELECT ?`): typed at execution by the type its
+    /// value is sent with, as MariaDB types it (the binary protocol's
+    /// parameter types are the server's to read).
+    Param(u16),
 }
 
 /// A stored column's part in its table, as MariaDB flags it.
@@ -228,6 +235,7 @@ impl Column {
         let mut col = Column::expr(&c.name, ColumnKind::of_column(c));
         col.org_name = c.name.clone();
         col.table = table.to_string();
+        col.org_table = def.name.clone();
         col.schema = def.database.clone();
         col.nullable = c.nullable;
         col.data_type = Some(c.data_type);
@@ -243,6 +251,7 @@ impl Column {
             name: name.to_string(),
             org_name: String::new(),
             table: String::new(),
+            org_table: String::new(),
             schema: String::new(),
             kind,
             length: match kind {

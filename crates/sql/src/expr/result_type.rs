@@ -224,7 +224,10 @@ impl Describer<'_> {
         match e {
             Expr::Col(i) => self.column(*i),
             Expr::Lit(v) => literal(v),
-            Expr::Param(_) => shape(ColumnKind::TEXT, 255, true),
+            Expr::Param(i) => Column {
+                wire: ExprWire::Param(*i as u16),
+                ..shape(ColumnKind::TEXT, 255, true)
+            },
             Expr::Cmp(_, a, b, _) | Expr::And(a, b) | Expr::Or(a, b) | Expr::Like(a, b, ..) => {
                 long(1, false, self.any_nullable([&**a, &**b]))
             }
@@ -285,6 +288,7 @@ impl Describer<'_> {
             name: String::new(),
             org_name: String::new(),
             table: String::new(),
+            org_table: String::new(),
             schema: String::new(),
             attributes: Default::default(),
             default: None,

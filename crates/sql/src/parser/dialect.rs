@@ -198,6 +198,7 @@ pub(crate) fn parser(sql: &str) -> Result<Parser<'static>, ParserError> {
         }
     }
     set_forms(&mut tokens);
+    returning_before_order(&mut tokens);
     Ok(Parser::new(&MariaDb).with_tokens_with_locations(tokens))
 }
 
@@ -242,6 +243,56 @@ fn set_forms(tokens: &mut Vec<sqlparser::tokenizer::TokenWithSpan>) {
         }
         statement_start = matches!(tokens[i].token, Token::SemiColon);
         i += 1;
+    }
+}
+
+/// MariaDB's `DELETE … [ORDER BY …] [LIMIT …] RETURNING …` is read with
+/// RETURNING before ORDER BY and LIMIT, where the parser expects it: the
+/// RETURNING list (to the statement's end) moves in front of the first
+/// top-level ORDER or LIMIT of the DELETE.
+fn returning_before_order(tokens: &mut Vec<sqlparser::tokenizer::TokenWithSpan>) {
+    use sqlparser::keywords::Keyword;
+    let keyword = |t: &Token| match t {
+        Token::Word(w) => Some(w.keyword),
+        _ => None,
+    };
+    let mut start = 0;
+    while start < tokens.len() {
+        let end = (start..tokens.len())
+            .find(|&j| tokens[j].token == Token::SemiColon)
+            .unwrap_or(tokens.len());
+        let first = (start..end).find(|&j| !matches!(tokens[j].token, Token::Whitespace(_)));
+        if first.is_some_and(|j| keyword(&tokens[j].token) == Some(Keyword::DELETE)) {
+            let mut depth = 0i32;
+            let mut order_at = None;
+            let mut returning_at = None;
+            for j in start..end {
+                match &tokens[j].token {
+                    Token::LParen => depth += 1,
+                    Token::RParen => depth -= 1,
+                    t if depth == 0 => match keyword(t) {
+                        Some(Keyword::ORDER | Keyword::LIMIT) if order_at.is_none() => {
+                            order_at = Some(j)
+                        }
+                        Some(Keyword::RETURNING) => returning_at = Some(j),
+                        _ => {}
+                    },
+                    _ => {}
+                }
+            }
+            if let (Some(o), Some(r)) = (order_at, returning_at) {
+                if o < r {
+                    let mut list: Vec<_> = tokens.drain(r..end).collect();
+                    let space = sqlparser::tokenizer::TokenWithSpan::new(
+                        Token::Whitespace(sqlparser::tokenizer::Whitespace::Space),
+                        list[0].span,
+                    );
+                    list.push(space);
+                    tokens.splice(o..o, list);
+                }
+            }
+        }
+        start = end + 1;
     }
 }
 

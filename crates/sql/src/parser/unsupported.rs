@@ -285,9 +285,6 @@ impl Visitor for Ignored {
                 return self.fail(foreign_order_error())
             }
             ast::Statement::Insert(i) => {
-                if i.returning.is_some() {
-                    return self.refuse("INSERT ... RETURNING");
-                }
                 if i.on.is_some() && i.replace_into {
                     return self.refuse("REPLACE ... ON DUPLICATE KEY UPDATE");
                 }

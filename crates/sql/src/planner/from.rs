@@ -216,7 +216,9 @@ impl Planner<'_> {
                                 hidden: false,
                                 numbered: None,
                                 json: false,
-                                origin: Some(std::sync::Arc::new(c.column(&alias))),
+                                origin: Some(std::sync::Arc::new(
+                                    c.column(&alias, info.table.name),
+                                )),
                             })
                             .collect();
                         self.read_information_schema = true;
@@ -362,8 +364,11 @@ impl Planner<'_> {
                 hidden: false,
                 numbered: c.data_type.filter(|t| t.has_members()),
                 json: false,
+                // MariaDB names a derived table's columns after the
+                // derived table, twice.
                 origin: Some(std::sync::Arc::new(crate::result::Column {
                     table: alias.clone(),
+                    org_table: alias.clone(),
                     ..c.clone()
                 })),
             });

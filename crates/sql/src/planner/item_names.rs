@@ -121,7 +121,34 @@ pub(crate) fn item_texts<'t>(text: &'t str, select: &ast::Select) -> Option<Vec<
         .tokenize_with_location()
         .ok()?;
     let start = select.select_token.0.span.start;
-    let mut at = tokens.iter().position(|t| t.span.start == start)? + 1;
+    let at = tokens.iter().position(|t| t.span.start == start)? + 1;
+    list_texts(text, &tokens, at, &select.projection)
+}
+
+/// The text of each item of a RETURNING list in `text`, as
+/// [`item_texts`].
+pub(crate) fn returning_texts<'t>(
+    text: &'t str,
+    items: &[ast::SelectItem],
+) -> Option<Vec<&'t str>> {
+    let tokens = Tokenizer::new(&crate::parser::dialect::MariaDb, text)
+        .tokenize_with_location()
+        .ok()?;
+    let first = items.first()?.span().start;
+    let at = tokens.iter().rposition(|t| {
+        t.span.start < first
+            && matches!(&t.token, Token::Word(w) if w.keyword == Keyword::RETURNING)
+    })? + 1;
+    list_texts(text, &tokens, at, items)
+}
+
+/// The items' texts of the list that starts at token `at`.
+fn list_texts<'t>(
+    text: &'t str,
+    tokens: &[TokenWithSpan],
+    mut at: usize,
+    projection: &[ast::SelectItem],
+) -> Option<Vec<&'t str>> {
     // Past the modifiers.
     loop {
         match tokens.get(at).map(|t| &t.token) {
@@ -159,11 +186,11 @@ pub(crate) fn item_texts<'t>(text: &'t str, select: &ast::Select) -> Option<Vec<
         extend(&mut current, t);
     }
     items.push(current?);
-    if items.len() != select.projection.len() {
+    if items.len() != projection.len() {
         return None;
     }
     let mut out = Vec::with_capacity(items.len());
-    for ((from, to), item) in items.into_iter().zip(&select.projection) {
+    for ((from, to), item) in items.into_iter().zip(projection) {
         // The item's own span must lie within the text found for it.
         let span = item.span();
         if span.start.line != 0 && (span.start < from || span.end > to) {

@@ -1,8 +1,8 @@
 //! Data changes: INSERT, REPLACE, UPDATE, DELETE.
 use crate::error::{Result, SqlError};
 use crate::expr::{object_name, Env, Params};
-use crate::privileges::bits::{DELETE, INSERT, UPDATE};
-use crate::result::Outcome;
+use crate::privileges::bits::{DELETE, INSERT, SELECT, UPDATE};
+use crate::result::{CollectSink, Outcome};
 use crate::session::Session;
 use crate::statements::dml_subqueries::{ast_conjuncts, has_subquery, recheck_selection};
 use lineardb_sync::thread_slot::IndexOp;
@@ -17,12 +17,15 @@ use super::foreign_keys::Referential;
 const DUPLICATE_ENTRY: u16 = 1062;
 
 impl Session {
+    /// INSERT or REPLACE; with RETURNING, the rows written are left in
+    /// `returned`.
     pub(crate) fn insert(
         &mut self,
         txn: &mut Txn,
         ins: &ast::Insert,
         params: &Params,
         args: &[Value],
+        returned: &mut Option<CollectSink>,
     ) -> Result<Outcome> {
         let ast::TableObject::TableName(name) = &ins.table else {
             return Err(SqlError::unsupported("INSERT INTO a table function"));
@@ -134,6 +137,18 @@ impl Session {
         } else {
             super::lenient::NullIntoNotNull::Defaults
         };
+        let mut returning = match &ins.returning {
+            Some(_) if on_duplicate.is_some() => {
+                return Err(SqlError::unsupported(
+                    "INSERT ... ON DUPLICATE KEY UPDATE ... RETURNING",
+                ))
+            }
+            Some(items) => {
+                self.table(&object_name(name), SELECT)?;
+                Some(self.returning(&t, items, params)?)
+            }
+            None => None,
+        };
         let fk = self.referential(&[&t])?;
         let zero_kept = self.zero_is_an_auto_increment_value();
         for (n, mut given) in rows.into_iter().enumerate() {
@@ -152,6 +167,9 @@ impl Session {
                 .map_err(|e| super::lenient::row_error(t.def(), e, n as u64 + 1))?;
             match fk.insert_row(txn, &t, &full) {
                 Ok(()) => {
+                    if let Some(r) = &mut returning {
+                        r.add(&full, env)?;
+                    }
                     affected += 1;
                     inserted += 1;
                     if let Some(c) = auto_column {
@@ -213,6 +231,9 @@ impl Session {
                             Err(e) => return Err(e),
                         }
                     }
+                    if let Some(r) = &mut returning {
+                        r.add(&full, env)?;
+                    }
                     affected += 1 + collisions;
                     inserted += 1;
                     replaced += collisions;
@@ -232,6 +253,7 @@ impl Session {
                 Err(e) => return Err(e),
             }
         }
+        *returned = returning.map(|r| r.into_rows());
         count_rows(&t, IndexOp::Insert, inserted);
         count_rows(&t, IndexOp::Delete, replaced);
         count_rows(&t, IndexOp::Update, updated);
@@ -668,12 +690,15 @@ impl Session {
         Ok(updated(matched, changed, warned, self.found_rows))
     }
 
+    /// A single-table DELETE; with RETURNING, the rows removed are left in
+    /// `returned`.
     pub(crate) fn delete(
         &mut self,
         txn: &mut Txn,
         d: &ast::Delete,
         params: &Params,
         args: &[Value],
+        returned: &mut Option<CollectSink>,
     ) -> Result<Outcome> {
         let from = match &d.from {
             ast::FromTable::WithFromKeyword(t) | ast::FromTable::WithoutKeyword(t) => t,
@@ -683,8 +708,8 @@ impl Session {
                 "a single-table DELETE without its table",
             ));
         };
-        if d.returning.is_some() || d.output.is_some() {
-            return Err(SqlError::unsupported("DELETE ... RETURNING"));
+        if d.output.is_some() {
+            return Err(SqlError::unsupported("DELETE ... OUTPUT"));
         }
         let ast::TableFactor::Table { name, .. } = &twj.relation else {
             return Err(SqlError::unsupported("DELETE from a derived table"));
@@ -699,6 +724,13 @@ impl Session {
             params,
             args,
         )?;
+        let mut returning = match &d.returning {
+            Some(items) => {
+                self.table(&object_name(name), SELECT)?;
+                Some(self.returning(&t, items, params)?)
+            }
+            None => None,
+        };
         let fk = self.referential(&[])?;
         let env = Env::new(args);
         let mut n = 0;
@@ -707,10 +739,14 @@ impl Session {
                 break;
             }
             if let Some(old) = targets.lock_matching(txn, &t, pk, env)? {
+                if let Some(r) = &mut returning {
+                    r.add(&old, env)?;
+                }
                 fk.delete_row(txn, &t, pk, &old)?;
                 n += 1;
             }
         }
+        *returned = returning.map(|r| r.into_rows());
         count_rows(&t, IndexOp::Delete, n);
         Ok(Outcome::done(n))
     }

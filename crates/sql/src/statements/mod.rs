@@ -18,6 +18,7 @@ pub(crate) mod locking_read;
 pub(crate) mod multi_table;
 pub(crate) mod prepared;
 mod query;
+mod returning;
 mod show;
 mod show_filter;
 mod table_locks;

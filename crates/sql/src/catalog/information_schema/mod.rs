@@ -34,11 +34,12 @@ pub(crate) struct InfoColumn {
 
 impl InfoColumn {
     /// The column as a result shows it, seen as a column of `table`.
-    pub(crate) fn column(&self, table: &str) -> crate::result::Column {
+    pub(crate) fn column(&self, table: &str, org_table: &str) -> crate::result::Column {
         let mut col =
             crate::result::Column::expr(self.name, crate::result::ColumnKind::of(self.data_type));
         col.org_name = self.name.to_string();
         col.table = table.to_string();
+        col.org_table = org_table.to_string();
         col.schema = SCHEMA.to_string();
         col.nullable = self.nullable;
         col.data_type = Some(self.data_type);
