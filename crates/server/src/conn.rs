@@ -304,6 +304,10 @@ pub fn handshake<S: Read + Write>(
     tls_required: bool,
 ) -> io::Result<Option<Conn<S>>> {
     let server_caps = SERVER_CAPS | if tls.is_some() { CLIENT_SSL } else { 0 };
+    // A MariaDB server leaves out bit 0 (CLIENT_MYSQL, once LONG_PASSWORD)
+    // of what it offers: MariaDB's clients then read its own capabilities
+    // from the greeting's last reserved bytes (none here).
+    let offered = server_caps & !LONG_PASSWORD;
     io.set_max_packet(registry.max_allowed_packet() as usize);
     let id = registry.reserve_id();
     let scramble: [u8; 20] = std::array::from_fn(|_| rand::random::<u8>() % 94 + 33);
@@ -313,10 +317,10 @@ pub fn handshake<S: Read + Write>(
     p.extend_from_slice(&(id as u32).to_le_bytes());
     p.extend_from_slice(&scramble[..8]);
     p.push(0);
-    p.extend_from_slice(&(server_caps as u16).to_le_bytes());
+    p.extend_from_slice(&(offered as u16).to_le_bytes());
     p.push(UTF8MB4_GENERAL_CI);
     p.extend_from_slice(&STATUS_AUTOCOMMIT.to_le_bytes());
-    p.extend_from_slice(&((server_caps >> 16) as u16).to_le_bytes());
+    p.extend_from_slice(&((offered >> 16) as u16).to_le_bytes());
     p.push(21);
     p.extend_from_slice(&[0; 10]);
     p.extend_from_slice(&scramble[8..]);

@@ -133,6 +133,12 @@ fn definition(c: &Column) -> Definition {
             ..number(T_TIME, c.length, BINARY, 0)
         },
         Some(DataType::Bit(n)) => number(T_BIT, u32::from(n), UNSIGNED, 0),
+        // MariaDB's UUID: a CHAR(36) of the connection's character set,
+        // flagged UNSIGNED and BINARY.
+        Some(DataType::Uuid) => Definition {
+            flags: UNSIGNED | BINARY,
+            ..text(T_STRING, c.length)
+        },
         _ => expression(c),
     };
     if !c.nullable {

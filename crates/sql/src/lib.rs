@@ -38,8 +38,12 @@ pub mod waits;
 /// The longest string an expression may build (max_allowed_packet).
 pub const MAX_STRING_BYTES: usize = 64 << 20;
 
-/// The version the server reports (`VERSION()`, the handshake).
-pub const SERVER_VERSION: &str = "10.11.0-lineardb-0.1.0";
+/// The version the server reports (`VERSION()`, the handshake). It names
+/// MariaDB, as MariaDB's own builds do (`10.11.19-MariaDB-0+deb12u1`):
+/// drivers and ORMs choose MariaDB's SQL by it (RETURNING, DROP
+/// CONSTRAINT, the UUID type, MariaDB's metadata) and would otherwise
+/// speak MySQL 8's to a server that implements MariaDB's.
+pub const SERVER_VERSION: &str = "10.11.0-MariaDB-lineardb-0.1.0";
 
 pub use catalog::authentication::{authenticate, native_password_response};
 pub use catalog::registry::{Process, Registry, SessionSlot};

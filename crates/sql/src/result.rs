@@ -53,7 +53,7 @@ impl ColumnKind {
             DataType::Date => ColumnKind::Date,
             DataType::DateTime | DataType::Timestamp => ColumnKind::DateTime,
             DataType::Time => ColumnKind::Time,
-            DataType::Enum(_) | DataType::Set(_) => ColumnKind::TEXT,
+            DataType::Enum(_) | DataType::Set(_) | DataType::Uuid => ColumnKind::TEXT,
             DataType::Char(_)
             | DataType::VarChar(_)
             | DataType::Binary(_)
@@ -204,6 +204,7 @@ pub fn display_length(t: DataType, display_width: Option<u32>, fsp: u8) -> u32 {
         }
         DataType::Time => 10 + if fsp > 0 { 1 + u32::from(fsp) } else { 0 },
         DataType::Bit(n) => u32::from(n),
+        DataType::Uuid => lineardb_table::types::UUID_TEXT_LEN as u32,
         // The longest member; every member and the commas between.
         DataType::Enum(m) => m
             .names()

@@ -74,7 +74,7 @@ impl Error {
             Error::Truncated(_) => 1265,
             // ER_TRUNCATED_WRONG_VALUE for dates and times.
             Error::WrongValue {
-                kind: "date" | "datetime" | "time",
+                kind: "date" | "datetime" | "time" | "uuid",
                 ..
             } => 1292,
             Error::WrongValue { .. } => 1366,

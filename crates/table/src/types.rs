@@ -61,6 +61,11 @@ pub enum DataType {
     /// BIT(n), 1 ≤ n ≤ 64: an n-bit unsigned number (`Value::UInt`), shown
     /// as its (n + 7) / 8 big-endian bytes.
     Bit(u8),
+    /// UUID (MariaDB's): 128 bits, kept as their 36-character text in
+    /// lowercase with dashes (`123e4567-e89b-12d3-a456-426655440000`), so
+    /// values compare and sort as that text; given as 32 hexadecimal
+    /// digits with or without dashes between them.
+    Uuid,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -436,6 +441,7 @@ impl DataType {
         match *self {
             DataType::Char(n) | DataType::VarChar(n) => Some(4 * n as u64),
             DataType::Binary(n) | DataType::VarBinary(n) => Some(n as u64),
+            DataType::Uuid => Some(UUID_TEXT_LEN as u64),
             DataType::Text(n) | DataType::Blob(n) => Some(n as u64),
             _ => None,
         }
@@ -450,6 +456,7 @@ impl DataType {
                 | DataType::VarBinary(_)
                 | DataType::Text(_)
                 | DataType::Blob(_)
+                | DataType::Uuid
         )
     }
 
@@ -469,6 +476,13 @@ impl DataType {
     }
 
     /// Whether values are binary strings (the binary character set).
+    /// Whether values are text of a character set (and a column of the
+    /// type has a collation): the text strings, ENUM and SET; not the
+    /// binary strings or UUID.
+    pub fn has_character_set(&self) -> bool {
+        (self.is_string() && !self.is_binary() && *self != DataType::Uuid) || self.has_members()
+    }
+
     pub fn is_binary(&self) -> bool {
         matches!(
             self,
@@ -728,6 +742,12 @@ impl DataType {
             DataType::Bit(width) => bit_value(&v, *width)
                 .map(Value::UInt)
                 .ok_or_else(|| Error::DataTooLong(column.into())),
+            DataType::Uuid => match &v {
+                Value::Bytes(b) => uuid_text(b)
+                    .map(Value::Bytes)
+                    .ok_or_else(|| wrong("uuid", &v)),
+                _ => Err(wrong("uuid", &v)),
+            },
             DataType::Enum(m) => {
                 let number = match &v {
                     Value::Bytes(b) => m.find(b, Default::default()).or_else(|| {
@@ -869,6 +889,8 @@ impl DataType {
                 };
                 self.coerce(Value::Bytes(cut), column)?
             }
+            // Outside strict mode a wrong UUID is NULL (MariaDB's).
+            (Error::WrongValue { .. }, DataType::Uuid) => Value::Null,
             (Error::WrongValue { .. }, t)
                 if t.is_integer()
                     || matches!(
@@ -911,8 +933,39 @@ impl DataType {
             DataType::Text(n) => format!("{}text", size_prefix(*n)),
             DataType::Blob(n) => format!("{}blob", size_prefix(*n)),
             DataType::Bit(n) => format!("bit({n})"),
+            DataType::Uuid => "uuid".into(),
         }
     }
+}
+
+/// The length of a UUID's text: 32 hexadecimal digits and 4 dashes.
+pub const UUID_TEXT_LEN: usize = 36;
+
+/// A UUID's text as a UUID column keeps it (lowercase, dashes after the
+/// 8th, 12th, 16th and 20th digits) from 32 hexadecimal digits, dashes
+/// allowed between them (MariaDB's reading); `None` for anything else.
+pub fn uuid_text(given: &[u8]) -> Option<Vec<u8>> {
+    let mut digits = Vec::with_capacity(32);
+    for &c in given {
+        if c == b'-' && (1..32).contains(&digits.len()) {
+            continue;
+        } else if c.is_ascii_hexdigit() && digits.len() < 32 {
+            digits.push(c.to_ascii_lowercase());
+        } else {
+            return None;
+        }
+    }
+    if digits.len() != 32 {
+        return None;
+    }
+    let mut text = Vec::with_capacity(UUID_TEXT_LEN);
+    for (i, d) in digits.into_iter().enumerate() {
+        if matches!(i, 8 | 12 | 16 | 20) {
+            text.push(b'-');
+        }
+        text.push(d);
+    }
+    Some(text)
 }
 
 /// A BIT(width) value from what is stored in it: a number (rounded; none
@@ -1042,6 +1095,22 @@ pub fn format_float(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn uuids_read_as_mariadb_reads_them() {
+        let text = |s: &str| uuid_text(s.as_bytes()).map(|t| String::from_utf8(t).unwrap());
+        let kept = Some("123e4567-e89b-12d3-a456-426655440000".to_string());
+        assert_eq!(text("123E4567-E89B-12D3-A456-426655440000"), kept);
+        assert_eq!(text("123e4567e89b12d3a456426655440000"), kept);
+        assert_eq!(text("1-23e4567e89b12d3a4564266--55440000"), kept);
+        assert_eq!(text("{123e4567-e89b-12d3-a456-426655440000}"), None);
+        assert_eq!(text("-123e4567e89b12d3a456426655440000"), None);
+        assert_eq!(text("123e4567e89b12d3a456426655440000-"), None);
+        assert_eq!(text("123e4567e89b12d3a45642665544000"), None);
+        assert_eq!(text("123e4567e89b12d3a4564266554400000"), None);
+        assert_eq!(text("123e4567e89b12d3a45642665544000g"), None);
+        assert_eq!(text(""), None);
+    }
 
     #[test]
     fn floats_show_six_digits_as_mariadb_does() {

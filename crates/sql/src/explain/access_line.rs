@@ -104,6 +104,7 @@ fn key_bytes(table: &Table, column: usize) -> u32 {
         DataType::Float => 4,
         DataType::Year => 1,
         DataType::Bit(n) => u32::from(n).div_ceil(8),
+        DataType::Uuid => 16,
         DataType::Char(n) => n * 4,
         DataType::Binary(n) => n,
         DataType::VarChar(n) => n * 4 + 2,

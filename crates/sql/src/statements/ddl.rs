@@ -74,6 +74,7 @@ fn data_type(t: &ast::DataType, column: &str) -> Result<DataType> {
         D::MediumBlob => DataType::Blob(types::MEDIUM_LEN),
         D::LongBlob => DataType::Blob(types::LONG_LEN),
         D::Bool | D::Boolean => DataType::TinyInt { unsigned: false },
+        D::Uuid => DataType::Uuid,
         D::Enum(members, None) => {
             let names = members
                 .iter()
@@ -366,8 +367,7 @@ pub(crate) fn column_def(c: &ast::ColumnDef, table_collation: Collation) -> Resu
             other => return Err(SqlError::unsupported(format!("column option {other}"))),
         }
     }
-    let takes_collation =
-        (def.data_type.is_string() && !def.data_type.is_binary()) || def.data_type.has_members();
+    let takes_collation = def.data_type.has_character_set();
     if !own_collation && charset.is_none() && collate.is_none() && takes_collation {
         def = def.collate(table_collation);
     }
@@ -566,8 +566,7 @@ fn clauses_collation(
     }
     // An ENUM's or SET's members match in the default collation only, for
     // now; a binary string has none.
-    if data_type.is_binary()
-        || !(data_type.is_string() || data_type.has_members())
+    if !data_type.has_character_set()
         || (data_type.has_members() && collation != Collation::default())
     {
         return Err(SqlError::unsupported(clause()));

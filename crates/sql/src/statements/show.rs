@@ -451,8 +451,7 @@ impl Session {
                     },
                 ];
                 if full {
-                    let text = c.data_type.is_string() && !c.data_type.is_binary()
-                        || c.data_type.has_members();
+                    let text = c.data_type.has_character_set();
                     row.insert(
                         2,
                         if text {
@@ -815,7 +814,10 @@ fn show_create_table(t: &Table) -> String {
             let mut l = format!("  `{}` {}", c.name, c.sql_type());
             // A string not in the table's collation names its own.
             let collation = c.collation();
-            if c.data_type.is_string() && collation != d.collation && !c.data_type.is_binary() {
+            if c.data_type.is_string()
+                && c.data_type.has_character_set()
+                && collation != d.collation
+            {
                 l.push_str(&format!(
                     " CHARACTER SET {} COLLATE {}",
                     collation.charset(),

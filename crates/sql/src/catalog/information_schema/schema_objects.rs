@@ -281,7 +281,7 @@ fn column_row(
         DataType::DateTime | DataType::Timestamp | DataType::Time => Some(u64::from(c.fsp)),
         _ => None,
     };
-    let text = c.data_type.is_string() && !c.data_type.is_binary() || c.data_type.has_members();
+    let text = c.data_type.has_character_set();
     let extra = if c.auto_increment {
         "auto_increment".to_string()
     } else if c.on_update_now {
