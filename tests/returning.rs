@@ -28,6 +28,11 @@ const STATEMENTS: &[&str] = &[
     "DELETE FROM t WHERE id = 99 RETURNING id",
     "DELETE FROM t ORDER BY id DESC LIMIT 1 RETURNING *",
     "SELECT * FROM t ORDER BY id",
+    // ON DUPLICATE KEY UPDATE: a row updated returns as it is left;
+    // VALUE(col) is VALUES(col).
+    "INSERT INTO t (id, v) VALUES (1, 'w'), (30, 'thirty') \
+     ON DUPLICATE KEY UPDATE v = CONCAT(VALUE(v), '!') RETURNING id, v, n",
+    "SELECT * FROM t ORDER BY id",
 ];
 
 #[test]

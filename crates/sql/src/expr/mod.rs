@@ -254,8 +254,10 @@ pub(crate) enum CastType {
     /// (also the mark [`sort_keyed`] puts on a string sort key).
     Collate(Collation),
     Date,
-    DateTime,
-    Time,
+    /// DATETIME(n): the fraction of a second cut to n digits.
+    DateTime(u8),
+    /// TIME(n): the fraction of a second cut to n digits.
+    Time(u8),
     /// An ENUM's member number or a SET's bit mask (of its type), from
     /// the value's text: how such a column sorts and groups.
     MemberNumber(DataType),
@@ -280,6 +282,7 @@ pub(crate) enum IntervalUnit {
     Hour,
     Minute,
     Second,
+    Microsecond,
 }
 
 /// A column visible to expressions.
@@ -901,6 +904,8 @@ impl Compiler<'_> {
                     Some(ast::DateTimeField::Second) | Some(ast::DateTimeField::Seconds) => {
                         IntervalUnit::Second
                     }
+                    Some(ast::DateTimeField::Microsecond)
+                    | Some(ast::DateTimeField::Microseconds) => IntervalUnit::Microsecond,
                     Some(ref other) => {
                         return Err(SqlError::unsupported(format!("INTERVAL unit {other}")))
                     }
@@ -1563,7 +1568,7 @@ impl Compiler<'_> {
             for (v, k) in values.iter_mut().zip(kinds) {
                 if k == ColumnKind::Date {
                     let date = std::mem::replace(v, Expr::Lit(Value::Null));
-                    *v = Expr::Cast(Box::new(date), CastType::DateTime);
+                    *v = Expr::Cast(Box::new(date), CastType::DateTime(0));
                 }
             }
         }
@@ -1687,10 +1692,35 @@ fn cast_type(t: &ast::DataType, operand: &str) -> Result<CastType> {
         D::Char(None) | D::Character(None) => CastType::Char(Collation::default()),
         D::Binary(None) => CastType::Char(Collation::Binary),
         D::Date => CastType::Date,
-        D::Datetime(None | Some(0)) => CastType::DateTime,
-        D::Time(None | Some(0), ast::TimezoneInfo::None) => CastType::Time,
+        D::Datetime(fsp) => CastType::DateTime(cast_fsp(*fsp, operand)?),
+        D::Time(fsp, ast::TimezoneInfo::None) => CastType::Time(cast_fsp(*fsp, operand)?),
         other => return Err(SqlError::unsupported(format!("CAST AS {other}"))),
     })
+}
+
+/// The digits of a second's fraction CAST AS DATETIME(n) or TIME(n)
+/// keeps: at most 6 (MariaDB's 1426 past that, naming the operand).
+fn cast_fsp(fsp: Option<u64>, operand: &str) -> Result<u8> {
+    match fsp.unwrap_or(0) {
+        n @ 0..=6 => Ok(n as u8),
+        _ => {
+            // A string literal is named by its value.
+            let name = operand
+                .strip_prefix('\'')
+                .and_then(|o| o.strip_suffix('\''))
+                .unwrap_or(operand);
+            Err(SqlError::new(
+                1426,
+                "42000",
+                format!("Too big precision specified for '{name}'. Maximum is 6"),
+            ))
+        }
+    }
+}
+
+/// Microseconds in the last digit `fsp` digits of a second keep.
+fn fraction_unit(fsp: u8) -> i64 {
+    10i64.pow(6 - u32::from(fsp.min(6)))
 }
 
 /// `e` as an ORDER BY, GROUP BY or PARTITION BY key, given its kind: a
@@ -2298,6 +2328,7 @@ fn add_interval(base: &Value, unit: IntervalUnit, n: i64) -> Value {
         IntervalUnit::Hour => 3_600_000_000,
         IntervalUnit::Minute => 60_000_000,
         IntervalUnit::Second => 1_000_000,
+        IntervalUnit::Microsecond => 1,
         _ => unreachable!(),
     };
     let Some(delta) = n.checked_mul(unit_micros) else {
@@ -2834,7 +2865,10 @@ impl Expr {
                     (
                         ColumnKind::Date,
                         Expr::Interval(
-                            IntervalUnit::Hour | IntervalUnit::Minute | IntervalUnit::Second,
+                            IntervalUnit::Hour
+                            | IntervalUnit::Minute
+                            | IntervalUnit::Second
+                            | IntervalUnit::Microsecond,
                             _,
                         ),
                     ) => ColumnKind::DateTime,
@@ -2860,8 +2894,8 @@ impl Expr {
                     ColumnKind::Text(Collation::Binary)
                 }
                 CastType::Date => ColumnKind::Date,
-                CastType::DateTime => ColumnKind::DateTime,
-                CastType::Time => ColumnKind::Time,
+                CastType::DateTime(_) => ColumnKind::DateTime,
+                CastType::Time(_) => ColumnKind::Time,
                 CastType::MemberNumber(_) => ColumnKind::Int,
             },
             Expr::Subquery(sub, SubqueryTest::Scalar) => sub.kind,
@@ -3107,7 +3141,7 @@ fn cast_value(v: Value, t: CastType) -> Value {
                 None => Value::Null,
             },
         },
-        CastType::Date | CastType::DateTime => {
+        CastType::Date | CastType::DateTime(_) => {
             let as_time = match &v {
                 Value::Date(d) => Some(*d as i64 * MICROS_PER_DAY),
                 Value::DateTime(t) => Some(*t),
@@ -3120,8 +3154,11 @@ fn cast_value(v: Value, t: CastType) -> Value {
             match (as_time, t) {
                 (None, _) => Value::Null,
                 (Some(m), CastType::Date) => Value::Date(m.div_euclid(MICROS_PER_DAY) as i32),
-                // DATETIME (no fractional digits) drops the fraction.
-                (Some(m), _) => Value::DateTime(m - m.rem_euclid(1_000_000)),
+                // DATETIME(n) drops the fraction past n digits.
+                (Some(m), CastType::DateTime(fsp)) => {
+                    Value::DateTime(m - m.rem_euclid(fraction_unit(fsp)))
+                }
+                (Some(_), _) => unreachable!("a date or datetime cast"),
             }
         }
         // Signed where it fits (`-e` is negative, as in MariaDB); a SET's
@@ -3134,11 +3171,12 @@ fn cast_value(v: Value, t: CastType) -> Value {
             };
             i64::try_from(n).map_or(Value::UInt(n), Value::Int)
         }
-        // TIME (no fractional digits): cut toward zero, held in range.
-        CastType::Time => match crate::function::arguments::time_of(&v) {
+        // TIME(n): cut toward zero to n digits, held in range.
+        CastType::Time(fsp) => match crate::function::arguments::time_of(&v) {
             Some(t) => {
-                let max = lineardb_table::types::MAX_TIME - 999_999;
-                Value::Time((t - t % 1_000_000).clamp(-max, max))
+                let unit = fraction_unit(fsp);
+                let max = lineardb_table::types::MAX_TIME - (999_999 - 999_999 / unit * unit);
+                Value::Time((t - t % unit).clamp(-max, max))
             }
             None => Value::Null,
         },

@@ -496,11 +496,11 @@ impl Describer<'_> {
             CastType::Date => temporal(ColumnKind::Date, 0, true),
             // A DATE that meets DATETIMEs (`Compiler::dates_widened`)
             // converts without fail.
-            CastType::DateTime if x.kind == ColumnKind::Date => {
-                temporal(ColumnKind::DateTime, 0, x.nullable)
+            CastType::DateTime(fsp) if x.kind == ColumnKind::Date => {
+                temporal(ColumnKind::DateTime, fsp, x.nullable)
             }
-            CastType::DateTime => temporal(ColumnKind::DateTime, 0, true),
-            CastType::Time => temporal(ColumnKind::Time, 0, true),
+            CastType::DateTime(fsp) => temporal(ColumnKind::DateTime, fsp, true),
+            CastType::Time(fsp) => temporal(ColumnKind::Time, fsp, true),
             CastType::MemberNumber(_) => longlong(21, false, x.nullable),
         }
     }
@@ -643,7 +643,12 @@ impl Describer<'_> {
             Func::DateAdd | Func::DateSub => {
                 let a = first();
                 let kind = Expr::Func(*f, args.to_vec()).kind(self.scope, self.aggs);
-                temporal(kind, a.fsp, true)
+                // Microseconds added show all six digits (MariaDB's).
+                let fsp = match args.get(1) {
+                    Some(Expr::Interval(super::IntervalUnit::Microsecond, _)) => 6,
+                    _ => a.fsp,
+                };
+                temporal(kind, fsp, true)
             }
             Func::Year => long(4, false, true),
             Func::Month | Func::Day => long(2, false, true),

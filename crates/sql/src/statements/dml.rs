@@ -138,11 +138,6 @@ impl Session {
             super::lenient::NullIntoNotNull::Defaults
         };
         let mut returning = match &ins.returning {
-            Some(_) if on_duplicate.is_some() => {
-                return Err(SqlError::unsupported(
-                    "INSERT ... ON DUPLICATE KEY UPDATE ... RETURNING",
-                ))
-            }
             Some(items) => {
                 self.table(&object_name(name), SELECT)?;
                 Some(self.returning(&t, items, params)?)
@@ -199,6 +194,10 @@ impl Session {
                     }
                     let differs = sets.iter().any(|(c, _)| new[*c].as_ref() != Some(&old[*c]));
                     super::auto_timestamp::touch(t.def(), &old, &mut new);
+                    // RETURNING shows the row as the update leaves it.
+                    if let Some(r) = &mut returning {
+                        r.add(&super::foreign_keys::merged(t.def(), &old, &new)?, env)?;
+                    }
                     fk.update_row(txn, &t, &pk, &old, new)?;
                     if differs {
                         // MariaDB counts an updated row twice.
@@ -933,7 +932,9 @@ fn values_call(e: &ast::Expr) -> Option<ast::Ident> {
     let ast::Expr::Function(f) = e else {
         return None;
     };
-    if !f.name.to_string().eq_ignore_ascii_case("VALUES") {
+    // VALUE(col) is MariaDB's other spelling.
+    let name = f.name.to_string();
+    if !name.eq_ignore_ascii_case("VALUES") && !name.eq_ignore_ascii_case("VALUE") {
         return None;
     }
     let ast::FunctionArguments::List(list) = &f.args else {

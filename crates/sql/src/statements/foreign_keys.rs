@@ -355,7 +355,9 @@ fn matching_keys(
 }
 
 /// The row `old` with `new`'s values (coerced) where given.
-fn merged(def: &TableDef, old: &[Value], new: &[Option<Value>]) -> Result<Vec<Value>> {
+/// The row `old` with the columns `new` sets changed, each value as its
+/// column keeps it.
+pub(super) fn merged(def: &TableDef, old: &[Value], new: &[Option<Value>]) -> Result<Vec<Value>> {
     old.iter()
         .zip(new)
         .zip(&def.columns)
