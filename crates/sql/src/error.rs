@@ -30,6 +30,34 @@ impl SqlError {
              MariaDB server version for the right syntax to use near '{near}' at line 1"
         ))
     }
+    /// The parser's error on `sql` in MariaDB's words: the text from where
+    /// reading stopped (at most 80 characters) and its line.
+    pub(crate) fn syntax_in(sql: &str, e: sqlparser::parser::ParserError) -> SqlError {
+        let message = match &e {
+            sqlparser::parser::ParserError::ParserError(m)
+            | sqlparser::parser::ParserError::TokenizerError(m) => m,
+            sqlparser::parser::ParserError::RecursionLimitExceeded => return e.into(),
+        };
+        let Some((line, column)) = error_location(message) else {
+            return e.into();
+        };
+        // Line 0: the end of the text.
+        let (line, near) = if line == 0 {
+            (sql.lines().count().max(1), String::new())
+        } else {
+            let start: usize = sql.split_inclusive('\n').take(line - 1).map(str::len).sum();
+            let rest = sql.get(start..).unwrap_or_default();
+            let at = rest
+                .char_indices()
+                .nth(column.saturating_sub(1))
+                .map_or(rest.len(), |(i, _)| i);
+            (line, rest[at..].chars().take(80).collect())
+        };
+        SqlError::syntax(format!(
+            "You have an error in your SQL syntax; check the manual that corresponds to your \
+             MariaDB server version for the right syntax to use near '{near}' at line {line}"
+        ))
+    }
     /// 1235: valid SQL that lineardb does not do (yet).
     pub fn unsupported(what: impl fmt::Display) -> SqlError {
         SqlError::new(
@@ -41,6 +69,19 @@ impl SqlError {
     pub fn no_database() -> SqlError {
         SqlError::new(1046, "3D000", "No database selected")
     }
+    /// An unknown column's error naming the clause it was found in, as
+    /// MariaDB's does (`in 'WHERE'`); `'field list'` stands until the
+    /// innermost clause claims it. Other errors pass unchanged.
+    pub(crate) fn in_clause(self, clause: &str) -> SqlError {
+        match self.message.strip_suffix(" in 'field list'") {
+            Some(head) if self.code == 1054 => SqlError {
+                message: format!("{head} in '{clause}'"),
+                ..self
+            },
+            _ => self,
+        }
+    }
+
     pub fn unknown_column(name: &str) -> SqlError {
         SqlError::new(
             1054,
@@ -86,6 +127,18 @@ impl From<lineardb_table::Error> for SqlError {
     fn from(e: lineardb_table::Error) -> SqlError {
         SqlError::new(e.mysql_code(), e.sqlstate(), e.to_string())
     }
+}
+
+/// The line and column a parser's message ends with (`… at Line: 1,
+/// Column: 7`); line 0 where reading met the end of the text.
+fn error_location(message: &str) -> Option<(usize, usize)> {
+    // The end of the text: line 0.
+    if message.ends_with("found: EOF") {
+        return Some((0, 0));
+    }
+    let (_, at) = message.rsplit_once(" at Line: ")?;
+    let (line, column) = at.split_once(", Column: ")?;
+    Some((line.trim().parse().ok()?, column.trim().parse().ok()?))
 }
 
 impl From<sqlparser::parser::ParserError> for SqlError {

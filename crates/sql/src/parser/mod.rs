@@ -116,7 +116,9 @@ pub(crate) fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
                     explain_options(&sql).and_then(|r| crate::parser::dialect::parse_sql(&r).ok())
                 }),
         }
-        .ok_or_else(|| unsupported::refuse_unparsed(&sql, e.into())),
+        .ok_or_else(|| {
+            unsupported::refuse_unparsed(&sql, crate::error::SqlError::syntax_in(&sql, e))
+        }),
     }
 }
 

@@ -104,7 +104,10 @@ impl Planner<'_> {
         let compile = |planner: &mut Self, c: Condition| -> Result<Expr> {
             match c {
                 Condition::Made(e) => Ok(e),
-                Condition::Written(e) => planner.compiler(&scope).compile(&e),
+                Condition::Written(e) => planner
+                    .compiler(&scope)
+                    .compile(&e)
+                    .map_err(|e| e.in_clause("ON")),
             }
         };
         for c in conditions {

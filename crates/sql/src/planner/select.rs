@@ -82,7 +82,8 @@ impl Planner<'_> {
             .selection
             .as_ref()
             .map(|e| c.compile(e).map(factor_or))
-            .transpose()?;
+            .transpose()
+            .map_err(|e| e.in_clause("WHERE"))?;
         c.aggs = Some(Vec::new());
         // Window functions stand in the select list and ORDER BY only.
         window::check_named(&select.named_window)?;
@@ -96,7 +97,7 @@ impl Planner<'_> {
         for (n, item) in select.projection.iter().enumerate() {
             match item {
                 ast::SelectItem::UnnamedExpr(e) => {
-                    let x = c.compile(e)?;
+                    let x = c.compile(e).map_err(|e| e.in_clause("SELECT"))?;
                     origins.push(match x {
                         Expr::Col(i) => Some(i),
                         _ => None,
@@ -113,7 +114,7 @@ impl Planner<'_> {
                     projection.push(x);
                 }
                 ast::SelectItem::ExprWithAlias { expr, alias } => {
-                    let x = c.compile(expr)?;
+                    let x = c.compile(expr).map_err(|e| e.in_clause("SELECT"))?;
                     origins.push(match x {
                         Expr::Col(i) => Some(i),
                         _ => None,
@@ -194,7 +195,7 @@ impl Planner<'_> {
                             let n = select_position(&v.value, projection.len(), "group statement")?;
                             projection[n].clone()
                         }
-                        e => c.compile(e)?,
+                        e => c.compile(e).map_err(|e| e.in_clause("GROUP BY"))?,
                     };
                     if x.any(&|e| matches!(e, Expr::Window(_))) {
                         return Err(window::misplaced());
@@ -236,7 +237,11 @@ impl Planner<'_> {
             });
             e
         });
-        let having = having.as_ref().map(|e| c.compile(e)).transpose()?;
+        let having = having
+            .as_ref()
+            .map(|e| c.compile(e))
+            .transpose()
+            .map_err(|e| e.in_clause("HAVING"))?;
         c.windows = saved_windows;
         let mut order_by = Vec::new();
         if let Some(ob) = order {
@@ -258,7 +263,7 @@ impl Planner<'_> {
                             let n = select_position(&v.value, projection.len(), "order clause")?;
                             projection[n].clone()
                         }
-                        e => c.compile(e)?,
+                        e => c.compile(e).map_err(|e| e.in_clause("ORDER BY"))?,
                     };
                     let kind = x.kind(c.scope, c.aggs.as_deref().unwrap_or(&[]));
                     order_by.push((crate::expr::order_keyed(x, kind, c.scope), desc));

@@ -49,7 +49,7 @@ impl Session {
                     let n = object_name(c).join(".");
                     t.def()
                         .column_index(&n)
-                        .map_err(|_| SqlError::unknown_column(&n))
+                        .map_err(|_| SqlError::unknown_column(&n).in_clause("INSERT INTO"))
                 })
                 .collect::<Result<_>>()?
         };
@@ -452,18 +452,21 @@ impl Session {
     ) -> Result<Targets> {
         // A WHERE clause fixing the primary key can match that row alone,
         // which `lock_matching` reads and checks: no search to plan.
-        let (keys, searched) = match self.lock_point_key(txn, table, selection, params, args)? {
-            Some(pk) => (vec![pk], false),
-            None => (
-                self.matching_keys(table, alias, selection, order_by, params, args)?,
-                true,
-            ),
-        };
-        Ok(Targets {
-            keys,
-            filter: self.row_filter(table, alias, selection, params)?,
-            searched,
-        })
+        let found = (|| {
+            let (keys, searched) = match self.lock_point_key(txn, table, selection, params, args)? {
+                Some(pk) => (vec![pk], false),
+                None => (
+                    self.matching_keys(table, alias, selection, order_by, params, args)?,
+                    true,
+                ),
+            };
+            Ok(Targets {
+                keys,
+                filter: self.row_filter(table, alias, selection, params)?,
+                searched,
+            })
+        })();
+        found.map_err(|e: SqlError| e.in_clause("WHERE"))
     }
 
     /// Primary keys of the rows a WHERE clause selects, in the order of
@@ -602,7 +605,8 @@ impl Session {
                 values.push(&a.value);
             }
             Ok((columns, values))
-        })?;
+        })
+        .map_err(|e| e.in_clause("SET"))?;
         // New values that read subqueries are all computed before the
         // first row is written.
         let computed_first = values.iter().any(|e| has_subquery(e));
@@ -615,7 +619,8 @@ impl Session {
                     .iter()
                     .map(|e| c.compile(e))
                     .collect::<Result<Vec<_>>>()
-            })?
+            })
+            .map_err(|e| e.in_clause("SET"))?
         };
         let sets: Vec<(usize, crate::expr::Expr)> = columns
             .into_iter()

@@ -99,13 +99,7 @@ impl Session {
             };
             let x = self
                 .with_compiler(&scope, params, |c| c.compile(e))
-                .map_err(|e| match e.code {
-                    1054 => SqlError {
-                        message: e.message.replace("'field list'", "'RETURNING'"),
-                        ..e
-                    },
-                    _ => e,
-                })?;
+                .map_err(|e| e.in_clause("RETURNING"))?;
             let segment = texts.as_ref().map(|t| t[n]);
             let name = alias
                 .cloned()
