@@ -155,6 +155,16 @@ const SCOPES_AND_CHECKS: &[&str] = &[
     "SET CHARACTER SET utf8mb4",
     "SET CHARSET utf8mb4",
     "SELECT @@character_set_client, @@character_set_results",
+    // SET STATEMENT … FOR: the variables hold for the statement alone,
+    // also when it fails.
+    "SET STATEMENT max_statement_time=10 FOR SELECT @@max_statement_time",
+    "SELECT @@max_statement_time",
+    "SET STATEMENT sql_mode='', max_statement_time=5 FOR SELECT @@sql_mode, @@max_statement_time",
+    "SELECT @@sql_mode",
+    "SET STATEMENT max_statement_time=10 FOR SELECT nope",
+    "SELECT @@max_statement_time",
+    "SET STATEMENT max_statement_time=10",
+    "SET STATEMENT nosuchvar=1 FOR SELECT 1",
 ];
 
 #[test]

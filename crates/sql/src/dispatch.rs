@@ -166,6 +166,10 @@ impl Session {
                 if_not_exists,
             } => self.show_create_database(name, *if_not_exists, sink),
             Admin::Do(expressions) => self.evaluate_and_drop(expressions),
+            Admin::SetStatement {
+                assignments,
+                statement,
+            } => self.set_for_statement(assignments, statement, sink),
             Admin::KeysSwitch(parts) => {
                 // Keys are kept as rows come, as InnoDB keeps them (which
                 // MariaDB accepts without a note): only the table is checked.

@@ -48,6 +48,12 @@ pub(crate) enum Admin {
     ShowTableStatus(Box<sqlparser::ast::ShowStatementOptions>),
     /// DO expr [, expr …]: the expressions evaluated, their values dropped.
     Do(String),
+    /// SET STATEMENT var = value [, …] FOR statement (MariaDB's): the
+    /// statement run with the session's variables set so for it alone.
+    SetStatement {
+        assignments: String,
+        statement: String,
+    },
     /// SHOW CREATE {DATABASE | SCHEMA} [IF NOT EXISTS] name.
     ShowCreateDatabase {
         name: String,
@@ -97,6 +103,7 @@ fn looks_admin(sql: &str) -> bool {
         || looks_like_account_statement(a, b)
         || looks_like_view_ddl(a, b)
         || is("START", "TRANSACTION")
+        || is("SET", "STATEMENT")
         || is("ALTER", "TABLE")
         || is("SHOW", "TRIGGERS")
         || is("SHOW", "EVENTS")
@@ -107,6 +114,59 @@ fn looks_admin(sql: &str) -> bool {
         || is("SHOW", "CREATE")
         || ((a.eq_ignore_ascii_case("LOCK") || a.eq_ignore_ascii_case("UNLOCK"))
             && (b.eq_ignore_ascii_case("TABLES") || b.eq_ignore_ascii_case("TABLE")))
+}
+
+/// SET STATEMENT's assignments and statement: the text between STATEMENT
+/// and the first FOR outside parentheses, and the text after it.
+fn set_statement(sql: &str) -> Option<Result<Admin>> {
+    use sqlparser::keywords::Keyword;
+    use sqlparser::tokenizer::{Token, Tokenizer};
+    let tokens = Tokenizer::new(&crate::parser::dialect::MariaDb, sql)
+        .tokenize()
+        .ok()?;
+    let mut words = tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| !matches!(t, Token::Whitespace(_)));
+    let is = |t: &Token, k: Keyword| matches!(t, Token::Word(w) if w.keyword == k);
+    match (words.next(), words.next()) {
+        (Some((_, set)), Some((at, statement)))
+            if is(set, Keyword::SET) && is(statement, Keyword::STATEMENT) =>
+        {
+            let mut depth = 0i32;
+            let text = |from: usize, to: usize| {
+                tokens[from..to]
+                    .iter()
+                    .map(Token::to_string)
+                    .collect::<String>()
+                    .trim()
+                    .trim_end_matches(';')
+                    .trim()
+                    .to_string()
+            };
+            for (i, t) in tokens.iter().enumerate().skip(at + 1) {
+                match t {
+                    Token::LParen => depth += 1,
+                    Token::RParen => depth -= 1,
+                    t if depth == 0 && is(t, Keyword::FOR) => {
+                        let assignments = text(at + 1, i);
+                        let statement = text(i + 1, tokens.len());
+                        if assignments.is_empty() || statement.is_empty() {
+                            break;
+                        }
+                        return Some(Ok(Admin::SetStatement {
+                            assignments,
+                            statement,
+                        }));
+                    }
+                    _ => {}
+                }
+            }
+            // No FOR: MariaDB stops at the end of the text.
+            Some(Err(crate::error::SqlError::syntax_near("")))
+        }
+        _ => None,
+    }
 }
 
 /// Reads one of the hand-parsed statements: `None` if `sql` is not one,
@@ -133,6 +193,9 @@ pub(crate) fn parse_admin(sql: &str) -> Option<Result<Admin>> {
         return Some(Ok(Admin::Do(
             sql[2..].trim().trim_end_matches(';').to_string(),
         )));
+    }
+    if let Some(r) = set_statement(sql) {
+        return Some(r);
     }
     let mut r = Reader::of(sql)?;
     let stmt = if r.keywords(&["CHECK", "TABLE"]) {

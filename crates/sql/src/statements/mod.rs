@@ -19,6 +19,7 @@ pub(crate) mod multi_table;
 pub(crate) mod prepared;
 mod query;
 mod returning;
+mod set_statement;
 mod show;
 mod show_filter;
 mod table_locks;
