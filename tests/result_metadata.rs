@@ -459,6 +459,10 @@ const OVER_NOT_NULL_TYPES: &[&str] = &[
     "SELECT CAST(dtm AS DATETIME(7)) FROM t",
     "SELECT dtm + INTERVAL 5 MICROSECOND FROM t",
     "SELECT dt - INTERVAL 1500000 MICROSECOND FROM t",
+    // Session values: nullable, numbers by the variable's type, strings
+    // as long as their value.
+    "SELECT @@autocommit, @@sql_mode, @@session.time_zone, @@max_statement_time FROM t",
+    "SELECT @@lock_wait_timeout, @@foreign_key_checks, @@character_set_client, DATABASE() FROM t",
 ];
 
 #[test]

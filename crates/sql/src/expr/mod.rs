@@ -136,6 +136,10 @@ pub(crate) enum Func {
     UserVariable,
     /// `@name := value` (arguments: the name, the value).
     SetUserVariable,
+    /// A value of the session known when compiled (`@@name`, DATABASE()):
+    /// the value and its [`VariableShape`] as a number (how MariaDB types
+    /// its column).
+    SessionValue,
     /// A function of the registry, computed from its arguments' values.
     Builtin(&'static Builtin),
     /// A bit operator (`&`, `|`, `^`, `<<`, `>>`, `~`).
@@ -283,6 +287,51 @@ pub(crate) enum IntervalUnit {
     Minute,
     Second,
     Microsecond,
+}
+
+/// [`Func::SessionValue`] of `value`, typed as `shape` says.
+fn session_value(value: Value, shape: VariableShape) -> Expr {
+    Expr::Func(
+        Func::SessionValue,
+        vec![Expr::Lit(value), Expr::Lit(Value::Int(shape as i64))],
+    )
+}
+
+/// What a system variable holds, as its result column is typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum VariableShape {
+    Text = 0,
+    /// ON or OFF: a LONGLONG of one digit.
+    Switch = 1,
+    Int = 2,
+    UInt = 3,
+    Double = 4,
+    /// A database's name (DATABASE()): up to 64 characters.
+    Name = 5,
+}
+
+impl VariableShape {
+    fn of(kind: &crate::catalog::system_variables::Kind) -> VariableShape {
+        use crate::catalog::system_variables::Kind;
+        match kind {
+            Kind::Switch => VariableShape::Switch,
+            Kind::Int(..) => VariableShape::Int,
+            Kind::UInt(..) => VariableShape::UInt,
+            Kind::Double(..) => VariableShape::Double,
+            _ => VariableShape::Text,
+        }
+    }
+
+    pub(crate) fn from_number(n: i64) -> VariableShape {
+        match n {
+            1 => VariableShape::Switch,
+            2 => VariableShape::Int,
+            3 => VariableShape::UInt,
+            4 => VariableShape::Double,
+            5 => VariableShape::Name,
+            _ => VariableShape::Text,
+        }
+    }
 }
 
 /// A column visible to expressions.
@@ -1189,7 +1238,16 @@ impl Compiler<'_> {
 
     /// `@@name` (`written` without the `@@`, with any scope).
     fn var(&self, written: &str) -> Result<Expr> {
-        (self.variable)(written).map(Expr::Lit)
+        let value = (self.variable)(written)?;
+        let name = written.rsplit('.').next().unwrap_or(written);
+        let shape = crate::catalog::system_variables::definition(&name.to_ascii_lowercase())
+            .map_or(VariableShape::Text, |d| VariableShape::of(&d.kind));
+        // A DOUBLE variable reads as one (MariaDB's max_statement_time).
+        let value = match (shape, value) {
+            (VariableShape::Double, Value::Decimal(d)) => Value::Double(d.to_f64()),
+            (_, v) => v,
+        };
+        Ok(session_value(value, shape))
     }
 
     fn function(&mut self, f: &ast::Function) -> Result<Expr> {
@@ -1434,10 +1492,11 @@ impl Compiler<'_> {
         };
         let func = match name.as_str() {
             "DATABASE" | "SCHEMA" => {
-                return lit(match &facts.database {
+                let name = match &facts.database {
                     Some(d) => Value::str(d),
                     None => Value::Null,
-                })
+                };
+                return Ok(session_value(name, VariableShape::Name));
             }
             "CURRENT_USER" => return lit(Value::str(&facts.account)),
             // What an expression's strings compare in; a number's or a
@@ -2535,6 +2594,7 @@ impl Expr {
                     .collect::<Result<Vec<_>>>()?;
                 b.call(&values, collation)?
             }
+            Func::SessionValue => args[0].eval(row, env)?,
             Func::UserVariable => match &args[0].eval(row, env)? {
                 Value::Bytes(name) => user_variables::get(&String::from_utf8_lossy(name)),
                 _ => Value::Null,
@@ -2811,6 +2871,7 @@ impl Expr {
             Expr::Interval(..) => ColumnKind::Int,
             Expr::Func(f, args) => match f {
                 Func::UserVariable | Func::SetUserVariable => args[1].kind(scope, aggs),
+                Func::SessionValue => args[0].kind(scope, aggs),
                 Func::BytesAsChars | Func::CharsAsBytes => args[0].kind(scope, aggs),
                 Func::Builtin(b) | Func::Collated(b, _) => {
                     (b.kind)(&args.iter().map(|a| a.kind(scope, aggs)).collect::<Vec<_>>())

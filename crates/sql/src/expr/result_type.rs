@@ -661,6 +661,33 @@ impl Describer<'_> {
             Func::CurDate | Func::UtcDate => temporal(ColumnKind::Date, 0, false),
             Func::CurTime | Func::UtcTime => temporal(ColumnKind::Time, fsp_argument(args), false),
             Func::UnixTimestamp => longlong(17, false, true),
+            // MariaDB's columns of `@@name`: nullable, a number by the
+            // variable's type, a string as long as its value.
+            Func::SessionValue => {
+                let shape = match args.get(1) {
+                    Some(Expr::Lit(Value::Int(n))) => super::VariableShape::from_number(*n),
+                    _ => super::VariableShape::Text,
+                };
+                let value = match args.first() {
+                    Some(Expr::Lit(v)) => v.clone(),
+                    _ => Value::Null,
+                };
+                match (shape, &value) {
+                    (super::VariableShape::Switch, _) => longlong(1, false, true),
+                    (super::VariableShape::Int, _) => longlong(21, false, true),
+                    (super::VariableShape::UInt, _) => longlong(21, true, true),
+                    (super::VariableShape::Double, _) => double(21, 6, true),
+                    (super::VariableShape::Name, _) => func_text(64, true),
+                    (_, Value::Bytes(b)) => {
+                        func_text(String::from_utf8_lossy(b).chars().count() as u32, true)
+                    }
+                    (_, Value::Null) => func_text(0, true),
+                    (_, other) => Column {
+                        nullable: true,
+                        ..Column::expr("", ColumnKind::of_value(other))
+                    },
+                }
+            }
             Func::UserVariable | Func::SetUserVariable => {
                 let kind = args
                     .get(1)

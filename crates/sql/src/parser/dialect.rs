@@ -208,7 +208,8 @@ pub(crate) fn parser(sql: &str) -> Result<Parser<'static>, ParserError> {
 /// becomes `SET SESSION CHARACTERISTICS AS TRANSACTION …` (the
 /// session's); `SET CHARACTER SET x` and `SET CHARSET x`, which it does
 /// not read, become `SET NAMES x` (the connection is in one character set
-/// for both: utf8mb4).
+/// for both: utf8mb4). And `CREATE SCHEMA` becomes `CREATE DATABASE`, its
+/// synonym in MariaDB.
 fn set_forms(tokens: &mut Vec<sqlparser::tokenizer::TokenWithSpan>) {
     use sqlparser::keywords::Keyword;
     let word = |t: &Token, k: Keyword| matches!(t, Token::Word(w) if w.keyword == k);
@@ -220,6 +221,16 @@ fn set_forms(tokens: &mut Vec<sqlparser::tokenizer::TokenWithSpan>) {
             i += 1;
             continue;
         }
+        // CREATE SCHEMA is MariaDB's CREATE DATABASE (the parser reads it
+        // as the standard's schema, with its own options).
+        if statement_start && word(&tokens[i].token, Keyword::CREATE) {
+            let next =
+                (i + 1..tokens.len()).find(|&j| !matches!(tokens[j].token, Token::Whitespace(_)));
+            if let Some(j) = next.filter(|&j| word(&tokens[j].token, Keyword::SCHEMA)) {
+                tokens[j].token = Token::make_keyword("DATABASE");
+            }
+        }
+        let t = &tokens[i].token;
         if statement_start && word(t, Keyword::SET) {
             let next: Vec<usize> = (i + 1..tokens.len())
                 .filter(|&j| !matches!(tokens[j].token, Token::Whitespace(_)))

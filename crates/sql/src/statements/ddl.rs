@@ -853,9 +853,16 @@ impl Session {
                         return Err(self.database_denied(&name));
                     }
                     self.require_database(&name, DROP)?;
-                    // MariaDB counts the tables it drops.
+                    // MariaDB counts the tables it drops; IF EXISTS of a
+                    // database that does not exist leaves a note.
                     if self.engine.database_exists(&name)? {
                         dropped_tables += self.engine.tables(&name)?.len() as u64;
+                    } else if if_exists {
+                        self.warnings.push((
+                            1008,
+                            format!("Can't drop database '{name}'; database doesn't exist"),
+                        ));
+                        continue;
                     }
                     self.engine
                         .drop_database(&name, if_exists)
@@ -930,6 +937,14 @@ impl Session {
         let name = object_name(db_name).join(".");
         self.require_database(&name, CREATE)?;
         let collation = default_collation(charset, collation)?.unwrap_or_default();
+        // IF NOT EXISTS of a database that exists: nothing made, a note.
+        if if_not_exists && self.engine.database_exists(&name)? {
+            self.warnings.push((
+                1007,
+                format!("Can't create database '{name}'; database exists"),
+            ));
+            return Ok(Outcome::done(0));
+        }
         self.engine
             .create_database_collated(&name, if_not_exists, collation)?;
         Ok(Outcome::done(1))
