@@ -90,15 +90,14 @@ fn java_connector_j() {
 
 #[test]
 fn php_pdo_and_mysqli() {
-    let has_drivers = Command::new("php")
-        .args([
-            "-r",
-            "exit(extension_loaded('pdo_mysql') && extension_loaded('mysqli') ? 0 : 1);",
-        ])
-        .status()
-        .is_ok_and(|s| s.success());
     needs(
-        has_drivers,
+        succeeds(
+            "php",
+            &[
+                "-r",
+                "exit(extension_loaded('pdo_mysql') && extension_loaded('mysqli') ? 0 : 1);",
+            ],
+        ),
         "PHP with PDO and mysqli: `apt-get install php-cli php-mysql` (see .ci/run)",
     );
     compare("php", |port, db| {
@@ -111,12 +110,8 @@ fn php_pdo_and_mysqli() {
 
 #[test]
 fn django_orm() {
-    let has_django = Command::new("python3")
-        .args(["-c", "import django, pymysql"])
-        .status()
-        .is_ok_and(|s| s.success());
     needs(
-        has_django,
+        succeeds("python3", &["-c", "import django, pymysql"]),
         "Django and PyMySQL: `pip install 'django>=5.2,<5.3' pymysql` (see .ci/run)",
     );
     compare("django", |port, db| {
@@ -171,8 +166,13 @@ fn needs(present: bool, what: &str) {
 }
 
 fn found(program: &str) -> bool {
-    Command::new("sh")
-        .args(["-c", &format!("command -v {program}")])
+    succeeds("sh", &["-c", &format!("command -v {program}")])
+}
+
+/// Whether `program` runs with `args` and exits with success.
+fn succeeds(program: &str, args: &[&str]) -> bool {
+    Command::new(program)
+        .args(args)
         .output()
         .is_ok_and(|o| o.status.success())
 }

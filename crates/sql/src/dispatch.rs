@@ -409,13 +409,9 @@ impl Session {
             S::Query(q) => self.select(q, params, args, sink),
             S::Insert(ins) => {
                 self.slot.counters.com_insert.add(1);
-                let mut returned = None;
-                let done =
-                    self.changing_rows(|s, txn| s.insert(txn, ins, params, args, &mut returned))?;
-                match returned {
-                    Some(rows) => self.send_returned(rows, sink),
-                    None => Ok(done),
-                }
+                self.changing_returning(sink, |s, txn, returned| {
+                    s.insert(txn, ins, params, args, returned)
+                })
             }
             S::Update(u) => {
                 self.slot.counters.com_update.add(1);
@@ -430,13 +426,9 @@ impl Session {
                 if is_multi_table_delete(d) {
                     self.changing_rows(|s, txn| s.multi_table_delete(txn, d, params, args))
                 } else {
-                    let mut returned = None;
-                    let done =
-                        self.changing_rows(|s, txn| s.delete(txn, d, params, args, &mut returned))?;
-                    match returned {
-                        Some(rows) => self.send_returned(rows, sink),
-                        None => Ok(done),
-                    }
+                    self.changing_returning(sink, |s, txn, returned| {
+                        s.delete(txn, d, params, args, returned)
+                    })
                 }
             }
             S::CreateDatabase {

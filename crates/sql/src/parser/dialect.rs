@@ -277,8 +277,8 @@ fn returning_before_order(tokens: &mut Vec<sqlparser::tokenizer::TokenWithSpan>)
             let mut depth = 0i32;
             let mut order_at = None;
             let mut returning_at = None;
-            for j in start..end {
-                match &tokens[j].token {
+            for (j, t) in tokens.iter().enumerate().take(end).skip(start) {
+                match &t.token {
                     Token::LParen => depth += 1,
                     Token::RParen => depth -= 1,
                     t if depth == 0 => match keyword(t) {

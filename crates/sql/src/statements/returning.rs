@@ -9,6 +9,7 @@ use crate::planner::item_names::item_name;
 use crate::result::{CollectSink, Column, Outcome, RowSink};
 use crate::session::Session;
 use lineardb_table::{Table, Value};
+use lineardb_txn::Txn;
 use sqlparser::ast;
 
 /// A RETURNING list compiled over a table's rows.
@@ -124,13 +125,25 @@ impl Session {
         })
     }
 
+    /// Runs a change that may return rows (RETURNING): `change` leaves
+    /// them in its last argument; they go to `sink` once the change
+    /// succeeded.
+    pub(crate) fn changing_returning(
+        &mut self,
+        sink: &mut dyn RowSink,
+        change: impl FnOnce(&mut Self, &mut Txn, &mut Option<CollectSink>) -> Result<Outcome>,
+    ) -> Result<Outcome> {
+        let mut returned = None;
+        let done = self.changing_rows(|s, txn| change(s, txn, &mut returned))?;
+        match returned {
+            Some(rows) => self.send_returned(rows, sink),
+            None => Ok(done),
+        }
+    }
+
     /// The reply of a statement that returned rows: they go to `sink` once
     /// its commit (if it made one) is durable.
-    pub(crate) fn send_returned(
-        &mut self,
-        returned: CollectSink,
-        sink: &mut dyn RowSink,
-    ) -> Result<Outcome> {
+    fn send_returned(&mut self, returned: CollectSink, sink: &mut dyn RowSink) -> Result<Outcome> {
         if let Some(lsn) = self.take_undurable() {
             crate::session::wait_durable(self.engine(), lsn)?;
         }
