@@ -459,6 +459,8 @@ const OVER_NOT_NULL_TYPES: &[&str] = &[
     "SELECT CAST(dtm AS DATETIME(7)) FROM t",
     "SELECT dtm + INTERVAL 5 MICROSECOND FROM t",
     "SELECT dt - INTERVAL 1500000 MICROSECOND FROM t",
+    "SELECT CAST(1 AS UNSIGNED), CAST(-1 AS SIGNED), CAST(i AS SIGNED), CAST(d AS SIGNED) FROM t",
+    "SELECT CAST(vc AS SIGNED), CAST(db AS SIGNED), CAST('123' AS UNSIGNED), CAST(d AS UNSIGNED) FROM t",
     // Session values: nullable, numbers by the variable's type, strings
     // as long as their value.
     "SELECT @@autocommit, @@sql_mode, @@session.time_zone, @@max_statement_time FROM t",

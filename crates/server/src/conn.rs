@@ -623,9 +623,18 @@ impl<S: Read + Write> Conn<S> {
     fn query(&mut self, body: &[u8]) -> io::Result<()> {
         let sql = lineardb_sql::text_of_wire(body);
         match self.session.parse_batch(&sql) {
-            Ok(b) if b.len() > 1 && !self.multi_statements => self.send_err(&SqlError::syntax(
-                "You have an error in your SQL syntax: several statements in one query need CLIENT_MULTI_STATEMENTS",
-            )),
+            // Without CLIENT_MULTI_STATEMENTS the second statement is where
+            // MariaDB stops reading.
+            Ok(b) if b.len() > 1 && !self.multi_statements => {
+                let second = lineardb_sql::statement_texts(&sql)
+                    .and_then(|parts| parts.get(1).copied())
+                    .map_or("", |part| {
+                        let at = part.as_ptr() as usize - sql.as_ptr() as usize;
+                        sql[at..].trim_start()
+                    });
+                let near: String = second.chars().take(80).collect();
+                self.send_err(&SqlError::syntax_near(near))
+            }
             Ok(batch) => self.run_batch(&batch, true).map(drop),
             Err(e) => {
                 let parts = lineardb_sql::statement_texts(&sql)

@@ -69,16 +69,25 @@ impl SqlError {
     pub fn no_database() -> SqlError {
         SqlError::new(1046, "3D000", "No database selected")
     }
-    /// An unknown column's error naming the clause it was found in, as
-    /// MariaDB's does (`in 'WHERE'`); `'field list'` stands until the
-    /// innermost clause claims it. Other errors pass unchanged.
+    /// An unknown or ambiguous column's error naming the clause it was
+    /// found in, as MariaDB's does (`in 'WHERE'`, `in WHERE is
+    /// ambiguous`); `field list` stands until the innermost clause claims
+    /// it. Other errors pass unchanged.
     pub(crate) fn in_clause(self, clause: &str) -> SqlError {
-        match self.message.strip_suffix(" in 'field list'") {
-            Some(head) if self.code == 1054 => SqlError {
-                message: format!("{head} in '{clause}'"),
-                ..self
-            },
-            _ => self,
+        let message = match self.code {
+            1054 => self
+                .message
+                .strip_suffix(" in 'field list'")
+                .map(|head| format!("{head} in '{clause}'")),
+            1052 => self
+                .message
+                .strip_suffix(" in field list is ambiguous")
+                .map(|head| format!("{head} in {clause} is ambiguous")),
+            _ => None,
+        };
+        match message {
+            Some(message) => SqlError { message, ..self },
+            None => self,
         }
     }
 

@@ -48,11 +48,11 @@ fn shape(kind: ColumnKind, length: u32, nullable: bool) -> Column {
     c
 }
 
-/// An integer, a LONG when its length is at most nine (as MariaDB's
-/// `type_handler_long_or_longlong`).
+/// An integer, a LONG when its length is at most nine, ten if unsigned
+/// (as MariaDB's `type_handler_long_or_longlong`).
 fn int(length: u32, unsigned: bool, nullable: bool) -> Column {
     let mut c = longlong(length, unsigned, nullable);
-    if length <= 9 {
+    if length <= 9 || unsigned && length <= 10 {
         c.wire = ExprWire::Long;
     }
     c
@@ -345,9 +345,9 @@ impl Describer<'_> {
                     ArithOp::Mul => int_digits(&x) + int_digits(&y),
                     ArithOp::Mod => int_digits(&x).max(int_digits(&y)),
                     // DIV: the dividend's digits, without a sign however
-                    // it is typed.
+                    // it is typed, LONG or LONGLONG as a signed number's.
                     ArithOp::IntDiv => {
-                        return int(int_digits(&x), true, nullable).signed_as(unsigned)
+                        return int(int_digits(&x), false, nullable).signed_as(unsigned)
                     }
                     ArithOp::Div => int_digits(&x),
                 };
@@ -462,11 +462,25 @@ impl Describer<'_> {
     fn cast(&self, a: &Expr, t: CastType) -> Column {
         let x = self.describe(a);
         match t {
-            CastType::Signed => match x.kind {
-                ColumnKind::Int | ColumnKind::UInt => longlong(x.length, false, x.nullable),
-                _ => longlong(20, false, x.nullable),
-            },
-            CastType::Unsigned => longlong(20, true, x.nullable),
+            // As long as the number's digits where the sign stays (an
+            // integer or a decimal as SIGNED, an unsigned integer as
+            // UNSIGNED), else 20; a LONG when short enough.
+            // A non-negative integer literal's length has no room for a
+            // sign: SIGNED adds one.
+            CastType::Signed | CastType::Unsigned => {
+                let unsigned = matches!(t, CastType::Unsigned);
+                let literal = matches!(a, Expr::Lit(Value::UInt(_)))
+                    || matches!(a, Expr::Lit(Value::Int(n)) if *n >= 0);
+                let length = match x.kind {
+                    ColumnKind::Int | ColumnKind::UInt if literal => {
+                        x.length + u32::from(!unsigned)
+                    }
+                    ColumnKind::UInt => x.length,
+                    ColumnKind::Int | ColumnKind::Decimal { .. } if !unsigned => x.length,
+                    _ => 20,
+                };
+                int(length, unsigned, x.nullable)
+            }
             CastType::Decimal(p, s) => decimal(u32::from(p), s, x.nullable),
             CastType::Double => double(22, DOUBLE_DEC, true),
             CastType::Char(Collation::Binary) => {
