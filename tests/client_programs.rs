@@ -233,12 +233,30 @@ fn transcript(mut command: Command, port: u16) -> Vec<String> {
             }
             !in_traceback
         })
-        .map(|l| l.replace(&port, "PORT"))
+        .map(|l| whole_number_replaced(l, &port, "PORT"))
         .chain(std::iter::once(format!(
             "exit status {:?}",
             out.status.code()
         )))
         .collect()
+}
+
+/// `line` with each occurrence of the number `n` that stands alone (no
+/// digit either side) written as `by`: a port, not digits inside a value.
+fn whole_number_replaced(line: &str, n: &str, by: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find(n) {
+        let before = rest[..at].chars().next_back();
+        let after = rest[at + n.len()..].chars().next();
+        let alone = !before.is_some_and(|c| c.is_ascii_digit())
+            && !after.is_some_and(|c| c.is_ascii_digit());
+        out.push_str(&rest[..at]);
+        out.push_str(if alone { by } else { n });
+        rest = &rest[at + n.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The lines of a shortest edit from `theirs` to `ours`, as a diff prints
