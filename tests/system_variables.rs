@@ -52,7 +52,6 @@ fn variables_not_followed_refuse_other_values() {
     for set in [
         "SET sql_safe_updates = 1",
         "SET auto_increment_increment = 2",
-        "SET SESSION sql_select_limit = 10",
         "SET GLOBAL read_only = 1",
         "SET tx_read_only = 1",
         "SET TRANSACTION READ ONLY",
@@ -165,6 +164,10 @@ const SCOPES_AND_CHECKS: &[&str] = &[
     "SELECT @@max_statement_time",
     "SET STATEMENT max_statement_time=10",
     "SET STATEMENT nosuchvar=1 FOR SELECT 1",
+    // The statement's warnings outlive the variables' restoring.
+    "SET STATEMENT sql_mode='' FOR SELECT 1 + 'x'",
+    "SHOW WARNINGS",
+    "SELECT @@sql_mode",
 ];
 
 #[test]
@@ -198,4 +201,46 @@ fn new_sessions_start_from_global_values() {
     let shown =
         server.sql("SELECT @@lineardb_parallel_threads, @@global.lineardb_parallel_threads");
     assert!(shown.ends_with("3\t3\n"), "{shown}");
+}
+
+/// `sql_select_limit` bounds the rows of a client's SELECT that has no
+/// LIMIT of its own (a set operation's too), not those of its subqueries
+/// or of the SELECT an INSERT or CREATE TABLE reads; `DEFAULT` lifts it.
+#[test]
+fn select_limit_as_mariadb() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    same_as_mariadb(
+        &server,
+        &mariadb,
+        "selim",
+        &[
+            "CREATE TABLE sl (a INT PRIMARY KEY, b VARCHAR(3))",
+            "INSERT INTO sl VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd')",
+        ],
+        &[
+            "SET sql_select_limit = 2",
+            "SELECT @@sql_select_limit",
+            "SELECT * FROM sl ORDER BY a",
+            "SELECT * FROM sl ORDER BY a LIMIT 3",
+            "SELECT * FROM sl ORDER BY a LIMIT 1, 3",
+            "SELECT * FROM (SELECT * FROM sl) x ORDER BY a",
+            "SELECT (SELECT COUNT(*) FROM (SELECT a FROM sl) y)",
+            "SELECT a FROM sl WHERE a IN (SELECT a FROM sl) ORDER BY a",
+            "SELECT a FROM sl UNION SELECT 5 ORDER BY a",
+            "(SELECT a FROM sl ORDER BY a) LIMIT 3",
+            "CREATE TABLE sl2 SELECT * FROM sl",
+            "SELECT COUNT(*) FROM sl2",
+            "INSERT INTO sl2 SELECT * FROM sl",
+            "SELECT COUNT(*) FROM sl2",
+            "SELECT * FROM sl WHERE a > 1 ORDER BY a FOR UPDATE",
+            "SET sql_select_limit = 0",
+            "SELECT * FROM sl",
+            "SET STATEMENT sql_select_limit = 1 FOR SELECT * FROM sl ORDER BY a",
+            "SET sql_select_limit = DEFAULT",
+            "SELECT @@sql_select_limit",
+            "SELECT * FROM sl ORDER BY a",
+        ],
+        Shown::NamesAndRows,
+    );
 }

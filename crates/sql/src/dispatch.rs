@@ -296,8 +296,9 @@ impl Session {
         sink: &mut dyn RowSink,
     ) -> Result<Outcome> {
         if let ast::Statement::Query(q) = &p.statement {
-            if selects_into(q) {
-                let q = q.clone();
+            if selects_into(q) || (self.select_limit.is_some() && q.limit_clause.is_none()) {
+                // Planned for this run (what `sql_select_limit` is now).
+                let q = self.with_select_limit(q).into_owned();
                 return self.select(&q, &p.params.clone(), params, sink);
             }
             if !q.locks.is_empty() {
@@ -406,19 +407,32 @@ impl Session {
         let _division =
             crate::expr::warnings::division_by_zero_fails(writes && self.division_by_zero_fails());
         match stmt {
-            S::Query(q) => self.select(q, params, args, sink),
+            S::Query(q) => {
+                let q = self.with_select_limit(q);
+                self.select(&q, params, args, sink)
+            }
             S::Insert(ins) => {
                 self.slot.counters.com_insert.add(1);
                 self.changing_returning(sink, |s, txn, returned| {
-                    s.insert(txn, ins, params, args, returned)
+                    let changed = s.insert(txn, ins, params, args, returned)?;
+                    s.fail_on_truncation(writes)?;
+                    Ok(changed)
                 })
             }
             S::Update(u) => {
                 self.slot.counters.com_update.add(1);
                 if is_multi_table_update(u) {
-                    self.changing_rows(|s, txn| s.multi_table_update(txn, u, params, args))
+                    self.changing_rows(|s, txn| {
+                        let changed = s.multi_table_update(txn, u, params, args)?;
+                        s.fail_on_truncation(writes)?;
+                        Ok(changed)
+                    })
                 } else {
-                    self.changing_rows(|s, txn| s.update(txn, u, params, args))
+                    self.changing_rows(|s, txn| {
+                        let changed = s.update(txn, u, params, args)?;
+                        s.fail_on_truncation(writes)?;
+                        Ok(changed)
+                    })
                 }
             }
             S::Delete(d) => {
@@ -638,6 +652,22 @@ impl Session {
                      max_recursive_iterations = {max}. The query result may be incomplete"
                 ),
             ));
+        }
+    }
+
+    /// An INSERT or UPDATE (`writes`) in strict mode fails with the first
+    /// string its expressions read as a number that was not wholly one
+    /// (MariaDB's 1292), undoing its changes; elsewhere that is a warning.
+    fn fail_on_truncation(&self, writes: bool) -> Result<()> {
+        if !writes {
+            return Ok(());
+        }
+        match crate::expr::warnings::pending_truncation() {
+            Some((code, message)) if self.strict_mode() => {
+                crate::expr::warnings::take();
+                Err(SqlError::new(code, "22007", message))
+            }
+            _ => Ok(()),
         }
     }
 

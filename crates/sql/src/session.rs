@@ -115,6 +115,9 @@ pub struct Session {
     /// `max_statement_time` in seconds (0: no limit): a statement running
     /// longer is stopped with error 1969.
     pub(crate) max_statement_time: f64,
+    /// `sql_select_limit` when set below its default: the most rows a
+    /// client's SELECT without a LIMIT of its own returns.
+    pub(crate) select_limit: Option<u64>,
     /// `lineardb_query_memory`: bytes one query may hold for ORDER BY,
     /// DISTINCT and GROUP BY (per thread) before it fails with 1038.
     pub(crate) query_memory: usize,
@@ -386,6 +389,7 @@ impl Session {
             isolation: "REPEATABLE-READ",
             next_isolation: None,
             max_statement_time: registry.max_statement_time(),
+            select_limit: None,
             tls: None,
             query_memory: DEFAULT_QUERY_MEMORY,
             previous_diagnostics: (0, 0),

@@ -89,7 +89,7 @@ pub(crate) fn access_for_run(
 }
 
 /// `filter` for one execution over `table` (see [`Expr::bind`]).
-fn bind_to_table(filter: &Expr, params: &[Value], table: &Table) -> Expr {
+pub(crate) fn bind_to_table(filter: &Expr, params: &[Value], table: &Table) -> Expr {
     let kind_of = |c: usize| {
         table
             .def()

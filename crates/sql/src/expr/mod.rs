@@ -16,7 +16,7 @@ pub(crate) mod warnings;
 use crate::function::bitwise::BitOp;
 pub(crate) mod window;
 use crate::error::{Result, SqlError};
-use crate::function::arguments::{int_of, numeric};
+use crate::function::arguments::{int_of, numeric, numeric_read_as, NumberReading};
 use crate::function::Builtin;
 use crate::result::ColumnKind;
 use lineardb_table::types::{
@@ -1973,9 +1973,8 @@ fn number(s: &str) -> Result<Value> {
 fn constant_for(kind: ColumnKind, v: Value) -> Value {
     let Value::Bytes(b) = &v else { return v };
     match kind {
-        ColumnKind::Int | ColumnKind::UInt | ColumnKind::Decimal { .. } | ColumnKind::Double => {
-            numeric(&v)
-        }
+        ColumnKind::Int | ColumnKind::UInt => numeric_read_as(&v, NumberReading::Decimal),
+        ColumnKind::Decimal { .. } | ColumnKind::Double => numeric(&v),
         ColumnKind::Date | ColumnKind::DateTime => {
             // A datetime with its time and fraction; a date when it has no
             // time of day (a DATE column then compares as a date).
@@ -2114,9 +2113,19 @@ pub(crate) fn compare(a: &Value, b: &Value, collation: Collation) -> Option<Orde
             Some(t) => Some(t.cmp(u)),
             None => numeric(a).sql_cmp(b),
         },
-        (Value::Bytes(_), _) => numeric(a).sql_cmp(b),
-        (_, Value::Bytes(_)) => a.sql_cmp(&numeric(b)),
+        // Beside an integer a string reads as a DECIMAL (MariaDB's
+        // warning names it), else as a DOUBLE.
+        (Value::Bytes(_), _) => numeric_read_as(a, reading_beside(b)).sql_cmp(b),
+        (_, Value::Bytes(_)) => a.sql_cmp(&numeric_read_as(b, reading_beside(a))),
         _ => a.sql_cmp(b),
+    }
+}
+
+/// How a string compared with `other` reads as a number.
+fn reading_beside(other: &Value) -> NumberReading {
+    match other {
+        Value::Int(_) | Value::UInt(_) => NumberReading::Decimal,
+        _ => NumberReading::Double,
     }
 }
 
@@ -2488,8 +2497,20 @@ impl Expr {
                 }
                 let mut saw_null = false;
                 let mut found = false;
+                // A string beside numbers is read as one number once (one
+                // warning when it is not wholly a number, as MariaDB's).
+                let mut v_as_number = None;
                 for e in list {
-                    match compare(&v, &e.eval(row, env)?, *c) {
+                    let item = e.eval(row, env)?;
+                    let needle = match (&v, &item) {
+                        (
+                            Value::Bytes(_),
+                            Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_),
+                        ) => &*v_as_number
+                            .get_or_insert_with(|| numeric_read_as(&v, reading_beside(&item))),
+                        _ => &v,
+                    };
+                    match compare(needle, &item, *c) {
                         Some(Ordering::Equal) => {
                             found = true;
                             break;
@@ -3129,13 +3150,7 @@ fn cast_value(v: Value, t: CastType) -> Value {
     match t {
         CastType::Signed | CastType::Unsigned => {
             // Strings: their integer prefix; numbers: rounded.
-            let n = match &v {
-                Value::Bytes(_) => match numeric(&v) {
-                    Value::Double(f) => Value::Double(f.trunc()),
-                    other => other,
-                },
-                _ => numeric(&v),
-            };
+            let n = numeric_read_as(&v, NumberReading::Integer);
             // A decimal or a double past the target's range stops at its
             // end, as MariaDB's do (an integer wraps).
             let in_range = |n: i128| {
@@ -3165,7 +3180,11 @@ fn cast_value(v: Value, t: CastType) -> Value {
             let (d, negative) = match &v {
                 Value::Bytes(b) => {
                     let text = String::from_utf8_lossy(b);
-                    let prefix = crate::function::arguments::number_prefix(&text);
+                    let prefix = crate::function::arguments::read_number_prefix(
+                        &text,
+                        b,
+                        NumberReading::Decimal,
+                    );
                     let d = if prefix.is_empty() {
                         Some(Dec::new(0, 0))
                     } else {
@@ -3480,7 +3499,11 @@ fn decimal_sum(sum: Dec) -> Acc {
 }
 
 fn add_sum(acc: &mut Acc, v: &Value) -> Result<()> {
-    let v = numeric(v);
+    // A string is summed as a DOUBLE (its column's type), as MariaDB sums it.
+    let v = match v {
+        Value::Bytes(_) => Value::Double(numeric(v).as_f64().unwrap_or(0.0)),
+        v => numeric(v),
+    };
     let overflow = || SqlError::out_of_range("DECIMAL");
     match (&mut *acc, &v) {
         (Acc::SumInt(s, any), Value::Int(i)) => {

@@ -103,10 +103,62 @@ pub(crate) fn unraised<T>(f: impl FnOnce() -> T) -> T {
     r
 }
 
+/// Marks a code as raised at a Note's level where the same code is a
+/// Warning elsewhere (1292 for a number followed by spaces only).
+pub(crate) const NOTE_LEVEL: u16 = 0x8000;
+
+/// Code of "Truncated incorrect … value": text read as a number or date
+/// that is not wholly one.
+pub(crate) const TRUNCATED: u16 = 1292;
+
 /// Whether a condition of this code is a Note (SHOW WARNINGS' level;
 /// `sql_notes = 0` drops them).
 pub(crate) fn is_note(code: u16) -> bool {
-    matches!(code, 1050 | 1051 | 4092 | 1007 | 1008 | 1973 | 1974 | 1449)
+    code & NOTE_LEVEL != 0 || matches!(code, 1050 | 1051 | 4092 | 1007 | 1008 | 1973 | 1974 | 1449)
+}
+
+/// The code a condition shows (without its level mark).
+pub(crate) fn shown_code(code: u16) -> u16 {
+    code & !NOTE_LEVEL
+}
+
+/// Warning 1292 for `text` read as a number (`word`: DOUBLE, DECIMAL,
+/// INTEGER) that is not wholly one; a Note when only spaces follow the
+/// number. The text is shown as MariaDB shows it: whole up to 128 bytes,
+/// else its first 125 and "...".
+pub(crate) fn truncated_number(word: &str, text: &[u8], only_spaces: bool) {
+    if pending() >= KEPT {
+        return;
+    }
+    let shown = if text.len() <= 128 {
+        String::from_utf8_lossy(text).into_owned()
+    } else {
+        let mut end = 125;
+        while end > 0 && (text[end] & 0xC0) == 0x80 {
+            end -= 1;
+        }
+        format!("{}...", String::from_utf8_lossy(&text[..end]))
+    };
+    let code = if only_spaces {
+        TRUNCATED | NOTE_LEVEL
+    } else {
+        TRUNCATED
+    };
+    raise(
+        code,
+        &format!("Truncated incorrect {word} value: '{shown}'"),
+    );
+}
+
+/// The first truncation warning (not a note) among those pending: what
+/// fails a statement that writes in strict mode.
+pub(crate) fn pending_truncation() -> Option<Warning> {
+    PENDING.with(|p| {
+        p.borrow()
+            .iter()
+            .find(|w| w.0 == TRUNCATED && w.1.starts_with("Truncated incorrect"))
+            .cloned()
+    })
 }
 
 #[cfg(test)]

@@ -5,18 +5,51 @@ use lineardb_table::types::{
 };
 use lineardb_table::Value;
 
+/// What a string is read as in numeric context; MariaDB's warning for
+/// text that is not wholly a number names it ("Truncated incorrect DOUBLE
+/// value").
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum NumberReading {
+    Double,
+    Decimal,
+    /// Its integer prefix only ('2.7' is 2, '1e3' is 1).
+    Integer,
+}
+
+impl NumberReading {
+    fn word(self) -> &'static str {
+        match self {
+            NumberReading::Double => "DOUBLE",
+            NumberReading::Decimal => "DECIMAL",
+            NumberReading::Integer => "INTEGER",
+        }
+    }
+}
+
 /// A value in numeric context (strings are parsed as MySQL does: the
-/// longest numeric prefix, 0 if none).
+/// longest numeric prefix, 0 if none, with MariaDB's warning 1292 for
+/// what follows it).
 pub(crate) fn numeric(v: &Value) -> Value {
+    numeric_read_as(v, NumberReading::Double)
+}
+
+/// [`numeric`], a string read as `reading` says.
+pub(crate) fn numeric_read_as(v: &Value, reading: NumberReading) -> Value {
     match v {
         Value::Bytes(b) => {
             let s = String::from_utf8_lossy(b);
-            let t = number_prefix(&s);
+            let t = read_number_prefix(&s, b, reading);
             if t.is_empty() {
                 return Value::Int(0);
             }
             if let Ok(i) = t.parse::<i64>() {
                 Value::Int(i)
+            } else if reading == NumberReading::Integer {
+                match t.parse::<u64>() {
+                    Ok(u) => Value::UInt(u),
+                    Err(_) if t.starts_with('-') => Value::Int(i64::MIN),
+                    Err(_) => Value::UInt(u64::MAX),
+                }
             } else {
                 Value::Double(t.parse::<f64>().unwrap_or(0.0))
             }
@@ -82,9 +115,44 @@ pub(crate) fn number_prefix(text: &str) -> &str {
     &t[..end]
 }
 
-/// A value as an integer (numeric context, rounded); None for NULL.
+/// The number `text` (whose bytes are `original`) starts with, as
+/// `reading` reads it, after leading spaces; MariaDB's warning 1292 for
+/// text that is not wholly a number (a note when spaces alone follow it).
+pub(crate) fn read_number_prefix<'t>(
+    text: &'t str,
+    original: &[u8],
+    reading: NumberReading,
+) -> &'t str {
+    let trimmed = text.trim_start();
+    let t = match reading {
+        NumberReading::Integer => integer_prefix(trimmed),
+        _ => number_prefix(trimmed),
+    };
+    let rest = &trimmed[t.len()..];
+    if t.is_empty() || !rest.is_empty() {
+        let only_spaces = !t.is_empty() && rest.trim().is_empty();
+        crate::expr::warnings::truncated_number(reading.word(), original, only_spaces);
+    }
+    t
+}
+
+/// The integer a text starts with (`[+-]digits`, after leading spaces);
+/// empty when it starts with none.
+fn integer_prefix(text: &str) -> &str {
+    let t = text.trim_start();
+    let b = t.as_bytes();
+    let start = usize::from(matches!(b.first(), Some(b'-' | b'+')));
+    let end = start + b[start..].iter().take_while(|c| c.is_ascii_digit()).count();
+    if end == start {
+        return "";
+    }
+    &t[..end]
+}
+
+/// A value as an integer (numeric context, rounded; a string's integer
+/// prefix); None for NULL.
 pub(crate) fn int_of(v: &Value) -> Option<i64> {
-    match numeric(v) {
+    match numeric_read_as(v, NumberReading::Integer) {
         Value::Int(i) => Some(i),
         Value::UInt(u) => Some(u as i64),
         Value::Decimal(d) => Some(match d.round_to_i128() {

@@ -2,7 +2,7 @@
 //! BIT_COUNT work on 64-bit unsigned integers (a negative number as its
 //! two's complement, a decimal or a double rounded, a string's leading
 //! number), and give a BIGINT UNSIGNED.
-use super::arguments::numeric;
+use super::arguments::{numeric_read_as, NumberReading};
 use super::kinds::int;
 use super::Builtin;
 use crate::error::Result;
@@ -57,7 +57,8 @@ pub(crate) fn combine(op: BitOp, a: u64, b: u64) -> u64 {
 /// end (as a signed one for a negative number).
 pub(crate) fn bits(v: &Value) -> Option<u64> {
     let wide = |n: i128| n.clamp(i64::MIN as i128, u64::MAX as i128) as u64;
-    Some(match numeric(v) {
+    // A string reads as a DECIMAL here, as MariaDB's warning names it.
+    Some(match numeric_read_as(v, NumberReading::Decimal) {
         Value::Null => return None,
         Value::Int(i) => i as u64,
         Value::UInt(u) => u,

@@ -531,7 +531,11 @@ impl Session {
                 "a subquery in UPDATE or DELETE of a table without a primary key",
             ));
         }
-        let filter = self.row_filter(table, alias, selection, params)?;
+        // Bound as a search's filter is: constants compared with columns
+        // are converted (and warn) once.
+        let filter = self
+            .row_filter(table, alias, selection, params)?
+            .map(|f| crate::execution::access::bind_to_table(&f, args, table));
         let env = Env::new(args);
         let mut keys = Vec::new();
         let mut err = None;

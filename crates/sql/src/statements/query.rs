@@ -16,6 +16,7 @@ use crate::statements::view_text::canonical_view_text;
 use lineardb_table::Value;
 use lineardb_txn::ReadView;
 use sqlparser::ast;
+use std::borrow::Cow;
 
 impl Session {
     /// Runs a SELECT, sending its rows to `sink`.
@@ -39,6 +40,24 @@ impl Session {
         let plan = self.plan_select(q, params)?;
         self.reading(|s| plan.run(args, &s.run_context(s.view()), sink))?;
         Ok(Outcome::Rows)
+    }
+
+    /// A client's query as it runs: one without a LIMIT of its own takes
+    /// `sql_select_limit`'s (as MariaDB's; subqueries and the SELECT of an
+    /// INSERT or CREATE TABLE are not clients' queries).
+    pub(crate) fn with_select_limit<'q>(&self, q: &'q ast::Query) -> Cow<'q, ast::Query> {
+        match self.select_limit {
+            Some(n) if q.limit_clause.is_none() => {
+                let mut limited = q.clone();
+                limited.limit_clause = Some(ast::LimitClause::LimitOffset {
+                    limit: Some(ast::Expr::value(ast::Value::Number(n.to_string(), false))),
+                    offset: None,
+                    limit_by: Vec::new(),
+                });
+                Cow::Owned(limited)
+            }
+            _ => Cow::Borrowed(q),
+        }
     }
 
     /// SELECT ... INTO @a, @b: the one row's values into the variables

@@ -2,10 +2,10 @@
 //! statement runs with the session variables set as given, and each is
 //! back to its value before once the statement ends, failed or not.
 //! Drivers send it to bound one statement's time (`max_statement_time`).
+use crate::catalog::system_variables::{self, Treatment};
 use crate::error::Result;
 use crate::result::{CollectSink, Outcome, RowSink};
 use crate::session::Session;
-use lineardb_table::Value;
 
 impl Session {
     pub(crate) fn set_for_statement(
@@ -18,7 +18,7 @@ impl Session {
             .into_iter()
             .map(|name| {
                 let value = self.system_variable(&format!("session.{name}"))?;
-                Ok((name, value))
+                Ok((name.to_ascii_lowercase(), value))
             })
             .collect::<Result<Vec<_>>>()?;
         self.execute(
@@ -26,13 +26,14 @@ impl Session {
             &mut CollectSink::default(),
         )?;
         let outcome = self.execute(statement, sink);
+        // Put back directly, not by running SET: the statement's warnings,
+        // error and row count stay what SHOW WARNINGS and ROW_COUNT() see.
+        self.facts_changed();
         for (name, value) in saved {
-            let restored = self.execute(
-                &format!("SET SESSION {name} = {}", literal(&value)),
-                &mut CollectSink::default(),
-            );
-            if let (Err(e), Ok(_)) = (restored, &outcome) {
-                return Err(e);
+            let placed = system_variables::treatment(&name) == Treatment::Followed
+                && self.follow(&name, &value, false)?;
+            if !placed {
+                self.variables.insert(name, value);
             }
         }
         outcome
@@ -69,20 +70,6 @@ fn variable_names(assignments: &str) -> Vec<String> {
         }
     }
     names
-}
-
-/// `v` as an SQL literal.
-fn literal(v: &Value) -> String {
-    match v {
-        Value::Null => "NULL".into(),
-        Value::Bytes(b) => format!(
-            "'{}'",
-            String::from_utf8_lossy(b)
-                .replace('\\', "\\\\")
-                .replace('\'', "''")
-        ),
-        other => other.to_text().unwrap_or_else(|| "NULL".into()),
-    }
 }
 
 #[cfg(test)]

@@ -667,18 +667,14 @@ impl Session {
                             } else {
                                 "Warning"
                             },
-                            code,
+                            crate::expr::warnings::shown_code(*code),
                             msg,
                         )
                     });
                 let rows = warnings
-                    .chain(self.error.iter().map(|(code, msg)| ("Error", code, msg)))
+                    .chain(self.error.iter().map(|(code, msg)| ("Error", *code, msg)))
                     .map(|(level, code, msg)| {
-                        vec![
-                            Value::str(level),
-                            Value::UInt(*code as u64),
-                            Value::str(msg),
-                        ]
+                        vec![Value::str(level), Value::UInt(code as u64), Value::str(msg)]
                     })
                     .collect();
                 self.rows(sink, &["Level", "Code", "Message"], rows)

@@ -293,6 +293,11 @@ impl Session {
                     self.max_statement_time = secs;
                 }
             }
+            // Kept as any other too (what @@sql_select_limit shows).
+            "sql_select_limit" if !global => {
+                self.select_limit = (whole() != u64::MAX).then(whole);
+                return Ok(false);
+            }
             "lineardb_query_memory" if !global => self.query_memory = whole() as usize,
             "lineardb_parallel_threads" if !global => self.parallel_threads = whole() as usize,
             "lineardb_parallel_min_rows" if !global => self.parallel_min_rows = whole(),
