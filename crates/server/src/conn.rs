@@ -626,14 +626,7 @@ impl<S: Read + Write> Conn<S> {
             // Without CLIENT_MULTI_STATEMENTS the second statement is where
             // MariaDB stops reading.
             Ok(b) if b.len() > 1 && !self.multi_statements => {
-                let second = lineardb_sql::statement_texts(&sql)
-                    .and_then(|parts| parts.get(1).copied())
-                    .map_or("", |part| {
-                        let at = part.as_ptr() as usize - sql.as_ptr() as usize;
-                        sql[at..].trim_start()
-                    });
-                let near: String = second.chars().take(80).collect();
-                self.send_err(&SqlError::syntax_near(near))
+                self.send_err(&lineardb_sql::second_statement_error(&sql))
             }
             Ok(batch) => self.run_batch(&batch, true).map(drop),
             Err(e) => {
@@ -645,7 +638,16 @@ impl<S: Read + Write> Conn<S> {
                 for (k, part) in parts.iter().enumerate() {
                     let batch = match self.session.parse_batch(part) {
                         Ok(b) => b,
-                        Err(e) => return self.send_err(&e),
+                        Err(e) => {
+                            // MariaDB's message quotes the text from where
+                            // reading stopped on, past this statement.
+                            let at = part.as_ptr() as usize - sql.as_ptr() as usize;
+                            let e = match self.session.parse_batch(&sql[at..]) {
+                                Err(whole) if whole.code == e.code => whole,
+                                _ => e,
+                            };
+                            return self.send_err(&e);
+                        }
                     };
                     if !self.run_batch(&batch, k + 1 == parts.len())? {
                         break;

@@ -186,7 +186,7 @@ impl Session {
             None => e,
         })?;
         if statements.len() != 1 {
-            return Err(SqlError::syntax("a prepared statement is one statement"));
+            return Err(crate::parser::dialect::second_statement_error(sql));
         }
         let statement = statements.pop().expect("one");
         let text: std::sync::Arc<str> = sql.into();

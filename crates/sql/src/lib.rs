@@ -49,7 +49,7 @@ pub use catalog::authentication::{authenticate, native_password_response};
 pub use catalog::registry::{Process, Registry, SessionSlot};
 pub use dispatch::Batch;
 pub use error::{Result, SqlError};
-pub use parser::dialect::statement_texts;
+pub use parser::dialect::{second_statement_error, statement_texts};
 pub use parser::wire_text::text_of_wire;
 pub use privileges::grants::Grants;
 pub use result::{CollectSink, Column, ColumnAttributes, ColumnKind, ExprWire, Outcome, RowSink};

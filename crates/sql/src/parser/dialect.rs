@@ -348,6 +348,19 @@ fn drop_dual(body: &mut sqlparser::ast::SetExpr) {
     }
 }
 
+/// MariaDB's 1064 for a second statement where one alone is allowed (a
+/// prepared statement, a query without CLIENT_MULTI_STATEMENTS): near the
+/// text from the second statement on.
+pub fn second_statement_error(sql: &str) -> crate::error::SqlError {
+    let second = statement_texts(sql)
+        .and_then(|parts| parts.get(1).copied())
+        .map_or("", |part| {
+            let at = part.as_ptr() as usize - sql.as_ptr() as usize;
+            sql[at..].trim_start()
+        });
+    crate::error::SqlError::syntax_near(second.chars().take(80).collect::<String>())
+}
+
 /// The statements of `sql` as texts, split at its semicolons outside
 /// strings, names and comments (a batch that does not parse as a whole
 /// runs up to its first bad statement, as MariaDB's); None if it does not
