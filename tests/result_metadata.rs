@@ -465,6 +465,17 @@ const OVER_NOT_NULL_TYPES: &[&str] = &[
     // as long as their value.
     "SELECT @@autocommit, @@sql_mode, @@session.time_zone, @@max_statement_time FROM t",
     "SELECT @@lock_wait_timeout, @@foreign_key_checks, @@character_set_client, DATABASE() FROM t",
+    // UNION: the columns' types joined.
+    "SELECT i FROM t UNION ALL SELECT i FROM t",
+    "SELECT i FROM t UNION SELECT i FROM t",
+    "SELECT 2 FROM t UNION ALL SELECT 300000 FROM t",
+    "SELECT 1 FROM t UNION ALL SELECT NULL FROM t",
+    "SELECT NULL FROM t UNION ALL SELECT i FROM t",
+    "SELECT vc FROM t UNION ALL SELECT 'x' FROM t",
+    "SELECT vc FROM t UNION SELECT 'x' FROM t",
+    "SELECT 'x' FROM t UNION SELECT NULL FROM t",
+    "SELECT NULL FROM t UNION ALL SELECT NULL FROM t",
+    "SELECT 1.5 FROM t UNION ALL SELECT 22.25 FROM t",
 ];
 
 #[test]

@@ -1022,3 +1022,125 @@ impl Column {
         self
     }
 }
+
+/// The column two queries' columns make in their UNION (EXCEPT,
+/// INTERSECT), as MariaDB joins their types: a NULL side takes the
+/// other's; integers the wider type (one wider still, or a DECIMAL past
+/// BIGINT, where an unsigned meets a signed) with the digits of the longer
+/// and room for a sign; the same stored type stays that type; strings keep
+/// their decimals; otherwise the common kind, the longer length.
+pub(crate) fn union_column(l: &Column, r: &Column, all: bool) -> Column {
+    let named = |mut c: Column| {
+        c.name = l.name.clone();
+        c.org_name = l.org_name.clone();
+        c.table = String::new();
+        c.org_table = String::new();
+        c.schema = String::new();
+        c.attributes = Default::default();
+        c.default = None;
+        c
+    };
+    let null = |c: &Column| c.wire == ExprWire::Null;
+    let integer = |c: &Column| matches!(c.kind, ColumnKind::Int | ColumnKind::UInt) && !null(c);
+    let nullable = l.nullable || r.nullable;
+    match (null(l), null(r)) {
+        // BINARY(0).
+        (true, true) => {
+            let mut c = text(0, Collation::Binary, true);
+            c.wire = ExprWire::Fixed;
+            c.decimals = Some(0);
+            return named(c);
+        }
+        (true, false) if !integer(r) => {
+            return named(distinct_text(
+                Column {
+                    nullable,
+                    ..r.clone()
+                },
+                all,
+            ))
+        }
+        (false, true) if !integer(l) => {
+            return named(distinct_text(
+                Column {
+                    nullable,
+                    ..l.clone()
+                },
+                all,
+            ))
+        }
+        _ => {}
+    }
+    if (integer(l) || null(l)) && (integer(r) || null(r)) {
+        // A UNION's rows pass through a table of that type.
+        if !all && l.data_type.is_some() && l.data_type == r.data_type {
+            return named(Column {
+                nullable,
+                length: l.length.max(r.length),
+                ..l.clone()
+            });
+        }
+        let unsigned = |c: &Column| {
+            !null(c)
+                && (c.kind == ColumnKind::UInt
+                    || matches!(
+                        c.data_type,
+                        Some(
+                            DataType::TinyInt { unsigned: true }
+                                | DataType::SmallInt { unsigned: true }
+                                | DataType::MediumInt { unsigned: true }
+                                | DataType::Int { unsigned: true }
+                                | DataType::BigInt { unsigned: true }
+                        )
+                    ))
+        };
+        // 1 TINYINT … 5 BIGINT; NULL joins as the narrowest signed one.
+        let rank = |c: &Column| match c.data_type {
+            _ if null(c) => 1,
+            Some(DataType::TinyInt { .. }) => 1,
+            Some(DataType::SmallInt { .. }) => 2,
+            Some(DataType::MediumInt { .. }) => 3,
+            Some(DataType::Int { .. }) => 4,
+            Some(_) => 5,
+            None if c.wire == ExprWire::Long => 4,
+            None => 5,
+        };
+        // A stored signed column's length holds its sign.
+        let digits = |c: &Column| match c.data_type {
+            _ if null(c) => 0,
+            Some(_) if !unsigned(c) => c.length.saturating_sub(1),
+            _ => c.length,
+        };
+        let both_unsigned = unsigned(l) && unsigned(r);
+        let rank = match (unsigned(l), unsigned(r)) {
+            (true, false) => (rank(l) + 1).max(rank(r)),
+            (false, true) => (rank(r) + 1).max(rank(l)),
+            _ => rank(l).max(rank(r)),
+        };
+        let length = digits(l).max(digits(r)) + u32::from(!both_unsigned);
+        if rank <= 5 {
+            let mut c = longlong(length, both_unsigned, nullable);
+            if rank <= 4 {
+                c.wire = ExprWire::Long;
+            }
+            return named(c);
+        }
+        return named(decimal(length.saturating_sub(1), 0, nullable));
+    }
+    let mut c = Column::expr("", super::common_kind(l.kind, r.kind));
+    c.nullable = nullable;
+    c.length = l.length.max(r.length);
+    if matches!(c.kind, ColumnKind::Text(_)) && l.kind == c.kind && r.kind == c.kind {
+        c.decimals = l.decimals.or(r.decimals);
+    }
+    named(distinct_text(c, all))
+}
+
+/// UNION ALL sends strings' decimals as they are; a UNION's are those of
+/// the table it removes duplicates in.
+fn distinct_text(mut c: Column, all: bool) -> Column {
+    if !all && matches!(c.kind, ColumnKind::Text(_)) && c.data_type.is_none() {
+        c.decimals = None;
+    }
+    c
+}

@@ -4,7 +4,7 @@
 use super::select::{limit_offset, select_position};
 use super::Planner;
 use crate::error::{Result, SqlError};
-use crate::expr::{common_kind, Expr, ScopeColumn};
+use crate::expr::{Expr, ScopeColumn};
 use crate::planner::plan::{QueryPlan, SelectPlan, SetOpPlan, SetOperator, Source};
 use crate::result::Column;
 use sqlparser::ast;
@@ -102,12 +102,7 @@ impl Planner<'_> {
                     .columns()
                     .iter()
                     .zip(right.columns())
-                    .map(|(l, r)| {
-                        let mut c = Column::expr(&l.name, common_kind(l.kind, r.kind));
-                        c.nullable = l.nullable || r.nullable;
-                        c.length = l.length.max(r.length);
-                        c
-                    })
+                    .map(|(l, r)| crate::expr::result_type::union_column(l, r, all))
                     .collect();
                 Ok(QueryPlan::SetOp(Box::new(SetOpPlan {
                     op,
