@@ -17,6 +17,8 @@ const SETUP: &[&str] = &[
 ];
 
 const STEPS: &[&str] = &[
+    "SELECT TIMESTAMP('2020-01-02'), TIMESTAMP('2020-01-02 10:00:00.5'), \
+     TIMESTAMP('2020-01-02', '01:00:00'), TIMESTAMP('x')",
     // Binary strings: positions and lengths count bytes, no case.
     "select id, hex(left(b, 3)), hex(right(b, 2)), hex(substring(b, 2, 2)), hex(reverse(b)), \
      length(b), char_length(b), hex(upper(bl)), hex(lower(b)) from bin order by id",

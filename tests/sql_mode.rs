@@ -176,6 +176,8 @@ fn strings_read_as_numbers_as_mariadb() {
             "SHOW WARNINGS",
             "SELECT 1 + 'a''b', 1 + 'é', 1 + X'41'",
             "SHOW WARNINGS",
+            "SELECT CAST('x' AS DATE), CAST('2020-13-01' AS DATETIME), TIMESTAMP('y')",
+            "SHOW WARNINGS",
             "SELECT id FROM tn WHERE a = 'x'",
             "SHOW WARNINGS",
             "SELECT id FROM tn WHERE s = 2",

@@ -1583,6 +1583,37 @@ impl Compiler<'_> {
             "CURDATE" | "CURRENT_DATE" => (Func::CurDate, 0..=0),
             "UTC_DATE" => (Func::UtcDate, 0..=0),
             "UNIX_TIMESTAMP" if a.is_empty() => (Func::UnixTimestamp, 0..=0),
+            // TIMESTAMP(x[, t]): x as a DATETIME (its fraction's digits
+            // for a literal), t added.
+            "TIMESTAMP" => {
+                want(1..=2)?;
+                let mut a = a.into_iter();
+                let x = a.next().expect("one");
+                let datetime = match &x {
+                    Expr::Lit(Value::Bytes(b)) => {
+                        let fraction = b.iter().position(|&c| c == b'.').map_or(0, |dot| {
+                            b[dot + 1..]
+                                .iter()
+                                .take_while(|c| c.is_ascii_digit())
+                                .count()
+                        });
+                        Expr::Cast(Box::new(x), CastType::DateTime(fraction.min(6) as u8))
+                    }
+                    _ if x.kind(self.scope, &[]) == ColumnKind::DateTime => x,
+                    Expr::Lit(_) => Expr::Cast(Box::new(x), CastType::DateTime(0)),
+                    _ if x.kind(self.scope, &[]) == ColumnKind::Date => {
+                        Expr::Cast(Box::new(x), CastType::DateTime(0))
+                    }
+                    _ => Expr::Cast(Box::new(x), CastType::DateTime(6)),
+                };
+                return Ok(match a.next() {
+                    Some(t) => Expr::Func(
+                        Func::Builtin(crate::function::lookup("ADDTIME").expect("a builtin")),
+                        vec![datetime, t],
+                    ),
+                    None => datetime,
+                });
+            }
             "MOD" => {
                 want(2..=2)?;
                 let mut a = a.into_iter();
@@ -1591,12 +1622,17 @@ impl Compiler<'_> {
             }
             other => match crate::function::lookup(other) {
                 Some(b) => (Func::Builtin(b), b.arity.0..=b.arity.1),
+                // Named in the current database, as MariaDB names it.
                 None => {
+                    let name = match &self.facts.database {
+                        Some(db) if !name.contains('.') => format!("{db}.{name}"),
+                        _ => name.to_string(),
+                    };
                     return Err(SqlError::new(
                         1305,
                         "42000",
                         format!("FUNCTION {name} does not exist"),
-                    ))
+                    ));
                 }
             },
         };
@@ -3232,7 +3268,15 @@ fn cast_value(v: Value, t: CastType) -> Value {
                 }
             };
             match (as_time, t) {
-                (None, _) => Value::Null,
+                (None, _) => {
+                    if let Value::Bytes(b) = &v {
+                        warnings::raise(
+                            1292,
+                            &format!("Incorrect datetime value: '{}'", String::from_utf8_lossy(b)),
+                        );
+                    }
+                    Value::Null
+                }
                 (Some(m), CastType::Date) => Value::Date(m.div_euclid(MICROS_PER_DAY) as i32),
                 // DATETIME(n) drops the fraction past n digits.
                 (Some(m), CastType::DateTime(fsp)) => {

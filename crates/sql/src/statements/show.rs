@@ -676,8 +676,29 @@ impl Session {
                     .map(|(level, code, msg)| {
                         vec![Value::str(level), Value::UInt(code as u64), Value::str(msg)]
                     })
-                    .collect();
-                self.rows(sink, &["Level", "Code", "Message"], rows)
+                    .collect::<Vec<_>>();
+                // As MariaDB defines them: NOT NULL, Code a LONG UNSIGNED.
+                let text = |name: &str, length: u32| crate::result::Column {
+                    length,
+                    nullable: false,
+                    decimals: Some(39),
+                    ..crate::statements::text_col(name)
+                };
+                let columns = [
+                    text("Level", 7),
+                    crate::result::Column {
+                        length: 4,
+                        nullable: false,
+                        wire: crate::result::ExprWire::Long,
+                        ..crate::result::Column::expr("Code", crate::result::ColumnKind::UInt)
+                    },
+                    text("Message", 512),
+                ];
+                sink.columns(&columns)?;
+                for row in rows {
+                    sink.row(&row)?;
+                }
+                Ok(Outcome::Rows)
             }
             ["COUNT", "WARNINGS"] | ["COUNT", "ERRORS"] => {
                 let errors = self.error.is_some() as u64;
