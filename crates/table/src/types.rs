@@ -891,6 +891,18 @@ impl DataType {
             }
             // Outside strict mode a wrong UUID is NULL (MariaDB's).
             (Error::WrongValue { .. }, DataType::Uuid) => Value::Null,
+            // A wrong date or time is the zero one, with MariaDB's 1265.
+            (Error::WrongValue { .. }, DataType::Date) => {
+                let zero = self.coerce(Value::str("0000-00-00"), column)?;
+                return Ok((zero, Some(Error::Truncated(column.into()))));
+            }
+            (Error::WrongValue { .. }, DataType::DateTime | DataType::Timestamp) => {
+                let zero = self.coerce(Value::str("0000-00-00 00:00:00"), column)?;
+                return Ok((zero, Some(Error::Truncated(column.into()))));
+            }
+            (Error::WrongValue { .. }, DataType::Time) => {
+                return Ok((Value::Time(0), Some(Error::Truncated(column.into()))));
+            }
             (Error::WrongValue { .. }, t)
                 if t.is_integer()
                     || matches!(
@@ -1189,9 +1201,12 @@ mod tests {
             ),
             (Value::Decimal(Dec::new(9999, 2)), Some(1264))
         );
-        assert!(DataType::Date
+        // A wrong date is the zero date, truncated (MariaDB's 1265).
+        let (zero, e) = DataType::Date
             .coerce_lenient(Value::str("nope"), "c")
-            .is_err());
+            .unwrap();
+        assert_eq!(zero, Value::Date(ZERO_DATE));
+        assert_eq!(e.map(|e| e.mysql_code()), Some(1265));
     }
 
     #[test]
