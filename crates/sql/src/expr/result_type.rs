@@ -1051,23 +1051,16 @@ pub(crate) fn union_column(l: &Column, r: &Column, all: bool) -> Column {
             c.decimals = Some(0);
             return named(c);
         }
-        (true, false) if !integer(r) => {
-            return named(distinct_text(
-                Column {
+        // A NULL side takes the other's type (an integer's joins below).
+        (true, false) | (false, true) => {
+            let other = if null(l) { r } else { l };
+            if !integer(other) {
+                let c = Column {
                     nullable,
-                    ..r.clone()
-                },
-                all,
-            ))
-        }
-        (false, true) if !integer(l) => {
-            return named(distinct_text(
-                Column {
-                    nullable,
-                    ..l.clone()
-                },
-                all,
-            ))
+                    ..other.clone()
+                };
+                return named(distinct_text(c, all));
+            }
         }
         _ => {}
     }
