@@ -465,6 +465,9 @@ const OVER_NOT_NULL_TYPES: &[&str] = &[
     // as long as their value.
     "SELECT @@autocommit, @@sql_mode, @@session.time_zone, @@max_statement_time FROM t",
     "SELECT @@lock_wait_timeout, @@foreign_key_checks, @@character_set_client, DATABASE() FROM t",
+    // IF and CASE: NULL where a condition may be.
+    "SELECT IF(i > 0, 'p', 'n'), IF(i IS NULL, 'p', 'n'), CASE WHEN i > 0 THEN 'p' ELSE 'n' END FROM t",
+    "SELECT CASE i WHEN 1 THEN 'p' ELSE 'n' END, CASE WHEN i IS NULL THEN 'a' ELSE 'b' END FROM t",
     // UNION: the columns' types joined.
     "SELECT i FROM t UNION ALL SELECT i FROM t",
     "SELECT i FROM t UNION SELECT i FROM t",

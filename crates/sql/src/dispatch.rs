@@ -40,6 +40,15 @@ impl Session {
     /// allows multi-statements).
     pub fn parse_batch(&self, sql: &str) -> Result<Batch> {
         let statements: Vec<Stmt> = match parse_admin(sql) {
+            // A statement the SQL parser does not read, with others after
+            // it: a batch the caller runs statement by statement (and
+            // without multi-statements MariaDB's error near the second).
+            Some(_)
+                if crate::parser::dialect::statement_texts(sql)
+                    .is_some_and(|parts| parts.len() > 1) =>
+            {
+                return Err(crate::parser::dialect::second_statement_error(sql));
+            }
             Some(a) => vec![Stmt::Admin(a?)],
             None => parse(sql)?
                 .into_iter()

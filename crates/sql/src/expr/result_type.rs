@@ -250,14 +250,17 @@ impl Describer<'_> {
             Expr::Arith(op, a, b) => self.arith(*op, a, b),
             Expr::Interval(..) => longlong(21, false, true),
             Expr::Func(f, args) => self.func(f, args),
-            Expr::Case(_, whens, otherwise, _) => {
+            Expr::Case(operand, whens, otherwise, _) => {
                 let results: Vec<&Expr> = whens
                     .iter()
                     .map(|(_, t)| t)
                     .chain(otherwise.as_deref())
                     .collect();
                 let mut c = self.common(&results);
-                if otherwise.is_none() {
+                // NULL too where a searched CASE's condition may be
+                // (MariaDB's; a simple CASE's operand does not count).
+                let conditions = whens.iter().map(|(w, _)| w);
+                if otherwise.is_none() || (operand.is_none() && self.any_nullable(conditions)) {
                     c.nullable = true;
                 }
                 c
@@ -646,9 +649,12 @@ impl Describer<'_> {
                 c.nullable = all_nullable;
                 c
             }
+            // NULL too where its condition may be (MariaDB's).
             Func::If => {
                 let refs: Vec<&Expr> = args[1..].iter().collect();
-                common(&refs, described[1..].to_vec())
+                let mut c = common(&refs, described[1..].to_vec());
+                c.nullable |= described[0].nullable;
+                c
             }
             Func::NullIf(_) => Column {
                 nullable: true,
