@@ -24,6 +24,7 @@ const TABLES: &[&str] = &[
     "COLLATIONS",
     "COLLATION_CHARACTER_SET_APPLICABILITY",
     "ENGINES",
+    "PLUGINS",
     "PROCESSLIST",
     "ROUTINES",
     "PARAMETERS",

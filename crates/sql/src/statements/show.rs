@@ -770,6 +770,27 @@ impl Session {
                     "You are not using binary logging",
                 ))
             }
+            // Name, Status, Type, Library, License of each plugin.
+            ["PLUGINS"] => {
+                let rows = self
+                    .information_rows(InfoTable::named("PLUGINS"))?
+                    .into_iter()
+                    .map(|r| {
+                        vec![
+                            r[0].clone(),
+                            r[2].clone(),
+                            r[3].clone(),
+                            r[5].clone(),
+                            r[9].clone(),
+                        ]
+                    })
+                    .collect();
+                self.rows(
+                    sink,
+                    &["Name", "Status", "Type", "Library", "License"],
+                    rows,
+                )
+            }
             ["ENGINES"] | ["STORAGE", "ENGINES"] => {
                 let rows = self.information_rows(InfoTable::named("ENGINES"))?;
                 self.rows(

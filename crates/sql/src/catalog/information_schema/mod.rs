@@ -115,6 +115,7 @@ impl InfoTable {
             "COLLATIONS" => v::collations(),
             "COLLATION_CHARACTER_SET_APPLICABILITY" => v::collation_applicability(),
             "ENGINES" => v::engines(),
+            "PLUGINS" => v::plugins(),
             "PROCESSLIST" => v::processlist(cx),
             "SESSION_VARIABLES" | "GLOBAL_VARIABLES" => {
                 (cx.variables)(self.name == "GLOBAL_VARIABLES")

@@ -90,6 +90,44 @@ pub(super) fn engines() -> Vec<Vec<Value>> {
     ]]
 }
 
+/// The plugins lineardb has, as MariaDB lists its own: the storage engine
+/// and the authentication method the server speaks.
+pub(super) fn plugins() -> Vec<Vec<Value>> {
+    let row = |name: &str, kind: &str, type_version: &str, description: &str, load: &str| {
+        vec![
+            Value::str(name),
+            Value::str("0.1"),
+            Value::str("ACTIVE"),
+            Value::str(kind),
+            Value::str(type_version),
+            Value::Null,
+            Value::Null,
+            Value::str("lineardb"),
+            Value::str(description),
+            Value::str("Apache-2.0"),
+            Value::str(load),
+            Value::str("Beta"),
+            Value::str("0.1"),
+        ]
+    };
+    vec![
+        row(
+            "mysql_native_password",
+            "AUTHENTICATION",
+            "2.2",
+            "Native MySQL authentication",
+            "FORCE",
+        ),
+        row(
+            "lineardb",
+            "STORAGE ENGINE",
+            "101100.0",
+            "Transactional B-tree tables whose reads write no shared memory",
+            "FORCE",
+        ),
+    ]
+}
+
 /// The server's threads; without PROCESS, the account's user's own.
 pub(super) fn processlist(cx: &InfoContext<'_>) -> Vec<Vec<Value>> {
     let all = cx.grants.global & PROCESS != 0;
