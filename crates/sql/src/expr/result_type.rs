@@ -1079,20 +1079,7 @@ pub(crate) fn union_column(l: &Column, r: &Column, all: bool) -> Column {
                 ..l.clone()
             });
         }
-        let unsigned = |c: &Column| {
-            !null(c)
-                && (c.kind == ColumnKind::UInt
-                    || matches!(
-                        c.data_type,
-                        Some(
-                            DataType::TinyInt { unsigned: true }
-                                | DataType::SmallInt { unsigned: true }
-                                | DataType::MediumInt { unsigned: true }
-                                | DataType::Int { unsigned: true }
-                                | DataType::BigInt { unsigned: true }
-                        )
-                    ))
-        };
+        let unsigned = |c: &Column| !null(c) && !signed(c);
         // 1 TINYINT … 5 BIGINT; NULL joins as the narrowest signed one.
         let rank = |c: &Column| match c.data_type {
             _ if null(c) => 1,
