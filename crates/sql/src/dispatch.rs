@@ -305,9 +305,10 @@ impl Session {
         sink: &mut dyn RowSink,
     ) -> Result<Outcome> {
         if let ast::Statement::Query(q) = &p.statement {
-            if selects_into(q) || (self.select_limit.is_some() && q.limit_clause.is_none()) {
+            let limited = self.with_select_limit(q);
+            if selects_into(q) || matches!(limited, std::borrow::Cow::Owned(_)) {
                 // Planned for this run (what `sql_select_limit` is now).
-                let q = self.with_select_limit(q).into_owned();
+                let q = limited.into_owned();
                 return self.select(&q, &p.params.clone(), params, sink);
             }
             if !q.locks.is_empty() {
@@ -423,24 +424,21 @@ impl Session {
             S::Insert(ins) => {
                 self.slot.counters.com_insert.add(1);
                 self.changing_returning(sink, |s, txn, returned| {
-                    let changed = s.insert(txn, ins, params, args, returned)?;
-                    s.fail_on_truncation(writes)?;
-                    Ok(changed)
+                    s.insert(txn, ins, params, args, returned)
+                        .and_then(|n| s.fail_on_truncation(writes).map(|()| n))
                 })
             }
             S::Update(u) => {
                 self.slot.counters.com_update.add(1);
                 if is_multi_table_update(u) {
                     self.changing_rows(|s, txn| {
-                        let changed = s.multi_table_update(txn, u, params, args)?;
-                        s.fail_on_truncation(writes)?;
-                        Ok(changed)
+                        s.multi_table_update(txn, u, params, args)
+                            .and_then(|n| s.fail_on_truncation(writes).map(|()| n))
                     })
                 } else {
                     self.changing_rows(|s, txn| {
-                        let changed = s.update(txn, u, params, args)?;
-                        s.fail_on_truncation(writes)?;
-                        Ok(changed)
+                        s.update(txn, u, params, args)
+                            .and_then(|n| s.fail_on_truncation(writes).map(|()| n))
                     })
                 }
             }

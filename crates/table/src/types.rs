@@ -891,17 +891,14 @@ impl DataType {
             }
             // Outside strict mode a wrong UUID is NULL (MariaDB's).
             (Error::WrongValue { .. }, DataType::Uuid) => Value::Null,
-            // A wrong date or time is the zero one, with MariaDB's 1265.
-            (Error::WrongValue { .. }, DataType::Date) => {
-                let zero = self.coerce(Value::str("0000-00-00"), column)?;
+            // A wrong date or time is the zero one (what 0 is to the
+            // type), with MariaDB's 1265.
+            (
+                Error::WrongValue { .. },
+                DataType::Date | DataType::DateTime | DataType::Timestamp | DataType::Time,
+            ) => {
+                let zero = self.coerce(Value::Int(0), column)?;
                 return Ok((zero, Some(Error::Truncated(column.into()))));
-            }
-            (Error::WrongValue { .. }, DataType::DateTime | DataType::Timestamp) => {
-                let zero = self.coerce(Value::str("0000-00-00 00:00:00"), column)?;
-                return Ok((zero, Some(Error::Truncated(column.into()))));
-            }
-            (Error::WrongValue { .. }, DataType::Time) => {
-                return Ok((Value::Time(0), Some(Error::Truncated(column.into()))));
             }
             (Error::WrongValue { .. }, t)
                 if t.is_integer()

@@ -1599,12 +1599,14 @@ impl Compiler<'_> {
                         });
                         Expr::Cast(Box::new(x), CastType::DateTime(fraction.min(6) as u8))
                     }
-                    _ if x.kind(self.scope, &[]) == ColumnKind::DateTime => x,
-                    Expr::Lit(_) => Expr::Cast(Box::new(x), CastType::DateTime(0)),
-                    _ if x.kind(self.scope, &[]) == ColumnKind::Date => {
-                        Expr::Cast(Box::new(x), CastType::DateTime(0))
-                    }
-                    _ => Expr::Cast(Box::new(x), CastType::DateTime(6)),
+                    _ => match x.kind(self.scope, &[]) {
+                        ColumnKind::DateTime => x,
+                        ColumnKind::Date => Expr::Cast(Box::new(x), CastType::DateTime(0)),
+                        _ if matches!(x, Expr::Lit(_)) => {
+                            Expr::Cast(Box::new(x), CastType::DateTime(0))
+                        }
+                        _ => Expr::Cast(Box::new(x), CastType::DateTime(6)),
+                    },
                 };
                 return Ok(match a.next() {
                     Some(t) => Expr::Func(
@@ -2394,7 +2396,7 @@ fn add_interval(base: &Value, unit: IntervalUnit, n: i64) -> Value {
     // The zero date is no point in time: nothing is added to it.
     if days == lineardb_table::types::ZERO_DATE {
         let text = base.to_text().unwrap_or_default();
-        warnings::raise(1292, &format!("Incorrect datetime value: '{text}'"));
+        warnings::incorrect_datetime(&text);
         return Value::Null;
     }
     let months = match unit {
@@ -3270,10 +3272,7 @@ fn cast_value(v: Value, t: CastType) -> Value {
             match (as_time, t) {
                 (None, _) => {
                     if let Value::Bytes(b) = &v {
-                        warnings::raise(
-                            1292,
-                            &format!("Incorrect datetime value: '{}'", String::from_utf8_lossy(b)),
-                        );
+                        warnings::incorrect_datetime(&String::from_utf8_lossy(b));
                     }
                     Value::Null
                 }

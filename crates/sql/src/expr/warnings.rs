@@ -150,6 +150,11 @@ pub(crate) fn truncated_number(word: &str, text: &[u8], only_spaces: bool) {
     );
 }
 
+/// Warning 1292 for `text` that is no date where one is wanted.
+pub(crate) fn incorrect_datetime(text: &str) {
+    raise(TRUNCATED, &format!("Incorrect datetime value: '{text}'"));
+}
+
 /// The first truncation warning (not a note) among those pending: what
 /// fails a statement that writes in strict mode.
 pub(crate) fn pending_truncation() -> Option<Warning> {
