@@ -171,6 +171,13 @@ enum Experiment {
     /// same against a private MariaDB server (needs mariadb-server).
     #[command(name = "sysbench-oltp")]
     SysbenchOltp(SysbenchArgs),
+    /// TPC-C: Percona's sysbench-tpcc scripts (bench/sysbench-tpcc,
+    /// unmodified) against a `lineardb serve` started for the run, and with
+    /// `--compare mariadb` against a private MariaDB with the same
+    /// durability: transactions/s, tpmC (New-Order commits per minute,
+    /// counted) and p95 latency against threads; the scripts' consistency
+    /// checks after every run.
+    Tpcc(TpccArgs),
     /// Seed 003: CREATE INDEX of 3 indexes on lineitem (SF 1) in one pass,
     /// 1 and 2 build threads, instrumentation on and off.
     #[command(name = "seed003-create-index")]
@@ -375,6 +382,34 @@ struct SysbenchArgs {
     /// When commits reach the disk on both servers, as
     /// innodb_flush_log_at_trx_commit (ANCHORS.md uses 2).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=2))]
+    flush_log_at_trx_commit: u8,
+}
+
+#[derive(Args, Clone)]
+struct TpccArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Warehouses (the scripts' --scale).
+    #[arg(long, default_value_t = 1)]
+    warehouses: u32,
+    /// Client threads, comma-separated.
+    #[arg(long, value_delimiter = ',', default_values_t = [1, 2, 8])]
+    threads: Vec<usize>,
+    /// Seconds per run.
+    #[arg(long, default_value_t = 30.0)]
+    seconds: f64,
+    /// Runs per point (medians are reported).
+    #[arg(long, default_value_t = 3)]
+    repeat: usize,
+    /// Also run the same against this system: `mariadb`.
+    #[arg(long)]
+    compare: Option<String>,
+    /// Buffer pool of each server in MiB.
+    #[arg(long, default_value_t = 1024)]
+    pool_mib: usize,
+    /// When commits reach the disk on both servers, as
+    /// innodb_flush_log_at_trx_commit (1: synced at each commit).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=2))]
     flush_log_at_trx_commit: u8,
 }
 
@@ -680,6 +715,36 @@ fn main() -> anyhow::Result<()> {
                 bench_engine(&opts, &c, "quick")
             }
             Experiment::Dbt3(a) => dbt3(&a),
+            Experiment::Tpcc(a) => {
+                let mut systems = vec!["lineardb".to_string()];
+                match a.compare.as_deref() {
+                    None => {}
+                    Some("mariadb") => systems.push("mariadb".into()),
+                    Some(other) => anyhow::bail!("--compare {other}: only mariadb is supported"),
+                }
+                let dir = lineardb_bench::harness::DataDir::new(&a.common.datadir)?;
+                let o = lineardb_bench::tpcc::TpccOptions {
+                    servers: lineardb_bench::sysbench::SysbenchOptions {
+                        experiment: "tpcc".into(),
+                        threads: a.threads.clone(),
+                        seconds: a.seconds,
+                        repeat: a.repeat,
+                        rows: 0,
+                        lineitem_rows: 0,
+                        workloads: Vec::new(),
+                        systems,
+                        work: std::fs::canonicalize(&dir.path)?,
+                        lineardb: std::env::current_exe()?,
+                        pool_mib: a.pool_mib,
+                        flush_at_commit: a.flush_log_at_trx_commit,
+                        instrumentation: Vec::new(),
+                    },
+                    warehouses: a.warehouses,
+                };
+                print_points(&a.common, "tpcc", |log, on| {
+                    lineardb_bench::tpcc::run(&o, log, on)
+                })
+            }
             Experiment::All(a) => bench_all(&a),
             Experiment::Chart { dir } => redraw(&dir),
         },

@@ -12,3 +12,4 @@ pub mod run_result;
 pub mod seeds;
 pub mod stats;
 pub mod sysbench;
+pub mod tpcc;

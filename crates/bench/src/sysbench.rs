@@ -161,7 +161,7 @@ impl Drop for Server {
 
 impl Server {
     /// CPU seconds (user + system) the server has used so far.
-    fn cpu_seconds(&self) -> f64 {
+    pub(crate) fn cpu_seconds(&self) -> f64 {
         let stat =
             std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap_or_default();
         // Fields after the parenthesised command name; utime and stime are
@@ -230,7 +230,7 @@ fn start_lineardb(o: &SysbenchOptions) -> anyhow::Result<Server> {
 /// ANCHORS.md (adaptive hash index and performance_schema off);
 /// `mariadb-ahi` with the adaptive hash index on, `mariadb-ps` with the
 /// performance_schema on (the seeds' variants).
-fn start_system(o: &SysbenchOptions, system: &str) -> anyhow::Result<Server> {
+pub(crate) fn start_system(o: &SysbenchOptions, system: &str) -> anyhow::Result<Server> {
     match system {
         "lineardb" => start_lineardb(o),
         "mariadb" => start_mariadb(o, false, false),
@@ -524,7 +524,7 @@ fn mysql_client(port: u16) -> Command {
 }
 
 /// Runs `sql` through the mysql client; its rows, tab-separated, no header.
-fn mysql(port: u16, sql: &str) -> anyhow::Result<String> {
+pub(crate) fn mysql(port: u16, sql: &str) -> anyhow::Result<String> {
     let out = mysql_client(port)
         .args(["-e", sql])
         .output()

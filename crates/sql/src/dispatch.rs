@@ -15,6 +15,10 @@ use sqlparser::ast;
 pub struct Batch {
     statements: Vec<Stmt>,
     text: std::sync::Arc<str>,
+    /// The text the statements' positions refer to where it is not `text`:
+    /// a shape's (see [`crate::statement_cache`]), whose select lists are
+    /// `text`'s own.
+    parsed_text: Option<std::sync::Arc<str>>,
     /// The text's digest key and the schema it was made in, made by the
     /// first statement that records it (a later one in another schema, after
     /// a USE, makes it again).
@@ -38,7 +42,15 @@ impl Batch {
 impl Session {
     /// Parses the statements of a COM_QUERY (several when the client
     /// allows multi-statements).
-    pub fn parse_batch(&self, sql: &str) -> Result<Batch> {
+    pub fn parse_batch(&mut self, sql: &str) -> Result<Batch> {
+        if let Some((statement, parsed_text)) = self.shaped_statement(sql) {
+            return Ok(Batch {
+                statements: vec![Stmt::Sql(Box::new(statement))],
+                text: sql.into(),
+                parsed_text: Some(parsed_text),
+                digest_key: std::cell::Cell::new(None),
+            });
+        }
         let statements: Vec<Stmt> = match parse_admin(sql) {
             // A statement the SQL parser does not read, with others after
             // it: a batch the caller runs statement by statement (and
@@ -61,8 +73,40 @@ impl Session {
         Ok(Batch {
             statements,
             text: sql.into(),
+            parsed_text: None,
             digest_key: std::cell::Cell::new(None),
         })
+    }
+
+    /// `sql` made from the parsed statement of its shape (see
+    /// [`crate::statement_cache`]) and the shape's text, where the session
+    /// sent that shape before; `None` where it is to be parsed as written.
+    fn shaped_statement(&mut self, sql: &str) -> Option<(ast::Statement, std::sync::Arc<str>)> {
+        use crate::statement_cache::Shape;
+        let lifted = crate::statement_cache::lift(sql)?;
+        let shape = match self.statement_cache.get(&lifted.key) {
+            None => {
+                self.statement_cache.insert(lifted.key, Shape::Seen);
+                return None;
+            }
+            Some(Shape::Refused) => return None,
+            Some(Shape::Parsed(shape)) => shape,
+            Some(Shape::Seen) => match crate::statement_cache::ParsedShape::parse(lifted.text()) {
+                Some(shape) => {
+                    self.statement_cache
+                        .insert(lifted.key.clone(), Shape::Parsed(Box::new(shape)));
+                    match self.statement_cache.get(&lifted.key) {
+                        Some(Shape::Parsed(shape)) => shape,
+                        _ => return None,
+                    }
+                }
+                None => {
+                    self.statement_cache.insert(lifted.key, Shape::Refused);
+                    return None;
+                }
+            },
+        };
+        Some((shape.with_values(lifted.values)?, shape.text.clone()))
     }
 
     /// Runs statement `i` of a batch, sending any result set to `sink`.
@@ -103,7 +147,7 @@ impl Session {
         self.refresh_grants()?;
         self.slot.counters.questions.add(1);
         self.slot.begin("Query", Some(&batch.text));
-        self.statement_text = Some(batch.text.clone());
+        self.statement_text = Some(batch.parsed_text.as_ref().unwrap_or(&batch.text).clone());
         let start = std::time::Instant::now();
         crate::expr::warnings::take();
         crate::execution::recursive::take_cut_short();
@@ -312,7 +356,7 @@ impl Session {
                 return self.select(&q, &p.params.clone(), params, sink);
             }
             if !q.locks.is_empty() {
-                return self.locking_select(q, &p.params, params, sink);
+                return self.locking_select(q, &p.params, params, sink, Some(&mut p.plan));
             }
             let version = self.plan_version();
             let stale = p.plan.as_ref().is_none_or(|(_, v)| *v != version);

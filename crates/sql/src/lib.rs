@@ -32,6 +32,7 @@ mod planner;
 mod privileges;
 mod result;
 mod session;
+mod statement_cache;
 mod statements;
 pub mod waits;
 

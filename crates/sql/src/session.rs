@@ -72,6 +72,8 @@ pub struct Session {
     pub(crate) statement_text: Option<Arc<str>>,
     /// SQL prepared statements (PREPARE name FROM ...), by lowercase name.
     pub(crate) named_statements: HashMap<String, Prepared>,
+    /// Text statements' shapes, prepared once (see [`crate::statement_cache`]).
+    pub(crate) statement_cache: crate::statement_cache::StatementCache,
     /// Threads a big scan may use (`lineardb_parallel_threads`).
     pub(crate) parallel_threads: usize,
     /// Fewest rows (tree estimate) a scan needs to go parallel
@@ -371,6 +373,7 @@ impl Session {
             planned_information_schema: false,
             variables: HashMap::new(),
             named_statements: HashMap::new(),
+            statement_cache: Default::default(),
             statement_text: None,
             parallel_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             parallel_min_rows: DEFAULT_PARALLEL_MIN_ROWS,

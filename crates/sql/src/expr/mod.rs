@@ -405,7 +405,7 @@ impl Params {
     pub fn count(&self) -> usize {
         self.positions.len()
     }
-    fn index(&self, span: &sqlparser::tokenizer::Span) -> Option<usize> {
+    pub(crate) fn index(&self, span: &sqlparser::tokenizer::Span) -> Option<usize> {
         self.positions
             .binary_search(&(span.start.line, span.start.column))
             .ok()

@@ -441,7 +441,7 @@ impl Session {
     /// first, then changed, so a change never meets its own rows again)
     /// and the WHERE clause to check each against once it is locked
     /// ([`lock_matching`]).
-    fn targets(
+    pub(super) fn targets(
         &mut self,
         txn: &mut Txn,
         (table, alias): (&Arc<Table>, Option<&str>),

@@ -9,7 +9,6 @@
 //! only, without subqueries (1235 otherwise). A shared lock is taken as an
 //! exclusive one: two FOR SHARE readers of a row wait for each other where
 //! InnoDB would let both through (stricter, never wrong).
-use super::dml::Targets;
 use crate::error::{Result, SqlError};
 use crate::expr::{Env, Params};
 use crate::planner::plan::{QueryPlan, Source};
@@ -50,12 +49,16 @@ pub(crate) fn without_locks(q: &ast::Query) -> ast::Query {
 
 impl Session {
     /// Runs a SELECT with a locking clause, sending its rows to `sink`.
+    /// `kept`: a prepared statement's plan of the query without its
+    /// locking clause, made here when missing or stale and kept for its
+    /// next run.
     pub(crate) fn locking_select(
         &mut self,
         q: &ast::Query,
         params: &Params,
         args: &[Value],
         sink: &mut dyn RowSink,
+        mut kept: Option<&mut Option<(QueryPlan, (u64, u64))>>,
     ) -> Result<Outcome> {
         check_lock_clause(&q.locks)?;
         let busy = match q.locks[0].nonblock {
@@ -80,11 +83,40 @@ impl Session {
             _ => None,
         };
         self.slot.counters.com_select.add(1);
-        let mut plan = self.with_planner(&bare, params, |p| {
-            p.semi_joins = false;
-            p.plan_query(&bare)
-        })?;
-        let QueryPlan::Select(sel) = &mut plan else {
+        let version = self.plan_version();
+        let mut plan = match kept.as_ref().and_then(|k| k.as_ref()) {
+            Some((_, v)) if *v == version => kept
+                .as_mut()
+                .and_then(|k| k.take())
+                .map(|(plan, _)| plan)
+                .expect("a kept plan"),
+            _ => self.with_planner(&bare, params, |p| {
+                p.semi_joins = false;
+                p.plan_query(&bare)
+            })?,
+        };
+        let r = self.lock_and_run(&bare, select, alias, busy, &mut plan, params, args, sink);
+        if let Some(kept) = kept {
+            *kept = Some((plan, self.kept_plan_version()));
+        }
+        r
+    }
+
+    /// Locks the rows `plan`'s query (`bare`, whose SELECT is `select`)
+    /// reads and runs the plan over them; the plan is left as it was.
+    #[allow(clippy::too_many_arguments)]
+    fn lock_and_run(
+        &mut self,
+        bare: &ast::Query,
+        select: &ast::Select,
+        alias: Option<String>,
+        busy: Busy,
+        plan: &mut QueryPlan,
+        params: &Params,
+        args: &[Value],
+        sink: &mut dyn RowSink,
+    ) -> Result<Outcome> {
+        let QueryPlan::Select(sel) = plan else {
             return Err(SqlError::unsupported("a locking read of a set operation"));
         };
         let Source::Table(ts) = &sel.source else {
@@ -118,18 +150,16 @@ impl Session {
         };
         let selection = select.selection.as_ref();
         let rows = self.in_transaction(|s, txn| {
-            let targets = Targets {
-                keys: s.matching_keys(
-                    &table,
-                    alias.as_deref(),
-                    selection,
-                    &order_by,
-                    params,
-                    args,
-                )?,
-                filter: s.row_filter(&table, alias.as_deref(), selection, params)?,
-                searched: true,
-            };
+            // A WHERE clause fixing the primary key locks that row alone,
+            // as an UPDATE's does: no search.
+            let targets = s.targets(
+                txn,
+                (&table, alias.as_deref()),
+                selection,
+                &order_by,
+                params,
+                args,
+            )?;
             let mut rows = Vec::new();
             for pk in &targets.keys {
                 if rows.len() as u64 >= wanted {
@@ -150,9 +180,12 @@ impl Session {
             }
             Ok(rows)
         })?;
-        sel.source = Source::Rows(rows);
-        plan.run(args, &self.run_context(&ReadView::latest()), sink)?;
-        Ok(Outcome::Rows)
+        let searched = std::mem::replace(&mut sel.source, Source::Rows(rows));
+        let r = plan.run(args, &self.run_context(&ReadView::latest()), sink);
+        if let QueryPlan::Select(sel) = plan {
+            sel.source = searched;
+        }
+        r.map(|()| Outcome::Rows)
     }
 }
 

@@ -34,7 +34,7 @@ impl Session {
             }
         }
         if !q.locks.is_empty() {
-            return self.locking_select(q, params, args, sink);
+            return self.locking_select(q, params, args, sink, None);
         }
         self.slot.counters.com_select.add(1);
         let plan = self.plan_select(q, params)?;
