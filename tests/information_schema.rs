@@ -26,6 +26,10 @@ const TABLES: &[&str] = &[
     "ENGINES",
     "PLUGINS",
     "PROCESSLIST",
+    "USER_PRIVILEGES",
+    "SCHEMA_PRIVILEGES",
+    "TABLE_PRIVILEGES",
+    "COLUMN_PRIVILEGES",
     "ROUTINES",
     "PARAMETERS",
     "TRIGGERS",
@@ -165,6 +169,10 @@ fn information_schema_rows_follow_privileges() {
         "DROP USER IF EXISTS 'isu'@'%'",
         "CREATE USER 'isu'@'%'",
         "GRANT SELECT (b) ON isp.seen TO 'isu'@'%'",
+        "GRANT INSERT (a, b), UPDATE (b) ON isp.seen TO 'isu'@'%'",
+        "GRANT DELETE ON isp.seen TO 'isu'@'%' WITH GRANT OPTION",
+        "GRANT SELECT, INSERT, CREATE VIEW ON isq.* TO 'isu'@'%'",
+        "GRANT PROCESS, RELOAD ON *.* TO 'isu'@'%'",
     ];
     let as_root = |url: &str| outcomes(url, "isp", &setup, &[], Shown::Rows);
     as_root(&server.url(""));
@@ -175,6 +183,11 @@ fn information_schema_rows_follow_privileges() {
         "SELECT COLUMN_NAME, PRIVILEGES FROM information_schema.COLUMNS \
          WHERE TABLE_SCHEMA = 'isp' ORDER BY TABLE_NAME, ORDINAL_POSITION",
         "SELECT INDEX_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = 'isp'",
+        // Its own grants, one row per privilege.
+        "SELECT * FROM information_schema.USER_PRIVILEGES",
+        "SELECT * FROM information_schema.SCHEMA_PRIVILEGES ORDER BY PRIVILEGE_TYPE",
+        "SELECT * FROM information_schema.TABLE_PRIVILEGES",
+        "SELECT * FROM information_schema.COLUMN_PRIVILEGES ORDER BY COLUMN_NAME, PRIVILEGE_TYPE",
     ];
     let as_user = |port: u16| {
         use mysql::prelude::*;

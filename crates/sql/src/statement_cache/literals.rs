@@ -18,7 +18,7 @@ use sqlparser::ast;
 
 /// The longest text, and the most values, lifted: a longer statement (a
 /// dump's INSERT) is dominated by its own execution.
-const MAX_TEXT: usize = 8 << 10;
+const MAX_TEXT: usize = 4 << 10;
 const MAX_VALUES: usize = 128;
 
 /// A statement's text with its lifted literals as `?`, and their values.

@@ -9,7 +9,8 @@
 //! text as written, planned and run as any text statement is.
 //!
 //! The cache is the session's own (no shared memory is written); it holds
-//! at most [`MAX_SHAPES`] shapes and forgets them all when full.
+//! at most [`MAX_SHAPES`] shapes: when full, the shapes seen once are
+//! forgotten, and all of them if that frees nothing.
 
 mod literals;
 
@@ -21,7 +22,7 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 
 /// The most statement shapes a session keeps.
-const MAX_SHAPES: usize = 256;
+const MAX_SHAPES: usize = 128;
 
 /// What a session knows of one statement shape.
 pub(crate) enum Shape {
@@ -98,7 +99,10 @@ impl StatementCache {
 
     pub(crate) fn insert(&mut self, key: String, shape: Shape) {
         if self.shapes.len() >= MAX_SHAPES && !self.shapes.contains_key(&key) {
-            self.shapes.clear();
+            self.shapes.retain(|_, s| !matches!(s, Shape::Seen));
+            if self.shapes.len() >= MAX_SHAPES {
+                self.shapes.clear();
+            }
         }
         self.shapes.insert(key, shape);
     }
@@ -125,5 +129,18 @@ mod tests {
             let written = crate::parser::parse(sql).unwrap().pop().unwrap();
             assert_eq!(made.to_string(), written.to_string(), "{sql}");
         }
+    }
+
+    #[test]
+    fn a_full_cache_forgets_shapes_seen_once_first() {
+        let mut cache = StatementCache::default();
+        let parsed = ParsedShape::parse("SELECT a FROM t WHERE b = ?").unwrap();
+        cache.insert("p".into(), Shape::Parsed(Box::new(parsed)));
+        for i in 0..MAX_SHAPES {
+            cache.insert(format!("s{i}"), Shape::Seen);
+        }
+        assert!(matches!(cache.get("p"), Some(Shape::Parsed(_))));
+        assert!(cache.get("s0").is_none());
+        assert!(cache.get(&format!("s{}", MAX_SHAPES - 1)).is_some());
     }
 }

@@ -485,29 +485,39 @@ impl Session {
                             },
                             &format!("{}@{}", grantor.user, grantor.host),
                         )?;
+                        // Each column's privileges of this statement
+                        // together (`INSERT (a, b), UPDATE (b)`: b takes
+                        // both), added to what it held.
+                        let mut granted: Vec<(&String, u64)> = Vec::new();
                         for (bit, columns) in &privileges.columns {
                             for c in columns {
-                                let old = accounts
-                                    .columns
-                                    .iter()
-                                    .find(|g| {
-                                        mine(&g.account)
-                                            && g.db.eq_ignore_ascii_case(db)
-                                            && g.table.eq_ignore_ascii_case(t)
-                                            && g.column.eq_ignore_ascii_case(c)
-                                    })
-                                    .map_or(0, |g| g.bits);
-                                tables.put_column_grant(
-                                    txn,
-                                    &ColumnGrant {
-                                        account: account.clone(),
-                                        db: db.clone(),
-                                        table: t.clone(),
-                                        column: c.clone(),
-                                        bits: old | bit,
-                                    },
-                                )?;
+                                match granted.iter_mut().find(|(n, _)| n.eq_ignore_ascii_case(c)) {
+                                    Some((_, bits)) => *bits |= bit,
+                                    None => granted.push((c, *bit)),
+                                }
                             }
+                        }
+                        for (c, bit) in granted {
+                            let old = accounts
+                                .columns
+                                .iter()
+                                .find(|g| {
+                                    mine(&g.account)
+                                        && g.db.eq_ignore_ascii_case(db)
+                                        && g.table.eq_ignore_ascii_case(t)
+                                        && g.column.eq_ignore_ascii_case(c)
+                                })
+                                .map_or(0, |g| g.bits);
+                            tables.put_column_grant(
+                                txn,
+                                &ColumnGrant {
+                                    account: account.clone(),
+                                    db: db.clone(),
+                                    table: t.clone(),
+                                    column: c.clone(),
+                                    bits: old | bit,
+                                },
+                            )?;
                         }
                     }
                 }

@@ -725,7 +725,19 @@ impl Session {
                     }
                     _ => return Err(SqlError::syntax("SHOW INDEX FROM <table> [FROM <db>]")),
                 };
-                let t = self.table_to_show(&parts, true)?;
+                // A view has no indexes: no rows, as in MariaDB.
+                let rows = match self.table_to_show(&parts, true) {
+                    Ok(t) => index_rows(&t),
+                    Err(e)
+                        if e.code == 1235 && {
+                            let (db, name) = self.qualified(&parts)?;
+                            self.engine.view(&db, &name)?.is_some()
+                        } =>
+                    {
+                        Vec::new()
+                    }
+                    Err(e) => return Err(e),
+                };
                 self.rows(
                     sink,
                     &[
@@ -744,7 +756,7 @@ impl Session {
                         "Index_comment",
                         "Ignored",
                     ],
-                    index_rows(&t),
+                    rows,
                 )
             }
             ["GRANTS"] => self.show_grants(&None, sink),

@@ -7,6 +7,7 @@
 //! tables of objects lineardb does not have (routines, triggers, events,
 //! partitions, roles) are empty, as they are in a MariaDB without them.
 mod columns;
+mod privileges;
 mod schema_objects;
 mod server_objects;
 
@@ -116,6 +117,10 @@ impl InfoTable {
             "COLLATION_CHARACTER_SET_APPLICABILITY" => v::collation_applicability(),
             "ENGINES" => v::engines(),
             "PLUGINS" => v::plugins(),
+            "USER_PRIVILEGES" => privileges::user_privileges(cx)?,
+            "SCHEMA_PRIVILEGES" => privileges::schema_privileges(cx)?,
+            "TABLE_PRIVILEGES" => privileges::table_privileges(cx)?,
+            "COLUMN_PRIVILEGES" => privileges::column_privileges(cx)?,
             "PROCESSLIST" => v::processlist(cx),
             "SESSION_VARIABLES" | "GLOBAL_VARIABLES" => {
                 (cx.variables)(self.name == "GLOBAL_VARIABLES")
