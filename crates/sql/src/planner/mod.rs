@@ -64,6 +64,9 @@ pub(crate) struct Planner<'a> {
     /// Correlated `[NOT] EXISTS` conjuncts may become semi (anti) joins
     /// (not in a locking read, which reads one table by itself).
     pub semi_joins: bool,
+    /// The query planned is a locking read's, whose locking clause its
+    /// caller carries out: the clause of the top query is let through.
+    pub locking_read: bool,
     /// Whether the plan holds `information_schema` rows made when it was
     /// planned (a prepared statement's plan is then made again each run).
     pub read_information_schema: bool,
@@ -137,6 +140,7 @@ impl<'a> Planner<'a> {
             ctes: Vec::new(),
             text: None,
             semi_joins: true,
+            locking_read: false,
             read_information_schema: false,
         }
     }
@@ -187,7 +191,8 @@ impl<'a> Planner<'a> {
     fn plan_body(&mut self, q: &ast::Query) -> Result<QueryPlan> {
         // (The statement gate refuses these first; a stored view's query
         // does not pass it again.)
-        if q.fetch.is_some() || !q.locks.is_empty() {
+        let locking_read = std::mem::take(&mut self.locking_read);
+        if q.fetch.is_some() || (!q.locks.is_empty() && !locking_read) {
             return Err(SqlError::unsupported("FETCH / locking clause here"));
         }
         match q.body.as_ref() {

@@ -66,8 +66,9 @@ impl Session {
             Some(ast::NonBlock::Nowait) => Busy::Fail,
             Some(ast::NonBlock::SkipLocked) => Busy::Skip,
         };
-        let bare = without_locks(q);
-        if has_subquery(&bare) {
+        // Planned as it is: the planner lets the clause through.
+        let bare = q;
+        if has_subquery(bare) {
             return Err(SqlError::unsupported("a locking read with subqueries"));
         }
         let ast::SetExpr::Select(select) = bare.body.as_ref() else {
@@ -90,12 +91,13 @@ impl Session {
                 .and_then(|k| k.take())
                 .map(|(plan, _)| plan)
                 .expect("a kept plan"),
-            _ => self.with_planner(&bare, params, |p| {
+            _ => self.with_planner(bare, params, |p| {
                 p.semi_joins = false;
-                p.plan_query(&bare)
+                p.locking_read = true;
+                p.plan_query(bare)
             })?,
         };
-        let r = self.lock_and_run(&bare, select, alias, busy, &mut plan, params, args, sink);
+        let r = self.lock_and_run(bare, select, alias, busy, &mut plan, params, args, sink);
         if let Some(kept) = kept {
             *kept = Some((plan, self.kept_plan_version()));
         }
