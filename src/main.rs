@@ -443,6 +443,18 @@ struct Dbt3Args {
     out: PathBuf,
 }
 
+/// The systems an experiment through the servers runs on: lineardb, and
+/// MariaDB with `--compare mariadb`.
+fn compared_systems(compare: Option<&str>) -> anyhow::Result<Vec<String>> {
+    let mut systems = vec!["lineardb".to_string()];
+    match compare {
+        None => {}
+        Some("mariadb") => systems.push("mariadb".into()),
+        Some(other) => anyhow::bail!("--compare {other}: only mariadb is supported"),
+    }
+    Ok(systems)
+}
+
 /// The thread counts of the scaling experiments: 1, 2, 4, ... up to twice
 /// the cores, and 32 (the seeds' highest count) if that is more.
 fn default_threads() -> Vec<usize> {
@@ -617,12 +629,7 @@ fn main() -> anyhow::Result<()> {
                 })
             }
             Experiment::SysbenchOltp(a) => {
-                let mut systems = vec!["lineardb".to_string()];
-                match a.compare.as_deref() {
-                    None => {}
-                    Some("mariadb") => systems.push("mariadb".into()),
-                    Some(other) => anyhow::bail!("--compare {other}: only mariadb is supported"),
-                }
+                let systems = compared_systems(a.compare.as_deref())?;
                 let dir = lineardb_bench::harness::DataDir::new(&a.common.datadir)?;
                 let threads = if a.threads.is_empty() {
                     default_threads()
@@ -716,12 +723,7 @@ fn main() -> anyhow::Result<()> {
             }
             Experiment::Dbt3(a) => dbt3(&a),
             Experiment::Tpcc(a) => {
-                let mut systems = vec!["lineardb".to_string()];
-                match a.compare.as_deref() {
-                    None => {}
-                    Some("mariadb") => systems.push("mariadb".into()),
-                    Some(other) => anyhow::bail!("--compare {other}: only mariadb is supported"),
-                }
+                let systems = compared_systems(a.compare.as_deref())?;
                 let dir = lineardb_bench::harness::DataDir::new(&a.common.datadir)?;
                 let o = lineardb_bench::tpcc::TpccOptions {
                     servers: lineardb_bench::sysbench::SysbenchOptions {
@@ -802,12 +804,7 @@ fn plot_of(experiment: &str) -> Throughput {
 /// pool per experiment), then an index of the reports.
 fn dbt3(a: &Dbt3Args) -> anyhow::Result<()> {
     use lineardb_bench::dbt3;
-    let mut systems = vec!["lineardb".to_string()];
-    match a.compare.as_deref() {
-        None => {}
-        Some("mariadb") => systems.push("mariadb".into()),
-        Some(other) => anyhow::bail!("--compare {other}: only mariadb is supported"),
-    }
+    let systems = compared_systems(a.compare.as_deref())?;
     let answers = a.answers.clone().or_else(|| {
         let d = PathBuf::from(format!("tests/tpch-answers/sf{}", a.sf));
         d.exists().then_some(d)

@@ -155,7 +155,13 @@ pub(crate) fn lift(sql: &str) -> Option<Lifted> {
                 after_string = true;
                 continue;
             }
-            b'0'..=b'9' => {
+            // A number; `.5` too, but `t.1a` is a qualified name.
+            c if c.is_ascii_digit()
+                || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)) =>
+            {
+                if c == b'.' && after_word {
+                    return None;
+                }
                 let j = number_end(b, i)?;
                 let level = levels.last().copied().unwrap_or_default();
                 if keep_next || level.keeps() {
@@ -244,27 +250,6 @@ pub(crate) fn lift(sql: &str) -> Option<Lifted> {
                 out.key.push_str(&sql[i..i + n]);
                 i += n;
                 keep_next = true;
-                after_word = false;
-                after_string = false;
-                continue;
-            }
-            b'.' if b.get(i + 1).is_some_and(u8::is_ascii_digit) => {
-                // `.5` is a number; `t.1a` a qualified name.
-                if after_word {
-                    return None;
-                }
-                let j = number_end(b, i)?;
-                let level = levels.last().copied().unwrap_or_default();
-                if keep_next || level.keeps() {
-                    out.key.push_str(&sql[i..j]);
-                } else {
-                    kinds.push(number_kind(&sql[i..j])?);
-                    out.key.push('?');
-                    out.values
-                        .push(ast::Value::Number(sql[i..j].to_string(), false));
-                }
-                i = j;
-                keep_next = false;
                 after_word = false;
                 after_string = false;
                 continue;
