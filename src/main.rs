@@ -404,8 +404,9 @@ struct TpccArgs {
     /// Also run the same against this system: `mariadb`.
     #[arg(long)]
     compare: Option<String>,
-    /// Buffer pool of each server in MiB.
-    #[arg(long, default_value_t = 1024)]
+    /// Buffer pool of each server in MiB (ANCHORS.md's 4 GiB: ten
+    /// warehouses fit).
+    #[arg(long, default_value_t = 4096)]
     pool_mib: usize,
     /// When commits reach the disk on both servers, as
     /// innodb_flush_log_at_trx_commit (1: synced at each commit).
