@@ -75,6 +75,8 @@ const STEPS: &[(usize, &str)] = &[
     (0, "SET SESSION innodb_lock_wait_timeout = 1"),
     (0, "SELECT v FROM t WHERE id = 1 FOR UPDATE NOWAIT"),
     (0, "SELECT id FROM t ORDER BY id FOR UPDATE SKIP LOCKED"),
+    // The row a WHERE clause fixes by its key, held: skipped, not waited for.
+    (0, "SELECT v FROM t WHERE id = 1 FOR UPDATE SKIP LOCKED"),
     (0, "SELECT id FROM t WHERE id = 1 FOR UPDATE"),
     (0, "SELECT id FROM t WHERE id = 2 FOR UPDATE NOWAIT"),
     (1, "COMMIT"),

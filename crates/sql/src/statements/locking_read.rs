@@ -9,6 +9,7 @@
 //! only, without subqueries (1235 otherwise). A shared lock is taken as an
 //! exclusive one: two FOR SHARE readers of a row wait for each other where
 //! InnoDB would let both through (stricter, never wrong).
+use super::dml::Targets;
 use crate::error::{Result, SqlError};
 use crate::expr::{Env, Params};
 use crate::planner::plan::{QueryPlan, Source};
@@ -152,16 +153,32 @@ impl Session {
         };
         let selection = select.selection.as_ref();
         let rows = self.in_transaction(|s, txn| {
-            // A WHERE clause fixing the primary key locks that row alone,
-            // as an UPDATE's does: no search.
-            let targets = s.targets(
-                txn,
-                (&table, alias.as_deref()),
-                selection,
-                &order_by,
-                params,
-                args,
-            )?;
+            // A waiting read whose WHERE clause fixes the primary key locks
+            // that row alone, as an UPDATE does: no search. NOWAIT and SKIP
+            // LOCKED search, then try each row's lock without waiting.
+            let targets = if busy == Busy::Wait {
+                s.targets(
+                    txn,
+                    (&table, alias.as_deref()),
+                    selection,
+                    &order_by,
+                    params,
+                    args,
+                )?
+            } else {
+                Targets {
+                    keys: s.matching_keys(
+                        &table,
+                        alias.as_deref(),
+                        selection,
+                        &order_by,
+                        params,
+                        args,
+                    )?,
+                    filter: s.row_filter(&table, alias.as_deref(), selection, params)?,
+                    searched: true,
+                }
+            };
             let mut rows = Vec::new();
             for pk in &targets.keys {
                 if rows.len() as u64 >= wanted {
