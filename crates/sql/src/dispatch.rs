@@ -82,30 +82,8 @@ impl Session {
     /// [`crate::statement_cache`]) and the shape's text, where the session
     /// sent that shape before; `None` where it is to be parsed as written.
     fn shaped_statement(&mut self, sql: &str) -> Option<(ast::Statement, std::sync::Arc<str>)> {
-        use crate::statement_cache::Shape;
         let lifted = crate::statement_cache::lift(sql)?;
-        let shape = match self.statement_cache.get(&lifted.key) {
-            None => {
-                self.statement_cache.insert(lifted.key, Shape::Seen);
-                return None;
-            }
-            Some(Shape::Refused) => return None,
-            Some(Shape::Parsed(shape)) => shape,
-            Some(Shape::Seen) => match crate::statement_cache::ParsedShape::parse(lifted.text()) {
-                Some(shape) => {
-                    self.statement_cache
-                        .insert(lifted.key.clone(), Shape::Parsed(Box::new(shape)));
-                    match self.statement_cache.get(&lifted.key) {
-                        Some(Shape::Parsed(shape)) => shape,
-                        _ => return None,
-                    }
-                }
-                None => {
-                    self.statement_cache.insert(lifted.key, Shape::Refused);
-                    return None;
-                }
-            },
-        };
+        let shape = self.statement_cache.shape_of(&lifted)?;
         Some((shape.with_values(lifted.values)?, shape.text.clone()))
     }
 

@@ -15,7 +15,7 @@
 mod literals;
 
 use crate::expr::Params;
-pub(crate) use literals::lift;
+pub(crate) use literals::{lift, Lifted};
 use sqlparser::ast;
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -25,7 +25,7 @@ use std::sync::Arc;
 const MAX_SHAPES: usize = 128;
 
 /// What a session knows of one statement shape.
-pub(crate) enum Shape {
+enum Shape {
     /// Sent once, not parsed as a shape yet.
     Seen,
     Parsed(Box<ParsedShape>),
@@ -93,11 +93,28 @@ pub(crate) struct StatementCache {
 }
 
 impl StatementCache {
-    pub(crate) fn get(&self, key: &str) -> Option<&Shape> {
-        self.shapes.get(key)
+    /// The parsed shape of `lifted`, where this is not the first time it
+    /// is seen and its text parses with placeholders (parsed now the second
+    /// time).
+    pub(crate) fn shape_of(&mut self, lifted: &Lifted) -> Option<&ParsedShape> {
+        let next = match self.shapes.get(&lifted.key) {
+            None => Some(Shape::Seen),
+            Some(Shape::Seen) => Some(match ParsedShape::parse(lifted.text()) {
+                Some(shape) => Shape::Parsed(Box::new(shape)),
+                None => Shape::Refused,
+            }),
+            Some(Shape::Parsed(_) | Shape::Refused) => None,
+        };
+        if let Some(next) = next {
+            self.insert(lifted.key.clone(), next);
+        }
+        match self.shapes.get(&lifted.key) {
+            Some(Shape::Parsed(shape)) => Some(shape),
+            _ => None,
+        }
     }
 
-    pub(crate) fn insert(&mut self, key: String, shape: Shape) {
+    fn insert(&mut self, key: String, shape: Shape) {
         if self.shapes.len() >= MAX_SHAPES && !self.shapes.contains_key(&key) {
             self.shapes.retain(|_, s| !matches!(s, Shape::Seen));
             if self.shapes.len() >= MAX_SHAPES {
@@ -139,8 +156,8 @@ mod tests {
         for i in 0..MAX_SHAPES {
             cache.insert(format!("s{i}"), Shape::Seen);
         }
-        assert!(matches!(cache.get("p"), Some(Shape::Parsed(_))));
-        assert!(cache.get("s0").is_none());
-        assert!(cache.get(&format!("s{}", MAX_SHAPES - 1)).is_some());
+        assert!(matches!(cache.shapes.get("p"), Some(Shape::Parsed(_))));
+        assert!(!cache.shapes.contains_key("s0"));
+        assert!(cache.shapes.contains_key(&format!("s{}", MAX_SHAPES - 1)));
     }
 }

@@ -50,9 +50,8 @@ pub(crate) fn without_locks(q: &ast::Query) -> ast::Query {
 
 impl Session {
     /// Runs a SELECT with a locking clause, sending its rows to `sink`.
-    /// `kept`: a prepared statement's plan of the query without its
-    /// locking clause, made here when missing or stale and kept for its
-    /// next run.
+    /// `kept`: a prepared statement's plan of the query, made here when
+    /// missing or stale and kept for its next run.
     pub(crate) fn locking_select(
         &mut self,
         q: &ast::Query,
@@ -67,12 +66,10 @@ impl Session {
             Some(ast::NonBlock::Nowait) => Busy::Fail,
             Some(ast::NonBlock::SkipLocked) => Busy::Skip,
         };
-        // Planned as it is: the planner lets the clause through.
-        let bare = q;
-        if has_subquery(bare) {
+        if has_subquery(q) {
             return Err(SqlError::unsupported("a locking read with subqueries"));
         }
-        let ast::SetExpr::Select(select) = bare.body.as_ref() else {
+        let ast::SetExpr::Select(select) = q.body.as_ref() else {
             return Err(SqlError::unsupported("a locking read of a set operation"));
         };
         let alias = match select.from.as_slice() {
@@ -92,25 +89,26 @@ impl Session {
                 .and_then(|k| k.take())
                 .map(|(plan, _)| plan)
                 .expect("a kept plan"),
-            _ => self.with_planner(bare, params, |p| {
+            // Planned as it is: the planner lets the clause through.
+            _ => self.with_planner(q, params, |p| {
                 p.semi_joins = false;
                 p.locking_read = true;
-                p.plan_query(bare)
+                p.plan_query(q)
             })?,
         };
-        let r = self.lock_and_run(bare, select, alias, busy, &mut plan, params, args, sink);
+        let r = self.lock_and_run(q, select, alias, busy, &mut plan, params, args, sink);
         if let Some(kept) = kept {
             *kept = Some((plan, self.kept_plan_version()));
         }
         r
     }
 
-    /// Locks the rows `plan`'s query (`bare`, whose SELECT is `select`)
-    /// reads and runs the plan over them; the plan is left as it was.
+    /// Locks the rows `plan`'s query (`q`, whose SELECT is `select`) reads
+    /// and runs the plan over them; the plan is left as it was.
     #[allow(clippy::too_many_arguments)]
     fn lock_and_run(
         &mut self,
-        bare: &ast::Query,
+        q: &ast::Query,
         select: &ast::Select,
         alias: Option<String>,
         busy: Busy,
@@ -144,7 +142,7 @@ impl Session {
             (true, Some(limit)) => limit.saturating_add(count(&sel.offset)?.unwrap_or(0)),
             _ => u64::MAX,
         };
-        let order_by: Vec<ast::OrderByExpr> = match bare.order_by.as_ref().map(|o| &o.kind) {
+        let order_by: Vec<ast::OrderByExpr> = match q.order_by.as_ref().map(|o| &o.kind) {
             Some(ast::OrderByKind::Expressions(e)) => e.clone(),
             Some(ast::OrderByKind::All(_)) => {
                 return Err(SqlError::unsupported("ORDER BY ALL"));

@@ -30,13 +30,30 @@ impl Visible {
     }
 }
 
-/// `'user'@'host'`.
-fn grantee(a: &Account) -> Value {
-    Value::str(&format!("'{}'@'{}'", a.user, a.host))
-}
-
-fn grantable(bits: u64) -> Value {
-    Value::str(if bits & GRANT != 0 { "YES" } else { "NO" })
+/// One grant's rows: for each of `names`, the grantee, `def`, the grant's
+/// `objects` (database, table, column as the table has them), the
+/// privilege and whether it is grantable.
+fn grant_rows<'a>(
+    rows: &mut Vec<Vec<Value>>,
+    a: &Account,
+    objects: &[&str],
+    names: impl Iterator<Item = &'a str>,
+    grantable_bits: u64,
+) {
+    for name in names {
+        let mut row = vec![
+            Value::str(&format!("'{}'@'{}'", a.user, a.host)),
+            Value::str("def"),
+        ];
+        row.extend(objects.iter().map(|o| Value::str(o)));
+        row.push(Value::str(name));
+        row.push(Value::str(if grantable_bits & GRANT != 0 {
+            "YES"
+        } else {
+            "NO"
+        }));
+        rows.push(row);
+    }
 }
 
 /// The names of `bits` within `level`, in MariaDB's order.
@@ -55,14 +72,7 @@ pub(super) fn user_privileges(cx: &InfoContext<'_>) -> Result<Vec<Vec<Value>>> {
         if names.is_empty() {
             names.push("USAGE");
         }
-        for name in names {
-            rows.push(vec![
-                grantee(&e.account),
-                Value::str("def"),
-                Value::str(name),
-                grantable(e.access),
-            ]);
-        }
+        grant_rows(&mut rows, &e.account, &[], names.into_iter(), e.access);
     }
     Ok(rows)
 }
@@ -71,15 +81,8 @@ pub(super) fn schema_privileges(cx: &InfoContext<'_>) -> Result<Vec<Vec<Value>>>
     let v = Visible::read(cx)?;
     let mut rows = Vec::new();
     for g in v.accounts.dbs.iter().filter(|g| v.shows(&g.account)) {
-        for name in privileges(g.bits, DB_LEVEL) {
-            rows.push(vec![
-                grantee(&g.account),
-                Value::str("def"),
-                Value::str(&g.db),
-                Value::str(name),
-                grantable(g.bits),
-            ]);
-        }
+        let names = privileges(g.bits, DB_LEVEL);
+        grant_rows(&mut rows, &g.account, &[&g.db], names, g.bits);
     }
     Ok(rows)
 }
@@ -88,16 +91,8 @@ pub(super) fn table_privileges(cx: &InfoContext<'_>) -> Result<Vec<Vec<Value>>> 
     let v = Visible::read(cx)?;
     let mut rows = Vec::new();
     for g in v.accounts.tables.iter().filter(|g| v.shows(&g.account)) {
-        for name in privileges(g.bits, TABLE_LEVEL) {
-            rows.push(vec![
-                grantee(&g.account),
-                Value::str("def"),
-                Value::str(&g.db),
-                Value::str(&g.table),
-                Value::str(name),
-                grantable(g.bits),
-            ]);
-        }
+        let names = privileges(g.bits, TABLE_LEVEL);
+        grant_rows(&mut rows, &g.account, &[&g.db, &g.table], names, g.bits);
     }
     Ok(rows)
 }
@@ -117,17 +112,14 @@ pub(super) fn column_privileges(cx: &InfoContext<'_>) -> Result<Vec<Vec<Value>>>
                     && t.table.eq_ignore_ascii_case(&g.table)
             })
             .map_or(0, |t| t.bits);
-        for name in privileges(g.bits, COLUMN_LEVEL) {
-            rows.push(vec![
-                grantee(&g.account),
-                Value::str("def"),
-                Value::str(&g.db),
-                Value::str(&g.table),
-                Value::str(&g.column),
-                Value::str(name),
-                grantable(table_bits),
-            ]);
-        }
+        let names = privileges(g.bits, COLUMN_LEVEL);
+        grant_rows(
+            &mut rows,
+            &g.account,
+            &[&g.db, &g.table, &g.column],
+            names,
+            table_bits,
+        );
     }
     Ok(rows)
 }
