@@ -209,3 +209,42 @@ fn information_schema_rows_follow_privileges() {
     };
     assert_same(&as_user(server.port), &as_user(mariadb.port));
 }
+
+/// The server's own schemas: listed, entered with USE, read without a
+/// database name once there, closed to changes (1044, 1142), and the
+/// `mysql` schema's tables and its `user` view as tools read them.
+#[test]
+fn system_schemas_as_mariadb_gives_them() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    let steps = [
+        "SHOW DATABASES LIKE '%schema'",
+        "SHOW DATABASES LIKE 'mysql'",
+        "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA \
+         WHERE SCHEMA_NAME IN ('mysql', 'performance_schema', 'information_schema') ORDER BY 1",
+        "CREATE TABLE information_schema.t (a INT)",
+        "CREATE TABLE performance_schema.t (a INT)",
+        "DROP TABLE information_schema.TABLES",
+        "USE information_schema",
+        "SELECT DATABASE()",
+        "SHOW TABLES LIKE 'KEY_COLUMN%'",
+        "SELECT COUNT(*) FROM SCHEMATA WHERE SCHEMA_NAME = 'information_schema'",
+        "CREATE TABLE t (a INT)",
+        "USE INFORMATION_SCHEMA",
+        "SELECT DATABASE()",
+        "USE performance_schema",
+        "SELECT DATABASE()",
+        "USE mysql",
+        "SELECT Host, User, Select_priv, Grant_priv, Create_tablespace_priv, ssl_type, \
+         ssl_cipher, max_questions, max_user_connections, password_expired, is_role, \
+         default_role, max_statement_time FROM user WHERE User = 'root' AND Host = 'localhost'",
+        "SELECT 1 FROM mysql.user LIMIT 1",
+        "SELECT COUNT(*) FROM roles_mapping",
+        "SELECT * FROM mysql.innodb_index_stats WHERE database_name = 'nosuch'",
+        "SELECT * FROM mysql.procs_priv WHERE Db = 'nosuch'",
+        "SHOW TABLES FROM mysql LIKE 'proc%'",
+        "SHOW FULL TABLES FROM mysql LIKE 'user'",
+        "SHOW TABLES FROM mysql LIKE 'columns_p%'",
+    ];
+    same_as_mariadb(&server, &mariadb, "iss", &[], &steps, Shown::NamesAndRows);
+}

@@ -16,6 +16,7 @@
 //! let (_, rows) = s.query("SELECT name FROM t WHERE id = 2").unwrap();
 //! assert_eq!(rows.rows.len(), 1);
 //! ```
+mod bootstrap;
 mod catalog;
 mod charset;
 mod decimal_type;
@@ -46,6 +47,7 @@ pub const MAX_STRING_BYTES: usize = 64 << 20;
 /// speak MySQL 8's to a server that implements MariaDB's.
 pub const SERVER_VERSION: &str = "10.11.0-MariaDB-lineardb-0.1.0";
 
+pub use bootstrap::prepare_system_schema;
 pub use catalog::authentication::{authenticate, native_password_response};
 pub use catalog::registry::{Process, Registry, SessionSlot};
 pub use dispatch::Batch;

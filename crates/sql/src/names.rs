@@ -49,6 +49,10 @@ pub(crate) fn is_information_schema(db: &str) -> bool {
     db.eq_ignore_ascii_case("information_schema")
 }
 
+pub(crate) fn is_performance_schema(db: &str) -> bool {
+    db.eq_ignore_ascii_case(crate::catalog::perf_schema::SCHEMA)
+}
+
 /// Schemas no statement may drop: the server's own.
 pub(crate) fn is_system_schema(db: &str) -> bool {
     is_information_schema(db)

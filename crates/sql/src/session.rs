@@ -555,9 +555,17 @@ impl Session {
     /// USE / COM_INIT_DB.
     pub fn use_database(&mut self, db: &str) -> Result<()> {
         self.require_database_visible(db)?;
-        if !self.engine.database_exists(db)? {
+        // The server's own schemas are no databases of the engine; their
+        // names are kept as MariaDB spells them.
+        let db = if crate::names::is_information_schema(db) {
+            crate::catalog::information_schema::SCHEMA
+        } else if crate::names::is_performance_schema(db) {
+            crate::catalog::perf_schema::SCHEMA
+        } else if self.engine.database_exists(db)? {
+            db
+        } else {
             return Err(lineardb_table::Error::NoSuchDatabase(db.to_string()).into());
-        }
+        };
         self.facts.database = Some(db.to_string());
         self.facts_changed();
         Ok(())

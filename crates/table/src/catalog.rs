@@ -1,7 +1,8 @@
 //! The catalog: databases and table definitions, stored in the data file in
 //! the tree `__catalog` (key `D<db>` for a database, `T<db>\0<table>` for a
 //! table, `t<owner><id>` for a temporary table, value: the
-//! definition as JSON), and the open tables.
+//! definition as JSON; a definition longer than a tree entry is kept in
+//! parts, see `entries`), and the open tables.
 //!
 //! A temporary table's entry only lets the engine find its trees again
 //! after a crash: opening the engine frees them and removes the entry, so
@@ -10,10 +11,12 @@
 //! DDL is serialised by one mutex. Looking a table up takes a mutex too:
 //! sessions are expected to cache the `Arc<Table>` they get (DDL-rate, not
 //! per-row work).
+mod entries;
 mod rebuild;
 mod rename;
 mod views;
 use crate::error::{Error, Result};
+use entries::CatalogEntries;
 use crate::index_build::{build_indexes, BuildStats};
 use crate::key_range::KeyRange;
 use crate::schema::{ColumnDef, IndexDef, TableDef, Temporary};
@@ -161,7 +164,7 @@ pub struct Engine {
     store: Store,
     txns: Arc<Transactions>,
     recovery: RecoveryReport,
-    catalog: BTree,
+    catalog: CatalogEntries,
     tables: Mutex<HashMap<(String, String), Arc<Table>>>,
     /// Temporary tables by (owner, db, name), db and name lowercase.
     temporary: Mutex<HashMap<(u64, String, String), Arc<Table>>>,
@@ -255,14 +258,14 @@ impl Engine {
             Some(file) => Wal::open_file(file, pool, Durability::Sync)?,
             None => Wal::open(&path.with_extension("redo"), pool, Durability::Sync)?,
         };
-        let catalog = match store.open_tree(CATALOG_TREE)? {
+        let catalog = CatalogEntries::new(match store.open_tree(CATALOG_TREE)? {
             Some(t) => t,
             None => {
                 let t = store.create_tree(CATALOG_TREE)?;
                 wal.checkpoint()?;
                 t
             }
-        };
+        });
         let engine = Engine {
             store,
             txns: Transactions::start(wal),
@@ -499,10 +502,8 @@ impl Engine {
     fn catalog_set(&self, key: &[u8], value: Option<&[u8]>) -> Result<()> {
         let mut txn = self.begin();
         match value {
-            Some(v) => txn.put(&self.catalog, key, v)?,
-            None => {
-                txn.remove(&self.catalog, key)?;
-            }
+            Some(v) => self.catalog.put(&mut txn, key, v)?,
+            None => self.catalog.remove(&mut txn, key)?,
         }
         txn.commit()?;
         Ok(())

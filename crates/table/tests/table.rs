@@ -556,3 +556,55 @@ fn temporary_tables_are_private_and_gone_after_a_restart() {
     assert_eq!(pages_in_use(&engine), in_use_before);
     temporary(&engine, 7, "db");
 }
+
+/// A definition longer than a tree entry (many columns on small pages) is
+/// stored in parts: it survives a restart, a rename and a swap with a short
+/// one, and dropping it leaves nothing that a table of the same name reads.
+#[test]
+fn definitions_longer_than_a_page_entry_are_kept_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.ldb");
+    let wide = |name: &str, columns: usize| {
+        (0..columns).fold(
+            TableSpec::new("db", name)
+                .column(ColumnDef::new("id", int()))
+                .primary_key(&["id"]),
+            |spec, i| spec.column(ColumnDef::new(&format!("column_{i}"), int())),
+        )
+    };
+    {
+        let engine = Engine::open(&path, small_pool()).unwrap();
+        engine.create_database("db", false).unwrap();
+        let t = engine.create_table(wide("wide", 150)).unwrap();
+        let mut txn = engine.begin();
+        let row = (0..151).map(|i| Some(Value::Int(i))).collect();
+        t.insert(&mut txn, row).unwrap();
+        txn.commit().unwrap();
+        engine.create_table(wide("narrow", 2)).unwrap();
+        let name = |n: &str| ("db".to_string(), n.to_string());
+        engine
+            .rename_tables(&[
+                (name("wide"), name("swap")),
+                (name("narrow"), name("wide")),
+                (name("swap"), name("narrow")),
+            ])
+            .unwrap();
+        engine.close().unwrap();
+    }
+    {
+        let engine = Engine::open(&path, small_pool()).unwrap();
+        assert_eq!(engine.tables("db").unwrap(), vec!["narrow", "wide"]);
+        assert_eq!(engine.table("db", "wide").unwrap().def().columns.len(), 3);
+        let t = engine.table("db", "narrow").unwrap();
+        assert_eq!(t.def().columns.len(), 151);
+        assert_eq!(t.def().columns[150].name, "column_149");
+        let row = t.get(&ReadView::latest(), &[Value::Int(0)]).unwrap().unwrap();
+        assert_eq!(row[150], Value::Int(150));
+        engine.drop_table("db", "narrow", false).unwrap();
+        engine.create_table(wide("narrow", 1)).unwrap();
+        engine.close().unwrap();
+    }
+    let engine = Engine::open(&path, small_pool()).unwrap();
+    assert_eq!(engine.table("db", "narrow").unwrap().def().columns.len(), 2);
+    assert_eq!(engine.all_table_defs().unwrap().len(), 2);
+}

@@ -45,7 +45,7 @@ impl AccountEntry {
         }
     }
 
-    fn root() -> AccountEntry {
+    pub(crate) fn root() -> AccountEntry {
         AccountEntry {
             access: ALL_GLOBAL | GRANT,
             ..AccountEntry::new(Account::new("root", "localhost"), String::new())

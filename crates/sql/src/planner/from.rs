@@ -174,8 +174,13 @@ impl Planner<'_> {
                         return self.cte_item(at, alias);
                     }
                 }
-                if let [db, table] = &parts[..] {
-                    if db.eq_ignore_ascii_case(PERF_SCHEMA) {
+                let in_perf_schema = match &parts[..] {
+                    [db, table] => Some((db.as_str(), table)),
+                    [table] => self.facts.database.as_deref().map(|db| (db, table)),
+                    _ => None,
+                };
+                if let Some((db, table)) = in_perf_schema {
+                    if crate::names::is_performance_schema(db) {
                         (self.may_read_system)(PERF_SCHEMA, table)?;
                         let t = SystemTable::find(table)
                             .ok_or_else(|| SqlError::unknown_table(PERF_SCHEMA, table))?;

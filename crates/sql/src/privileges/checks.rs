@@ -175,6 +175,17 @@ impl Access<'_> {
         if self.grants.on_table(db, table) & privilege == privilege {
             return Ok(());
         }
+        if crate::names::is_information_schema(db) {
+            // Nothing but reading, for anybody: MariaDB names the schema.
+            return Err(SqlError::new(
+                1044,
+                "42000",
+                format!(
+                    "Access denied for user '{}'@'{}' to database '{db}'",
+                    self.user, self.host
+                ),
+            ));
+        }
         Err(self.table_denied(command, db, table))
     }
 

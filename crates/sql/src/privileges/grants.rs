@@ -30,6 +30,20 @@ fn db_matches(pattern: &str, db: &str) -> bool {
     pattern.eq_ignore_ascii_case(db) || crate::expr::like(db.as_bytes(), pattern.as_bytes())
 }
 
+/// What `granted` allows in `db` when it is one of the server's read-only
+/// schemas, as in MariaDB: everybody may read `information_schema` and
+/// nobody change it; `performance_schema` grants reading (and DROP, which
+/// TRUNCATE needs) and nothing else.
+fn system_schema_bits(db: &str, granted: u64) -> u64 {
+    if crate::names::is_information_schema(db) {
+        SELECT
+    } else if crate::names::is_performance_schema(db) {
+        granted & (SELECT | crate::privileges::bits::DROP)
+    } else {
+        granted
+    }
+}
+
 impl Grants {
     /// Every privilege, for an embedded session.
     pub fn superuser() -> Grants {
@@ -54,10 +68,12 @@ impl Grants {
 
     /// Privileges on every table of `db`: global and `db.*` grants.
     pub(crate) fn on_database(&self, db: &str) -> u64 {
-        self.databases
+        let granted = self
+            .databases
             .iter()
             .filter(|(pattern, _)| db_matches(pattern, db))
-            .fold(self.global, |acc, (_, bits)| acc | bits)
+            .fold(self.global, |acc, (_, bits)| acc | bits);
+        system_schema_bits(db, granted)
     }
 
     fn table_entry(&self, db: &str, table: &str) -> Option<&TablePrivileges> {
@@ -68,7 +84,8 @@ impl Grants {
 
     /// Privileges on the whole of `db`.`table`.
     pub(crate) fn on_table(&self, db: &str, table: &str) -> u64 {
-        self.on_database(db) | self.table_entry(db, table).map_or(0, |t| t.bits)
+        let granted = self.table_entry(db, table).map_or(0, |t| t.bits);
+        self.on_database(db) | system_schema_bits(db, granted)
     }
 
     /// Privileges on one column of `db`.`table`.

@@ -7,7 +7,7 @@ use crate::expr::{object_name, Params};
 use crate::privileges::bits::{BINLOG_MONITOR, SELECT, SHOW_VIEW, SLAVE_MONITOR, SUPER};
 use crate::result::{Outcome, RowSink};
 use crate::session::Session;
-use crate::statements::show_filter::{filter_rows, options_filter};
+use crate::statements::show_filter::{filter_rows, listing_header, options_filter};
 use crate::statements::view_text::canonical_view_text;
 use lineardb_table::{Table, Value};
 use sqlparser::ast;
@@ -30,15 +30,18 @@ impl Session {
                 // Only the databases the account has some privilege in,
                 // unless it holds SHOW DATABASES.
                 let all = self.has_global(crate::privileges::bits::SHOW_DATABASES);
-                let rows = self
-                    .engine
-                    .databases()?
+                let mut names = self.engine.databases()?;
+                names.push(crate::catalog::information_schema::SCHEMA.to_string());
+                names.push(crate::catalog::perf_schema::SCHEMA.to_string());
+                names.sort();
+                let rows = names
                     .into_iter()
                     .filter(|d| all || self.grants.sees_database(d))
                     .map(|d| vec![Value::str(&d)])
                     .collect();
                 let header = ["Database"];
-                self.rows(sink, &header, filter_rows(filter, &header, rows)?)
+                let shown = listing_header(header[0], filter);
+                self.rows(sink, &[shown.as_str()], filter_rows(filter, &header, rows)?)
             }
             S::ShowTables {
                 terse: false,
@@ -88,7 +91,11 @@ impl Session {
                 } else {
                     &[first.as_str()]
                 };
-                self.rows(sink, header, filter_rows(filter, header, rows)?)
+                let rows = filter_rows(filter, header, rows)?;
+                let shown = listing_header(&first, filter);
+                let mut shown_header = header.to_vec();
+                shown_header[0] = &shown;
+                self.rows(sink, &shown_header, rows)
             }
             S::ShowVariables { filter, global, .. } => {
                 let rows = self.variable_rows(*global);

@@ -23,6 +23,15 @@ pub(crate) fn options_filter(
     })
 }
 
+/// The first column's name of SHOW DATABASES and SHOW TABLES: MariaDB
+/// adds a LIKE filter's pattern to it (`Database (%s)`).
+pub(crate) fn listing_header(name: &str, filter: Option<&ast::ShowStatementFilter>) -> String {
+    match filter {
+        Some(ast::ShowStatementFilter::Like(pattern)) => format!("{name} ({pattern})"),
+        _ => name.to_string(),
+    }
+}
+
 /// The rows `filter` keeps (`columns` names each row's values).
 pub(crate) fn filter_rows(
     filter: Option<&ast::ShowStatementFilter>,

@@ -74,22 +74,20 @@ impl Engine {
         }
         let mut txn = self.begin();
         for def in &children {
-            txn.put(
-                &self.catalog,
+            self.catalog.put(
+                &mut txn,
                 &table_key(&def.database, &def.name),
                 &serde_json::to_vec(def).expect("serializable"),
             )?;
         }
         for ((db, name), def) in &names {
             match def {
-                Some(def) => txn.put(
-                    &self.catalog,
+                Some(def) => self.catalog.put(
+                    &mut txn,
                     &table_key(db, name),
                     &serde_json::to_vec(def).expect("serializable"),
                 )?,
-                None => {
-                    txn.remove(&self.catalog, &table_key(db, name))?;
-                }
+                None => self.catalog.remove(&mut txn, &table_key(db, name))?,
             }
         }
         txn.commit()?;
@@ -162,10 +160,10 @@ impl Engine {
         }
         let mut txn = self.begin();
         if old_key != new_key {
-            txn.remove(&self.catalog, &old_key)?;
+            self.catalog.remove(&mut txn, &old_key)?;
         }
-        txn.put(
-            &self.catalog,
+        self.catalog.put(
+            &mut txn,
             &new_key,
             &serde_json::to_vec(&def).expect("serializable"),
         )?;

@@ -73,6 +73,17 @@ pub(super) fn schemata(cx: &InfoContext<'_>) -> Result<Vec<Vec<Value>>> {
             s(""),
         ]);
     }
+    let perf_schema = crate::catalog::perf_schema::SCHEMA;
+    if cx.grants.global & SHOW_DATABASES != 0 || cx.grants.sees_database(perf_schema) {
+        rows.push(vec![
+            s("def"),
+            s(perf_schema),
+            s("utf8mb4"),
+            s("utf8mb4_general_ci"),
+            Value::Null,
+            s(""),
+        ]);
+    }
     Ok(rows)
 }
 
