@@ -59,6 +59,10 @@ const STATUS_IN_TRANS: u16 = 1;
 const STATUS_AUTOCOMMIT: u16 = 2;
 const STATUS_IN_TRANS_READONLY: u16 = 0x2000;
 const STATUS_MORE_RESULTS: u16 = 8;
+/// SERVER_SESSION_STATE_CHANGED: the OK packet lists what changed.
+const STATUS_SESSION_STATE_CHANGED: u16 = 0x4000;
+/// SESSION_TRACK_SCHEMA: a session state change naming the new database.
+const TRACK_SCHEMA: u8 = 1;
 
 pub struct Conn<S: Read + Write> {
     io: PacketIo<S>,
@@ -67,6 +71,9 @@ pub struct Conn<S: Read + Write> {
     multi_statements: bool,
     /// CLIENT_SESSION_TRACK was agreed: every OK packet carries its info.
     session_track: bool,
+    /// The default database the client was last told of (at login, or by
+    /// an OK packet's session state): an OK packet reports a change.
+    reported_schema: Option<String>,
     statements: HashMap<u32, Statement>,
     next_statement: u32,
     /// The last statement's reply, held back until its commit is durable.
@@ -413,6 +420,7 @@ pub fn handshake<S: Read + Write>(
         session,
         multi_statements: caps & MULTI_STATEMENTS != 0,
         session_track: caps & SESSION_TRACK != 0,
+        reported_schema: None,
         statements: HashMap::new(),
         next_statement: 1,
         parked: None,
@@ -426,6 +434,7 @@ pub fn handshake<S: Read + Write>(
             return Ok(None);
         }
     }
+    conn.reported_schema = conn.session.database().map(str::to_string);
     conn.send_ok(0, 0, "")?;
     conn.io.flush()?;
     Ok(Some(conn))
@@ -481,16 +490,46 @@ impl<S: Read + Write> Conn<S> {
         info: &str,
         extra_status: u16,
     ) -> io::Result<()> {
+        let schema_change = self.schema_change();
+        let mut status = self.status() | extra_status;
+        if schema_change.is_some() {
+            status |= STATUS_SESSION_STATE_CHANGED;
+        }
         let mut p = vec![0];
         put_lenenc_int(&mut p, affected);
         put_lenenc_int(&mut p, last_id);
-        p.extend_from_slice(&(self.status() | extra_status).to_le_bytes());
+        p.extend_from_slice(&status.to_le_bytes());
         p.extend_from_slice(&self.session.warning_count().to_le_bytes());
         if self.session_track || !info.is_empty() {
             // Length-encoded, as MariaDB sends it and libmariadb reads it.
             put_lenenc_str(&mut p, info.as_bytes());
         }
+        if let Some(schema) = schema_change {
+            // One change: its type, then its data (the name, itself
+            // length-encoded), each length-encoded.
+            let mut data = Vec::new();
+            put_lenenc_str(&mut data, schema.as_bytes());
+            let mut change = vec![TRACK_SCHEMA];
+            put_lenenc_int(&mut change, data.len() as u64);
+            change.extend_from_slice(&data);
+            put_lenenc_str(&mut p, &change);
+            self.reported_schema = Some(schema).filter(|s| !s.is_empty());
+        }
         self.io.write(&p)
+    }
+
+    /// The default database to report in the next OK packet: the session's
+    /// when the client tracks it and was told another ("" for none).
+    fn schema_change(&self) -> Option<String> {
+        let now = self.session.database();
+        if !self.session_track || now == self.reported_schema.as_deref() {
+            return None;
+        }
+        let tracked = self
+            .session
+            .variable("session_track_schema")
+            .is_some_and(|v| v.to_text().is_some_and(|t| t == "1" || t.eq_ignore_ascii_case("ON")));
+        tracked.then(|| now.unwrap_or_default().to_string())
     }
 
     fn send_err(&mut self, e: &SqlError) -> io::Result<()> {
