@@ -63,6 +63,10 @@ const STATUS_MORE_RESULTS: u16 = 8;
 const STATUS_SESSION_STATE_CHANGED: u16 = 0x4000;
 /// SESSION_TRACK_SCHEMA: a session state change naming the new database.
 const TRACK_SCHEMA: u8 = 1;
+/// MARIADB_CLIENT_EXTENDED_METADATA, among MariaDB's own capabilities (the
+/// greeting's and the login's last four reserved bytes): column
+/// definitions then name a column's format (`json`) and extended type.
+const EXTENDED_METADATA: u32 = 1 << 3;
 
 pub struct Conn<S: Read + Write> {
     io: PacketIo<S>,
@@ -71,6 +75,8 @@ pub struct Conn<S: Read + Write> {
     multi_statements: bool,
     /// CLIENT_SESSION_TRACK was agreed: every OK packet carries its info.
     session_track: bool,
+    /// MARIADB_CLIENT_EXTENDED_METADATA was agreed.
+    extended_metadata: bool,
     /// The default database the client was last told of (at login, or by
     /// an OK packet's session state): an OK packet reports a change.
     reported_schema: Option<String>,
@@ -115,6 +121,8 @@ struct Sink<'a, S: Read + Write> {
     binary: bool,
     kinds: Vec<Encoding>,
     buf: Vec<u8>,
+    /// Column definitions carry MariaDB's extended metadata.
+    extended: bool,
     /// The executed statement's parameters (none for a query).
     parameters: Bound<'a>,
 }
@@ -147,9 +155,9 @@ impl<S: Read + Write> RowSink for Sink<'_, S> {
                 let p = usize::from(p);
                 let sent = self.parameters.types.get(p).copied();
                 let value = self.parameters.values.get(p);
-                self.kinds[i] = parameter_column_def(c, sent, value, &mut self.buf);
+                self.kinds[i] = parameter_column_def(c, sent, value, self.extended, &mut self.buf);
             } else {
-                column_def(c, &mut self.buf);
+                column_def(c, self.extended, &mut self.buf);
             }
             self.io.write(&self.buf).map_err(io_err)?;
         }
@@ -329,7 +337,8 @@ pub fn handshake<S: Read + Write>(
     p.extend_from_slice(&STATUS_AUTOCOMMIT.to_le_bytes());
     p.extend_from_slice(&((offered >> 16) as u16).to_le_bytes());
     p.push(21);
-    p.extend_from_slice(&[0; 10]);
+    p.extend_from_slice(&[0; 6]);
+    p.extend_from_slice(&EXTENDED_METADATA.to_le_bytes());
     p.extend_from_slice(&scramble[8..]);
     p.push(0);
     p.extend_from_slice(b"mysql_native_password\0");
@@ -372,7 +381,9 @@ pub fn handshake<S: Read + Write>(
     let caps = r.u32()? & SERVER_CAPS;
     let _max_packet = r.u32()?;
     let _charset = r.u8()?;
-    r.take(23)?;
+    let reserved = r.take(23)?;
+    let mariadb_caps =
+        EXTENDED_METADATA & u32::from_le_bytes(reserved[19..23].try_into().expect("4 bytes"));
     let user = String::from_utf8_lossy(r.nul_str()?).into_owned();
     let auth = if caps & PLUGIN_AUTH_LENENC != 0 {
         r.lenenc_str()?
@@ -421,6 +432,7 @@ pub fn handshake<S: Read + Write>(
         multi_statements: caps & MULTI_STATEMENTS != 0,
         session_track: caps & SESSION_TRACK != 0,
         reported_schema: None,
+        extended_metadata: mariadb_caps & EXTENDED_METADATA != 0,
         statements: HashMap::new(),
         next_statement: 1,
         parked: None,
@@ -528,7 +540,10 @@ impl<S: Read + Write> Conn<S> {
         let tracked = self
             .session
             .variable("session_track_schema")
-            .is_some_and(|v| v.to_text().is_some_and(|t| t == "1" || t.eq_ignore_ascii_case("ON")));
+            .is_some_and(|v| {
+                v.to_text()
+                    .is_some_and(|t| t == "1" || t.eq_ignore_ascii_case("ON"))
+            });
         tracked.then(|| now.unwrap_or_default().to_string())
     }
 
@@ -706,6 +721,7 @@ impl<S: Read + Write> Conn<S> {
                 binary: false,
                 kinds: Vec::new(),
                 buf: Vec::new(),
+                extended: self.extended_metadata,
                 parameters: Bound::default(),
             };
             let r = self.session.execute_in(batch, i, &mut sink);
@@ -761,7 +777,7 @@ impl<S: Read + Write> Conn<S> {
                     Ok(_) => {
                         for c in &collect.columns {
                             let mut p = Vec::new();
-                            column_def(c, &mut p);
+                            column_def(c, self.extended_metadata, &mut p);
                             p.push(0xfb); // no default shown
                             self.io.write(&p)?;
                         }
@@ -855,7 +871,7 @@ impl<S: Read + Write> Conn<S> {
             };
             for _ in 0..params {
                 let mut d = Vec::new();
-                column_def(&parameter, &mut d);
+                column_def(&parameter, self.extended_metadata, &mut d);
                 self.io.write(&d)?;
             }
             self.io.write(&eof(self.status(), 0))?;
@@ -863,7 +879,7 @@ impl<S: Read + Write> Conn<S> {
         if !columns.is_empty() {
             for c in &columns {
                 let mut d = Vec::new();
-                column_def(c, &mut d);
+                column_def(c, self.extended_metadata, &mut d);
                 self.io.write(&d)?;
             }
             self.io.write(&eof(self.status(), 0))?;
@@ -1005,6 +1021,7 @@ impl<S: Read + Write> Conn<S> {
             binary: true,
             kinds: Vec::new(),
             buf: Vec::new(),
+            extended: self.extended_metadata,
             parameters: Bound {
                 types: &st.types,
                 values: &params,

@@ -226,8 +226,8 @@ fn expression(c: &Column) -> Definition {
 }
 
 /// A column definition packet's body.
-pub(crate) fn column_def(c: &Column, out: &mut Vec<u8>) {
-    put_definition(c, &definition(c), out)
+pub(crate) fn column_def(c: &Column, extended: bool, out: &mut Vec<u8>) {
+    put_definition(c, &definition(c), extended, out)
 }
 
 /// The definition of a parameter alone in a result (`SELECT ?`, column
@@ -240,6 +240,7 @@ pub(crate) fn parameter_column_def(
     c: &Column,
     sent: Option<(u8, bool)>,
     value: Option<&Value>,
+    extended: bool,
     out: &mut Vec<u8>,
 ) -> Encoding {
     let Some((type_code, unsigned)) = sent else {
@@ -248,7 +249,7 @@ pub(crate) fn parameter_column_def(
             wire: ExprWire::Kind,
             ..c.clone()
         };
-        column_def(&c, out);
+        column_def(&c, extended, out);
         return Encoding::of(&c);
     };
     let null = value.is_none_or(Value::is_null);
@@ -319,11 +320,26 @@ pub(crate) fn parameter_column_def(
             )
         }
     };
-    put_definition(c, &d, out);
+    put_definition(c, &d, extended, out);
     encoding
 }
 
-fn put_definition(c: &Column, d: &Definition, out: &mut Vec<u8>) {
+/// MariaDB's extended metadata of `c`: entries of a kind (0: the type's
+/// name, 1: the format's) and a length-encoded name.
+fn extended_metadata(c: &Column) -> Vec<u8> {
+    let mut info = Vec::new();
+    if c.data_type == Some(lineardb_table::DataType::Uuid) {
+        info.push(0);
+        put_lenenc_str(&mut info, b"uuid");
+    }
+    if c.json {
+        info.push(1);
+        put_lenenc_str(&mut info, b"json");
+    }
+    info
+}
+
+fn put_definition(c: &Column, d: &Definition, extended: bool, out: &mut Vec<u8>) {
     // The names with their length bytes, then 13 fixed bytes.
     out.reserve(
         4 + c.schema.len()
@@ -340,6 +356,9 @@ fn put_definition(c: &Column, d: &Definition, out: &mut Vec<u8>) {
     put_lenenc_str(out, c.org_table.as_bytes());
     put_lenenc_str(out, c.name.as_bytes());
     put_lenenc_str(out, c.org_name.as_bytes());
+    if extended {
+        put_lenenc_str(out, &extended_metadata(c));
+    }
     out.push(0x0c);
     out.extend_from_slice(&d.charset.to_le_bytes());
     out.extend_from_slice(&d.length.to_le_bytes());

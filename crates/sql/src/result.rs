@@ -113,6 +113,9 @@ pub struct Column {
     pub decimals: Option<u8>,
     /// How an expression's column is typed beyond its kind and length.
     pub wire: ExprWire,
+    /// JSON text: a column declared JSON or a JSON function's result
+    /// (MariaDB's extended metadata names its format `json`).
+    pub json: bool,
 }
 
 /// What MariaDB's type of an expression says beyond its value kind.
@@ -244,6 +247,7 @@ impl Column {
         col.length = display_length(c.data_type, c.display_width, c.fsp);
         col.attributes = ColumnAttributes::of(def, i);
         col.default = Some(c.default.clone());
+        col.json = crate::names::declared_json(def, i);
         col
     }
 
@@ -271,6 +275,7 @@ impl Column {
             default: None,
             decimals: None,
             wire: ExprWire::Kind,
+            json: false,
         }
     }
 }

@@ -598,7 +598,10 @@ fn definitions_longer_than_a_page_entry_are_kept_whole() {
         let t = engine.table("db", "narrow").unwrap();
         assert_eq!(t.def().columns.len(), 151);
         assert_eq!(t.def().columns[150].name, "column_149");
-        let row = t.get(&ReadView::latest(), &[Value::Int(0)]).unwrap().unwrap();
+        let row = t
+            .get(&ReadView::latest(), &[Value::Int(0)])
+            .unwrap()
+            .unwrap();
         assert_eq!(row[150], Value::Int(150));
         engine.drop_table("db", "narrow", false).unwrap();
         engine.create_table(wide("narrow", 1)).unwrap();

@@ -723,7 +723,11 @@ impl Describer<'_> {
                 }
             }
             Func::Bitwise(_) => longlong(21, true, any_nullable()),
-            Func::Builtin(b) | Func::Collated(b, _) => self.builtin(b, args, described),
+            Func::Builtin(b) | Func::Collated(b, _) => {
+                let mut column = self.builtin(b, args, described);
+                column.json = crate::function::json::is_json_valued(b.name());
+                column
+            }
             Func::BytesAsChars | Func::CharsAsBytes => first(),
         }
     }

@@ -114,13 +114,19 @@ impl CatalogEntries {
                 None => return Ok(None),
             }
         }
-        Ok((value.len() == header.len as usize && checksum(&value) == header.checksum)
-            .then_some(value))
+        Ok(
+            (value.len() == header.len as usize && checksum(&value) == header.checksum)
+                .then_some(value),
+        )
     }
 
     /// Calls `f` with each entry whose key starts with `prefix` (and the
     /// ones after it, until `f` returns false), values whole.
-    pub(super) fn scan(&self, prefix: &[u8], mut f: impl FnMut(&[u8], &[u8]) -> bool) -> Result<()> {
+    pub(super) fn scan(
+        &self,
+        prefix: &[u8],
+        mut f: impl FnMut(&[u8], &[u8]) -> bool,
+    ) -> Result<()> {
         let mut failed = None;
         self.tree.scan(prefix, |k, v| {
             if Header::parse(v).is_none() {
@@ -141,7 +147,10 @@ impl CatalogEntries {
 
     /// Sets `key` to `value` in `txn`.
     pub(super) fn put(&self, txn: &mut Txn, key: &[u8], value: &[u8]) -> Result<()> {
-        debug_assert!(value.first() != Some(&MARK), "a whole value never starts with the marker");
+        debug_assert!(
+            value.first() != Some(&MARK),
+            "a whole value never starts with the marker"
+        );
         let old_parts = self.parts_of(key)?;
         if key.len() + value.len() <= self.tree.max_entry_len() {
             txn.put(&self.tree, key, value)?;
@@ -201,7 +210,10 @@ mod tests {
             checksum: checksum(b"abc"),
         };
         let parsed = Header::parse(&h.encode()).expect("a header");
-        assert_eq!((parsed.parts, parsed.len, parsed.checksum), (3, 9000, h.checksum));
+        assert_eq!(
+            (parsed.parts, parsed.len, parsed.checksum),
+            (3, 9000, h.checksum)
+        );
         assert!(Header::parse(br#"{"name":"t","columns":[]}"#).is_none());
         assert!(Header::parse(b"db\0utf8mb4_bin").is_none());
     }

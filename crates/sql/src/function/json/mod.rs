@@ -131,6 +131,12 @@ const JSON_VALUED: &[&str] = &[
     "JSON_OBJECTAGG",
 ];
 
+/// Whether function `name` (upper case) gives JSON text: its result
+/// column's format is `json` in MariaDB's extended metadata.
+pub(crate) fn is_json_valued(name: &str) -> bool {
+    JSON_VALUED.contains(&name)
+}
+
 /// The letter the compiler passes for an argument of a function that
 /// writes values into JSON (see [`Builtin::json_arguments`]).
 pub(crate) fn argument_letter(e: &sqlparser::ast::Expr) -> char {
