@@ -93,6 +93,16 @@ const STEPS: &[&str] = &[
      CAST('2020-01-01 10:00:00.123456' AS DATETIME(3)), CAST('10:00:00.56' AS TIME(1)), \
      CAST('2020-01-01' AS DATETIME(6)), CAST('-838:59:59.9999' AS TIME(2))",
     "SELECT CAST('2020-01-01' AS DATETIME(7))",
+    // A CHAR cast naming its character set, as GUI tools write it.
+    "SELECT CAST('abc' AS CHAR CHARACTER SET utf8) AS a, CAST('abc' AS CHAR(2) CHARACTER SET \
+     utf8mb4) AS b, CONVERT('xy', CHAR CHARACTER SET utf8) AS c, CAST('abc' AS CHAR CHARSET utf8)",
+    "SELECT HEX(CAST('abc' AS CHAR CHARACTER SET binary)), CAST('abc' AS CHAR(2) CHARACTER SET \
+     binary), COLLATION(CAST('abc' AS CHAR CHARACTER SET utf8mb4))",
+    // CHAR(n) and BINARY(n) cut what is longer (warning 1292), BINARY(n)
+    // pads with zero bytes.
+    "SELECT CAST('abc' AS CHAR(2)), CAST('abc' AS BINARY(2)), HEX(CAST('ab' AS BINARY(4))), \
+     CAST('ab' AS CHAR(4)), CAST(12345 AS CHAR(3)), CAST('äöü' AS CHAR(2)), CONVERT('xyz', CHAR(1))",
+    "SHOW WARNINGS",
     "SELECT NULL IS TRUE, NULL IS NOT TRUE, NULL IS FALSE, NULL IS NOT FALSE, NULL IS UNKNOWN, \
      2 IS NOT UNKNOWN, 0.5 IS TRUE, 0 IS FALSE, 'a' IS TRUE, (1 = 1) IS TRUE",
 ];

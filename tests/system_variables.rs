@@ -50,7 +50,7 @@ fn variables_read_as_mariadb() {
 fn variables_not_followed_refuse_other_values() {
     let server = Server::start();
     for set in [
-        "SET sql_safe_updates = 1",
+        "SET sql_auto_is_null = 1",
         "SET auto_increment_increment = 2",
         "SET GLOBAL read_only = 1",
         "SET tx_read_only = 1",
@@ -242,5 +242,56 @@ fn select_limit_as_mariadb() {
             "SELECT * FROM sl ORDER BY a",
         ],
         Shown::NamesAndRows,
+    );
+}
+
+/// `sql_safe_updates` (MySQL Workbench turns it on): 1175 for a DELETE
+/// without WHERE, and for an UPDATE or DELETE without LIMIT that finds its
+/// rows by no key; what finds them by a key or is limited runs.
+#[test]
+fn safe_updates_as_mariadb() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    same_as_mariadb(
+        &server,
+        &mariadb,
+        "safeup",
+        &[
+            "CREATE TABLE su (id INT PRIMARY KEY, k INT, v INT, KEY (k))",
+            "CREATE TABLE nokey (a INT, b INT)",
+            "INSERT INTO su VALUES (1, 1, 1), (2, 2, 2), (3, 3, 3), (4, 4, 4)",
+            "INSERT INTO nokey VALUES (1, 1), (2, 2)",
+        ],
+        &[
+            "SET SQL_SAFE_UPDATES = 1",
+            "SELECT @@sql_safe_updates",
+            "UPDATE su SET v = 0",
+            "UPDATE su SET v = 0 WHERE v = 1",
+            "UPDATE su SET v = 0 WHERE 1 = 1",
+            "UPDATE su SET v = 0 WHERE id > 0 OR v = 1",
+            "UPDATE su SET v = 10 WHERE id = 1",
+            "UPDATE su SET v = 11 WHERE k > 3",
+            "UPDATE su SET v = 12 WHERE id IN (2, 3)",
+            "UPDATE su SET v = 13 WHERE v = 12 LIMIT 1",
+            "UPDATE su SET v = 14 LIMIT 1",
+            "DELETE FROM su",
+            "DELETE FROM su LIMIT 1",
+            "DELETE FROM su WHERE v = 99",
+            "DELETE FROM su WHERE id + 0 = 4",
+            "DELETE FROM su WHERE v = 99 LIMIT 1",
+            "DELETE FROM su WHERE id = 4",
+            "UPDATE nokey SET b = 0 WHERE a = 1",
+            "DELETE FROM nokey WHERE a = 1 LIMIT 1",
+            "UPDATE su a JOIN su b ON a.id = b.id SET a.v = 1",
+            "UPDATE su a JOIN su b ON a.id = b.id SET a.v = 20 WHERE a.id = 1",
+            "DELETE a FROM su a JOIN su b ON a.id = b.id",
+            "SELECT * FROM su ORDER BY id",
+            "SELECT * FROM nokey ORDER BY a",
+            "SET sql_safe_updates = OFF",
+            "UPDATE su SET v = 0",
+            "SET sql_safe_updates = DEFAULT",
+            "SELECT @@sql_safe_updates",
+        ],
+        Shown::Changes,
     );
 }

@@ -192,6 +192,7 @@ impl Session {
             Admin::UnlockTables => self.unlock_tables(),
             Admin::ShowUnmade(kind) => self.show_no_objects(*kind, sink),
             Admin::ShowTableStatus(options) => self.show_table_status(options, sink),
+            Admin::ShowOpenTables(options) => self.show_open_tables(options, sink),
             Admin::ShowCreateDatabase {
                 name,
                 if_not_exists,

@@ -21,19 +21,10 @@ pub(crate) fn scope_of_def(def: &TableDef, alias: &str) -> Vec<ScopeColumn> {
             kind: ColumnKind::of_column(c),
             hidden: false,
             numbered: c.data_type.has_members().then_some(c.data_type),
-            json: declared_json(def, i),
+            json: crate::result::declared_json(def, i),
             origin: None,
         })
         .collect()
-}
-
-/// Whether column `i` of `def` was declared JSON: it has the CHECK
-/// `json_valid` such a column is given.
-pub(crate) fn declared_json(def: &TableDef, i: usize) -> bool {
-    let name = &def.columns[i].name;
-    def.checks
-        .iter()
-        .any(|check| check.column == Some(i) && check.condition == format!("json_valid(`{name}`)"))
 }
 
 /// `[db, name]` or `[name]` (in `current`) as (db, name).

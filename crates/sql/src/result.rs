@@ -231,6 +231,15 @@ pub fn display_length(t: DataType, display_width: Option<u32>, fsp: u8) -> u32 {
     }
 }
 
+/// Whether column `i` of `def` was declared JSON: it has the CHECK
+/// `json_valid` such a column is given.
+pub(crate) fn declared_json(def: &lineardb_table::TableDef, i: usize) -> bool {
+    let name = &def.columns[i].name;
+    def.checks
+        .iter()
+        .any(|check| check.column == Some(i) && check.condition == format!("json_valid(`{name}`)"))
+}
+
 impl Column {
     /// Stored column `i` of the table `def` defines, seen as a column of
     /// `table` (its name or alias in the query).
@@ -247,7 +256,7 @@ impl Column {
         col.length = display_length(c.data_type, c.display_width, c.fsp);
         col.attributes = ColumnAttributes::of(def, i);
         col.default = Some(c.default.clone());
-        col.json = crate::names::declared_json(def, i);
+        col.json = declared_json(def, i);
         col
     }
 

@@ -722,6 +722,18 @@ impl Engine {
         self.tables.lock().len()
     }
 
+    /// The database and name of each open table, sorted.
+    pub fn open_table_names(&self) -> Vec<(String, String)> {
+        let mut names: Vec<(String, String)> = self
+            .tables
+            .lock()
+            .values()
+            .map(|t| (t.def.database.clone(), t.def.name.clone()))
+            .collect();
+        names.sort();
+        names
+    }
+
     /// The open table `db.name`.
     pub fn table(&self, db: &str, name: &str) -> Result<Arc<Table>> {
         let k = (db.to_ascii_lowercase(), name.to_ascii_lowercase());

@@ -115,6 +115,18 @@ impl TableLocks {
     }
 
     /// Whether no session holds a table lock now (one load).
+    /// How many sessions hold a lock on `db`.`table`.
+    pub(crate) fn holders_of(&self, db: &str, table: &str) -> usize {
+        if self.none_held() {
+            return 0;
+        }
+        let name = (db.to_ascii_lowercase(), table.to_ascii_lowercase());
+        self.tables
+            .lock()
+            .get(&name)
+            .map_or(0, |h| h.readers.len() + usize::from(h.writer.is_some()))
+    }
+
     pub(crate) fn none_held(&self) -> bool {
         self.holders.load() == 0
     }

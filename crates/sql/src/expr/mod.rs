@@ -252,8 +252,10 @@ pub(crate) enum CastType {
     Unsigned,
     Decimal(u8, u8),
     Double,
-    /// CHAR (in the connection's collation) or BINARY.
-    Char(Collation),
+    /// CHAR (in the connection's collation) or BINARY, of at most a
+    /// length (characters, or bytes for BINARY(n), which pads to n bytes)
+    /// if one is given.
+    Char(Collation, Option<u32>),
     /// `x COLLATE name`: the value as it is, compared in the collation
     /// (also the mark [`sort_keyed`] puts on a string sort key).
     Collate(Collation),
@@ -1758,6 +1760,28 @@ impl Compiler<'_> {
     }
 }
 
+/// A string cast to CHAR(n) (`n` characters) or BINARY(n) (`n` bytes,
+/// padded with zero bytes): what it cuts off warns 1292, as MariaDB.
+fn cut_to_length(mut bytes: Vec<u8>, collation: Collation, n: usize) -> Vec<u8> {
+    let binary = collation == Collation::Binary;
+    let end = if binary {
+        n
+    } else {
+        String::from_utf8_lossy(&bytes)
+            .char_indices()
+            .nth(n)
+            .map_or(usize::MAX, |(at, _)| at)
+    };
+    if bytes.len() > end {
+        let word = if binary { "BINARY" } else { "CHAR" };
+        warnings::truncated_number(&format!("{word}({n})"), &bytes, false);
+        bytes.truncate(end);
+    } else if binary {
+        bytes.resize(n, 0);
+    }
+    bytes
+}
+
 /// The comparison a binary operator is, if it is one.
 fn cmp_op(op: &ast::BinaryOperator) -> Option<CmpOp> {
     use ast::BinaryOperator as B;
@@ -1784,15 +1808,34 @@ fn cast_type(t: &ast::DataType, operand: &str) -> Result<CastType> {
             CastType::Decimal(p, s)
         }
         D::Double(ast::ExactNumberInfo::None) | D::DoublePrecision | D::Real => CastType::Double,
-        // A length truncates (with warning 1292) and FLOAT rounds to single
-        // precision, a DATETIME's fractional digits show: not done yet.
-        D::Char(None) | D::Character(None) => CastType::Char(Collation::default()),
-        D::Binary(None) => CastType::Char(Collation::Binary),
+        // FLOAT rounds to single precision: not done yet.
+        D::Char(None) | D::Character(None) => CastType::Char(Collation::default(), None),
+        D::Char(Some(ast::CharacterLength::IntegerLength { length, .. }))
+        | D::Character(Some(ast::CharacterLength::IntegerLength { length, .. })) => {
+            CastType::Char(Collation::default(), Some(cast_length(*length)?))
+        }
+        D::Binary(None) => CastType::Char(Collation::Binary, None),
+        D::Binary(Some(length)) => CastType::Char(Collation::Binary, Some(cast_length(*length)?)),
         D::Date => CastType::Date,
         D::Datetime(fsp) => CastType::DateTime(cast_fsp(*fsp, operand)?),
         D::Time(fsp, ast::TimezoneInfo::None) => CastType::Time(cast_fsp(*fsp, operand)?),
         other => return Err(SqlError::unsupported(format!("CAST AS {other}"))),
     })
+}
+
+/// The length of CAST AS CHAR(n) or BINARY(n): at most a string's
+/// (MariaDB's 1439 past that).
+fn cast_length(length: u64) -> Result<u32> {
+    u32::try_from(length)
+        .ok()
+        .filter(|&n| n as usize <= crate::MAX_STRING_BYTES)
+        .ok_or_else(|| {
+            SqlError::new(
+                1439,
+                "42000",
+                format!("Display width out of range for 'CAST' (max = {})", u32::MAX),
+            )
+        })
 }
 
 /// The digits of a second's fraction CAST AS DATETIME(n) or TIME(n)
@@ -3009,7 +3052,7 @@ impl Expr {
                 CastType::Unsigned => ColumnKind::UInt,
                 CastType::Decimal(_, s) => ColumnKind::Decimal { scale: *s },
                 CastType::Double => ColumnKind::Double,
-                CastType::Char(c) | CastType::Collate(c) => ColumnKind::Text(*c),
+                CastType::Char(c, _) | CastType::Collate(c) => ColumnKind::Text(*c),
                 CastType::BinaryLiteral | CastType::HexHybrid => {
                     ColumnKind::Text(Collation::Binary)
                 }
@@ -3252,13 +3295,19 @@ fn cast_value(v: Value, t: CastType) -> Value {
         },
         CastType::Collate(_) | CastType::BinaryLiteral | CastType::HexHybrid => v,
         // A string keeps its bytes (a binary one may not be UTF-8).
-        CastType::Char(_) => match v {
-            Value::Bytes(b) => Value::Bytes(b),
-            v => match v.to_text() {
-                Some(t) => Value::Bytes(t.into_bytes()),
-                None => Value::Null,
-            },
-        },
+        CastType::Char(collation, length) => {
+            let bytes = match v {
+                Value::Bytes(b) => b,
+                v => match v.to_text() {
+                    Some(t) => t.into_bytes(),
+                    None => return Value::Null,
+                },
+            };
+            match length {
+                None => Value::Bytes(bytes),
+                Some(n) => Value::Bytes(cut_to_length(bytes, collation, n as usize)),
+            }
+        }
         CastType::Date | CastType::DateTime(_) => {
             let as_time = match &v {
                 Value::Date(d) => Some(*d as i64 * MICROS_PER_DAY),

@@ -486,13 +486,13 @@ impl Describer<'_> {
             }
             CastType::Decimal(p, s) => decimal(u32::from(p), s, x.nullable),
             CastType::Double => double(22, DOUBLE_DEC, true),
-            CastType::Char(Collation::Binary) => {
-                let mut c = text(bytes(&x), Collation::Binary, true);
+            CastType::Char(Collation::Binary, length) => {
+                let mut c = text(length.unwrap_or_else(|| bytes(&x)), Collation::Binary, true);
                 c.decimals = None;
                 c
             }
-            CastType::Char(collation) => {
-                let mut c = text(chars(&x), collation, true);
+            CastType::Char(collation, length) => {
+                let mut c = text(length.unwrap_or_else(|| chars(&x)), collation, true);
                 c.decimals = None;
                 c
             }

@@ -46,6 +46,9 @@ pub(crate) enum Admin {
     /// SHOW TABLE STATUS [{FROM | IN} db] [LIKE … | WHERE …] (read as SHOW
     /// TABLES, whose options it has).
     ShowTableStatus(Box<sqlparser::ast::ShowStatementOptions>),
+    /// SHOW OPEN TABLES [{FROM | IN} db] [LIKE … | WHERE …] (read as SHOW
+    /// TABLES, whose options it has).
+    ShowOpenTables(Box<sqlparser::ast::ShowStatementOptions>),
     /// DO expr [, expr …]: the expressions evaluated, their values dropped.
     Do(String),
     /// SET STATEMENT var = value [, …] FOR statement (MariaDB's): the
@@ -111,6 +114,7 @@ fn looks_admin(sql: &str) -> bool {
         || is("SHOW", "FUNCTION")
         || is("SHOW", "PACKAGE")
         || is("SHOW", "TABLE")
+        || is("SHOW", "OPEN")
         || is("SHOW", "CREATE")
         || ((a.eq_ignore_ascii_case("LOCK") || a.eq_ignore_ascii_case("UNLOCK"))
             && (b.eq_ignore_ascii_case("TABLES") || b.eq_ignore_ascii_case("TABLE")))
@@ -211,7 +215,9 @@ pub(crate) fn parse_admin(sql: &str) -> Option<Result<Admin>> {
         }
         Admin::AnalyzeTable(table_list(&mut r)?)
     } else if r.keywords(&["SHOW", "TABLE", "STATUS"]) {
-        return Some(show_table_status(sql));
+        return Some(tables_options(sql).map(Admin::ShowTableStatus));
+    } else if r.keywords(&["SHOW", "OPEN", "TABLES"]) {
+        return Some(tables_options(sql).map(Admin::ShowOpenTables));
     } else if r.keywords(&["SHOW", "CREATE", "DATABASE"])
         || r.keywords(&["SHOW", "CREATE", "SCHEMA"])
     {
@@ -359,9 +365,9 @@ fn lock_tables(sql: &str) -> Result<Admin> {
     Ok(Admin::LockTables(tables))
 }
 
-/// SHOW TABLE STATUS with SHOW TABLES' options (the database, LIKE,
-/// WHERE), read by the SQL parser as that statement.
-fn show_table_status(sql: &str) -> Result<Admin> {
+/// The options of SHOW TABLE STATUS and SHOW OPEN TABLES, SHOW TABLES'
+/// (the database, LIKE, WHERE), read by the SQL parser as that statement.
+fn tables_options(sql: &str) -> Result<Box<sqlparser::ast::ShowStatementOptions>> {
     let mut rest = sql.trim_start();
     for _ in 0..3 {
         let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
@@ -369,7 +375,7 @@ fn show_table_status(sql: &str) -> Result<Admin> {
     }
     match crate::parser::dialect::parse_sql(&format!("SHOW TABLES {rest}"))?.pop() {
         Some(sqlparser::ast::Statement::ShowTables { show_options, .. }) => {
-            Ok(Admin::ShowTableStatus(Box::new(show_options)))
+            Ok(Box::new(show_options))
         }
         _ => Err(crate::error::SqlError::syntax_near(rest)),
     }

@@ -198,6 +198,7 @@ pub(crate) fn parser(sql: &str) -> Result<Parser<'static>, ParserError> {
         }
     }
     set_forms(&mut tokens);
+    cast_character_sets(&mut tokens);
     returning_before_order(&mut tokens);
     Ok(Parser::new(&MariaDb).with_tokens_with_locations(tokens))
 }
@@ -254,6 +255,70 @@ fn set_forms(tokens: &mut Vec<sqlparser::tokenizer::TokenWithSpan>) {
         }
         statement_start = matches!(tokens[i].token, Token::SemiColon);
         i += 1;
+    }
+}
+
+/// `CAST(x AS CHAR[(n)] CHARACTER SET cs)` and `CONVERT(x, CHAR … CHARSET
+/// cs)`, which the parser does not read: for utf8mb4 and its utf8 names
+/// (what a CHAR cast gives here) the clause goes, and `binary` makes the
+/// cast BINARY[(n)]. Another character set stays, a syntax error. Only a
+/// CHAR right after AS or a comma is a cast's type (a column's CHAR
+/// follows its name).
+fn cast_character_sets(tokens: &mut [sqlparser::tokenizer::TokenWithSpan]) {
+    use sqlparser::keywords::Keyword;
+    let blank = Token::Whitespace(sqlparser::tokenizer::Whitespace::Space);
+    let next = |tokens: &[sqlparser::tokenizer::TokenWithSpan], from: usize| {
+        (from..tokens.len()).find(|&j| !matches!(tokens[j].token, Token::Whitespace(_)))
+    };
+    let keyword = |t: &Token| match t {
+        Token::Word(w) => Some(w.keyword),
+        _ => None,
+    };
+    for i in 0..tokens.len() {
+        if keyword(&tokens[i].token) != Some(Keyword::CHAR) {
+            continue;
+        }
+        let before = (0..i)
+            .rev()
+            .find(|&j| !matches!(tokens[j].token, Token::Whitespace(_)));
+        let cast_type = before.is_some_and(|j| {
+            tokens[j].token == Token::Comma || keyword(&tokens[j].token) == Some(Keyword::AS)
+        });
+        let Some(mut at) = next(tokens, i + 1).filter(|_| cast_type) else {
+            continue;
+        };
+        if tokens[at].token == Token::LParen {
+            let Some(close) = (at..tokens.len()).find(|&j| tokens[j].token == Token::RParen) else {
+                continue;
+            };
+            let Some(after) = next(tokens, close + 1) else {
+                continue;
+            };
+            at = after;
+        }
+        let name_at = match keyword(&tokens[at].token) {
+            Some(Keyword::CHARACTER) => next(tokens, at + 1)
+                .filter(|&j| keyword(&tokens[j].token) == Some(Keyword::SET))
+                .and_then(|j| next(tokens, j + 1)),
+            Some(Keyword::CHARSET) => next(tokens, at + 1),
+            _ => None,
+        };
+        let Some(name_at) = name_at else {
+            continue;
+        };
+        let name = match &tokens[name_at].token {
+            Token::Word(w) => w.value.to_ascii_lowercase(),
+            Token::SingleQuotedString(s) => s.to_ascii_lowercase(),
+            _ => continue,
+        };
+        match name.as_str() {
+            "utf8" | "utf8mb3" | "utf8mb4" => {}
+            "binary" => tokens[i].token = Token::make_keyword("BINARY"),
+            _ => continue,
+        }
+        for t in &mut tokens[at..=name_at] {
+            t.token = blank.clone();
+        }
     }
 }
 

@@ -220,6 +220,24 @@ pub(crate) enum QueryPlan {
 }
 
 impl QueryPlan {
+    /// Whether its rows are found by a key (sql_safe_updates): its table,
+    /// or its join's first table, is read by equalities or ranges on an
+    /// index rather than whole.
+    pub(crate) fn reads_by_key(&self) -> bool {
+        let keyed = |t: &TableSource| !t.path.key.eq.is_empty() || !t.path.key.ranges.is_empty();
+        match self {
+            QueryPlan::Select(s) => match &s.source {
+                Source::Table(t) => keyed(t),
+                Source::Join(j) => match j.steps.first().map(|s| &s.input) {
+                    Some(StepInput::Table { source, .. }) => keyed(source),
+                    _ => false,
+                },
+                _ => false,
+            },
+            QueryPlan::SetOp(_) => false,
+        }
+    }
+
     pub(crate) fn columns(&self) -> &[Column] {
         match self {
             QueryPlan::Select(s) => &s.columns,

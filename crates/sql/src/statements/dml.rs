@@ -437,6 +437,41 @@ impl Session {
         }
     }
 
+    /// sql_safe_updates, as MariaDB has it: error 1175 for a DELETE without
+    /// a WHERE clause, and for an UPDATE or DELETE without LIMIT whose
+    /// WHERE clause finds its rows by no key (a table read whole).
+    fn check_safe_update(
+        &mut self,
+        (table, alias): (&Arc<Table>, Option<&str>),
+        selection: Option<&ast::Expr>,
+        limited: bool,
+        delete: bool,
+        params: &Params,
+    ) -> Result<()> {
+        if !self.safe_updates() {
+            return Ok(());
+        }
+        let keyed = match selection {
+            None => !delete && limited,
+            Some(_) if limited => true,
+            Some(_) if table.def().primary_key.is_empty() => false,
+            Some(_) => {
+                let q = key_query(table, alias, selection, &[])?;
+                self.plan_select(&q, params)?.reads_by_key()
+            }
+        };
+        if keyed {
+            Ok(())
+        } else {
+            Err(unsafe_update())
+        }
+    }
+
+    /// Whether sql_safe_updates is on.
+    pub(super) fn safe_updates(&self) -> bool {
+        self.variable("sql_safe_updates") == Some(Value::Int(1))
+    }
+
     /// The rows an UPDATE or DELETE changes: their primary keys (found
     /// first, then changed, so a change never meets its own rows again)
     /// and the WHERE clause to check each against once it is locked
@@ -489,33 +524,7 @@ impl Session {
         if keyed && (selection.is_some() || !order_by.is_empty()) {
             // Let the planner find the rows (a key range, an index), as
             // for `SELECT <primary key> FROM t WHERE ...`.
-            let quote = |s: &str| format!("`{}`", s.replace('`', "``"));
-            let cols: Vec<String> = table
-                .def()
-                .primary_key
-                .iter()
-                .map(|&c| quote(&table.def().columns[c].name))
-                .collect();
-            let sql = format!(
-                "SELECT {} FROM {}.{}{}",
-                cols.join(", "),
-                quote(&table.def().database),
-                quote(&table.def().name),
-                alias.map_or(String::new(), |a| format!(" AS {}", quote(a)))
-            );
-            let mut stmts = crate::parser::dialect::parse_sql(&sql)?;
-            let Some(ast::Statement::Query(mut q)) = stmts.pop() else {
-                return Err(SqlError::internal("key query did not parse"));
-            };
-            if let ast::SetExpr::Select(s) = q.body.as_mut() {
-                s.selection = selection.cloned();
-            }
-            if !order_by.is_empty() {
-                q.order_by = Some(ast::OrderBy {
-                    kind: ast::OrderByKind::Expressions(order_by.to_vec()),
-                    interpolate: None,
-                });
-            }
+            let q = key_query(table, alias, selection, order_by)?;
             let plan = self.plan_select(&q, params)?;
             let mut sink = crate::result::CollectSink::default();
             // A current read: the latest rows, which the caller then locks.
@@ -633,6 +642,13 @@ impl Session {
             .collect();
         let limit = self.row_limit(u.limit.as_ref(), params, args)?;
         let alias = alias.as_ref().map(|a| a.name.value.as_str());
+        self.check_safe_update(
+            (&t, alias),
+            u.selection.as_ref(),
+            u.limit.is_some(),
+            false,
+            params,
+        )?;
         // A division by zero in the WHERE clause warns (MariaDB fails on
         // one of a column's value, warns on a constant one).
         let where_warns = crate::expr::warnings::division_by_zero_fails(false);
@@ -724,6 +740,13 @@ impl Session {
         };
         let t = self.table(&object_name(name), DELETE)?;
         let limit = self.row_limit(d.limit.as_ref(), params, args)?;
+        self.check_safe_update(
+            (&t, None),
+            d.selection.as_ref(),
+            d.limit.is_some(),
+            true,
+            params,
+        )?;
         let targets = self.targets(
             txn,
             (&t, None),
@@ -958,4 +981,53 @@ fn values_call(e: &ast::Expr) -> Option<ast::Ident> {
         )))] => parts.last().cloned(),
         _ => None,
     }
+}
+
+/// 1175: an UPDATE or DELETE in safe update mode that could change every
+/// row.
+pub(super) fn unsafe_update() -> SqlError {
+    SqlError::new(
+        1175,
+        "HY000",
+        "You are using safe update mode and you tried to update a table without a WHERE \
+         that uses a KEY column",
+    )
+}
+
+/// `SELECT <primary key> FROM t WHERE <selection> ORDER BY <order_by>`:
+/// the query that finds the rows an UPDATE or DELETE of `table` changes.
+fn key_query(
+    table: &Table,
+    alias: Option<&str>,
+    selection: Option<&ast::Expr>,
+    order_by: &[ast::OrderByExpr],
+) -> Result<ast::Query> {
+    let quote = |s: &str| format!("`{}`", s.replace('`', "``"));
+    let cols: Vec<String> = table
+        .def()
+        .primary_key
+        .iter()
+        .map(|&c| quote(&table.def().columns[c].name))
+        .collect();
+    let sql = format!(
+        "SELECT {} FROM {}.{}{}",
+        cols.join(", "),
+        quote(&table.def().database),
+        quote(&table.def().name),
+        alias.map_or(String::new(), |a| format!(" AS {}", quote(a)))
+    );
+    let mut stmts = crate::parser::dialect::parse_sql(&sql)?;
+    let Some(ast::Statement::Query(mut q)) = stmts.pop() else {
+        return Err(SqlError::internal("key query did not parse"));
+    };
+    if let ast::SetExpr::Select(s) = q.body.as_mut() {
+        s.selection = selection.cloned();
+    }
+    if !order_by.is_empty() {
+        q.order_by = Some(ast::OrderBy {
+            kind: ast::OrderByKind::Expressions(order_by.to_vec()),
+            interpolate: None,
+        });
+    }
+    Ok(*q)
 }

@@ -481,6 +481,9 @@ impl Session {
         args: &[Value],
     ) -> Result<Vec<Vec<Value>>> {
         let plan = self.plan_select(query, params)?;
+        if self.safe_updates() && !plan.reads_by_key() {
+            return Err(super::dml::unsafe_update());
+        }
         let mut locked: HashSet<(u64, Vec<u8>)> = HashSet::new();
         // Only the last run's warnings are the statement's.
         let before = crate::expr::warnings::take();

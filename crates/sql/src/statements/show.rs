@@ -529,6 +529,57 @@ impl Session {
         Ok(db)
     }
 
+    /// SHOW OPEN TABLES: the tables the engine has open (those read or
+    /// written since the server started), of one database or all, that
+    /// the account sees; In_use counts the sessions holding a LOCK TABLES
+    /// lock on one. Nothing is locked by name here (Name_locked 0).
+    pub(crate) fn show_open_tables(
+        &mut self,
+        options: &ast::ShowStatementOptions,
+        sink: &mut dyn RowSink,
+    ) -> Result<Outcome> {
+        let filter = options_filter(options)?;
+        let db = match &options.show_in {
+            Some(_) => Some(self.listed_database(options)?),
+            None => None,
+        };
+        let rows: Vec<Vec<Value>> = self
+            .engine
+            .open_table_names()
+            .into_iter()
+            .filter(|(d, t)| {
+                db.as_ref().is_none_or(|db| db.eq_ignore_ascii_case(d))
+                    && self.grants.sees_table(d, t)
+            })
+            .map(|(d, t)| {
+                let in_use = self.registry.table_locks.holders_of(&d, &t);
+                vec![
+                    Value::str(&d),
+                    Value::str(&t),
+                    Value::Int(in_use as i64),
+                    Value::Int(0),
+                ]
+            })
+            .collect();
+        let header = ["Database", "Table", "In_use", "Name_locked"];
+        let rows = match filter {
+            // LIKE matches the table's name: the second column.
+            Some(ast::ShowStatementFilter::Like(_)) => {
+                let swap = |mut r: Vec<Value>| {
+                    r.swap(0, 1);
+                    r
+                };
+                let swapped = rows.into_iter().map(swap).collect();
+                filter_rows(filter, &header, swapped)?
+                    .into_iter()
+                    .map(swap)
+                    .collect()
+            }
+            _ => filter_rows(filter, &header, rows)?,
+        };
+        self.rows(sink, &header, rows)
+    }
+
     /// SHOW TABLE STATUS: information_schema.TABLES' rows of the database
     /// under SHOW's headers.
     pub(crate) fn show_table_status(

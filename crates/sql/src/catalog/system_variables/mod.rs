@@ -165,6 +165,7 @@ const FOLLOWED: &[&str] = &[
     "max_statement_time",
     "sql_mode",
     "sql_notes",
+    "sql_safe_updates",
     "sql_select_limit",
     "time_zone",
     "transaction_isolation",
