@@ -118,6 +118,11 @@ const SHOWN: &[&str] = &[
     "SHOW CREATE DATABASE nosuch",
     "SHOW TABLE STATUS WHERE Name = 'nosuch'",
     "SHOW TABLE STATUS FROM isx LIKE 'v'",
+    // SHOW INDEX with WHERE (CARDINALITY is an estimate: unique keys only).
+    "SHOW INDEXES FROM p WHERE (Non_unique = 0)",
+    "SHOW KEYS FROM p IN isx WHERE Key_name = 'code' AND Seq_in_index = 1",
+    "SHOW INDEX IN isx.p WHERE Column_name LIKE 'i%'",
+    "SHOW INDEX FROM v",
 ];
 
 #[test]

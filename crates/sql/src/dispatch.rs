@@ -193,6 +193,7 @@ impl Session {
             Admin::ShowUnmade(kind) => self.show_no_objects(*kind, sink),
             Admin::ShowTableStatus(options) => self.show_table_status(options, sink),
             Admin::ShowOpenTables(options) => self.show_open_tables(options, sink),
+            Admin::ShowIndex(options) => self.show_index(options, sink),
             Admin::ShowCreateDatabase {
                 name,
                 if_not_exists,

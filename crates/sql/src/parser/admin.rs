@@ -49,6 +49,9 @@ pub(crate) enum Admin {
     /// SHOW OPEN TABLES [{FROM | IN} db] [LIKE … | WHERE …] (read as SHOW
     /// TABLES, whose options it has).
     ShowOpenTables(Box<sqlparser::ast::ShowStatementOptions>),
+    /// SHOW {INDEX | INDEXES | KEYS} {FROM | IN} t [{FROM | IN} db] [WHERE
+    /// …] (read as SHOW COLUMNS, whose options it has).
+    ShowIndex(Box<sqlparser::ast::ShowStatementOptions>),
     /// DO expr [, expr …]: the expressions evaluated, their values dropped.
     Do(String),
     /// SET STATEMENT var = value [, …] FOR statement (MariaDB's): the
@@ -115,6 +118,9 @@ fn looks_admin(sql: &str) -> bool {
         || is("SHOW", "PACKAGE")
         || is("SHOW", "TABLE")
         || is("SHOW", "OPEN")
+        || is("SHOW", "INDEX")
+        || is("SHOW", "INDEXES")
+        || is("SHOW", "KEYS")
         || is("SHOW", "CREATE")
         || ((a.eq_ignore_ascii_case("LOCK") || a.eq_ignore_ascii_case("UNLOCK"))
             && (b.eq_ignore_ascii_case("TABLES") || b.eq_ignore_ascii_case("TABLE")))
@@ -218,6 +224,11 @@ pub(crate) fn parse_admin(sql: &str) -> Option<Result<Admin>> {
         return Some(tables_options(sql).map(Admin::ShowTableStatus));
     } else if r.keywords(&["SHOW", "OPEN", "TABLES"]) {
         return Some(tables_options(sql).map(Admin::ShowOpenTables));
+    } else if r.keywords(&["SHOW", "INDEX"])
+        || r.keywords(&["SHOW", "INDEXES"])
+        || r.keywords(&["SHOW", "KEYS"])
+    {
+        return Some(index_options(sql).map(Admin::ShowIndex));
     } else if r.keywords(&["SHOW", "CREATE", "DATABASE"])
         || r.keywords(&["SHOW", "CREATE", "SCHEMA"])
     {
@@ -368,17 +379,46 @@ fn lock_tables(sql: &str) -> Result<Admin> {
 /// The options of SHOW TABLE STATUS and SHOW OPEN TABLES, SHOW TABLES'
 /// (the database, LIKE, WHERE), read by the SQL parser as that statement.
 fn tables_options(sql: &str) -> Result<Box<sqlparser::ast::ShowStatementOptions>> {
-    let mut rest = sql.trim_start();
-    for _ in 0..3 {
-        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-        rest = rest[end..].trim_start();
-    }
+    let rest = after_words(sql, 3);
     match crate::parser::dialect::parse_sql(&format!("SHOW TABLES {rest}"))?.pop() {
         Some(sqlparser::ast::Statement::ShowTables { show_options, .. }) => {
             Ok(Box::new(show_options))
         }
         _ => Err(crate::error::SqlError::syntax_near(rest)),
     }
+}
+
+/// The options of SHOW INDEX: SHOW COLUMNS' (the table, its database,
+/// WHERE; LIKE is a syntax error, as in MariaDB), read by the SQL parser
+/// as that statement.
+fn index_options(sql: &str) -> Result<Box<sqlparser::ast::ShowStatementOptions>> {
+    use sqlparser::ast::{ShowStatementFilter, ShowStatementFilterPosition, Statement};
+    let rest = after_words(sql, 2);
+    match crate::parser::dialect::parse_sql(&format!("SHOW COLUMNS {rest}"))?.pop() {
+        Some(Statement::ShowColumns { show_options, .. }) => {
+            if let Some(
+                ShowStatementFilterPosition::Suffix(ShowStatementFilter::Like(pattern))
+                | ShowStatementFilterPosition::Infix(ShowStatementFilter::Like(pattern)),
+            ) = &show_options.filter_position
+            {
+                return Err(crate::error::SqlError::syntax_near(&format!(
+                    "LIKE '{pattern}'"
+                )));
+            }
+            Ok(Box::new(show_options))
+        }
+        _ => Err(crate::error::SqlError::syntax_near(rest)),
+    }
+}
+
+/// `sql` after its first `n` words.
+fn after_words(sql: &str, n: usize) -> &str {
+    let mut rest = sql.trim_start();
+    for _ in 0..n {
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        rest = rest[end..].trim_start();
+    }
+    rest
 }
 
 /// `name[.name], …`: the tables of CHECK and ANALYZE TABLE.

@@ -529,6 +529,52 @@ impl Session {
         Ok(db)
     }
 
+    /// SHOW INDEX/INDEXES/KEYS FROM t [FROM db] [WHERE …]: a row per key
+    /// column, none for a view (as in MariaDB).
+    pub(crate) fn show_index(
+        &mut self,
+        options: &ast::ShowStatementOptions,
+        sink: &mut dyn RowSink,
+    ) -> Result<Outcome> {
+        let filter = options_filter(options)?;
+        let parts = options
+            .show_in
+            .as_ref()
+            .and_then(|s| s.parent_name.as_ref())
+            .map(object_name)
+            .ok_or_else(|| SqlError::syntax("SHOW INDEX FROM <table> [FROM <db>]"))?;
+        let rows = match self.table_to_show(&parts, true) {
+            Ok(t) => index_rows(&t),
+            Err(e)
+                if e.code == 1235 && {
+                    let (db, name) = self.qualified(&parts)?;
+                    self.engine.view(&db, &name)?.is_some()
+                } =>
+            {
+                Vec::new()
+            }
+            Err(e) => return Err(e),
+        };
+        let header = [
+            "Table",
+            "Non_unique",
+            "Key_name",
+            "Seq_in_index",
+            "Column_name",
+            "Collation",
+            "Cardinality",
+            "Sub_part",
+            "Packed",
+            "Null",
+            "Index_type",
+            "Comment",
+            "Index_comment",
+            "Ignored",
+        ];
+        let rows = filter_rows(filter, &header, rows)?;
+        self.rows(sink, &header, rows)
+    }
+
     /// SHOW OPEN TABLES: the tables the engine has open (those read or
     /// written since the server started), of one database or all, that
     /// the account sees; In_use counts the sessions holding a LOCK TABLES
@@ -707,7 +753,7 @@ impl Session {
     }
 
     /// The SHOW forms the parser leaves as words: WARNINGS, ERRORS,
-    /// COUNT(*) WARNINGS, INDEX/INDEXES/KEYS FROM t [FROM db].
+    /// COUNT(*) WARNINGS, GRANTS, the replication statuses.
     fn show_words(&mut self, words: &[String], sink: &mut dyn RowSink) -> Result<Outcome> {
         let upper: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
         let upper: Vec<&str> = upper.iter().map(String::as_str).collect();
@@ -769,53 +815,6 @@ impl Session {
                     ("@@session.error_count", errors)
                 };
                 self.rows(sink, &[name], vec![vec![Value::UInt(n)]])
-            }
-            ["INDEX" | "INDEXES" | "KEYS", "FROM" | "IN", ..] => {
-                let rest = &words[2..];
-                let parts: Vec<String> = match rest {
-                    [name] => name.split('.').map(str::to_string).collect(),
-                    [db, name] if db.contains('.') => vec![db.clone(), name.clone()],
-                    [a, b] => vec![a.clone(), b.clone()],
-                    [name, from, db]
-                        if from.eq_ignore_ascii_case("FROM") || from.eq_ignore_ascii_case("IN") =>
-                    {
-                        vec![db.clone(), name.clone()]
-                    }
-                    _ => return Err(SqlError::syntax("SHOW INDEX FROM <table> [FROM <db>]")),
-                };
-                // A view has no indexes: no rows, as in MariaDB.
-                let rows = match self.table_to_show(&parts, true) {
-                    Ok(t) => index_rows(&t),
-                    Err(e)
-                        if e.code == 1235 && {
-                            let (db, name) = self.qualified(&parts)?;
-                            self.engine.view(&db, &name)?.is_some()
-                        } =>
-                    {
-                        Vec::new()
-                    }
-                    Err(e) => return Err(e),
-                };
-                self.rows(
-                    sink,
-                    &[
-                        "Table",
-                        "Non_unique",
-                        "Key_name",
-                        "Seq_in_index",
-                        "Column_name",
-                        "Collation",
-                        "Cardinality",
-                        "Sub_part",
-                        "Packed",
-                        "Null",
-                        "Index_type",
-                        "Comment",
-                        "Index_comment",
-                        "Ignored",
-                    ],
-                    rows,
-                )
             }
             ["GRANTS"] => self.show_grants(&None, sink),
             // No binary log and no replication: MariaDB's empty answers,
