@@ -401,7 +401,7 @@ fn index_options(sql: &str) -> Result<Box<sqlparser::ast::ShowStatementOptions>>
                 | ShowStatementFilterPosition::Infix(ShowStatementFilter::Like(pattern)),
             ) = &show_options.filter_position
             {
-                return Err(crate::error::SqlError::syntax_near(&format!(
+                return Err(crate::error::SqlError::syntax_near(format!(
                     "LIKE '{pattern}'"
                 )));
             }
