@@ -56,8 +56,8 @@ fn variables_not_followed_refuse_other_values() {
         "SET tx_read_only = 1",
         "SET TRANSACTION READ ONLY",
         "SET NAMES latin1",
-        "SET NAMES utf8mb4 COLLATE utf8mb4_unicode_ci",
-        "SET collation_connection = utf8mb4_unicode_ci",
+        "SET NAMES utf8mb4 COLLATE utf8mb4_unicode_520_ci",
+        "SET collation_connection = latin1_swedish_ci",
         // An offset no zone has: never the server's.
         "SET time_zone = '-11:59'",
         "SELECT RAND(1)",
@@ -293,5 +293,44 @@ fn safe_updates_as_mariadb() {
             "SELECT @@sql_safe_updates",
         ],
         Shown::Changes,
+    );
+}
+
+/// `collation_connection` (SET NAMES … COLLATE, as PHP frameworks send at
+/// connect): string literals compare in it, a column's collation wins
+/// over it, and the variables show it.
+#[test]
+fn connection_collation_as_mariadb() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    same_as_mariadb(
+        &server,
+        &mariadb,
+        "conncoll",
+        &[
+            "CREATE TABLE cc (id INT PRIMARY KEY, name VARCHAR(10), KEY (name))",
+            "INSERT INTO cc VALUES (1, 'abc'), (2, 'ss'), (3, 'ß')",
+        ],
+        &[
+            "SET NAMES utf8mb4 COLLATE utf8mb4_unicode_ci",
+            "SELECT @@collation_connection, @@character_set_connection, @@character_set_client",
+            "SELECT COLLATION('a'), 'ß' = 'ss', 'a' = 'A', 'b' > 'A', COLLATION(CONCAT('a', 'b'))",
+            "SELECT COLLATION(name), name = 'ABC' FROM cc ORDER BY id",
+            "SELECT id FROM cc WHERE name = 'ß' ORDER BY id",
+            "SELECT id FROM cc WHERE name = 'ABC' ORDER BY id",
+            "CREATE TABLE cc2 AS SELECT 'x' AS s",
+            "SELECT COLLATION(s) FROM cc2",
+            "SET collation_connection = utf8mb4_bin",
+            "SELECT @@collation_connection, 'a' = 'A', COLLATION('x')",
+            "SET NAMES utf8mb4",
+            "SELECT @@collation_connection, 'ß' = 'ss', COLLATION('x')",
+            "SET NAMES utf8",
+            "SELECT @@collation_connection",
+            "SET collation_connection = utf8mb4_unicode_ci",
+            "SELECT 'ß' = 'ss', 'ß' IN ('ss', 'x'), STRCMP('ß', 'ss')",
+            "SET collation_connection = DEFAULT",
+            "SELECT @@collation_connection, 'ß' = 'ss'",
+        ],
+        Shown::Rows,
     );
 }

@@ -37,7 +37,7 @@ pub fn serve(
 ) -> std::io::Result<()> {
     let registry = Registry::new();
     registry.set_tls(tls.is_some(), tls.as_ref().is_some_and(|t| t.required));
-    lineardb_sql::prepare_system_schema(&engine, &registry)
+    lineardb_sql::prepare_system_schema(&engine)
         .map_err(|e| std::io::Error::other(format!("making the mysql schema: {e}")))?;
     let workers = match workers {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),

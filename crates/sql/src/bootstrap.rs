@@ -16,15 +16,17 @@ use std::sync::Arc;
 
 const MYSQL_SCHEMA: &str = include_str!("mysql_schema.sql");
 
-/// Makes the `mysql` schema's missing tables and view.
-pub fn prepare_system_schema(engine: &Arc<Engine>, registry: &Arc<Registry>) -> Result<()> {
+/// Makes the `mysql` schema's missing tables and view. The statements run
+/// in a session of their own registry: they are no client's, and count in
+/// none of the server's statistics.
+pub fn prepare_system_schema(engine: &Arc<Engine>) -> Result<()> {
     let accounts = AccountTables::open(engine)?;
     if all_rows(&*engine.table("mysql", "global_priv")?)?.is_empty() {
         let mut txn = engine.begin();
         accounts.put_account(&mut txn, &AccountEntry::root())?;
         txn.commit()?;
     }
-    let mut session = Session::new(engine.clone(), registry);
+    let mut session = Session::new(engine.clone(), &Registry::new());
     for statement in statements() {
         let view = statement.contains(" VIEW `mysql`.`user`");
         if view && engine.view("mysql", "user")?.is_some() {

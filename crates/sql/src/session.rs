@@ -366,6 +366,7 @@ impl Session {
                 account,
                 connection_id: slot.id,
                 last_insert_id: 0,
+                connection_collation: lineardb_table::Collation::default(),
                 user_variables: Default::default(),
             },
             slot,

@@ -267,6 +267,10 @@ pub(crate) enum CastType {
     /// An ENUM's member number or a SET's bit mask (of its type), from
     /// the value's text: how such a column sorts and groups.
     MemberNumber(DataType),
+    /// A string literal in a connection collation other than the default
+    /// (`collation_connection`): its value, compared in that collation
+    /// with a literal's derivation (a column's collation wins).
+    Literal(Collation),
     /// A hexadecimal or `_binary` literal: a binary string, yielding to a
     /// column's collation as any literal does (`ci_column = x'41'` ignores
     /// case, `'a' = x'41'` does not).
@@ -366,6 +370,8 @@ pub(crate) struct SessionFacts {
     pub account: String,
     pub connection_id: u64,
     pub last_insert_id: u64,
+    /// `collation_connection`: the collation string literals are in.
+    pub connection_collation: Collation,
     /// User variables (`SET @v = ...`), by lower-case name without the
     /// `@`; a plan reads them as constants and is made again when one
     /// changes (the session's facts version).
@@ -487,7 +493,9 @@ impl Compiler<'_> {
             Expr::Cast(_, CastType::Collate(_)) => 0,
             Expr::Lit(_)
             | Expr::Param(_)
-            | Expr::Cast(_, CastType::BinaryLiteral | CastType::HexHybrid) => 4,
+            | Expr::Cast(_, CastType::BinaryLiteral | CastType::HexHybrid | CastType::Literal(_)) => {
+                4
+            }
             _ => 2,
         };
         Some((c, rank))
@@ -688,6 +696,14 @@ impl Compiler<'_> {
                 }
                 hex @ ast::Value::Number(digits, _) if digits.starts_with("0x") => {
                     Expr::Cast(Box::new(Expr::Lit(literal(hex)?)), CastType::HexHybrid)
+                }
+                text @ (ast::Value::SingleQuotedString(_) | ast::Value::DoubleQuotedString(_))
+                    if self.facts.connection_collation != Collation::default() =>
+                {
+                    Expr::Cast(
+                        Box::new(Expr::Lit(literal(text)?)),
+                        CastType::Literal(self.facts.connection_collation),
+                    )
                 }
                 other => Expr::Lit(literal(other)?),
             },
@@ -2123,6 +2139,10 @@ impl Expr {
                 otherwise.as_ref().map(|x| b(x)),
                 *c,
             ),
+            // The connection collation's mark has done its work (the
+            // collations a comparison or function meets in are chosen):
+            // the literal itself, which binds as any other.
+            Expr::Cast(x, CastType::Literal(_)) => x.bind(params, kind_of),
             Expr::Cast(x, t) => Expr::Cast(b(x), *t),
             Expr::Subquery(sub, test) => Expr::Subquery(
                 sub.clone(),
@@ -2640,9 +2660,13 @@ impl Expr {
                 }
             }
             // A collation mark (on every string sort key) is the value.
-            Expr::Cast(x, CastType::Collate(_) | CastType::BinaryLiteral | CastType::HexHybrid) => {
-                x.eval(row, env)?
-            }
+            Expr::Cast(
+                x,
+                CastType::Collate(_)
+                | CastType::BinaryLiteral
+                | CastType::HexHybrid
+                | CastType::Literal(_),
+            ) => x.eval(row, env)?,
             Expr::Cast(x, t) => cast_value(x.eval(row, env)?, *t),
             Expr::Subquery(sub, test) => eval_subquery(sub, test, row, env)?,
         })
@@ -3052,7 +3076,9 @@ impl Expr {
                 CastType::Unsigned => ColumnKind::UInt,
                 CastType::Decimal(_, s) => ColumnKind::Decimal { scale: *s },
                 CastType::Double => ColumnKind::Double,
-                CastType::Char(c, _) | CastType::Collate(c) => ColumnKind::Text(*c),
+                CastType::Char(c, _) | CastType::Collate(c) | CastType::Literal(c) => {
+                    ColumnKind::Text(*c)
+                }
                 CastType::BinaryLiteral | CastType::HexHybrid => {
                     ColumnKind::Text(Collation::Binary)
                 }
@@ -3293,7 +3319,10 @@ fn cast_value(v: Value, t: CastType) -> Value {
             Value::Double(f) => Value::Double(f),
             _ => Value::Double(0.0),
         },
-        CastType::Collate(_) | CastType::BinaryLiteral | CastType::HexHybrid => v,
+        CastType::Collate(_)
+        | CastType::BinaryLiteral
+        | CastType::HexHybrid
+        | CastType::Literal(_) => v,
         // A string keeps its bytes (a binary one may not be UTF-8).
         CastType::Char(collation, length) => {
             let bytes = match v {

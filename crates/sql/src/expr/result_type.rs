@@ -501,6 +501,11 @@ impl Describer<'_> {
                 c.decimals = Some(NOT_FIXED_DEC);
                 c
             }
+            // A literal's column in the connection's collation.
+            CastType::Literal(collation) => Column {
+                kind: ColumnKind::Text(collation),
+                ..x
+            },
             CastType::BinaryLiteral | CastType::HexHybrid => {
                 let length = match a {
                     Expr::Lit(Value::Bytes(b)) => b.len() as u32,

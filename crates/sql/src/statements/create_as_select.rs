@@ -163,6 +163,10 @@ pub(crate) fn derived_column(c: &Column) -> ColumnDef {
         if data_type.is_integer() {
             def.display_width = Some(c.length);
         }
+        // A string's collation (COLLATE, the connection's for a literal).
+        if let ColumnKind::Text(collation) = c.kind {
+            def.collation = (collation != data_type.default_collation()).then_some(collation);
+        }
         return def;
     };
     let mut def = ColumnDef::new(&c.name, data_type);

@@ -53,13 +53,11 @@ impl Session {
                 let charset = charset_name.value.to_ascii_lowercase();
                 let collation = collation_name.as_deref().map(str::to_ascii_lowercase);
                 let utf8 = matches!(charset.as_str(), "utf8mb4" | "utf8" | "utf8mb3" | "binary");
-                let compared = collation.as_deref().is_none_or(|c| {
-                    matches!(
-                        c,
-                        "utf8mb4_general_ci" | "utf8_general_ci" | "utf8mb3_general_ci"
-                    )
-                });
-                if !utf8 || !compared {
+                let compared = match collation.as_deref() {
+                    None => Some(lineardb_table::Collation::default()),
+                    Some(c) => connection_collation(c),
+                };
+                let Some(compared) = compared.filter(|_| utf8) else {
                     return Err(SqlError::unsupported(format!(
                         "SET NAMES {}{}",
                         charset_name.value,
@@ -68,7 +66,7 @@ impl Session {
                             .map(|c| format!(" COLLATE {c}"))
                             .unwrap_or_default()
                     )));
-                }
+                };
                 // What the connection's variables then say, as MariaDB's.
                 let shown = match charset.as_str() {
                     "utf8" | "utf8mb3" => "utf8mb3",
@@ -80,6 +78,21 @@ impl Session {
                     "character_set_results",
                 ] {
                     self.variables.insert(name.to_string(), Value::str(shown));
+                }
+                // COLLATE names the connection's collation; without it, the
+                // character set's default. (binary asks for no conversion:
+                // literals stay utf8mb4's.)
+                if charset != "binary" {
+                    let collation_name = match (charset.as_str(), collation.as_deref()) {
+                        (_, Some(c)) => c.to_string(),
+                        ("utf8" | "utf8mb3", None) => "utf8mb3_general_ci".to_string(),
+                        (_, None) => compared.name().to_string(),
+                    };
+                    self.variables.insert(
+                        "collation_connection".to_string(),
+                        Value::str(&collation_name),
+                    );
+                    self.facts.connection_collation = compared;
                 }
                 self.facts_changed();
                 return Ok(Outcome::done(0));
@@ -320,21 +333,26 @@ impl Session {
                     self.variables.insert(name.to_string(), zone);
                 }
             }
-            "character_set_client"
-            | "character_set_connection"
-            | "character_set_results"
-            | "collation_connection" => {
+            // String literals are in the connection's collation: one of
+            // utf8mb4's (the connection's character set stays utf8mb4).
+            "collation_connection" => {
+                let text = value.to_text().unwrap_or_default().to_ascii_lowercase();
+                let Some(collation) = connection_collation(&text) else {
+                    return Err(SqlError::unsupported(format!("{name} = {text}")));
+                };
+                if !global {
+                    self.facts.connection_collation = collation;
+                    self.facts_changed();
+                }
+                return Ok(false);
+            }
+            "character_set_client" | "character_set_connection" | "character_set_results" => {
                 let text = value.to_text();
                 let utf8 = match text.as_deref().map(str::to_ascii_lowercase).as_deref() {
                     None => name == "character_set_results",
                     Some("utf8mb4" | "utf8" | "utf8mb3") => true,
                     Some("binary") => name == "character_set_results",
-                    // Literals compare in utf8mb4_general_ci: another
-                    // connection collation would change comparisons.
-                    Some(c) => matches!(
-                        c,
-                        "utf8mb4_general_ci" | "utf8_general_ci" | "utf8mb3_general_ci"
-                    ),
+                    Some(_) => false,
                 };
                 if !utf8 {
                     return Err(SqlError::unsupported(format!(
@@ -366,5 +384,14 @@ impl Session {
             .pop()
             .and_then(|mut r| r.pop())
             .unwrap_or(Value::Null))
+    }
+}
+
+/// The collation `name` names when it is one the connection may be in:
+/// utf8mb4's (utf8's general_ci names read as utf8mb4_general_ci).
+fn connection_collation(name: &str) -> Option<lineardb_table::Collation> {
+    match name {
+        "utf8_general_ci" | "utf8mb3_general_ci" => Some(lineardb_table::Collation::default()),
+        other => lineardb_table::Collation::named(other).filter(|c| c.charset() == "utf8mb4"),
     }
 }
