@@ -228,3 +228,47 @@ fn strings_read_as_numbers_as_mariadb() {
         &[],
     );
 }
+
+/// ONLY_FULL_GROUP_BY: a select-list column neither grouped nor
+/// aggregated is 1055 (1140 without GROUP BY), as MariaDB checks it; a
+/// derived table's columns and ORDER BY are not checked.
+#[test]
+fn only_full_group_by_as_mariadb() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    common::differential::same_rows_and_messages(
+        &server,
+        &mariadb,
+        "ofgb",
+        &[
+            "CREATE TABLE g (id INT PRIMARY KEY, a INT, b INT, c VARCHAR(5))",
+            "CREATE TABLE h (id INT PRIMARY KEY, a INT)",
+            "INSERT INTO g VALUES (1, 1, 1, 'x'), (2, 1, 2, 'y'), (3, 2, 3, 'z')",
+            "INSERT INTO h VALUES (1, 1), (2, 2)",
+        ],
+        &[
+            "SELECT a, b FROM g GROUP BY a ORDER BY a",
+            "SET sql_mode = CONCAT(@@sql_mode, ',ONLY_FULL_GROUP_BY')",
+            "SELECT a, b FROM g GROUP BY a",
+            "SELECT a, COUNT(*) FROM g GROUP BY a ORDER BY a",
+            "SELECT a + 1, COUNT(*) FROM g GROUP BY a ORDER BY 1",
+            "SELECT a, COUNT(*) FROM g",
+            "SELECT MAX(b), a + 0 FROM g",
+            "SELECT COUNT(*), MAX(b), 1, 'x' FROM g",
+            "SELECT a AS x, SUM(b) FROM g GROUP BY x ORDER BY x",
+            "SELECT id, a FROM g GROUP BY id",
+            "SELECT x.a, x.b FROM g x GROUP BY x.a",
+            "SELECT CONCAT(a, b) FROM g GROUP BY a",
+            "SELECT a + b FROM g GROUP BY a + b ORDER BY 1",
+            "SELECT a, b + 1 FROM g GROUP BY a, b ORDER BY 1, 2",
+            "SELECT a FROM g GROUP BY a ORDER BY b",
+            "SELECT a, c FROM (SELECT a, c FROM g) d GROUP BY a ORDER BY a",
+            "SELECT g.a, h.id FROM g JOIN h ON h.a = g.a GROUP BY g.a",
+            "SELECT g.a, COUNT(h.id) FROM g JOIN h ON h.a = g.a GROUP BY g.a ORDER BY 1",
+            "SELECT a, COUNT(*) c FROM g GROUP BY 1 ORDER BY 1",
+            "SET sql_mode = DEFAULT",
+            "SELECT COUNT(*) FROM (SELECT a, b FROM g GROUP BY a) t",
+        ],
+        &[],
+    );
+}

@@ -32,6 +32,15 @@ pub(super) struct PreparedJoin {
 }
 
 impl PreparedJoin {
+    /// The database of the stored table joined-row column `col` comes
+    /// from; None for a derived table's, a view's or a nested join's.
+    pub(super) fn base_table_database(&self, col: usize) -> Option<String> {
+        match &self.units[crate::planner::join_unit::unit_of(&self.units, col)].source {
+            crate::planner::plan::Source::Table(t) => Some(t.table.def().database.clone()),
+            _ => None,
+        }
+    }
+
     /// `SELECT STRAIGHT_JOIN`: the units are read in their written order.
     pub(super) fn keep_written_order(&mut self) {
         self.straight = true;

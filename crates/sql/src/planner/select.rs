@@ -45,7 +45,58 @@ pub(super) fn limit_offset(
     })
 }
 
+/// ONLY_FULL_GROUP_BY as MariaDB checks it: a select-list item that is
+/// not one of the GROUP BY expressions reads, outside aggregates, only
+/// columns that are (1055 names the first other); without GROUP BY, an
+/// aggregate query's items read no column outside aggregates (1140). Only
+/// stored tables' columns are checked (MariaDB lets a derived table's
+/// through), which `database_of` tells (their database).
+fn check_full_group_by(
+    projection: &[Expr],
+    group_by: &[Expr],
+    scope: &[ScopeColumn],
+    database_of: &dyn Fn(usize) -> Option<String>,
+) -> Result<()> {
+    let grouped = |x: &Expr| group_by.iter().any(|g| g.unmarked() == x);
+    for x in projection.iter().filter(|x| !grouped(x)) {
+        let mut outside = None;
+        x.columns(&mut |i| {
+            if outside.is_none() && !grouped(&Expr::Col(i)) {
+                outside = database_of(i).map(|db| (db, i));
+            }
+        });
+        let Some((db, i)) = outside else {
+            continue;
+        };
+        if group_by.is_empty() {
+            return Err(SqlError::new(
+                1140,
+                "42000",
+                "Mixing of GROUP columns (MIN(),MAX(),COUNT(),...) with no GROUP columns is \
+                 illegal if there is no GROUP BY clause",
+            ));
+        }
+        return Err(SqlError::new(
+            1055,
+            "42000",
+            format!(
+                "'{db}.{}.{}' isn't in GROUP BY",
+                scope[i].table, scope[i].name
+            ),
+        ));
+    }
+    Ok(())
+}
+
 impl Planner<'_> {
+    /// Whether sql_mode holds ONLY_FULL_GROUP_BY.
+    fn only_full_group_by(&self) -> bool {
+        (self.variable)("sql_mode")
+            .ok()
+            .and_then(|v| v.to_text())
+            .is_some_and(|m| m.split(',').any(|f| f == "ONLY_FULL_GROUP_BY"))
+    }
+
     pub(super) fn plan_select(
         &mut self,
         select: &ast::Select,
@@ -286,6 +337,14 @@ impl Planner<'_> {
         let aggregate = !aggs.is_empty() || !group_by.is_empty();
         let (limit, offset) = limit_offset(&mut c, limit_clause)?;
         drop(c);
+        if aggregate && self.only_full_group_by() {
+            let database_of = |col: usize| match (&source, &prepared) {
+                (Source::Table(t), _) => Some(t.table.def().database.clone()),
+                (_, Some(join)) => join.base_table_database(col),
+                _ => None,
+            };
+            check_full_group_by(&projection, &group_by, scope, &database_of)?;
+        }
         let (window, kinds) = if windows.is_empty() {
             let kinds: Vec<_> = projection.iter().map(|x| x.kind(scope, &aggs)).collect();
             (None, kinds)
