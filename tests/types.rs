@@ -721,6 +721,13 @@ fn json_documents_changed_as_mariadb_does() {
             r#"SELECT JSON_DETAILED('[1,{"a":2},[],{},"s",[3],[[4]]]'), JSON_DETAILED('{"a":{"b":[1]},"c":[]}', 2),
                JSON_PRETTY('{}'), JSON_COMPACT('x'), JSON_ARRAY(JSON_COMPACT('[1, 2]'), JSON_SET('[]', '$[0]', 1))"#,
             "SELECT JSON_SET('{}', '$.a')",
+            // Wildcards where a path must name one place (4044), `$` in
+            // JSON_REMOVE (4051).
+            r#"SELECT JSON_SET('{"a":1}', '$.*', 2), JSON_INSERT('[1]', '$[*]', 2), JSON_REPLACE('[1]', '$[0]', 1, '$.*', 2),
+               JSON_ARRAY_APPEND('[1]', '$[*]', 2), JSON_ARRAY_INSERT('[1]', '$[*]', 2)"#,
+            "SHOW WARNINGS",
+            r#"SELECT JSON_REMOVE('{"a":1}', '$.a', '$'), JSON_REMOVE('[1]', '$[*]')"#,
+            "SHOW WARNINGS",
             "SELECT json_insert('{}', '$.a', 1, '$.b')",
             "SELECT JSON_MERGE('{}')",
             "UPDATE jd SET j = JSON_SET(j, '$.a', id * 10) WHERE JSON_TYPE(j) = 'OBJECT'",

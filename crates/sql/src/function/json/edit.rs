@@ -115,17 +115,28 @@ fn remove(root: &mut Node, steps: &[Step]) {
     }
 }
 
-/// The path of `v`; None for NULL or a path with a wildcard (MariaDB's
-/// warning 4044 is not given yet).
-fn edit_path(v: &Value) -> Result<Option<Vec<Step>>> {
+/// The path of `v`, argument `position` (from 1) of `function` (its name
+/// lower case); None for NULL or a path with a wildcard (MariaDB's warning
+/// 4044).
+fn edit_path(v: &Value, function: &str, position: usize) -> Result<Option<Vec<Step>>> {
     let Some(text) = bytes_of(v) else {
         return Ok(None);
     };
     let steps = parse_path(&String::from_utf8_lossy(&text))?;
-    Ok((!steps
+    if steps
         .iter()
-        .any(|s| matches!(s, Step::AnyKey | Step::AnyIndex)))
-    .then_some(steps))
+        .any(|s| matches!(s, Step::AnyKey | Step::AnyIndex))
+    {
+        crate::expr::warnings::raise(
+            4044,
+            &format!(
+                "Wildcards or range in JSON path not allowed in argument {position} to function \
+                 '{function}'"
+            ),
+        );
+        return Ok(None);
+    }
+    Ok(Some(steps))
 }
 
 /// The document of a changing function's first argument; None for NULL
@@ -146,6 +157,7 @@ fn value_node(letter: u8, v: &Value) -> Node {
 /// NULL.
 fn change_each(
     a: &[Value],
+    function: &str,
     mut change: impl FnMut(&mut Node, &[Step], Node) -> bool,
 ) -> Result<Value> {
     let (letters, args) = split_letters(a);
@@ -153,7 +165,7 @@ fn change_each(
         return Ok(Value::Null);
     };
     for (i, pair) in args[1..].chunks(2).enumerate() {
-        let Some(steps) = edit_path(&pair[0])? else {
+        let Some(steps) = edit_path(&pair[0], function, 2 + 2 * i)? else {
             return Ok(Value::Null);
         };
         let value = value_node(letters.get(2 + 2 * i).copied().unwrap_or(b's'), &pair[1]);
@@ -166,7 +178,12 @@ fn change_each(
 
 /// JSON_SET, JSON_INSERT or JSON_REPLACE.
 fn put_all(a: &[Value], mode: Put) -> Result<Value> {
-    change_each(a, |doc, steps, value| {
+    let function = match mode {
+        Put::Set => "json_set",
+        Put::Insert => "json_insert",
+        Put::Replace => "json_replace",
+    };
+    change_each(a, function, |doc, steps, value| {
         put(doc, steps, value, mode);
         true
     })
@@ -187,16 +204,26 @@ pub(super) fn json_replace(a: &[Value]) -> Result<Value> {
     put_all(a, Put::Replace)
 }
 
-/// JSON_REMOVE(doc, path, …): NULL for the path `$` (MariaDB's warning
-/// 4051 is not given yet).
+/// JSON_REMOVE(doc, path, …): NULL for the path `$` (warning 4051).
 pub(super) fn json_remove(a: &[Value]) -> Result<Value> {
     let Some(mut doc) = document(&a[0]) else {
         return Ok(Value::Null);
     };
-    for p in &a[1..] {
-        match edit_path(p)? {
+    for (i, p) in a[1..].iter().enumerate() {
+        match edit_path(p, "json_remove", 2 + i)? {
             Some(steps) if !steps.is_empty() => remove(&mut doc, &steps),
-            _ => return Ok(Value::Null),
+            Some(_) => {
+                crate::expr::warnings::raise(
+                    4051,
+                    &format!(
+                        "Path expression '$' is not allowed in argument {} to function \
+                         'json_remove'.",
+                        2 + i
+                    ),
+                );
+                return Ok(Value::Null);
+            }
+            None => return Ok(Value::Null),
         }
     }
     Ok(Value::Bytes(doc.text()))
@@ -206,16 +233,18 @@ pub(super) fn json_remove(a: &[Value]) -> Result<Value> {
 /// array at the path, or the value there made an array with it; NULL
 /// when a path finds nothing.
 pub(super) fn json_array_append(a: &[Value]) -> Result<Value> {
-    change_each(a, |doc, steps, value| match reach(doc, steps) {
-        Some(Node::Array(elements)) => {
-            elements.push(value);
-            true
+    change_each(a, "json_array_append", |doc, steps, value| {
+        match reach(doc, steps) {
+            Some(Node::Array(elements)) => {
+                elements.push(value);
+                true
+            }
+            Some(other) => {
+                wrap(other, value);
+                true
+            }
+            None => false,
         }
-        Some(other) => {
-            wrap(other, value);
-            true
-        }
-        None => false,
     })
 }
 
@@ -223,7 +252,7 @@ pub(super) fn json_array_append(a: &[Value]) -> Result<Value> {
 /// element the path names (at the end past the last, and for `[last]`);
 /// NULL for a path that names no element.
 pub(super) fn json_array_insert(a: &[Value]) -> Result<Value> {
-    change_each(a, |doc, steps, value| {
+    change_each(a, "json_array_insert", |doc, steps, value| {
         let Some((last @ (Step::Index(_) | Step::Last), parent_steps)) = steps.split_last() else {
             return false;
         };
