@@ -272,3 +272,41 @@ fn only_full_group_by_as_mariadb() {
         &[],
     );
 }
+
+/// A DECIMAL column stores a value with more places than it keeps rounded,
+/// with note 1265 when non-zero digits go (in strict mode too), for
+/// numbers, DOUBLEs and number texts, in INSERT and UPDATE.
+#[test]
+fn decimals_rounded_with_notes_as_mariadb() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    common::differential::same_rows_and_messages(
+        &server,
+        &mariadb,
+        "decnote",
+        &["CREATE TABLE dn (id INT PRIMARY KEY, d DECIMAL(5,1), e DECIMAL(6,2))"],
+        &[
+            "INSERT INTO dn VALUES (1, 1.25, 2.345)",
+            "SHOW WARNINGS",
+            "INSERT INTO dn VALUES (2, 1.20, 2.340)",
+            "SHOW WARNINGS",
+            "INSERT INTO dn VALUES (3, '1.26', 1.5e0)",
+            "SHOW WARNINGS",
+            "INSERT INTO dn VALUES (4, 1.2345e0, 1)",
+            "SHOW WARNINGS",
+            "INSERT INTO dn (id, e) VALUES (8, '7.777')",
+            "SHOW WARNINGS",
+            "UPDATE dn SET d = 9.99 WHERE id = 1",
+            "SHOW WARNINGS",
+            "UPDATE dn SET e = e / 3 WHERE id IN (1, 2)",
+            "SHOW WARNINGS",
+            "INSERT INTO dn VALUES (5, 1.25, 1), (6, 3.33, 4.444)",
+            "SHOW WARNINGS",
+            "SET sql_mode = ''",
+            "INSERT INTO dn VALUES (7, 1.25, 'x')",
+            "SHOW WARNINGS",
+            "SELECT * FROM dn ORDER BY id",
+        ],
+        &[],
+    );
+}

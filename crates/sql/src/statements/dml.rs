@@ -148,6 +148,13 @@ impl Session {
         let zero_kept = self.zero_is_an_auto_increment_value();
         for (n, mut given) in rows.into_iter().enumerate() {
             super::auto_timestamp::fill_defaults(t.def(), &mut given);
+            super::lenient::rounding_notes(
+                t.def(),
+                &given,
+                0..given.len(),
+                n as u64 + 1,
+                &mut self.warnings,
+            );
             if !strict {
                 super::lenient::adjust(
                     t.def(),
@@ -696,16 +703,30 @@ impl Session {
             if computed_first {
                 pending.push((pk, old, new, matched));
             } else {
-                let lenient = (!strict).then_some(&mut warnings);
                 changed += u64::from(write_update(
-                    &fk, &t, txn, &sets, pk, &old, new, matched, lenient,
+                    &fk,
+                    &t,
+                    txn,
+                    &sets,
+                    pk,
+                    &old,
+                    new,
+                    matched,
+                    (&mut warnings, !strict),
                 )?);
             }
         }
         for (pk, old, new, row) in pending {
-            let lenient = (!strict).then_some(&mut warnings);
             changed += u64::from(write_update(
-                &fk, &t, txn, &sets, pk, &old, new, row, lenient,
+                &fk,
+                &t,
+                txn,
+                &sets,
+                pk,
+                &old,
+                new,
+                row,
+                (&mut warnings, !strict),
             )?);
         }
         count_rows(&t, IndexOp::Update, changed);
@@ -838,14 +859,14 @@ fn write_update(
     old: &[Value],
     mut new: Vec<Option<Value>>,
     row: u64,
-    lenient: Option<&mut Vec<(u16, String)>>,
+    warnings: (&mut Vec<(u16, String)>, bool),
 ) -> Result<bool> {
     fit_update(
         t.def(),
         sets.iter().map(|(c, _)| *c),
         &mut new,
         row,
-        lenient,
+        warnings,
     )?;
     let differs = sets.iter().any(|(c, _)| new[*c].as_ref() != Some(&old[*c]));
     super::auto_timestamp::touch(t.def(), old, &mut new);
@@ -855,15 +876,17 @@ fn write_update(
 
 /// An UPDATE's new values (`new`, set in the order `sets`) as row `row`'s
 /// columns hold them: outside strict mode (`lenient`) adjusted with
-/// MariaDB's warnings, in strict mode failing, named as MariaDB names it.
+/// MariaDB's warnings, in strict mode failing, named as MariaDB names it;
+/// in either, decimals rounded with note 1265.
 pub(super) fn fit_update(
     def: &lineardb_table::TableDef,
-    sets: impl IntoIterator<Item = usize>,
+    sets: impl IntoIterator<Item = usize> + Clone,
     new: &mut [Option<Value>],
     row: u64,
-    lenient: Option<&mut Vec<(u16, String)>>,
+    (warnings, lenient): (&mut Vec<(u16, String)>, bool),
 ) -> Result<()> {
-    if let Some(warnings) = lenient {
+    super::lenient::rounding_notes(def, new, sets.clone(), row, warnings);
+    if lenient {
         let nulls = super::lenient::NullIntoNotNull::Defaults;
         return super::lenient::adjust_in_order(def, new, sets, row, nulls, warnings);
     }

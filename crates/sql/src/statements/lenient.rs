@@ -4,7 +4,7 @@
 //! number it starts with — with MariaDB's warning, instead of failing the
 //! statement. What cannot be adjusted (a wrong date) still fails.
 use crate::error::{Result, SqlError};
-use lineardb_table::{ColumnDef, DataType, Error, TableDef, Value};
+use lineardb_table::{ColumnDef, DataType, Dec, Error, TableDef, Value};
 
 /// Whether `sql_mode` names one of `modes`.
 fn has_mode(sql_mode: &str, modes: &[&str]) -> bool {
@@ -316,6 +316,45 @@ pub(crate) fn value_warning(
             1265,
             format!("Data truncated for column '{column}' at row {row}"),
         ),
+    }
+}
+
+/// MariaDB's note 1265 for each value of `values` (the columns `order`
+/// names) that a DECIMAL column stores rounded: a number or a number's
+/// text with non-zero digits past the column's scale. In any mode: the
+/// value is kept, rounded.
+pub(crate) fn rounding_notes(
+    def: &TableDef,
+    values: &[Option<Value>],
+    order: impl IntoIterator<Item = usize>,
+    row: u64,
+    warnings: &mut Vec<(u16, String)>,
+) {
+    for i in order {
+        let c = &def.columns[i];
+        let DataType::Decimal { precision, scale } = c.data_type else {
+            continue;
+        };
+        let exact = match values.get(i) {
+            Some(Some(Value::Decimal(d))) => Some(*d),
+            Some(Some(Value::Double(f))) if f.is_finite() => Dec::parse(&f.to_string()),
+            Some(Some(Value::Bytes(b))) => std::str::from_utf8(b)
+                .ok()
+                .and_then(|t| Dec::parse(t.trim())),
+            _ => None,
+        };
+        // (A value out of the column's range gets 1264 alone.)
+        let rounded = exact.is_some_and(|d| {
+            d.checked_rescale(scale).is_some_and(|r| {
+                r.fits_precision(precision) && r.cmp_value(d) != std::cmp::Ordering::Equal
+            })
+        });
+        if rounded {
+            warnings.push((
+                1265 | crate::expr::warnings::NOTE_LEVEL,
+                format!("Data truncated for column '{}' at row {row}", c.name),
+            ));
+        }
     }
 }
 

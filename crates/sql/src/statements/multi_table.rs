@@ -232,8 +232,13 @@ impl Session {
                     continue;
                 };
                 matched += 1;
-                let lenient = (!strict).then_some(&mut warnings);
-                fit_update(t.def(), order.iter().copied(), &mut new, matched, lenient)?;
+                fit_update(
+                    t.def(),
+                    order.iter().copied(),
+                    &mut new,
+                    matched,
+                    (&mut warnings, !strict),
+                )?;
                 let differs = new
                     .iter()
                     .zip(&old)
