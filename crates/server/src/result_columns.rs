@@ -3,7 +3,7 @@
 //! binary protocols. A column that shows a stored column as it is follows
 //! that column's type, as MariaDB's do (FLOAT, YEAR, CHAR, BINARY,
 //! VARBINARY, TEXT, BLOB); others follow their value kind.
-use crate::packet::put_lenenc_str;
+use crate::packet::{put_lenenc_int, put_lenenc_str};
 use lineardb_sql::{Column, ColumnKind, ExprWire};
 use lineardb_table::types::{civil_from_days, format_float, MICROS_PER_DAY};
 use lineardb_table::{Collation, DataType, Value};
@@ -324,19 +324,22 @@ pub(crate) fn parameter_column_def(
     encoding
 }
 
-/// MariaDB's extended metadata of `c`: entries of a kind (0: the type's
-/// name, 1: the format's) and a length-encoded name.
-fn extended_metadata(c: &Column) -> Vec<u8> {
-    let mut info = Vec::new();
-    if c.data_type == Some(lineardb_table::DataType::Uuid) {
-        info.push(0);
-        put_lenenc_str(&mut info, b"uuid");
+/// MariaDB's extended metadata of `c`, length-encoded: entries of a kind
+/// (0: the type's name, 1: the format's) and a length-encoded name. Written
+/// in place: every column definition of such a client carries one.
+fn put_extended_metadata(c: &Column, out: &mut Vec<u8>) {
+    let entries = [
+        (c.data_type == Some(DataType::Uuid)).then_some((0u8, "uuid")),
+        c.json.then_some((1u8, "json")),
+    ];
+    let entries = entries.iter().flatten();
+    // Each entry: its kind, a one-byte length, the name (under 251 bytes).
+    let len: usize = entries.clone().map(|(_, name)| 2 + name.len()).sum();
+    put_lenenc_int(out, len as u64);
+    for (kind, name) in entries {
+        out.push(*kind);
+        put_lenenc_str(out, name.as_bytes());
     }
-    if c.json {
-        info.push(1);
-        put_lenenc_str(&mut info, b"json");
-    }
-    info
 }
 
 fn put_definition(c: &Column, d: &Definition, extended: bool, out: &mut Vec<u8>) {
@@ -357,7 +360,7 @@ fn put_definition(c: &Column, d: &Definition, extended: bool, out: &mut Vec<u8>)
     put_lenenc_str(out, c.name.as_bytes());
     put_lenenc_str(out, c.org_name.as_bytes());
     if extended {
-        put_lenenc_str(out, &extended_metadata(c));
+        put_extended_metadata(c, out);
     }
     out.push(0x0c);
     out.extend_from_slice(&d.charset.to_le_bytes());

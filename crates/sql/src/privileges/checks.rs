@@ -92,15 +92,7 @@ impl Session {
     }
 
     pub(crate) fn database_denied(&self, db: &str) -> SqlError {
-        SqlError::new(
-            1044,
-            "42000",
-            format!(
-                "Access denied for user '{}'@'{}' to database '{db}'",
-                self.slot.user,
-                self.account_host()
-            ),
-        )
+        self.access().database_denied(db)
     }
 
     /// Error 1227 unless the session holds one of `privileges` globally;
@@ -177,16 +169,27 @@ impl Access<'_> {
         }
         if crate::names::is_information_schema(db) {
             // Nothing but reading, for anybody: MariaDB names the schema.
-            return Err(SqlError::new(
-                1044,
-                "42000",
-                format!(
-                    "Access denied for user '{}'@'{}' to database '{db}'",
-                    self.user, self.host
-                ),
-            ));
+            return Err(self.database_denied(db));
         }
         Err(self.table_denied(command, db, table))
+    }
+
+    /// 1044: names the account's host pattern (the client's host for an
+    /// embedded session, which has no account).
+    pub(crate) fn database_denied(&self, db: &str) -> SqlError {
+        let host = self
+            .grants
+            .account
+            .as_ref()
+            .map_or(self.host, |a| a.host.as_str());
+        SqlError::new(
+            1044,
+            "42000",
+            format!(
+                "Access denied for user '{}'@'{host}' to database '{db}'",
+                self.user
+            ),
+        )
     }
 
     /// [`require_table_as`](Self::require_table_as) named by the privilege.
