@@ -414,6 +414,14 @@ impl Session {
         sink: &mut dyn RowSink,
     ) -> Result<Outcome> {
         use ast::Statement as S;
+        if matches!(stmt, S::Insert(_) | S::Update(_) | S::Delete(_)) {
+            if let Some((on_table, check)) = self.through_view(stmt)? {
+                let outer = std::mem::replace(&mut self.view_check, check);
+                let r = self.run_statement(&on_table, params, args, sink);
+                self.view_check = outer;
+                return r;
+            }
+        }
         let ddl = match stmt {
             // CREATE and DROP TEMPORARY TABLE leave the transaction open.
             S::CreateTable(ct) => !ct.temporary,

@@ -66,6 +66,9 @@ pub struct Session {
     pub(crate) facts_version: u64,
     /// Whether the plan last made holds `information_schema` rows.
     pub(crate) planned_information_schema: bool,
+    /// The CHECK OPTION of the view the running statement changes rows
+    /// through.
+    pub(crate) view_check: Option<crate::statements::view_dml::ViewCheck>,
     pub(crate) variables: HashMap<String, Value>,
     /// The text of the statement running (its select lists are named from
     /// it).
@@ -235,6 +238,13 @@ impl TableCache {
         Ok(t)
     }
 
+    /// Whether `db.name` is a table the session has open now (so no view):
+    /// what an INSERT, UPDATE or DELETE asks before looking for a view.
+    pub(crate) fn holds(&mut self, engine: &Engine, db: &str, name: &str) -> bool {
+        self.refresh(engine);
+        !self.tables.is_empty() && self.tables.contains_key(&lowercase(db, name))
+    }
+
     /// Forgets what a catalog change may have changed.
     fn refresh(&mut self, engine: &Engine) {
         let version = engine.catalog_version();
@@ -372,6 +382,7 @@ impl Session {
             slot,
             facts_version: 0,
             planned_information_schema: false,
+            view_check: None,
             variables: HashMap::new(),
             named_statements: HashMap::new(),
             statement_cache: Default::default(),

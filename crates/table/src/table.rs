@@ -552,10 +552,24 @@ impl Table {
         given: Vec<Option<Value>>,
         zero_kept: bool,
     ) -> Result<(Vec<Value>, Option<u64>)> {
+        self.prepare_row_checked(given, zero_kept, |_| Ok(()))
+    }
+
+    /// [`prepare_row_with`](Self::prepare_row_with), with `check` called on
+    /// the row once every other column is valid and before the
+    /// AUTO_INCREMENT column takes a value (which holds what was given, or
+    /// NULL): a row `check` refuses uses up no value, as a row MariaDB's
+    /// CHECK constraints refuse.
+    pub fn prepare_row_checked<E: From<Error>>(
+        &self,
+        given: Vec<Option<Value>>,
+        zero_kept: bool,
+        check: impl FnOnce(&[Value]) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(Vec<Value>, Option<u64>), E> {
         if given.len() != self.def.columns.len() {
-            return Err(Error::Invalid(
-                "Column count doesn't match value count at row 1".into(),
-            ));
+            return Err(
+                Error::Invalid("Column count doesn't match value count at row 1".into()).into(),
+            );
         }
         let mut row = Vec::with_capacity(given.len());
         let mut generated = None;
@@ -571,10 +585,11 @@ impl Table {
             if col.auto_increment {
                 auto = Some(c);
             } else if v.is_null() && !col.nullable {
-                return Err(Error::NullNotAllowed(self.def.columns[c].name.clone()));
+                return Err(Error::NullNotAllowed(self.def.columns[c].name.clone()).into());
             }
             row.push(v);
         }
+        check(&row)?;
         if let Some(c) = auto {
             let col = &self.def.columns[c];
             let zero_given = zero_kept && !row[c].is_null();
@@ -582,7 +597,7 @@ impl Table {
                 Value::Null => 0,
                 Value::Int(i) => {
                     if *i < 0 {
-                        return Err(Error::OutOfRange(col.name.clone()));
+                        return Err(Error::OutOfRange(col.name.clone()).into());
                     }
                     *i as u64
                 }
@@ -597,7 +612,7 @@ impl Table {
                 self.next_auto.fetch_max(n + 1);
             }
             if row[c].is_null() {
-                return Err(Error::NullNotAllowed(col.name.clone()));
+                return Err(Error::NullNotAllowed(col.name.clone()).into());
             }
         }
         Ok((row, generated))

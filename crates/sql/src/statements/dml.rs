@@ -13,6 +13,53 @@ use std::sync::Arc;
 
 use super::foreign_keys::Referential;
 
+/// Why a row to insert was refused before it was written: a value its
+/// column cannot hold, or a CHECK (a constraint, a view's CHECK OPTION).
+enum RowRefused {
+    Invalid(lineardb_table::Error),
+    Checked(SqlError),
+}
+
+impl From<lineardb_table::Error> for RowRefused {
+    fn from(e: lineardb_table::Error) -> Self {
+        RowRefused::Invalid(e)
+    }
+}
+
+/// `INSERT … SET` as the INSERT of one VALUES row into the columns set.
+fn set_as_values(ins: &ast::Insert) -> Result<ast::Insert> {
+    let mut columns = Vec::with_capacity(ins.assignments.len());
+    let mut row = Vec::with_capacity(ins.assignments.len());
+    for a in &ins.assignments {
+        let ast::AssignmentTarget::ColumnName(n) = &a.target else {
+            return Err(SqlError::unsupported("INSERT … SET of a tuple"));
+        };
+        columns.push(n.clone());
+        row.push(a.value.clone());
+    }
+    let values = ast::SetExpr::Values(ast::Values {
+        explicit_row: false,
+        value_keyword: false,
+        rows: vec![ast::Parens::with_empty_span(row)],
+    });
+    let mut out = ins.clone();
+    out.columns = columns;
+    out.assignments = Vec::new();
+    out.source = Some(Box::new(ast::Query {
+        with: None,
+        body: Box::new(values),
+        order_by: None,
+        limit_clause: None,
+        fetch: None,
+        locks: Vec::new(),
+        for_clause: None,
+        settings: None,
+        format_clause: None,
+        pipe_operators: Vec::new(),
+    }));
+    Ok(out)
+}
+
 /// MariaDB's duplicate-key error.
 const DUPLICATE_ENTRY: u16 = 1062;
 
@@ -30,6 +77,10 @@ impl Session {
         let ast::TableObject::TableName(name) = &ins.table else {
             return Err(SqlError::unsupported("INSERT INTO a table function"));
         };
+        if ins.source.is_none() && !ins.assignments.is_empty() {
+            // `INSERT … SET a = 1, b = 2` is `INSERT … (a, b) VALUES (1, 2)`.
+            return self.insert(txn, &set_as_values(ins)?, params, args, returned);
+        }
         let t = self.table_columns(&object_name(name), INSERT, |t| {
             if ins.columns.is_empty() {
                 t.def().columns.iter().map(|c| c.name.clone()).collect()
@@ -165,9 +216,14 @@ impl Session {
                 )?;
             }
             let (full, generated) = t
-                .prepare_row_with(given, zero_kept)
-                .map_err(|e| super::lenient::row_error(t.def(), e, n as u64 + 1))?;
-            match fk.insert_row(txn, &t, &full) {
+                .prepare_row_checked(given, zero_kept, |row| {
+                    fk.check_row(&t, row).map_err(RowRefused::Checked)
+                })
+                .map_err(|e| match e {
+                    RowRefused::Invalid(e) => super::lenient::row_error(t.def(), e, n as u64 + 1),
+                    RowRefused::Checked(e) => e,
+                })?;
+            match fk.insert_checked(txn, &t, &full) {
                 Ok(()) => {
                     if let Some(r) = &mut returning {
                         r.add(&full, env)?;
@@ -231,7 +287,7 @@ impl Session {
                         })?;
                         fk.delete_by_key(txn, &t, &pk)?;
                         collisions += 1;
-                        match fk.insert_row(txn, &t, &full) {
+                        match fk.insert_checked(txn, &t, &full) {
                             Ok(()) => break,
                             Err(e) if e.code == DUPLICATE_ENTRY => continue,
                             Err(e) => return Err(e),
@@ -250,7 +306,9 @@ impl Session {
                         first_id = g;
                     }
                 }
-                Err(e) if ins.ignore => {
+                // A view's CHECK OPTION fails an INSERT IGNORE too, as in
+                // MariaDB.
+                Err(e) if ins.ignore && e.code != 1369 => {
                     if e.code == DUPLICATE_ENTRY {
                         skipped += 1;
                     }

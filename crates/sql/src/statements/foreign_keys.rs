@@ -33,6 +33,10 @@ pub(crate) struct Referential {
     /// The CHECK constraints of the tables the statement writes, by the
     /// table's clustered root.
     conditions: Vec<(u64, CompiledChecks)>,
+    /// The CHECK OPTION of the view rows are written through: the
+    /// table's clustered root, the view's name for the error, and the
+    /// condition.
+    view_check: Option<(u64, String, crate::expr::Expr)>,
 }
 
 impl Session {
@@ -45,7 +49,23 @@ impl Session {
                 conditions.push((t.def().primary_root, compiled));
             }
         }
+        let view_check = match (&self.view_check, tables.first()) {
+            (Some(v), Some(t))
+                if (
+                    t.def().database.to_ascii_lowercase(),
+                    t.def().name.to_ascii_lowercase(),
+                ) == v.table =>
+            {
+                let def = t.def();
+                let scope = crate::names::scope_of_def(def, &def.name);
+                let condition =
+                    self.with_compiler(&scope, &Default::default(), |c| c.compile(&v.condition))?;
+                Some((def.primary_root, v.label.clone(), condition))
+            }
+            _ => None,
+        };
         Ok(Referential {
+            view_check,
             engine: self.engine.clone(),
             checks: self.foreign_key_checks(),
             references: self.tables.references(&self.engine)?,
@@ -55,15 +75,51 @@ impl Session {
 }
 
 impl Referential {
-    /// Inserts the complete row `row` into `t`.
-    pub(crate) fn insert_row(&self, txn: &mut Txn, t: &Table, row: &[Value]) -> Result<()> {
+    /// Refuses a row for `t` that its CHECK constraints or the view it is
+    /// written through refuse. An AUTO_INCREMENT column still NULL (its
+    /// value not yet taken) reads as 0, as in MariaDB, which checks rows
+    /// before it takes one.
+    pub(crate) fn check_row(&self, t: &Table, row: &[Value]) -> Result<()> {
         if let Some(conditions) = self.conditions_of(t) {
             enforce(conditions, t.def(), row)?;
         }
+        match t.def().auto_increment_column() {
+            Some(c) if row[c].is_null() && self.view_check.is_some() => {
+                let mut row = row.to_vec();
+                row[c] = Value::Int(0);
+                self.check_option(t, &row)
+            }
+            _ => self.check_option(t, row),
+        }
+    }
+
+    /// Inserts the complete row `row`, which [`check_row`](Self::check_row)
+    /// took, into `t`.
+    pub(crate) fn insert_checked(&self, txn: &mut Txn, t: &Table, row: &[Value]) -> Result<()> {
         if self.checks && !t.def().foreign_keys.is_empty() {
             self.check_parents(t, row, None)?;
         }
         Ok(t.insert_prepared(txn, row)?)
+    }
+
+    /// Refuses a row of `t` written through a view WITH CHECK OPTION that
+    /// it would not be seen through (1369): its condition must be true.
+    fn check_option(&self, t: &Table, row: &[Value]) -> Result<()> {
+        match &self.view_check {
+            Some((root, label, condition)) if *root == t.def().primary_root => {
+                let v = condition.eval(row, crate::expr::Env::new(&[]))?;
+                if crate::expr::truth_of(&v) == Some(true) {
+                    Ok(())
+                } else {
+                    Err(SqlError::new(
+                        1369,
+                        "44000",
+                        format!("CHECK OPTION failed {label}"),
+                    ))
+                }
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Deletes row `old` (primary key `pk`, locked and read) from `t`.
@@ -100,11 +156,16 @@ impl Referential {
         let child = self.checks && !t.def().foreign_keys.is_empty();
         let parent = self.checks && !self.references_to(t.def()).is_empty();
         let conditions = self.conditions_of(t);
-        if child || parent || conditions.is_some() {
+        let view_check = self
+            .view_check
+            .as_ref()
+            .is_some_and(|(root, ..)| *root == t.def().primary_root);
+        if child || parent || conditions.is_some() || view_check {
             let full = merged(t.def(), old, &new)?;
             if let Some(conditions) = conditions {
                 enforce(conditions, t.def(), &full)?;
             }
+            self.check_option(t, &full)?;
             if child {
                 self.check_parents(t, &full, Some(old))?;
             }

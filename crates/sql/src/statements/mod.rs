@@ -25,6 +25,7 @@ mod show_filter;
 mod table_locks;
 mod transaction;
 mod variables;
+pub(crate) mod view_dml;
 mod view_text;
 pub(crate) mod views;
 

@@ -223,8 +223,61 @@ impl Session {
             grants: &self.grants,
             user: &self.slot.user,
             view_definition: &|v: &lineardb_table::ViewDef| view_definition(&engine, v),
+            view_columns: &|v: &lineardb_table::ViewDef| self.view_column_defs(v),
             variables: &|global| self.variable_rows(global),
         })
+    }
+
+    /// The columns of view `v` as the table it reads as would have them
+    /// (information_schema.COLUMNS' rows of a view); `None` when it cannot
+    /// be planned now (a table it reads was dropped), as MariaDB then
+    /// lists no columns for it. Planned with the definer's reach: tables
+    /// are resolved without the session's privilege checks, since only the
+    /// view's own columns, which the account sees, come out.
+    fn view_column_defs(
+        &self,
+        v: &lineardb_table::ViewDef,
+    ) -> Option<Vec<lineardb_table::ColumnDef>> {
+        let sql = format!(
+            "SELECT * FROM `{}`.`{}`",
+            v.database.replace('`', "``"),
+            v.name.replace('`', "``")
+        );
+        let Some(ast::Statement::Query(q)) = crate::parser::dialect::parse_sql(&sql).ok()?.pop()
+        else {
+            return None;
+        };
+        let engine = self.engine.clone();
+        let mut cache = crate::session::TableCache::default();
+        let db = self.facts.database.clone();
+        let mut resolve = |parts: &[String], _checked: bool| {
+            let (db, name) = qualify(db.as_deref(), parts)?;
+            if is_information_schema(&db) {
+                // information_schema's rows are not made again inside
+                // themselves.
+                return Err(SqlError::unsupported(
+                    "a view of information_schema in COLUMNS",
+                ));
+            }
+            if let Some(view) = engine.view(&db, &name)? {
+                return Ok(Resolved::View(view));
+            }
+            cache.get(&engine, (db, name)).map(Resolved::Table)
+        };
+        let may_read_system = |_: &str, _: &str| Ok(());
+        let vars = |n: &str| self.system_variable(n);
+        let params = Params::default();
+        let mut planner = Planner::new(
+            &params,
+            &self.facts,
+            &vars,
+            &mut resolve,
+            &may_read_system,
+            &engine,
+            &self.registry,
+        );
+        let plan = planner.plan_query(&q).ok()?;
+        Some(plan.columns().iter().map(view_column).collect())
     }
 
     /// How plans run in this session, reading through `view`.
@@ -242,6 +295,31 @@ impl Session {
             analyze: None,
         }
     }
+}
+
+/// A view's column as information_schema.COLUMNS shows it: a table's
+/// column with that column's default; a NOT NULL number computed, or an
+/// AUTO_INCREMENT column, with the type's zero, as MariaDB gives them.
+fn view_column(c: &crate::result::Column) -> lineardb_table::ColumnDef {
+    use lineardb_table::{ColumnDefault, DataType};
+    let mut def = crate::statements::create_as_select::derived_column(c);
+    def.default = match (&c.data_type, &c.default) {
+        // An AUTO_INCREMENT column's default is its type's zero there.
+        (Some(_), _) if c.attributes.auto_increment => ColumnDefault::Literal("0".into()),
+        (Some(_), d) => d.clone().unwrap_or(ColumnDefault::None),
+        (None, _)
+            if !def.nullable
+                && (def.data_type.is_integer()
+                    || matches!(def.data_type, DataType::Decimal { .. } | DataType::Double)) =>
+        {
+            ColumnDefault::Literal("0".into())
+        }
+        (None, _) => ColumnDefault::None,
+    };
+    if c.data_type.is_none() && def.data_type == DataType::Double {
+        def.display_width = Some(c.length);
+    }
+    def
 }
 
 /// 1109: `name` is no table of information_schema.

@@ -70,6 +70,10 @@ pub(crate) struct InfoContext<'a> {
     /// A view's VIEW_DEFINITION (its canonical text, every table named
     /// with its database) and whether rows may be changed through it.
     pub view_definition: &'a dyn Fn(&lineardb_table::ViewDef) -> (String, bool),
+    /// A view's columns as the table it reads as would have them; `None`
+    /// when it cannot be planned now.
+    pub view_columns:
+        &'a dyn Fn(&lineardb_table::ViewDef) -> Option<Vec<lineardb_table::ColumnDef>>,
     /// The system variables and their values as SHOW [GLOBAL] VARIABLES
     /// gives them.
     pub variables: &'a dyn Fn(bool) -> Vec<Vec<Value>>,

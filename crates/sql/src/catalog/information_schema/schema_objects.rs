@@ -237,6 +237,16 @@ pub(super) fn columns(cx: &InfoContext<'_>) -> Result<Vec<Vec<Value>>> {
             }
         }
     }
+    for db in databases(cx)? {
+        for v in cx.engine.views(&db)? {
+            if !cx.grants.sees_table(&db, &v.name) {
+                continue;
+            }
+            for (i, c) in (cx.view_columns)(&v).unwrap_or_default().iter().enumerate() {
+                rows.push(column_row(cx, (&db, &v.name), i, c, ""));
+            }
+        }
+    }
     Ok(rows)
 }
 
@@ -284,7 +294,8 @@ fn column_row(
             (Some(u64::from(precision)), Some(u64::from(scale)))
         }
         DataType::Float => (Some(12), None),
-        DataType::Double => (Some(22), None),
+        // A computed DOUBLE's digits are its expression's length.
+        DataType::Double => (Some(c.display_width.map_or(22, u64::from)), None),
         DataType::Bit(n) => (Some(u64::from(n)), None),
         _ => (None, None),
     };
