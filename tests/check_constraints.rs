@@ -4,7 +4,7 @@
 //! CONSTRAINT over existing rows, ADD COLUMN with a CHECK (as Django
 //! writes its positive integer fields), DROP CONSTRAINT,
 //! `check_constraint_checks = 0`, and the conditions a CHECK may not hold
-//! (1054, 1901, 1970).
+//! (1054, 1901, 1970); a row refused takes no AUTO_INCREMENT value.
 mod common;
 use common::differential::same_rows_and_messages;
 use common::mariadb::MariaDb;
@@ -56,6 +56,14 @@ const STEPS: &[&str] = &[
     "ALTER TABLE dj MODIFY age BIGINT UNSIGNED NOT NULL DEFAULT 0",
     "ALTER TABLE dj DROP COLUMN w",
     "SHOW CREATE TABLE dj",
+    // A row refused takes no AUTO_INCREMENT value.
+    "CREATE TABLE ai (id INT PRIMARY KEY AUTO_INCREMENT, a INT CHECK (a > 0))",
+    "INSERT INTO ai (a) VALUES (1)",
+    "INSERT INTO ai (a) VALUES (-1)",
+    "INSERT INTO ai (id, a) VALUES (10, -1)",
+    "INSERT INTO ai SET a = -2",
+    "INSERT INTO ai SET a = 2",
+    "SELECT * FROM ai ORDER BY id",
 ];
 
 #[test]
