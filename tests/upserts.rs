@@ -1,8 +1,9 @@
 //! INSERT ... ON DUPLICATE KEY UPDATE through a real `lineardb serve`,
 //! statement by statement beside a real MariaDB 10.11: duplicates of the
 //! primary key and of a unique index, VALUES(col), several rows colliding
-//! within one statement, INSERT ... SELECT; the same affected rows, info,
-//! errors and final rows.
+//! within one statement, INSERT ... SELECT; UPDATE IGNORE (rows a key, a
+//! CHECK or a foreign key refuses passed over, values adjusted); the same
+//! affected rows, info, errors, warnings and final rows.
 mod common;
 use common::differential::{assert_same, outcomes, Shown};
 use common::mariadb::MariaDb;
@@ -77,4 +78,46 @@ fn replace_and_insert_ids_answer_as_mariadb() {
         &run(&format!("mysql://root@127.0.0.1:{}/", mariadb.port)),
     );
     assert!(ours[7].contains("id Some(100)"), "{}", ours[7]);
+}
+
+const UPDATE_IGNORE: &[&str] = &[
+    "CREATE TABLE p (id INT PRIMARY KEY)",
+    "INSERT INTO p VALUES (1), (2)",
+    "CREATE TABLE t (id INT PRIMARY KEY, u INT UNIQUE, a TINYINT, pid INT, c INT CHECK (c >= 0), \
+     FOREIGN KEY (pid) REFERENCES p (id))",
+    "INSERT INTO t VALUES (1, 10, 1, 1, 1), (2, 20, 2, 2, 2), (3, 30, 3, 1, 3)",
+    "UPDATE IGNORE t SET u = 10 WHERE id = 2",
+    "SHOW WARNINGS",
+    "UPDATE IGNORE t SET u = u + 10",
+    "SHOW WARNINGS",
+    "UPDATE IGNORE t SET a = a * 100",
+    "SHOW WARNINGS",
+    "UPDATE IGNORE t SET pid = 5 WHERE id = 1",
+    "SHOW WARNINGS",
+    "UPDATE IGNORE t SET c = c - 2",
+    "SHOW WARNINGS",
+    "SELECT * FROM t ORDER BY id",
+    "UPDATE LOW_PRIORITY t SET a = 1 WHERE id = 1",
+    "UPDATE LOW_PRIORITY IGNORE t SET a = 2 WHERE id = 1",
+    "UPDATE IGNORE LOW_PRIORITY t SET a = 3 WHERE id = 1",
+    "UPDATE  IGNORE\n t SET a = 4 WHERE id = 1",
+    "UPDATE IGNORE t SET u = 1 / 0 WHERE id = 3",
+    "SHOW WARNINGS",
+    "UPDATE IGNORE t JOIN p ON p.id = t.pid SET t.a = 9, t.u = 20",
+    "SHOW WARNINGS",
+    "UPDATE IGNORE p SET id = 3 WHERE id = 1",
+    "SHOW WARNINGS",
+    "UPDATE t SET c = -1",
+    "SELECT * FROM t ORDER BY id",
+];
+
+#[test]
+fn update_ignore_answers_as_mariadb() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    let run = |url: &str| outcomes(url, "upi", &[], UPDATE_IGNORE, Shown::Changes);
+    assert_same(
+        &run(&server.url("")),
+        &run(&format!("mysql://root@127.0.0.1:{}/", mariadb.port)),
+    );
 }

@@ -164,6 +164,8 @@ fn rows_changed_through_views_as_mariadb() {
         "INSERT INTO vc VALUES (3, 5, 'dup') ON DUPLICATE KEY UPDATE a = 60",
         "INSERT INTO vc VALUES (3, 5, 'dup') ON DUPLICATE KEY UPDATE a = vc.a + 1",
         "INSERT IGNORE INTO vc VALUES (10, 99, 'i')",
+        "UPDATE IGNORE vc SET a = a + 3",
+        "SHOW WARNINGS",
         "INSERT INTO vl VALUES (7, 50)",
         "INSERT INTO vl VALUES (8, -1)",
         "INSERT INTO vcc VALUES (8, 50)",

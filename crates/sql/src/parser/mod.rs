@@ -57,10 +57,25 @@ pub(crate) fn view_query(view: &lineardb_table::ViewDef) -> Result<ast::Query> {
 pub(crate) fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
     let sql = strip_conditional_comments(sql);
     let sql = unsupported::without_sql_cache(&sql);
-    let analyzed = analyze_statement(&sql);
+    if let Some(modified) = update_modifiers(&sql) {
+        let (rewritten, ignore) = modified?;
+        let mut statements = parse_text(&rewritten)?;
+        if let [ast::Statement::Update(u)] = statements.as_mut_slice() {
+            if ignore {
+                u.or = Some(ast::SqliteOnConflict::Ignore);
+            }
+        }
+        return Ok(statements);
+    }
+    parse_text(&sql)
+}
+
+/// [`parse`] of a text whose UPDATE modifiers are read.
+fn parse_text(sql: &str) -> Result<Vec<ast::Statement>> {
+    let analyzed = analyze_statement(sql);
     let sql = match &analyzed {
         Some(explain) => std::borrow::Cow::Borrowed(explain.as_str()),
-        None => sql,
+        None => std::borrow::Cow::Borrowed(sql),
     };
     match crate::parser::dialect::parse_sql(&sql) {
         Ok(statements) => {
@@ -120,6 +135,54 @@ pub(crate) fn parse(sql: &str) -> Result<Vec<ast::Statement>> {
             unsupported::refuse_unparsed(&sql, crate::error::SqlError::syntax_in(&sql, e))
         }),
     }
+}
+
+/// `UPDATE [LOW_PRIORITY] [IGNORE] …`, which the parser reads as a table
+/// named by the modifier, without its modifiers, and whether IGNORE was
+/// one; `None` for any other statement. LOW_PRIORITY only orders waits
+/// for table locks, which MariaDB's transactional tables do not take:
+/// there, as here, it changes nothing.
+fn update_modifiers(sql: &str) -> Option<Result<(String, bool)>> {
+    let body = sql.trim_start();
+    let lead = sql.len() - body.len();
+    if !body.get(..6)?.eq_ignore_ascii_case("UPDATE") {
+        return None;
+    }
+    // The words right after UPDATE, separated by whitespace only (a
+    // comment between them leaves the text as it is: the modifier then
+    // reads as a table's name and is refused).
+    let mut at = 6;
+    let mut ignore = false;
+    let mut low_priority = false;
+    loop {
+        let rest = &body[at..];
+        let gap = rest.len() - rest.trim_start().len();
+        if gap == 0 {
+            break;
+        }
+        let word_len = rest[gap..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len() - gap);
+        let word = &rest[gap..gap + word_len];
+        if word.eq_ignore_ascii_case("IGNORE") && !ignore {
+            ignore = true;
+        } else if word.eq_ignore_ascii_case("LOW_PRIORITY") && !low_priority && !ignore {
+            low_priority = true;
+        } else if word.eq_ignore_ascii_case("LOW_PRIORITY") {
+            // Out of MariaDB's order: its syntax error, near the word.
+            return Some(Err(crate::error::SqlError::syntax_near(&rest[gap..])));
+        } else {
+            break;
+        }
+        at += gap + word_len;
+    }
+    if !ignore && !low_priority {
+        return None;
+    }
+    Some(Ok((
+        format!("{}UPDATE{}", &sql[..lead], &body[at..]),
+        ignore,
+    )))
 }
 
 /// `GROUP_CONCAT(... LIMIT offset, count)`, whose comma the parser does not

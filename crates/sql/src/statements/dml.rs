@@ -646,9 +646,16 @@ impl Session {
                 "a multi-table UPDATE taken as one table's",
             ));
         }
-        if u.returning.is_some() || u.output.is_some() || u.or.is_some() {
+        if u.returning.is_some() || u.output.is_some() {
             return Err(SqlError::unsupported("UPDATE ... RETURNING"));
         }
+        // UPDATE IGNORE: a row the statement cannot write is skipped with
+        // a warning, values are adjusted as outside strict mode.
+        let ignore = match u.or {
+            None => false,
+            Some(ast::SqliteOnConflict::Ignore) => true,
+            Some(_) => return Err(SqlError::unsupported("UPDATE OR …")),
+        };
         let ast::TableFactor::Table { name, alias, .. } = &u.table.relation else {
             return Err(SqlError::unsupported("UPDATE of a derived table"));
         };
@@ -727,7 +734,7 @@ impl Session {
         )?;
         drop(where_warns);
         let fk = self.referential(&[&t])?;
-        let strict = self.strict_mode();
+        let strict = self.strict_mode() && !ignore;
         // Warnings of the values adjusted outside strict mode.
         let mut warnings = Vec::new();
         let view = ReadView::latest();
@@ -739,6 +746,7 @@ impl Session {
         let env = cx.env(args);
         let mut changed = 0;
         let mut matched = 0;
+        let mut unmatched = 0;
         let mut pending = Vec::new();
         for pk in &targets.keys {
             if matched >= limit {
@@ -761,32 +769,39 @@ impl Session {
             if computed_first {
                 pending.push((pk, old, new, matched));
             } else {
-                changed += u64::from(write_update(
-                    &fk,
-                    &t,
-                    txn,
-                    &sets,
+                match write_update_or_skip(
+                    (&fk, &t, txn, &sets),
                     pk,
                     &old,
                     new,
                     matched,
                     (&mut warnings, !strict),
-                )?);
+                    ignore,
+                )? {
+                    Written::Changed => changed += 1,
+                    Written::Same => {}
+                    // Nor counted for the LIMIT, as in MariaDB.
+                    Written::Unmatched => matched -= 1,
+                }
             }
         }
         for (pk, old, new, row) in pending {
-            changed += u64::from(write_update(
-                &fk,
-                &t,
-                txn,
-                &sets,
+            match write_update_or_skip(
+                (&fk, &t, txn, &sets),
                 pk,
                 &old,
                 new,
                 row,
                 (&mut warnings, !strict),
-            )?);
+                ignore,
+            )? {
+                Written::Changed => changed += 1,
+                Written::Same => {}
+                Written::Unmatched => unmatched += 1,
+            }
         }
+        // Rows passed over for a CHECK are not counted matched.
+        let matched = matched - unmatched;
         count_rows(&t, IndexOp::Update, changed);
         self.warnings.extend(warnings);
         let warned = self.warnings.len() + self.pending_expression_warnings();
@@ -902,6 +917,83 @@ impl Targets {
             matches(self.filter.as_ref(), &row[..], env)?
         };
         Ok(matched.then_some(row))
+    }
+}
+
+/// [`write_update`]; with `ignore` (UPDATE IGNORE) a row refused for a
+/// duplicate key, a CHECK, a view's CHECK OPTION or a foreign key is left
+/// as it was (the CHECKs' errors warnings), as MariaDB's.
+fn write_update_or_skip(
+    (fk, t, txn, sets): (
+        &Referential,
+        &Table,
+        &mut Txn,
+        &[(usize, crate::expr::Expr)],
+    ),
+    pk: &[u8],
+    old: &[Value],
+    new: Vec<Option<Value>>,
+    row: u64,
+    warnings: (&mut Vec<(u16, String)>, bool),
+    ignore: bool,
+) -> Result<Written> {
+    if !ignore {
+        let changed = write_update(fk, t, txn, sets, pk, old, new, row, warnings)?;
+        return Ok(if changed {
+            Written::Changed
+        } else {
+            Written::Same
+        });
+    }
+    let (warnings, lenient) = warnings;
+    let savepoint = txn.savepoint();
+    match write_update(
+        fk,
+        t,
+        txn,
+        sets,
+        pk,
+        old,
+        new,
+        row,
+        (&mut *warnings, lenient),
+    ) {
+        Err(e) => {
+            let check = skipped_row(e, warnings)?;
+            txn.rollback_to(savepoint)?;
+            Ok(if check {
+                Written::Unmatched
+            } else {
+                Written::Same
+            })
+        }
+        Ok(true) => Ok(Written::Changed),
+        Ok(false) => Ok(Written::Same),
+    }
+}
+
+/// What became of a row an UPDATE matched.
+#[derive(PartialEq)]
+enum Written {
+    Changed,
+    /// Unchanged: its values were the same, or a key refused them.
+    Same,
+    /// Passed over for a CHECK: MariaDB then does not count it matched.
+    Unmatched,
+}
+
+/// Whether UPDATE IGNORE passes over a row its error `e` refused: a
+/// duplicate key, a CHECK, a view's CHECK OPTION or a foreign key (the
+/// CHECKs' errors become warnings, as MariaDB's; `Ok(true)` for them);
+/// `Err(e)` for others.
+pub(super) fn skipped_row(e: SqlError, warnings: &mut Vec<(u16, String)>) -> Result<bool> {
+    match e.code {
+        4025 | 1369 => {
+            warnings.push((e.code, e.message));
+            Ok(true)
+        }
+        DUPLICATE_ENTRY | 1451 | 1452 => Ok(false),
+        _ => Err(e),
     }
 }
 

@@ -219,7 +219,9 @@ impl Session {
         let fk = self.referential(&tables)?;
         let mut matched = 0u64;
         let mut changed = 0u64;
-        let strict = self.strict_mode();
+        // UPDATE IGNORE: rows refused are passed over, values adjusted.
+        let ignore = matches!(u.or, Some(ast::SqliteOnConflict::Ignore));
+        let strict = self.strict_mode() && !ignore;
         let mut warnings = Vec::new();
         for (k, (target, rows)) in targets.iter().zip(changes).enumerate() {
             let t = &target.table;
@@ -244,8 +246,18 @@ impl Session {
                     .zip(&old)
                     .any(|(n, o)| n.as_ref().is_some_and(|n| n != o));
                 super::auto_timestamp::touch(t.def(), &old, &mut new);
-                fk.update_row(txn, t, &pk, &old, new)?;
-                n += u64::from(differs);
+                let savepoint = ignore.then(|| txn.savepoint());
+                match (fk.update_row(txn, t, &pk, &old, new), savepoint) {
+                    (Ok(()), _) => n += u64::from(differs),
+                    (Err(e), Some(savepoint)) => {
+                        let _check = super::dml::skipped_row(e, &mut warnings)?;
+                        txn.rollback_to(savepoint)?;
+                        // MariaDB's multi-table UPDATE counts a row passed
+                        // over as changed.
+                        n += u64::from(differs);
+                    }
+                    (Err(e), None) => return Err(e),
+                }
             }
             changed += n;
             count_rows(t, IndexOp::Update, n);
