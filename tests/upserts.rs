@@ -121,3 +121,34 @@ fn update_ignore_answers_as_mariadb() {
         &run(&format!("mysql://root@127.0.0.1:{}/", mariadb.port)),
     );
 }
+
+const SET_DEFAULT: &[&str] = &[
+    "CREATE TABLE t (id INT PRIMARY KEY, a INT DEFAULT 5, b VARCHAR(5) NOT NULL, \
+     c DATETIME DEFAULT CURRENT_TIMESTAMP, d INT, e INT NOT NULL DEFAULT 7)",
+    "INSERT INTO t (id, b, d) VALUES (1, 'x', 3)",
+    "UPDATE t SET a = 9, d = 9, e = 0, c = NULL",
+    "UPDATE t SET a = DEFAULT, d = DEFAULT, e = DEFAULT, c = DEFAULT WHERE id = 1",
+    "SELECT id, a, b, d, e, c IS NOT NULL FROM t",
+    "UPDATE t SET b = DEFAULT",
+    "CREATE TABLE b (id INT PRIMARY KEY, x BIT(4) DEFAULT b'101', j VARCHAR(10) DEFAULT 'it''s', \
+     k DECIMAL(5,2) DEFAULT 1.50, ts TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3))",
+    "INSERT INTO b (id) VALUES (1)",
+    "UPDATE b SET x = 0, j = 'z', k = 0",
+    "UPDATE b SET x = DEFAULT, j = DEFAULT, k = DEFAULT, ts = DEFAULT",
+    "SELECT id, x + 0, j, k, ts > '2020-01-01' FROM b",
+    "SET sql_mode = ''",
+    "UPDATE t SET b = DEFAULT",
+];
+
+/// UPDATE … SET column = DEFAULT: the column's default, NULL, the
+/// statement's time; 1364 for a NOT NULL column without one, strict or not.
+#[test]
+fn update_to_defaults_answers_as_mariadb() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    let run = |url: &str| outcomes(url, "upd", &[], SET_DEFAULT, Shown::Changes);
+    assert_same(
+        &run(&server.url("")),
+        &run(&format!("mysql://root@127.0.0.1:{}/", mariadb.port)),
+    );
+}

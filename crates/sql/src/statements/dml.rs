@@ -13,6 +13,36 @@ use std::sync::Arc;
 
 use super::foreign_keys::Referential;
 
+/// `DEFAULT` written as a value: the column's default.
+fn is_default(e: &ast::Expr) -> bool {
+    matches!(e, ast::Expr::Identifier(i) if i.quote_style.is_none() && i.value.eq_ignore_ascii_case("DEFAULT"))
+}
+
+/// Column `c`'s default as the expression an UPDATE's `SET c = DEFAULT`
+/// stands for; 1364 for a NOT NULL column without one.
+fn default_expression(c: &lineardb_table::ColumnDef) -> Result<ast::Expr> {
+    use lineardb_table::ColumnDefault;
+    let text = match &c.default {
+        // A BIT's default is kept as its literal (`b'101'`).
+        ColumnDefault::Literal(s) => match (c.data_type, c.literal_value(s)) {
+            (lineardb_table::DataType::Bit(_), Value::UInt(n)) => n.to_string(),
+            _ => format!("'{}'", s.replace('\\', "\\\\").replace('\'', "''")),
+        },
+        ColumnDefault::CurrentTimestamp => format!("CURRENT_TIMESTAMP({})", c.fsp),
+        ColumnDefault::Null => "NULL".into(),
+        ColumnDefault::None if c.nullable || c.auto_increment => "NULL".into(),
+        // Strict or not, as MariaDB's.
+        ColumnDefault::None => {
+            return Err(SqlError::new(
+                1364,
+                "HY000",
+                format!("Field '{}' doesn't have a default value", c.name),
+            ))
+        }
+    };
+    Ok(crate::parser::dialect::parser(&text)?.parse_expr()?)
+}
+
 /// Why a row to insert was refused before it was written: a value its
 /// column cannot hold, or a CHECK (a constraint, a view's CHECK OPTION).
 enum RowRefused {
@@ -659,6 +689,26 @@ impl Session {
         let ast::TableFactor::Table { name, alias, .. } = &u.table.relation else {
             return Err(SqlError::unsupported("UPDATE of a derived table"));
         };
+        if u.assignments.iter().any(|a| is_default(&a.value)) {
+            // Privileges are checked as the statement with the defaults
+            // written out runs.
+            let target = self.qualified(&object_name(name))?;
+            let t = self.tables.get(&self.engine, target)?;
+            let mut with_defaults = u.clone();
+            for a in &mut with_defaults.assignments {
+                if let (true, ast::AssignmentTarget::ColumnName(n)) =
+                    (is_default(&a.value), &a.target)
+                {
+                    let column = object_name(n).last().cloned().unwrap_or_default();
+                    let c = t
+                        .def()
+                        .column_index(&column)
+                        .map_err(|_| SqlError::unknown_column(&column).in_clause("SET"))?;
+                    a.value = default_expression(&t.def().columns[c])?;
+                }
+            }
+            return self.update(txn, &with_defaults, params, args);
+        }
         let t = self.table_columns(&object_name(name), UPDATE, |_| {
             u.assignments
                 .iter()
@@ -674,24 +724,21 @@ impl Session {
                 .as_ref()
                 .map_or(t.def().name.as_str(), |a| a.name.value.as_str()),
         );
-        let (columns, values) = self.with_compiler(&scope, params, |c| {
-            let mut columns = Vec::new();
-            let mut values = Vec::new();
-            for a in &u.assignments {
-                let ast::AssignmentTarget::ColumnName(n) = &a.target else {
-                    return Err(SqlError::unsupported("tuple assignment"));
-                };
-                if matches!(&a.value, ast::Expr::Identifier(i) if i.value.eq_ignore_ascii_case("DEFAULT"))
-                {
-                    return Err(SqlError::unsupported("UPDATE ... SET column = DEFAULT"));
+        let (columns, values) = self
+            .with_compiler(&scope, params, |c| {
+                let mut columns = Vec::new();
+                let mut values = Vec::new();
+                for a in &u.assignments {
+                    let ast::AssignmentTarget::ColumnName(n) = &a.target else {
+                        return Err(SqlError::unsupported("tuple assignment"));
+                    };
+                    let parts = object_name(n);
+                    columns.push(c.column(None, parts.last().map(String::as_str).unwrap_or(""))?);
+                    values.push(&a.value);
                 }
-                let parts = object_name(n);
-                columns.push(c.column(None, parts.last().map(String::as_str).unwrap_or(""))?);
-                values.push(&a.value);
-            }
-            Ok((columns, values))
-        })
-        .map_err(|e| e.in_clause("SET"))?;
+                Ok((columns, values))
+            })
+            .map_err(|e| e.in_clause("SET"))?;
         // New values that read subqueries are all computed before the
         // first row is written.
         let computed_first = values.iter().any(|e| has_subquery(e));
