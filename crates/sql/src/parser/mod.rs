@@ -179,10 +179,7 @@ fn update_modifiers(sql: &str) -> Option<Result<(String, bool)>> {
     if !ignore && !low_priority {
         return None;
     }
-    Some(Ok((
-        format!("{}UPDATE{}", &sql[..lead], &body[at..]),
-        ignore,
-    )))
+    Some(Ok((format!("{}{}", &sql[..lead + 6], &body[at..]), ignore)))
 }
 
 /// `GROUP_CONCAT(... LIMIT offset, count)`, whose comma the parser does not
@@ -399,6 +396,30 @@ fn share_mode_as_for_share(sql: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::{share_mode_as_for_share, strip_conditional_comments};
+
+    #[test]
+    fn update_modifiers_are_read_off_the_text() {
+        let read = |sql: &str| super::update_modifiers(sql).map(|r| r.map_err(|e| e.code));
+        assert_eq!(
+            read("  UPDATE IGNORE t SET a = 1"),
+            Some(Ok(("  UPDATE t SET a = 1".to_string(), true)))
+        );
+        assert_eq!(
+            read("update low_priority\n ignore `t` SET a = 1"),
+            Some(Ok(("update `t` SET a = 1".to_string(), true)))
+        );
+        assert_eq!(
+            read("UPDATE LOW_PRIORITY t SET a = 1"),
+            Some(Ok(("UPDATE t SET a = 1".to_string(), false)))
+        );
+        assert_eq!(
+            read("UPDATE IGNORE LOW_PRIORITY t SET a = 1"),
+            Some(Err(1064))
+        );
+        assert_eq!(read("UPDATE ignored SET a = 1"), None);
+        assert_eq!(read("UPDATE t SET a = 'IGNORE'"), None);
+        assert_eq!(read("SELECT 1"), None);
+    }
 
     #[test]
     fn group_concat_limit_with_offset_is_a_tuple() {

@@ -618,22 +618,35 @@ fn update_of(u: &ast::Update, merged: &Merged, db: &str) -> Result<ast::Update> 
         .iter()
         .map(|a| assigned(a, merged, &columns, &q, "SET", "SET"))
         .collect::<Result<_>>()?;
-    let own = u
-        .selection
-        .as_ref()
-        .map(|w| substitute(w, &columns, &q, where_clause(merged)))
+    (out.selection, out.order_by) = filter_and_order(
+        (u.selection.as_ref(), &u.order_by),
+        merged,
+        (&columns, condition),
+        &q,
+    )?;
+    Ok(out)
+}
+
+/// An UPDATE's or DELETE's WHERE, with the views' `condition` ANDed, and
+/// its ORDER BY, over the table's `columns`.
+fn filter_and_order(
+    (selection, order_by): (Option<&ast::Expr>, &[ast::OrderByExpr]),
+    merged: &Merged,
+    (columns, condition): (&[(String, ast::Expr)], Option<ast::Expr>),
+    q: &[Vec<String>],
+) -> Result<(Option<ast::Expr>, Vec<ast::OrderByExpr>)> {
+    let own = selection
+        .map(|w| substitute(w, columns, q, where_clause(merged)))
         .transpose()?;
-    out.selection = and(own, condition);
-    out.order_by = u
-        .order_by
+    let order = order_by
         .iter()
         .map(|o| {
             let mut o = o.clone();
-            o.expr = substitute(&o.expr, &columns, &q, "ORDER BY")?;
+            o.expr = substitute(&o.expr, columns, q, "ORDER BY")?;
             Ok(o)
         })
         .collect::<Result<_>>()?;
-    Ok(out)
+    Ok((and(own, condition), order))
 }
 
 fn delete_from(d: &ast::Delete, merged: &Merged, db: &str) -> Result<ast::Delete> {
@@ -651,21 +664,12 @@ fn delete_from(d: &ast::Delete, merged: &Merged, db: &str) -> Result<ast::Delete
     *name = merged.base_name();
     *alias = None;
     let (columns, condition) = qualified_merge(merged);
-    let own = d
-        .selection
-        .as_ref()
-        .map(|w| substitute(w, &columns, &q, where_clause(merged)))
-        .transpose()?;
-    out.selection = and(own, condition);
-    out.order_by = d
-        .order_by
-        .iter()
-        .map(|o| {
-            let mut o = o.clone();
-            o.expr = substitute(&o.expr, &columns, &q, "ORDER BY")?;
-            Ok(o)
-        })
-        .collect::<Result<_>>()?;
+    (out.selection, out.order_by) = filter_and_order(
+        (d.selection.as_ref(), &d.order_by),
+        merged,
+        (&columns, condition),
+        &q,
+    )?;
     Ok(out)
 }
 
