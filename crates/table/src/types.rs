@@ -147,6 +147,10 @@ impl Value {
 pub const MICROS_PER_DAY: i64 = 86_400_000_000;
 
 fn format_double(v: f64) -> String {
+    if v == 0.0 && v.is_sign_negative() {
+        // MariaDB 10.11 shows a negative zero with its sign.
+        return "-0".into();
+    }
     if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)
     } else {

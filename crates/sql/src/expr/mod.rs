@@ -2575,7 +2575,16 @@ impl Expr {
                 })
             }
             Expr::Not(a) => bool_value(truth_of(&a.eval(row, env)?).map(|b| !b)),
-            Expr::Neg(a) => arith(ArithOp::Sub, &Value::Int(0), &a.eval(row, env)?)?,
+            Expr::Neg(a) => match a.eval(row, env)? {
+                // A DOUBLE's sign flips (zero's too: -0, as MariaDB shows it).
+                Value::Double(f) => Value::Double(-f),
+                // A string reads as a DOUBLE (0 as -0).
+                v @ Value::Bytes(_) => match arith(ArithOp::Sub, &Value::Double(0.0), &v)? {
+                    Value::Double(f) if f == 0.0 => Value::Double(-0.0),
+                    r => r,
+                },
+                v => arith(ArithOp::Sub, &Value::Int(0), &v)?,
+            },
             Expr::IsNull(a, negated) => {
                 Value::Int((a.eval(row, env)?.is_null() != *negated) as i64)
             }
