@@ -2580,7 +2580,7 @@ impl Expr {
                 Value::Double(f) => Value::Double(-f),
                 // A string reads as a DOUBLE (0 as -0).
                 v @ Value::Bytes(_) => match arith(ArithOp::Sub, &Value::Double(0.0), &v)? {
-                    Value::Double(f) if f == 0.0 => Value::Double(-0.0),
+                    Value::Double(0.0) => Value::Double(-0.0),
                     r => r,
                 },
                 v => arith(ArithOp::Sub, &Value::Int(0), &v)?,
