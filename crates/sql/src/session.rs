@@ -68,7 +68,7 @@ pub struct Session {
     pub(crate) planned_information_schema: bool,
     /// The CHECK OPTION of the view the running statement changes rows
     /// through.
-    pub(crate) view_check: Option<crate::statements::view_dml::ViewCheck>,
+    pub(crate) view_check: Option<ViewCheck>,
     pub(crate) variables: HashMap<String, Value>,
     /// The text of the statement running (its select lists are named from
     /// it).
@@ -171,6 +171,16 @@ impl Drop for Session {
             self.registry.unregister(&self.slot);
         }
     }
+}
+
+/// A view's CHECK OPTION that the rows a statement writes through it must
+/// meet: the condition (over the base table's columns) and the view whose
+/// error it is.
+pub(crate) struct ViewCheck {
+    /// The base table (database, name), lowercase.
+    pub table: (String, String),
+    pub label: String,
+    pub condition: sqlparser::ast::Expr,
 }
 
 /// A session's table handles, dropped whenever the catalog version moved,

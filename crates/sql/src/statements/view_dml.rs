@@ -12,7 +12,7 @@
 use crate::error::{Result, SqlError};
 use crate::expr::object_name;
 use crate::names::qualify;
-use crate::session::Session;
+use crate::session::{Session, ViewCheck};
 use crate::statements::views::updatable;
 use lineardb_table::ViewDef;
 use sqlparser::ast::{self, VisitMut, VisitorMut};
@@ -20,15 +20,6 @@ use std::ops::ControlFlow;
 
 /// How deep views over views may go.
 const MAX_DEPTH: usize = 64;
-
-/// A CHECK OPTION to meet: the condition (over the base table's columns)
-/// and the view whose error it is.
-pub(crate) struct ViewCheck {
-    /// The base table (database, name), lowercase.
-    pub table: (String, String),
-    pub label: String,
-    pub condition: ast::Expr,
-}
 
 /// A view merged down to the table it reads.
 struct Merged {
