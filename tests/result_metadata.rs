@@ -479,6 +479,28 @@ const OVER_NOT_NULL_TYPES: &[&str] = &[
     "SELECT 'x' FROM t UNION SELECT NULL FROM t",
     "SELECT NULL FROM t UNION ALL SELECT NULL FROM t",
     "SELECT 1.5 FROM t UNION ALL SELECT 22.25 FROM t",
+    // Integers meeting in a UNION: the wider type at the longer length,
+    // a DECIMAL where signed meets unsigned (a NULL counts as signed); a
+    // UNION's (not UNION ALL's) columns are its table's fields.
+    "SELECT ti FROM t UNION ALL SELECT NULL FROM t",
+    "SELECT mi FROM t UNION ALL SELECT ti FROM t",
+    "SELECT mi FROM t UNION SELECT ti FROM t",
+    "SELECT si FROM t UNION ALL SELECT ti FROM t",
+    "SELECT NULL FROM t UNION ALL SELECT si FROM t",
+    "SELECT 2 FROM t UNION SELECT -300000 FROM t",
+    "SELECT 1.5 FROM t UNION SELECT 2 FROM t",
+    "SELECT ti FROM t UNION ALL SELECT 1.5 FROM t",
+    "SELECT ubi FROM t UNION ALL SELECT bi FROM t",
+    // A stored TINYINT, SMALLINT, MEDIUMINT through IF, CASE, COALESCE,
+    // NULLIF, GREATEST, MIN, MAX stays one; any other expression is not.
+    "SELECT IF(id > 0, mi, ti) FROM t",
+    "SELECT COALESCE(mi, NULL) FROM t",
+    "SELECT IFNULL(mi, ti) FROM t",
+    "SELECT NULLIF(ti, 1) FROM t",
+    "SELECT CASE WHEN id > 0 THEN ti END FROM t",
+    "SELECT GREATEST(ti, mi) FROM t",
+    "SELECT MAX(mi), MIN(si) FROM t",
+    "SELECT MAX(mi + 0), MIN(NULLIF(ti, 1)) FROM t",
 ];
 
 #[test]

@@ -205,10 +205,12 @@ fn expression(c: &Column) -> Definition {
             }
         }
         ColumnKind::Int | ColumnKind::UInt => number(
-            if c.wire == ExprWire::Long {
-                T_LONG
-            } else {
-                T_LONGLONG
+            match c.integer_type() {
+                DataType::TinyInt { .. } => T_TINY,
+                DataType::SmallInt { .. } => T_SHORT,
+                DataType::MediumInt { .. } => T_INT24,
+                DataType::Int { .. } => T_LONG,
+                _ => T_LONGLONG,
             },
             if c.kind == ColumnKind::UInt {
                 UNSIGNED
@@ -405,7 +407,9 @@ impl Encoding {
             Some(DataType::TinyInt { .. }) => Encoding::Integer(1),
             Some(DataType::SmallInt { .. }) => Encoding::Integer(2),
             Some(DataType::MediumInt { .. } | DataType::Int { .. }) => Encoding::Integer(4),
-            None if c.wire == ExprWire::Long => Encoding::Integer(4),
+            None if c.wire == ExprWire::Tiny => Encoding::Integer(1),
+            None if c.wire == ExprWire::Short => Encoding::Integer(2),
+            None if matches!(c.wire, ExprWire::Int24 | ExprWire::Long) => Encoding::Integer(4),
             None if c.kind == ColumnKind::Double && c.decimals.is_some_and(|d| d < 31) => {
                 Encoding::FixedDouble(c.decimals.unwrap_or(0))
             }

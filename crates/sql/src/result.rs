@@ -127,6 +127,11 @@ pub enum ExprWire {
     Kind,
     /// An integer MariaDB types LONG (four bytes in the binary protocol).
     Long,
+    /// An integer MariaDB types TINYINT, SMALLINT or MEDIUMINT: a stored
+    /// one's type, passed on by IF, CASE, COALESCE, MIN, MAX, UNION.
+    Tiny,
+    Short,
+    Int24,
     /// The NULL literal: MariaDB's NULL type (BINARY(0) in a table).
     Null,
     /// A string typed BLOB whatever its length (GROUP_CONCAT).
@@ -258,6 +263,19 @@ impl Column {
         col.default = Some(c.default.clone());
         col.json = declared_json(def, i);
         col
+    }
+
+    /// The integer type an integer expression's column shows, by its
+    /// [`ExprWire`]: TINYINT … INT, else BIGINT.
+    pub fn integer_type(&self) -> DataType {
+        let unsigned = self.kind == ColumnKind::UInt;
+        match self.wire {
+            ExprWire::Tiny => DataType::TinyInt { unsigned },
+            ExprWire::Short => DataType::SmallInt { unsigned },
+            ExprWire::Int24 => DataType::MediumInt { unsigned },
+            ExprWire::Long => DataType::Int { unsigned },
+            _ => DataType::BigInt { unsigned },
+        }
     }
 
     pub fn expr(name: &str, kind: ColumnKind) -> Column {

@@ -189,7 +189,10 @@ fn is_long(c: &Column) -> bool {
             | DataType::Int { .. },
         ) => true,
         Some(_) => false,
-        None => c.wire == ExprWire::Long,
+        None => matches!(
+            c.wire,
+            ExprWire::Long | ExprWire::Tiny | ExprWire::Short | ExprWire::Int24
+        ),
     }
 }
 
@@ -256,7 +259,7 @@ impl Describer<'_> {
                     .map(|(_, t)| t)
                     .chain(otherwise.as_deref())
                     .collect();
-                let mut c = self.common(&results);
+                let mut c = self.common(&results, NullsJoin::AsSignedInteger);
                 // NULL too where a searched CASE's condition may be
                 // (MariaDB's; a simple CASE's operand does not count).
                 let conditions = whens.iter().map(|(w, _)| w);
@@ -388,77 +391,158 @@ impl Describer<'_> {
 
     /// The type several values meet in (COALESCE, IF, CASE, GREATEST):
     /// their common kind, the longest length, the widest number.
-    fn common(&self, args: &[&Expr]) -> Column {
-        let described: Vec<Column> = args.iter().map(|a| self.describe(a)).collect();
-        common(args, described)
+    fn common(&self, args: &[&Expr], nulls: NullsJoin) -> Column {
+        let described: Vec<Column> = args
+            .iter()
+            .map(|a| self.stored_integer(a, self.describe(a)))
+            .collect();
+        common(described, nulls)
     }
 
     fn describe_all(&self, args: &[Expr]) -> Vec<Column> {
         args.iter().map(|a| self.describe(a)).collect()
     }
+
+    /// `c`, the description of `e`, with a stored integer column's own
+    /// type kept: IF, CASE, COALESCE, NULLIF, GREATEST, LEAST, MIN and
+    /// MAX pass a TINYINT, SMALLINT or MEDIUMINT on as one (MariaDB
+    /// 10.11.14), where any other expression makes it a LONG.
+    fn stored_integer(&self, e: &Expr, mut c: Column) -> Column {
+        let Expr::Col(i) = e else { return c };
+        let stored = self
+            .scope
+            .get(*i)
+            .and_then(|s| s.origin.as_deref())
+            .and_then(|o| o.data_type);
+        match stored {
+            Some(DataType::TinyInt { .. }) => c.wire = ExprWire::Tiny,
+            Some(DataType::SmallInt { .. }) => c.wire = ExprWire::Short,
+            Some(DataType::MediumInt { .. }) => c.wire = ExprWire::Int24,
+            _ => {}
+        }
+        c
+    }
+
+    /// [`Describer::stored_integer`] of each argument.
+    fn stored_integers(&self, args: &[Expr], described: Vec<Column>) -> Vec<Column> {
+        args.iter()
+            .zip(described)
+            .map(|(a, c)| self.stored_integer(a, c))
+            .collect()
+    }
 }
 
-/// [`Describer::common`] of values already described (a NULL literal
-/// among them leaves the type to the others).
-fn common(args: &[&Expr], all: Vec<Column>) -> Column {
-    {
-        let described: Vec<Column> = args
-            .iter()
-            .zip(all)
-            .filter(|(a, _)| !matches!(a, Expr::Lit(Value::Null)))
-            .map(|(_, c)| c)
-            .collect();
-        let nullable = described.len() < args.len() || described.iter().any(|c| c.nullable);
-        let Some(kind) = described.iter().map(|c| c.kind).reduce(super::common_kind) else {
-            return literal(&Value::Null);
+/// How a NULL literal among values that meet in one column counts, as
+/// MariaDB 10.11.14 counts it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum NullsJoin {
+    /// As the narrowest signed integer (UNION, COALESCE, IFNULL, a
+    /// CASE's own THEN NULL or ELSE NULL): with an unsigned integer it
+    /// makes a DECIMAL.
+    AsSignedInteger,
+    /// Not at all (IF's, GREATEST's).
+    Skipped,
+}
+
+fn is_null(c: &Column) -> bool {
+    c.wire == ExprWire::Null
+}
+
+fn is_integer(c: &Column) -> bool {
+    matches!(c.kind, ColumnKind::Int | ColumnKind::UInt) && !is_null(c)
+}
+
+/// [`Describer::common`] of values already described.
+fn common(all: Vec<Column>, nulls: NullsJoin) -> Column {
+    let nullable = all.iter().any(|c| c.nullable || is_null(c));
+    let described: Vec<Column> = all.iter().filter(|c| !is_null(c)).cloned().collect();
+    let Some(kind) = described.iter().map(|c| c.kind).reduce(super::common_kind) else {
+        return literal(&Value::Null);
+    };
+    if described.iter().all(is_integer) {
+        let parts = match nulls {
+            NullsJoin::AsSignedInteger => &all,
+            NullsJoin::Skipped => &described,
         };
-        if described.len() == 1 {
-            return Column {
-                nullable,
-                ..described[0].clone()
-            };
+        return integer_join(parts, nullable);
+    }
+    if described.len() == 1 {
+        return Column {
+            nullable,
+            ..described[0].clone()
+        };
+    }
+    if described[0].data_type.is_some()
+        && described
+            .iter()
+            .all(|c| c.kind == kind && c.data_type == described[0].data_type)
+    {
+        let mut c = described[0].clone();
+        c.length = described.iter().map(|c| c.length).max().unwrap_or(0);
+        c.nullable = nullable;
+        // Values of one stored type: that type, not its column.
+        c.decimals = c.kind.collation().map(|_| NOT_FIXED_DEC);
+        return c;
+    }
+    match kind {
+        ColumnKind::Int | ColumnKind::UInt => integer_join(&described, nullable),
+        ColumnKind::Decimal { scale: s } => {
+            let ints = described.iter().map(int_digits).max().unwrap_or(1);
+            decimal(ints + u32::from(s), s, nullable)
         }
-        if described[0].data_type.is_some()
-            && described
-                .iter()
-                .all(|c| c.kind == kind && c.data_type == described[0].data_type)
-        {
-            let mut c = described[0].clone();
-            c.length = described.iter().map(|c| c.length).max().unwrap_or(0);
-            c.nullable = nullable;
-            if c.data_type.is_some() {
-                // Values of one stored type: that type, not its column.
-                c.decimals = c.kind.collation().map(|_| NOT_FIXED_DEC);
-            }
-            return c;
+        ColumnKind::Double => {
+            let length = described.iter().map(|c| c.length).max().unwrap_or(0);
+            double(length.max(22), DOUBLE_DEC, nullable)
         }
-        match kind {
-            ColumnKind::Int | ColumnKind::UInt => {
-                let length = described.iter().map(|c| c.length).max().unwrap_or(1);
-                let mut c = longlong(length, kind == ColumnKind::UInt, nullable);
-                if described.iter().all(is_long) {
-                    c.wire = ExprWire::Long;
-                }
-                c
-            }
-            ColumnKind::Decimal { scale: s } => {
-                let ints = described.iter().map(int_digits).max().unwrap_or(1);
-                decimal(ints + u32::from(s), s, nullable)
-            }
-            ColumnKind::Double => {
-                let length = described.iter().map(|c| c.length).max().unwrap_or(0);
-                double(length.max(22), DOUBLE_DEC, nullable)
-            }
-            ColumnKind::Text(collation) => {
-                let chars = described.iter().map(chars).max().unwrap_or(0);
-                text(chars, collation, nullable)
-            }
-            temporal_kind => {
-                let fsp = described.iter().map(|c| c.fsp).max().unwrap_or(0);
-                temporal(temporal_kind, fsp, nullable)
-            }
+        ColumnKind::Text(collation) => {
+            let chars = described.iter().map(chars).max().unwrap_or(0);
+            text(chars, collation, nullable)
+        }
+        temporal_kind => {
+            let fsp = described.iter().map(|c| c.fsp).max().unwrap_or(0);
+            temporal(temporal_kind, fsp, nullable)
         }
     }
+}
+
+/// Integers (and NULLs) meeting in one column, as MariaDB 10.11.14 joins
+/// them: all signed or all unsigned, the widest one's type (a stored
+/// TINYINT, SMALLINT or MEDIUMINT stays one) at the longest length; signed
+/// with unsigned, a DECIMAL of the most digits. A NULL is the narrowest
+/// signed integer, of no digits.
+fn integer_join(parts: &[Column], nullable: bool) -> Column {
+    // 0 NULL, 1 TINYINT … 5 BIGINT.
+    let rank = |c: &Column| {
+        let t = c.data_type.unwrap_or_else(|| c.integer_type());
+        match t {
+            _ if is_null(c) => 0,
+            DataType::TinyInt { .. } => 1,
+            DataType::SmallInt { .. } => 2,
+            DataType::MediumInt { .. } => 3,
+            DataType::Int { .. } => 4,
+            _ => 5,
+        }
+    };
+    let unsigned = |c: &Column| !is_null(c) && !signed(c);
+    let digits = |c: &Column| if is_null(c) { 0 } else { precision(c) };
+    let all_unsigned = parts.iter().all(unsigned);
+    if !all_unsigned && parts.iter().any(unsigned) {
+        let most = parts.iter().map(digits).max().unwrap_or(1);
+        return decimal(most, 0, nullable);
+    }
+    let length = parts.iter().map(chars).max().unwrap_or(0);
+    let Some(widest) = parts.iter().max_by_key(|c| rank(c)) else {
+        return literal(&Value::Null);
+    };
+    let mut c = longlong(length, all_unsigned, nullable);
+    c.wire = match rank(widest) {
+        1 => ExprWire::Tiny,
+        2 => ExprWire::Short,
+        3 => ExprWire::Int24,
+        4 => ExprWire::Long,
+        _ => ExprWire::Kind,
+    };
+    c
 }
 
 impl Describer<'_> {
@@ -550,7 +634,16 @@ impl Describer<'_> {
                 ),
                 _ => double(DOUBLE_LENGTH, DOUBLE_DEC, true),
             },
-            (AggFunc::Min | AggFunc::Max, Some(mut a)) => {
+            (AggFunc::Min | AggFunc::Max, Some(a)) => {
+                // A stored integer keeps its type; any other a LONGLONG.
+                let mut a = match &spec.arg {
+                    Some(e @ Expr::Col(_)) => self.stored_integer(e, a),
+                    _ if is_integer(&a) => Column {
+                        wire: ExprWire::Kind,
+                        ..a
+                    },
+                    _ => a,
+                };
                 a.nullable = true;
                 if a.kind == ColumnKind::Double && a.data_type.is_none() {
                     a.length = DOUBLE_LENGTH;
@@ -649,21 +742,23 @@ impl Describer<'_> {
             }
             Func::Coalesce => {
                 let all_nullable = described.iter().all(|c| c.nullable);
-                let refs: Vec<&Expr> = args.iter().collect();
-                let mut c = common(&refs, described);
+                let kept = self.stored_integers(args, described);
+                let mut c = common(kept, NullsJoin::AsSignedInteger);
                 c.nullable = all_nullable;
                 c
             }
             // NULL too where its condition may be (MariaDB's).
             Func::If => {
-                let refs: Vec<&Expr> = args[1..].iter().collect();
-                let mut c = common(&refs, described[1..].to_vec());
+                let kept = self.stored_integers(&args[1..], described[1..].to_vec());
+                let mut c = common(kept, NullsJoin::Skipped);
                 c.nullable |= described[0].nullable;
                 c
             }
             Func::NullIf(_) => Column {
                 nullable: true,
-                ..first()
+                ..args
+                    .first()
+                    .map_or_else(first, |a| self.stored_integer(a, first()))
             },
             Func::DateAdd | Func::DateSub => {
                 let a = first();
@@ -929,8 +1024,8 @@ impl Describer<'_> {
                 func_text(total.saturating_add(separators), true)
             }
             "GREATEST" | "LEAST" => {
-                let refs: Vec<&Expr> = args.iter().collect();
-                let mut c = common(&refs, described.clone());
+                let kept = self.stored_integers(args, described.clone());
+                let mut c = common(kept, NullsJoin::Skipped);
                 c.nullable = any_nullable();
                 if c.kind == ColumnKind::Double {
                     c.length = DOUBLE_LENGTH;
@@ -1039,11 +1134,11 @@ impl Column {
 }
 
 /// The column two queries' columns make in their UNION (EXCEPT,
-/// INTERSECT), as MariaDB joins their types: a NULL side takes the
-/// other's; integers the wider type (one wider still, or a DECIMAL past
-/// BIGINT, where an unsigned meets a signed) with the digits of the longer
-/// and room for a sign; the same stored type stays that type; strings keep
-/// their decimals; otherwise the common kind, the longer length.
+/// INTERSECT), as MariaDB 10.11.14 joins their types: a NULL side takes
+/// the other's (an unsigned integer's a DECIMAL); integers as
+/// [`integer_join`]; decimals the most digits either side of the point;
+/// strings keep their decimals; otherwise the common kind, the longer
+/// length.
 pub(crate) fn union_column(l: &Column, r: &Column, all: bool) -> Column {
     let named = |mut c: Column| {
         c.name = l.name.clone();
@@ -1055,10 +1150,15 @@ pub(crate) fn union_column(l: &Column, r: &Column, all: bool) -> Column {
         c.default = None;
         c
     };
-    let null = |c: &Column| c.wire == ExprWire::Null;
-    let integer = |c: &Column| matches!(c.kind, ColumnKind::Int | ColumnKind::UInt) && !null(c);
     let nullable = l.nullable || r.nullable;
-    match (null(l), null(r)) {
+    let integer_or_null = |c: &Column| is_integer(c) || is_null(c);
+    if integer_or_null(l) && integer_or_null(r) && !(is_null(l) && is_null(r)) {
+        return named(table_field(
+            integer_join(&[l.clone(), r.clone()], nullable),
+            all,
+        ));
+    }
+    match (is_null(l), is_null(r)) {
         // BINARY(0).
         (true, true) => {
             let mut c = text(0, Collation::Binary, true);
@@ -1066,69 +1166,52 @@ pub(crate) fn union_column(l: &Column, r: &Column, all: bool) -> Column {
             c.decimals = Some(0);
             return named(c);
         }
-        // A NULL side takes the other's type (an integer's joins below).
         (true, false) | (false, true) => {
-            let other = if null(l) { r } else { l };
-            if !integer(other) {
-                let c = Column {
-                    nullable,
-                    ..other.clone()
-                };
-                return named(distinct_text(c, all));
-            }
+            let other = if is_null(l) { r } else { l };
+            let c = Column {
+                nullable,
+                ..other.clone()
+            };
+            return named(distinct_text(c, all));
         }
         _ => {}
     }
-    if (integer(l) || null(l)) && (integer(r) || null(r)) {
-        // A UNION's rows pass through a table of that type.
-        if !all && l.data_type.is_some() && l.data_type == r.data_type {
-            return named(Column {
-                nullable,
-                length: l.length.max(r.length),
-                ..l.clone()
-            });
+    let kind = super::common_kind(l.kind, r.kind);
+    if let ColumnKind::Decimal { scale: s } = kind {
+        if [l, r]
+            .iter()
+            .all(|c| is_integer(c) || matches!(c.kind, ColumnKind::Decimal { .. }))
+        {
+            let ints = int_digits(l).max(int_digits(r));
+            return named(table_field(decimal(ints + u32::from(s), s, nullable), all));
         }
-        let unsigned = |c: &Column| !null(c) && !signed(c);
-        // 1 TINYINT … 5 BIGINT; NULL joins as the narrowest signed one.
-        let rank = |c: &Column| match c.data_type {
-            _ if null(c) => 1,
-            Some(DataType::TinyInt { .. }) => 1,
-            Some(DataType::SmallInt { .. }) => 2,
-            Some(DataType::MediumInt { .. }) => 3,
-            Some(DataType::Int { .. }) => 4,
-            Some(_) => 5,
-            None if c.wire == ExprWire::Long => 4,
-            None => 5,
-        };
-        // A stored signed column's length holds its sign.
-        let digits = |c: &Column| match c.data_type {
-            _ if null(c) => 0,
-            Some(_) if !unsigned(c) => c.length.saturating_sub(1),
-            _ => c.length,
-        };
-        let both_unsigned = unsigned(l) && unsigned(r);
-        let rank = match (unsigned(l), unsigned(r)) {
-            (true, false) => (rank(l) + 1).max(rank(r)),
-            (false, true) => (rank(r) + 1).max(rank(l)),
-            _ => rank(l).max(rank(r)),
-        };
-        let length = digits(l).max(digits(r)) + u32::from(!both_unsigned);
-        if rank <= 5 {
-            let mut c = longlong(length, both_unsigned, nullable);
-            if rank <= 4 {
-                c.wire = ExprWire::Long;
-            }
-            return named(c);
-        }
-        return named(decimal(length.saturating_sub(1), 0, nullable));
     }
-    let mut c = Column::expr("", super::common_kind(l.kind, r.kind));
+    let mut c = Column::expr("", kind);
     c.nullable = nullable;
     c.length = l.length.max(r.length);
     if matches!(c.kind, ColumnKind::Text(_)) && l.kind == c.kind && r.kind == c.kind {
         c.decimals = l.decimals.or(r.decimals);
     }
     named(distinct_text(c, all))
+}
+
+/// A UNION's (not a UNION ALL's) rows pass through a table: its number
+/// columns are that table's fields, not flagged binary as an expression's.
+fn table_field(mut c: Column, all: bool) -> Column {
+    if all || c.data_type.is_some() {
+        return c;
+    }
+    match c.kind {
+        ColumnKind::Int | ColumnKind::UInt => c.data_type = Some(c.integer_type()),
+        ColumnKind::Decimal { scale } => {
+            c.data_type = Some(DataType::Decimal {
+                precision: precision(&c).min(MAX_PRECISION) as u8,
+                scale,
+            })
+        }
+        _ => {}
+    }
+    c
 }
 
 /// UNION ALL sends strings' decimals as they are; a UNION's are those of

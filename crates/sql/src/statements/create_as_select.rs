@@ -131,14 +131,7 @@ pub(crate) fn derived_column(c: &Column) -> ColumnDef {
         // An expression: the type MariaDB makes of its item's.
         let data_type = match c.kind {
             _ if c.wire == ExprWire::Null => DataType::Binary(0),
-            ColumnKind::Int | ColumnKind::UInt => {
-                let unsigned = c.kind == ColumnKind::UInt;
-                if c.wire == ExprWire::Long {
-                    DataType::Int { unsigned }
-                } else {
-                    DataType::BigInt { unsigned }
-                }
-            }
+            ColumnKind::Int | ColumnKind::UInt => c.integer_type(),
             ColumnKind::Decimal { scale } => DataType::Decimal {
                 precision: c
                     .length
