@@ -384,3 +384,60 @@ fn every_construct_is_done_as_mariadb_does_or_refused_with_1235() {
         wrong.join("\n")
     );
 }
+
+/// SIGNAL outside a stored program (it was 1235): the error, warning or
+/// refusal MariaDB gives, its code and message as MESSAGE_TEXT and
+/// MYSQL_ERRNO set them, and its SQLSTATE the one named.
+#[test]
+fn signal_raises_what_mariadb_raises() {
+    use common::differential::{same_as_mariadb, Shown};
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    let statements = [
+        "SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'custom'",
+        "SIGNAL SQLSTATE VALUE '45000'",
+        "SIGNAL SQLSTATE '02000'",
+        "SIGNAL SQLSTATE '01000'",
+        "SHOW WARNINGS",
+        "SIGNAL SQLSTATE '01234' SET MESSAGE_TEXT = 'careful', MYSQL_ERRNO = 1000",
+        "SHOW WARNINGS",
+        "SIGNAL SQLSTATE '45000' SET MYSQL_ERRNO = 1062, MESSAGE_TEXT = 'dup'",
+        "SIGNAL SQLSTATE '45000' SET MYSQL_ERRNO = '77'",
+        "SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 5",
+        "SIGNAL SQLSTATE '45000' SET SCHEMA_NAME = 'x', TABLE_NAME = 't'",
+        "SET @m = 'from a variable'",
+        "SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = @m",
+        "SET @m = REPEAT('é', 512)",
+        "SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = @m",
+        "SET @m = REPEAT('x', 513)",
+        "SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = @m",
+        // Refused: a bad SQLSTATE or value, an item twice, a condition or
+        // handler that only a stored program has.
+        "SIGNAL SQLSTATE '00000'",
+        "SIGNAL SQLSTATE 'abcde'",
+        "SIGNAL SQLSTATE '4500'",
+        "SIGNAL SQLSTATE '45000' SET MYSQL_ERRNO = 0",
+        "SIGNAL SQLSTATE '45000' SET MYSQL_ERRNO = 65535",
+        "SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = NULL",
+        "SIGNAL SQLSTATE '45000' SET CLASS_ORIGIN = NULL",
+        "SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'a', MESSAGE_TEXT = 'b'",
+        "SIGNAL SQLSTATE '45000' SET NO_SUCH_ITEM = 1",
+        "SIGNAL no_such_condition",
+        "RESIGNAL",
+        "SELECT 1",
+    ];
+    same_as_mariadb(&server, &mariadb, "sig", &[], &statements, Shown::Changes);
+    // The SQLSTATE is the one SIGNAL named.
+    for port in [server.port, mariadb.port] {
+        let mut c = connect(port);
+        match c.query_drop("SIGNAL SQLSTATE 'HY123' SET MESSAGE_TEXT = 'mine'") {
+            Err(mysql::Error::MySqlError(e)) => {
+                assert_eq!(
+                    (e.code, e.state.as_str(), e.message.as_str()),
+                    (1644, "HY123", "mine")
+                )
+            }
+            other => panic!("SIGNAL: {other:?}"),
+        }
+    }
+}

@@ -152,3 +152,48 @@ fn update_to_defaults_answers_as_mariadb() {
         &run(&format!("mysql://root@127.0.0.1:{}/", mariadb.port)),
     );
 }
+
+/// The AUTO_INCREMENT values statements hand out, as InnoDB hands them
+/// out in MariaDB 10.11: a multi-row VALUES reserves one per row at once
+/// (a row ON DUPLICATE KEY UPDATE or IGNORE turns away gives its value to
+/// the next row; what is left over stays used), an INSERT … SELECT
+/// reserves 1, then 2, then 4, and an explicit value moves the next one
+/// past it.
+const AUTO_INCREMENT_STEPS: &[&str] = &[
+    "CREATE TABLE a (id BIGINT AUTO_INCREMENT PRIMARY KEY, k VARCHAR(10) UNIQUE, v INT NOT NULL)",
+    "INSERT INTO a (k, v) VALUES ('a', 1)",
+    "INSERT INTO a (k, v) VALUES ('b', 2), ('c', 3), ('d', 4)",
+    "INSERT INTO a (k, v) VALUES ('a', 1) ON DUPLICATE KEY UPDATE v = VALUES(v) + 1",
+    "INSERT INTO a (k, v) VALUES ('h', 8) ON DUPLICATE KEY UPDATE v = 0",
+    "INSERT INTO a (k, v) VALUES ('a', 9), ('b', 9), ('i', 9) ON DUPLICATE KEY UPDATE v = VALUES(v)",
+    "INSERT INTO a (k, v) VALUES ('x', 9), ('b', 9), ('y', 9) ON DUPLICATE KEY UPDATE v = VALUES(v)",
+    "INSERT IGNORE INTO a (k, v) VALUES ('x', 9), ('z', 9)",
+    "INSERT INTO a (k, v) SELECT CONCAT(k, '2'), v FROM a WHERE k IN ('a', 'b', 'c', 'd')",
+    "INSERT INTO a (k, v) VALUES ('m', 1), ('n', NULL), ('o', 1)",
+    "INSERT INTO a (k, v) VALUES ('p', 1)",
+    "INSERT INTO a (id, k, v) VALUES (NULL, 'q', 1), (200, 'r', 1), (NULL, 's', 1)",
+    "INSERT INTO a (k, v) VALUES ('t', 1)",
+    "SELECT id, k, v FROM a ORDER BY id",
+    "SELECT AUTO_INCREMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'a'",
+];
+
+#[test]
+fn auto_increment_values_are_handed_out_as_mariadb_hands_them() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    let ours = outcomes(
+        &server.url(""),
+        "ai",
+        &[],
+        AUTO_INCREMENT_STEPS,
+        Shown::ChangesAndIds,
+    );
+    let theirs = outcomes(
+        &format!("mysql://root@127.0.0.1:{}/", mariadb.port),
+        "ai",
+        &[],
+        AUTO_INCREMENT_STEPS,
+        Shown::ChangesAndIds,
+    );
+    assert_same(&ours, &theirs);
+}

@@ -67,6 +67,13 @@ const TRACK_SCHEMA: u8 = 1;
 /// greeting's and the login's last four reserved bytes): column
 /// definitions then name a column's format (`json`) and extended type.
 const EXTENDED_METADATA: u32 = 1 << 3;
+/// MARIADB_CLIENT_STMT_BULK_OPERATIONS: COM_STMT_BULK_EXECUTE is served
+/// (MariaDB Connector/J sends a batch as one).
+const STMT_BULK_OPERATIONS: u32 = 1 << 2;
+/// MariaDB's own capabilities this server offers.
+const MARIADB_CAPS: u32 = EXTENDED_METADATA | STMT_BULK_OPERATIONS;
+/// COM_STMT_BULK_EXECUTE's flag: the parameters' types come first.
+const BULK_SEND_TYPES: u16 = 128;
 
 pub struct Conn<S: Read + Write> {
     io: PacketIo<S>,
@@ -294,8 +301,29 @@ fn send_error<S: Read + Write>(io: &mut PacketIo<S>, e: &SqlError) -> io::Result
     p.extend_from_slice(&e.code.to_le_bytes());
     p.push(b'#');
     p.extend_from_slice(e.sqlstate.as_bytes());
-    p.extend_from_slice(e.message.as_bytes());
+    p.extend_from_slice(&error_message(&e.message));
     io.write(&p)
+}
+
+/// The longest error message MariaDB sends, in bytes (MYSQL_ERRMSG_SIZE
+/// less its terminator).
+const MESSAGE_BYTES: usize = 511;
+
+/// An error's message as MariaDB sends it: cut to [`MESSAGE_BYTES`], a
+/// character the cut splits shown as `?`.
+fn error_message(message: &str) -> std::borrow::Cow<'_, [u8]> {
+    if message.len() <= MESSAGE_BYTES {
+        return message.as_bytes().into();
+    }
+    let mut end = MESSAGE_BYTES;
+    while !message.is_char_boundary(end) {
+        end -= 1;
+    }
+    let mut cut = message.as_bytes()[..end].to_vec();
+    if end < MESSAGE_BYTES {
+        cut.push(b'?');
+    }
+    cut.into()
 }
 
 /// Refuses a new connection with `e` in place of the greeting (1040).
@@ -338,7 +366,7 @@ pub fn handshake<S: Read + Write>(
     p.extend_from_slice(&((offered >> 16) as u16).to_le_bytes());
     p.push(21);
     p.extend_from_slice(&[0; 6]);
-    p.extend_from_slice(&EXTENDED_METADATA.to_le_bytes());
+    p.extend_from_slice(&MARIADB_CAPS.to_le_bytes());
     p.extend_from_slice(&scramble[8..]);
     p.push(0);
     p.extend_from_slice(b"mysql_native_password\0");
@@ -810,6 +838,7 @@ impl<S: Read + Write> Conn<S> {
             }
             0x16 => self.prepare(body)?,
             0x17 => self.execute(body)?,
+            0xfa => self.bulk_execute(body)?,
             0x18 => {
                 // COM_STMT_SEND_LONG_DATA: no reply.
                 let mut r = Reader::new(body);
@@ -1030,6 +1059,84 @@ impl<S: Read + Write> Conn<S> {
         let res = self
             .session
             .execute_prepared(&mut st.prepared, &params, &mut sink);
+        match self.settle(res, true) {
+            Some(r) => self.finish(r, false),
+            None => Ok(()),
+        }
+    }
+}
+
+impl<S: Read + Write> Conn<S> {
+    /// COM_STMT_BULK_EXECUTE (MariaDB's): a prepared INSERT, REPLACE,
+    /// UPDATE or DELETE run once for each row of parameters the packet
+    /// holds, as one statement: every row is written or none is. One OK
+    /// packet answers for them all.
+    fn bulk_execute(&mut self, body: &[u8]) -> io::Result<()> {
+        let mut r = Reader::new(body);
+        let id = r.u32()?;
+        let flags = r.u16()?;
+        let Some(st) = self.statements.get_mut(&id) else {
+            return self.send_err(&unknown_statement(id));
+        };
+        let n = st.prepared.param_count();
+        let decoded = (|| -> Result<Vec<Vec<Value>>, SqlError> {
+            let cut_short = |_: io::Error| {
+                SqlError::new(
+                    1210,
+                    "HY000",
+                    "Incorrect arguments to mysqld_stmt_bulk_execute",
+                )
+            };
+            if flags & BULK_SEND_TYPES != 0 {
+                st.types = (0..n)
+                    .map(|_| Ok((r.u8()?, r.u8()? & 0x80 != 0)))
+                    .collect::<io::Result<_>>()
+                    .map_err(cut_short)?;
+            }
+            if st.types.len() != n {
+                return Err(cut_short(io::ErrorKind::InvalidData.into()));
+            }
+            let mut rows = Vec::new();
+            while !r.is_empty() {
+                let mut row = Vec::with_capacity(n);
+                for &(t, unsigned) in &st.types {
+                    // The indicator: 0 a value follows, 1 NULL, 2 DEFAULT,
+                    // 3 IGNORE.
+                    match r.u8().map_err(cut_short)? {
+                        0 => row.push(read_param(&mut r, t, unsigned).map_err(cut_short)?),
+                        1 => row.push(Value::Null),
+                        _ => {
+                            return Err(SqlError::unsupported(
+                                "DEFAULT or IGNORE as a bulk parameter",
+                            ))
+                        }
+                    }
+                }
+                rows.push(row);
+                if n == 0 {
+                    break;
+                }
+            }
+            Ok(rows)
+        })();
+        let rows = match decoded {
+            Ok(rows) => rows,
+            Err(e) => return self.send_err(&e),
+        };
+        let mut sink = Sink {
+            io: &mut self.io,
+            binary: true,
+            kinds: Vec::new(),
+            buf: Vec::new(),
+            extended: self.extended_metadata,
+            parameters: Bound {
+                types: &st.types,
+                values: rows.first().map_or(&[], |r| r.as_slice()),
+            },
+        };
+        let res = self
+            .session
+            .execute_prepared_bulk(&mut st.prepared, &rows, &mut sink);
         match self.settle(res, true) {
             Some(r) => self.finish(r, false),
             None => Ok(()),

@@ -199,6 +199,7 @@ impl Session {
                 if_not_exists,
             } => self.show_create_database(name, *if_not_exists, sink),
             Admin::Do(expressions) => self.evaluate_and_drop(expressions),
+            Admin::Signal(signal) => self.signal(signal),
             Admin::SetStatement {
                 assignments,
                 statement,
@@ -310,6 +311,70 @@ impl Session {
         }
         self.slot.end();
         self.noting_error(r)
+    }
+
+    /// Runs prepared `p`, an INSERT, REPLACE, UPDATE or DELETE, once for
+    /// each row of parameters in `rows`, as one statement (MariaDB's
+    /// COM_STMT_BULK_EXECUTE): the rows before one that fails are undone,
+    /// and under autocommit the whole commits once. The outcome counts the
+    /// rows all the runs changed; its id is the first one generated.
+    pub fn execute_prepared_bulk(
+        &mut self,
+        p: &mut Prepared,
+        rows: &[Vec<Value>],
+        sink: &mut dyn RowSink,
+    ) -> Result<Outcome> {
+        use ast::Statement as S;
+        if !matches!(p.statement, S::Insert(_) | S::Update(_) | S::Delete(_)) {
+            return Err(SqlError::unsupported(
+                "bulk execution of a statement other than INSERT, REPLACE, UPDATE or DELETE",
+            ));
+        }
+        let opened = self.txn.is_none();
+        let txn = self.txn.get_or_insert_with(|| self.engine.begin());
+        let savepoint = txn.savepoint();
+        // Each run keeps the transaction open for the next.
+        let explicit = std::mem::replace(&mut self.explicit, true);
+        let (mut affected, mut first_id) = (0u64, 0u64);
+        let mut failed = None;
+        for row in rows {
+            match self.execute_prepared(p, row, sink) {
+                Ok(Outcome::Done {
+                    affected: a,
+                    last_insert_id,
+                    ..
+                }) => {
+                    affected += a;
+                    if first_id == 0 {
+                        first_id = last_insert_id;
+                    }
+                }
+                Ok(Outcome::Rows) => {}
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            }
+        }
+        self.explicit = explicit;
+        if let Some(e) = failed {
+            // (A deadlock has rolled the whole transaction back already.)
+            if let Some(txn) = self.txn.as_mut() {
+                txn.rollback_to(savepoint)?;
+            }
+            if opened && !self.explicit && self.autocommit {
+                self.end_transaction(false)?;
+            }
+            return Err(e);
+        }
+        if opened && !self.explicit && self.autocommit {
+            self.end_transaction(true)?;
+        }
+        Ok(Outcome::Done {
+            affected,
+            last_insert_id: first_id,
+            info: String::new(),
+        })
     }
 
     pub(crate) fn run_prepared(

@@ -1,11 +1,13 @@
 //! SQL errors: every one carries the MySQL error code and SQLSTATE a client
 //! expects.
+use std::borrow::Cow;
 use std::fmt;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SqlError {
     pub code: u16,
-    pub sqlstate: &'static str,
+    /// MariaDB's for the code, or the one SIGNAL named.
+    pub sqlstate: Cow<'static, str>,
     pub message: String,
 }
 
@@ -15,7 +17,15 @@ impl SqlError {
     pub fn new(code: u16, sqlstate: &'static str, message: impl Into<String>) -> SqlError {
         SqlError {
             code,
-            sqlstate,
+            sqlstate: Cow::Borrowed(sqlstate),
+            message: message.into(),
+        }
+    }
+    /// An error in a SQLSTATE of the statement's own (SIGNAL's).
+    pub fn signalled(code: u16, sqlstate: String, message: impl Into<String>) -> SqlError {
+        SqlError {
+            code,
+            sqlstate: Cow::Owned(sqlstate),
             message: message.into(),
         }
     }

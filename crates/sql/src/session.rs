@@ -715,7 +715,7 @@ impl Session {
             "have_query_cache" => Value::str("NO"),
             "version_compile_os" => Value::str(std::env::consts::OS),
             "version_compile_machine" => Value::str(std::env::consts::ARCH),
-            "default_storage_engine" | "storage_engine" => Value::str("lineardb"),
+            "default_storage_engine" | "storage_engine" => Value::str(crate::catalog::ENGINE_NAME),
             "log_bin" => Value::Int(0),
             "performance_schema" => Value::Int(1),
             "character_set_system" => Value::str("utf8mb4"),

@@ -15,6 +15,7 @@
 //! txn.commit()?;
 //! # Ok::<(), lineardb_table::Error>(())
 //! ```
+mod auto_increment;
 mod blob;
 mod catalog;
 pub mod collation;
@@ -34,6 +35,7 @@ pub mod types;
 pub mod waits;
 mod write_gate;
 
+pub use auto_increment::AutoIncrementIds;
 pub use catalog::{
     ConvertRow, Engine, EngineConfig, LogStats, PoolStats, RebuildStats, TableSpec, ViewDef,
 };

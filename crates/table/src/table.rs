@@ -13,6 +13,7 @@
 //! - a string too long for its row is kept off-page in the table's blob
 //!   tree (`blob.rs`), referenced by exactly the latest row version that
 //!   holds it and the older versions snapshots still read.
+use crate::auto_increment::AutoIncrementIds;
 use crate::blob::{self, BlobRef, Blobs};
 use crate::error::{Error, Result};
 use crate::key::{decode_value, encode_value, prefix_end, skip_value, KeyColumn};
@@ -552,18 +553,21 @@ impl Table {
         given: Vec<Option<Value>>,
         zero_kept: bool,
     ) -> Result<(Vec<Value>, Option<u64>)> {
-        self.prepare_row_checked(given, zero_kept, |_| Ok(()))
+        let mut ids = AutoIncrementIds::for_rows(1);
+        self.prepare_row_checked(given, zero_kept, &mut ids, |_| Ok(()))
     }
 
     /// [`prepare_row_with`](Self::prepare_row_with), with `check` called on
     /// the row once every other column is valid and before the
     /// AUTO_INCREMENT column takes a value (which holds what was given, or
     /// NULL): a row `check` refuses uses up no value, as a row MariaDB's
-    /// CHECK constraints refuse.
+    /// CHECK constraints refuse. A value is taken from `ids`, the
+    /// statement's.
     pub fn prepare_row_checked<E: From<Error>>(
         &self,
         given: Vec<Option<Value>>,
         zero_kept: bool,
+        ids: &mut AutoIncrementIds,
         check: impl FnOnce(&[Value]) -> std::result::Result<(), E>,
     ) -> std::result::Result<(Vec<Value>, Option<u64>), E> {
         if given.len() != self.def.columns.len() {
@@ -605,11 +609,12 @@ impl Table {
                 _ => 0,
             };
             if n == 0 && !zero_given {
-                let id = self.next_auto.fetch_add(1);
+                let id = ids.take(&self.next_auto);
                 generated = Some(id);
                 row[c] = col.data_type.coerce(Value::UInt(id), &col.name)?;
             } else if n > 0 {
                 self.next_auto.fetch_max(n + 1);
+                ids.given(n);
             }
             if row[c].is_null() {
                 return Err(Error::NullNotAllowed(col.name.clone()).into());

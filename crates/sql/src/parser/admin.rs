@@ -10,6 +10,7 @@ use crate::error::Result;
 use crate::parser::accounts::{
     looks_like_account_statement, parse_account_statement, AccountStatement,
 };
+use crate::parser::signal::{looks_like_signal, parse_signal, Signal};
 use crate::parser::view_ddl::{looks_like_view_ddl, parse_view_ddl, ViewDdl};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -54,6 +55,8 @@ pub(crate) enum Admin {
     ShowIndex(Box<sqlparser::ast::ShowStatementOptions>),
     /// DO expr [, expr …]: the expressions evaluated, their values dropped.
     Do(String),
+    /// SIGNAL or RESIGNAL ([`signal`](crate::parser::signal)).
+    Signal(Signal),
     /// SET STATEMENT var = value [, …] FOR statement (MariaDB's): the
     /// statement run with the session's variables set so for it alone.
     SetStatement {
@@ -94,7 +97,13 @@ fn looks_admin(sql: &str) -> bool {
             c.is_whitespace() || c == '\'' || c == '`' || c == '(' || c == ',' || c == '='
         })
         .filter(|w| !w.is_empty());
-    let (Some(a), Some(b)) = (words.next(), words.next()) else {
+    let Some(a) = words.next() else {
+        return false;
+    };
+    if looks_like_signal(a) {
+        return true;
+    }
+    let Some(b) = words.next() else {
         return false;
     };
     let is = |x: &str, y: &str| a.eq_ignore_ascii_case(x) && b.eq_ignore_ascii_case(y);
@@ -194,6 +203,9 @@ pub(crate) fn parse_admin(sql: &str) -> Option<Result<Admin>> {
     }
     if let Some(r) = parse_account_statement(sql) {
         return Some(r.map(Admin::Account));
+    }
+    if let Some(r) = parse_signal(sql) {
+        return Some(r.map(Admin::Signal));
     }
     // DO's expressions are read as a SELECT's (after a space or `(`).
     if sql.len() > 2

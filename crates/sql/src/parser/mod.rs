@@ -5,6 +5,7 @@ pub(crate) mod admin;
 pub(crate) mod dialect;
 mod multi_table_update;
 pub(crate) mod select_into;
+pub(crate) mod signal;
 pub(crate) mod tokens;
 pub(crate) mod unsupported;
 pub(crate) mod view_ddl;

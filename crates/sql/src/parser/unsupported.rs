@@ -46,8 +46,6 @@ const STATEMENTS: &[(&[&str], &str)] = &[
     (&["START", "REPLICA"], "replication"),
     (&["STOP", "REPLICA"], "replication"),
     (&["BACKUP"], "BACKUP STAGE"),
-    (&["SIGNAL"], "SIGNAL"),
-    (&["RESIGNAL"], "RESIGNAL"),
     (&["GET", "DIAGNOSTICS"], "GET DIAGNOSTICS"),
     (&["HELP"], "HELP"),
     (&["DO"], "DO"),

@@ -227,6 +227,13 @@ impl Session {
         };
         let fk = self.referential(&[&t])?;
         let zero_kept = self.zero_is_an_auto_increment_value();
+        // The rows of a VALUES list are known before the first is written
+        // (InnoDB reserves ids for them at once); an INSERT … SELECT's not.
+        let known_rows = match src.body.as_ref() {
+            ast::SetExpr::Values(_) => row_count as u64,
+            _ => 0,
+        };
+        let mut ids = lineardb_table::AutoIncrementIds::for_rows(known_rows);
         for (n, mut given) in rows.into_iter().enumerate() {
             super::auto_timestamp::fill_defaults(t.def(), &mut given);
             super::lenient::rounding_notes(
@@ -246,7 +253,7 @@ impl Session {
                 )?;
             }
             let (full, generated) = t
-                .prepare_row_checked(given, zero_kept, |row| {
+                .prepare_row_checked(given, zero_kept, &mut ids, |row| {
                     fk.check_row(&t, row).map_err(RowRefused::Checked)
                 })
                 .map_err(|e| match e {
@@ -268,6 +275,10 @@ impl Session {
                     }
                 }
                 Err(e) if e.code == DUPLICATE_ENTRY && on_duplicate.is_some() => {
+                    // The row is not written: its id goes to the next.
+                    if let Some(g) = generated {
+                        ids.give_back(g);
+                    }
                     let sets = on_duplicate.as_deref().unwrap_or_default();
                     let pk = t.duplicated_key(&full)?.ok_or_else(|| {
                         SqlError::internal("a duplicate key without the row it duplicates")
@@ -339,6 +350,9 @@ impl Session {
                 // A view's CHECK OPTION fails an INSERT IGNORE too, as in
                 // MariaDB.
                 Err(e) if ins.ignore && e.code != 1369 => {
+                    if let Some(g) = generated {
+                        ids.give_back(g);
+                    }
                     if e.code == DUPLICATE_ENTRY {
                         skipped += 1;
                     }

@@ -22,6 +22,7 @@ mod returning;
 mod set_statement;
 mod show;
 mod show_filter;
+mod signal;
 mod table_locks;
 mod transaction;
 mod variables;

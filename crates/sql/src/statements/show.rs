@@ -898,7 +898,12 @@ impl Session {
             sink,
             &["Type", "Name", "Status"],
             vec![vec![
-                Value::str("lineardb"),
+                // The engine as the statement names it.
+                Value::str(if name.eq_ignore_ascii_case("innodb") {
+                    crate::catalog::ENGINE_NAME
+                } else {
+                    "lineardb"
+                }),
                 Value::str(""),
                 Value::str(&text),
             ]],
@@ -988,7 +993,8 @@ fn show_create_table(t: &Table) -> String {
     lines.extend(super::foreign_key_defs::shown(d));
     lines.extend(super::check_constraints::shown(d));
     s.push_str(&lines.join(",\n"));
-    s.push_str("\n) ENGINE=lineardb");
+    s.push_str("\n) ENGINE=");
+    s.push_str(crate::catalog::ENGINE_NAME);
     let next = t.next_auto_increment();
     if d.auto_increment_column().is_some() && next > 1 {
         s.push_str(&format!(" AUTO_INCREMENT={next}"));

@@ -126,7 +126,7 @@ pub(super) fn tables(cx: &InfoContext<'_>) -> Result<Vec<Vec<Value>>> {
             s(&d.database),
             s(&d.name),
             s("BASE TABLE"),
-            s("lineardb"),
+            s(crate::catalog::ENGINE_NAME),
             Value::UInt(10),
             s(&row_format),
             Value::UInt(t.estimate_rows()),

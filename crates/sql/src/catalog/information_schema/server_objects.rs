@@ -81,7 +81,7 @@ pub(super) fn collation_applicability() -> Vec<Vec<Value>> {
 
 pub(super) fn engines() -> Vec<Vec<Value>> {
     vec![vec![
-        Value::str("lineardb"),
+        Value::str(crate::catalog::ENGINE_NAME),
         Value::str("DEFAULT"),
         Value::str("Transactional B-tree tables whose reads write no shared memory"),
         Value::str("YES"),
@@ -119,7 +119,7 @@ pub(super) fn plugins() -> Vec<Vec<Value>> {
             "FORCE",
         ),
         row(
-            "lineardb",
+            crate::catalog::ENGINE_NAME,
             "STORAGE ENGINE",
             "101100.0",
             "Transactional B-tree tables whose reads write no shared memory",
