@@ -89,7 +89,7 @@ fn types_show_and_store_as_mariadb_does() {
     let server = Server::start();
     let mariadb = MariaDb::start();
     same_as_mariadb(&server, &mariadb, "tys", SETUP, STEPS, Shown::TypesAndRows);
-    let create = same_as_mariadb_but_engine(&server, &mariadb, SETUP, SHOWN);
+    let create = same_rows_as_mariadb(&server, &mariadb, SETUP, SHOWN);
     assert!(create.contains("`f` float DEFAULT NULL"), "{create}");
 }
 
@@ -129,20 +129,18 @@ fn current_timestamp_defaults_and_updates_as_mariadb_does() {
         TIMESTAMP_STEPS,
         Shown::Rows,
     );
-    let create =
-        same_as_mariadb_but_engine(&server, &mariadb, TIMESTAMPS, &["SHOW CREATE TABLE d1"]);
+    let create = same_rows_as_mariadb(&server, &mariadb, TIMESTAMPS, &["SHOW CREATE TABLE d1"]);
     assert!(create.contains("ON UPDATE current_timestamp()"), "{create}");
 }
 
-/// `shown` as MariaDB answers it, but for the engine's name; returns
-/// lineardb's last outcome.
-fn same_as_mariadb_but_engine(
+/// `shown` as MariaDB answers it; returns lineardb's last outcome.
+fn same_rows_as_mariadb(
     server: &Server,
     mariadb: &MariaDb,
     setup: &[&str],
     shown: &[&str],
 ) -> String {
-    common::differential::same_as_mariadb_but_engine(server, mariadb, "tyc", setup, shown)
+    same_as_mariadb(server, mariadb, "tyc", setup, shown, Shown::Rows)
         .last()
         .cloned()
         .unwrap_or_default()
@@ -263,7 +261,7 @@ const FRACTION_STEPS: &[&str] = &[
 fn fractional_seconds_as_mariadb_does() {
     let server = Server::start();
     let mariadb = MariaDb::start();
-    same_as_mariadb_but_engine(&server, &mariadb, FRACTIONS, FRACTION_STEPS);
+    same_rows_as_mariadb(&server, &mariadb, FRACTIONS, FRACTION_STEPS);
     // The wire: DATETIME(n) says n decimals.
     let mut c = Conn::new(Opts::from_url(&server.url("tyc")).unwrap()).unwrap();
     let result = c.query_iter("SELECT a, b, c, d FROM fs").unwrap();

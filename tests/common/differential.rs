@@ -158,32 +158,7 @@ pub fn same_as_mariadb(
     ours
 }
 
-/// Like [`same_as_mariadb`] (by rows) but for the engine's name in SHOW
-/// CREATE TABLE; returns lineardb's outcomes.
-#[allow(dead_code)]
-pub fn same_as_mariadb_but_engine(
-    server: &super::Server,
-    mariadb: &super::mariadb::MariaDb,
-    db: &str,
-    setup: &[&str],
-    statements: &[&str],
-) -> Vec<String> {
-    let ours: Vec<String> = outcomes(&server.url(""), db, setup, statements, Shown::Rows)
-        .iter()
-        .map(|o| o.replace("ENGINE=lineardb", "ENGINE=InnoDB"))
-        .collect();
-    let theirs = outcomes(
-        &format!("mysql://root@127.0.0.1:{}/", mariadb.port),
-        db,
-        setup,
-        statements,
-        Shown::Rows,
-    );
-    assert_same(&ours, &theirs);
-    ours
-}
-
-/// [`same_as_mariadb_but_engine`] on `statements`, then every statement
+/// [`same_as_mariadb`] (by rows) on `statements`, then every statement
 /// but SHOW and those `left_out` again in a fresh database, compared by
 /// affected rows, info and error messages ([`Shown::Changes`]).
 #[allow(dead_code)]
@@ -195,7 +170,7 @@ pub fn same_rows_and_messages(
     statements: &[&str],
     left_out: &[&str],
 ) {
-    same_as_mariadb_but_engine(server, mariadb, db, setup, statements);
+    same_as_mariadb(server, mariadb, db, setup, statements, Shown::Rows);
     let changes: Vec<&str> = statements
         .iter()
         .copied()
