@@ -96,6 +96,36 @@ const STEPS: &[&str] = &[
     "SHOW CREATE TABLE n6",
     "CREATE TABLE c1 (s VARCHAR(5) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci)",
     "SHOW CREATE TABLE c1",
+    // Table options alone: the rows stay; ENGINE names this engine.
+    "ALTER TABLE l1 COMMENT = 'first'",
+    "ALTER TABLE l1 COMMENT 'it''s a \\\\ \\n comment'",
+    "ALTER TABLE l1 ENGINE = InnoDB",
+    "ALTER TABLE l1 ENGINE = InnoDB, AUTO_INCREMENT = 500",
+    "ALTER TABLE l1 DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_unicode_ci",
+    "ALTER TABLE l1 ROW_FORMAT = COMPRESSED, STATS_PERSISTENT = 0",
+    "ALTER TABLE l1 ENGINE = no_such_engine",
+    "ALTER TABLE l1 CHARACTER SET = latin1",
+    "SHOW CREATE TABLE l1",
+    "ALTER TABLE l1 ADD COLUMN w VARCHAR(5)",
+    "SHOW CREATE TABLE l1",
+    "SELECT TABLE_COMMENT, AUTO_INCREMENT, TABLE_COLLATION FROM information_schema.TABLES \
+     WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'l1'",
+    // AUTO_INCREMENT = n sets the counter down as well as up, never to or
+    // below the largest value the rows hold.
+    "DELETE FROM l1 WHERE id > 1",
+    "ALTER TABLE l1 AUTO_INCREMENT = 1",
+    "INSERT INTO l1 (s) VALUES ('c')",
+    "DELETE FROM l1",
+    "ALTER TABLE l1 AUTO_INCREMENT = 1",
+    "INSERT INTO l1 (s) VALUES ('d')",
+    "ALTER TABLE l1 AUTO_INCREMENT = 100",
+    "INSERT INTO l1 (s) VALUES ('e')",
+    "ALTER TABLE l1 AUTO_INCREMENT = 50",
+    "INSERT INTO l1 (s) VALUES ('f')",
+    "ALTER TABLE l1 RENAME TO l2, AUTO_INCREMENT = 7",
+    "INSERT INTO l2 (s) VALUES ('g')",
+    "ALTER TABLE l2 RENAME TO l1",
+    "SELECT id, s FROM l1 ORDER BY id",
 ];
 
 /// What lineardb refuses (MariaDB does them): each must be 1235 and

@@ -204,6 +204,7 @@ impl Session {
                 assignments,
                 statement,
             } => self.set_for_statement(assignments, statement, sink),
+            Admin::TableOptions { table, options } => self.alter_table_options(table, options),
             Admin::KeysSwitch(parts) => {
                 // Keys are kept as rows come, as InnoDB keeps them (which
                 // MariaDB accepts without a note): only the table is checked.

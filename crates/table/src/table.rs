@@ -309,6 +309,40 @@ impl Table {
         self.next_auto.load()
     }
 
+    /// `ALTER TABLE … AUTO_INCREMENT = n`: the next value becomes `n`, or
+    /// the rows' largest + 1 if that is more (InnoDB's rule: the counter
+    /// goes down as well as up). Where the column does not lead the
+    /// primary key its largest value is not at hand: the counter is only
+    /// raised. The rows are read to find the largest that stands (the
+    /// tree's last key may be a deleted row's not purged yet).
+    pub fn reset_next_auto_increment(&self, n: u64) -> Result<()> {
+        let Some(ai) = self.def.auto_increment_column() else {
+            return Ok(());
+        };
+        if self.def.primary_key.first() != Some(&ai) {
+            self.next_auto.fetch_max(n);
+            return Ok(());
+        }
+        let mut last: Option<Vec<u8>> = None;
+        self.scan_primary(&ReadView::latest(), &KeyRange::all(), |k, _| {
+            last = Some(k.to_vec());
+            true
+        })?;
+        let largest = match last {
+            None => 0,
+            Some(last) => {
+                let mut pos = 0;
+                match decode_value(&self.primary_key_columns[0], &last, &mut pos) {
+                    Some(Value::Int(i)) => i.max(0) as u64,
+                    Some(Value::UInt(u)) => u,
+                    _ => 0,
+                }
+            }
+        };
+        self.next_auto.store(n.max(largest.saturating_add(1)));
+        Ok(())
+    }
+
     /// Makes the next auto-increment value at least `n`.
     pub(crate) fn raise_next_auto_increment(&self, n: u64) {
         self.next_auto.fetch_max(n);

@@ -24,6 +24,30 @@ type IndexSpec = (String, Vec<String>, bool);
 
 impl Session {
     pub(crate) fn alter_table(&mut self, at: &ast::AlterTable) -> Result<Outcome> {
+        let outcome = self.reshape_table(at)?;
+        // AUTO_INCREMENT = n sets the counter, down as well as up, once the
+        // table is as the statement leaves it (its new name, if renamed).
+        let reset = at.operations.iter().rev().find_map(|op| match op {
+            ast::AlterTableOperation::AutoIncrement { value, .. } => {
+                value.value.to_string().parse::<u64>().ok()
+            }
+            _ => None,
+        });
+        if let Some(n) = reset {
+            let renamed = at.operations.iter().rev().find_map(|op| match op {
+                ast::AlterTableOperation::RenameTable { table_name } => match table_name {
+                    ast::RenameTableNameKind::As(n) | ast::RenameTableNameKind::To(n) => Some(n),
+                },
+                _ => None,
+            });
+            let parts = object_name(renamed.unwrap_or(&at.name));
+            self.table(&parts, ALTER)?.reset_next_auto_increment(n)?;
+        }
+        Ok(outcome)
+    }
+
+    /// ALTER TABLE's changes to the definition and the rows.
+    fn reshape_table(&mut self, at: &ast::AlterTable) -> Result<Outcome> {
         let parts = object_name(&at.name);
         if at.if_exists {
             let (db, name) = self.qualified(&parts)?;
@@ -680,7 +704,7 @@ fn needed_index(def: &TableDef, columns: &[usize]) -> SqlError {
 }
 
 /// The OK of an ALTER TABLE: rows copied, MariaDB's info line.
-fn altered(copied: u64, warnings: usize) -> Outcome {
+pub(super) fn altered(copied: u64, warnings: usize) -> Outcome {
     Outcome::Done {
         affected: copied,
         last_insert_id: 0,

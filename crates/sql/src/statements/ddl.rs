@@ -438,6 +438,26 @@ pub(crate) fn table_options(
     comment: &Option<ast::CommentDef>,
 ) -> Result<TableOptions> {
     const ENGINES: &[&str] = &["lineardb", "InnoDB", "MyISAM", "Aria"];
+    const OTHER_ENGINES: &[&str] = &[
+        "MEMORY",
+        "HEAP",
+        "CSV",
+        "ARCHIVE",
+        "BLACKHOLE",
+        "MRG_MyISAM",
+        "MERGE",
+        "SEQUENCE",
+        "PERFORMANCE_SCHEMA",
+        "FEDERATED",
+        "CONNECT",
+        "ROCKSDB",
+        "SPIDER",
+        "S3",
+        "COLUMNSTORE",
+        "Mroonga",
+        "OQGRAPH",
+        "SPHINX",
+    ];
     const STORAGE_ONLY: &[&str] = &[
         "ROW_FORMAT",
         "STATS_PERSISTENT",
@@ -472,7 +492,15 @@ pub(crate) fn table_options(
             {
                 let name = l.name.as_ref().map(|n| n.value.as_str()).unwrap_or("");
                 if !ENGINES.iter().any(|e| e.eq_ignore_ascii_case(name)) {
-                    return Err(SqlError::unsupported(format!("ENGINE={name}")));
+                    // MariaDB's other engines are not here yet; a name it
+                    // does not know is its 1286.
+                    return Err(
+                        if OTHER_ENGINES.iter().any(|e| e.eq_ignore_ascii_case(name)) {
+                            SqlError::unsupported(format!("ENGINE={name}"))
+                        } else {
+                            SqlError::new(1286, "42000", format!("Unknown storage engine '{name}'"))
+                        },
+                    );
                 }
             }
             ast::SqlOption::KeyValue { key, value } => {

@@ -4,6 +4,7 @@ mod accounts;
 mod admin;
 mod alter;
 mod alter_columns;
+mod alter_options;
 mod analyze;
 mod auto_timestamp;
 mod check_constraints;

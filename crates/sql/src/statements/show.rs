@@ -911,6 +911,27 @@ impl Session {
     }
 }
 
+/// A comment as SHOW CREATE TABLE quotes it (MariaDB's
+/// `append_unescaped`): backslash escapes for NUL, newline, return,
+/// backslash and Ctrl-Z, a quote doubled.
+fn comment_literal(comment: &str) -> String {
+    let mut out = String::with_capacity(comment.len() + 2);
+    out.push('\'');
+    for ch in comment.chars() {
+        match ch {
+            '\0' => out.push_str("\\0"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\\' => out.push_str("\\\\"),
+            '\u{1a}' => out.push_str("\\Z"),
+            '\'' => out.push_str("''"),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
+}
+
 fn show_create_table(t: &Table) -> String {
     let d = &t.def();
     let temporary = if d.temporary.is_some() {
@@ -959,7 +980,7 @@ fn show_create_table(t: &Table) -> String {
                 l.push_str(" AUTO_INCREMENT");
             }
             if !c.comment.is_empty() {
-                l.push_str(&format!(" COMMENT '{}'", c.comment.replace('\'', "''")));
+                l.push_str(&format!(" COMMENT {}", comment_literal(&c.comment)));
             }
             l
         })
@@ -1022,7 +1043,7 @@ fn show_create_table(t: &Table) -> String {
         }
     }
     if !d.comment.is_empty() {
-        s.push_str(&format!(" COMMENT='{}'", d.comment.replace('\'', "''")));
+        s.push_str(&format!(" COMMENT={}", comment_literal(&d.comment)));
     }
     s
 }
