@@ -126,6 +126,21 @@ const STEPS: &[&str] = &[
     "INSERT INTO l2 (s) VALUES ('g')",
     "ALTER TABLE l2 RENAME TO l1",
     "SELECT id, s FROM l1 ORDER BY id",
+    // Key parts declared DESC are kept and shown, through every DDL.
+    "CREATE TABLE d1 (a INT, b INT, c INT, KEY kd (a DESC, b), UNIQUE KEY ud (c DESC))",
+    "CREATE INDEX kb ON d1 (b DESC, a)",
+    "ALTER TABLE d1 ADD INDEX kc (c, a DESC)",
+    "SHOW CREATE TABLE d1",
+    "SELECT INDEX_NAME, SEQ_IN_INDEX, COLUMN_NAME, COLLATION FROM information_schema.STATISTICS \
+     WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'd1' ORDER BY INDEX_NAME, SEQ_IN_INDEX",
+    "INSERT INTO d1 VALUES (1, 2, 3), (2, 1, 4), (3, 3, 5), (NULL, 4, 6)",
+    "SELECT a, b FROM d1 ORDER BY a DESC, b",
+    "SELECT b, a FROM d1 WHERE b > 1 ORDER BY b DESC",
+    "INSERT INTO d1 VALUES (9, 9, 3)",
+    "ALTER TABLE d1 MODIFY c BIGINT",
+    "CREATE TABLE d2 LIKE d1",
+    "SHOW CREATE TABLE d2",
+    "SHOW CREATE TABLE d1",
 ];
 
 /// What lineardb refuses (MariaDB does them): each must be 1235 and
@@ -134,6 +149,7 @@ const REFUSED: &[&str] = &[
     "CREATE TABLE r1 (x INT) ENGINE = MEMORY",
     "CREATE TABLE r2 (x INT) DEFAULT CHARSET = latin2",
     "CREATE TABLE r3 (s VARCHAR(5) COLLATE utf8mb4_unicode_520_ci)",
+    "CREATE TABLE r4 (a INT, PRIMARY KEY (a DESC))",
 ];
 
 const REWRITE_SETUP: &[&str] = &[

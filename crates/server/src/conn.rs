@@ -134,6 +134,26 @@ struct Sink<'a, S: Read + Write> {
     parameters: Bound<'a>,
 }
 
+impl<'a, S: Read + Write> Sink<'a, S> {
+    /// The sink of a prepared statement's execution: rows in the binary
+    /// protocol, the parameters it ran with at hand.
+    fn executing(
+        io: &'a mut PacketIo<S>,
+        extended: bool,
+        types: &'a [(u8, bool)],
+        values: &'a [Value],
+    ) -> Self {
+        Sink {
+            io,
+            binary: true,
+            kinds: Vec::new(),
+            buf: Vec::new(),
+            extended,
+            parameters: Bound { types, values },
+        }
+    }
+}
+
 /// The parameters a prepared statement was executed with: the types they
 /// were sent with and their values.
 #[derive(Default)]
@@ -1045,17 +1065,7 @@ impl<S: Read + Write> Conn<S> {
                 "Incorrect arguments to mysqld_stmt_execute",
             ));
         };
-        let mut sink = Sink {
-            io: &mut self.io,
-            binary: true,
-            kinds: Vec::new(),
-            buf: Vec::new(),
-            extended: self.extended_metadata,
-            parameters: Bound {
-                types: &st.types,
-                values: &params,
-            },
-        };
+        let mut sink = Sink::executing(&mut self.io, self.extended_metadata, &st.types, &params);
         let res = self
             .session
             .execute_prepared(&mut st.prepared, &params, &mut sink);
@@ -1123,17 +1133,8 @@ impl<S: Read + Write> Conn<S> {
             Ok(rows) => rows,
             Err(e) => return self.send_err(&e),
         };
-        let mut sink = Sink {
-            io: &mut self.io,
-            binary: true,
-            kinds: Vec::new(),
-            buf: Vec::new(),
-            extended: self.extended_metadata,
-            parameters: Bound {
-                types: &st.types,
-                values: rows.first().map_or(&[], |r| r.as_slice()),
-            },
-        };
+        let first = rows.first().map_or(&[][..], |r| r.as_slice());
+        let mut sink = Sink::executing(&mut self.io, self.extended_metadata, &st.types, first);
         let res = self
             .session
             .execute_prepared_bulk(&mut st.prepared, &rows, &mut sink);

@@ -29,6 +29,22 @@ impl SqlError {
             message: message.into(),
         }
     }
+    /// 1288 (1471 for INSERT): `name`, a view or a derived table, cannot
+    /// take the rows `statement` (UPDATE, DELETE, INSERT) would change.
+    pub(crate) fn not_updatable(name: &str, statement: &str) -> SqlError {
+        if statement == "INSERT" {
+            return SqlError::new(
+                1471,
+                "HY000",
+                format!("The target table {name} of the INSERT is not insertable-into"),
+            );
+        }
+        SqlError::new(
+            1288,
+            "HY000",
+            format!("The target table {name} of the {statement} is not updatable"),
+        )
+    }
     /// 1064: the statement does not parse.
     pub fn syntax(message: impl Into<String>) -> SqlError {
         SqlError::new(1064, "42000", message)

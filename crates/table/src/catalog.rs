@@ -95,6 +95,29 @@ pub struct LogStats {
     pub flushing: bool,
 }
 
+/// A secondary index to make: its name, its columns by name, whether it is
+/// unique, and which key parts are declared DESC (see
+/// [`IndexDef::descending`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexSpec {
+    pub name: String,
+    pub columns: Vec<String>,
+    pub unique: bool,
+    pub descending: Vec<bool>,
+}
+
+impl From<(String, Vec<String>, bool)> for IndexSpec {
+    /// (name, columns, unique), every key part ascending.
+    fn from((name, columns, unique): (String, Vec<String>, bool)) -> IndexSpec {
+        IndexSpec {
+            name,
+            columns,
+            unique,
+            descending: Vec::new(),
+        }
+    }
+}
+
 /// A table to create: columns, primary key, secondary indexes by name.
 #[derive(Debug, Clone)]
 pub struct TableSpec {
@@ -102,8 +125,7 @@ pub struct TableSpec {
     pub name: String,
     pub columns: Vec<ColumnDef>,
     pub primary_key: Vec<String>,
-    /// (name, columns, unique)
-    pub indexes: Vec<(String, Vec<String>, bool)>,
+    pub indexes: Vec<IndexSpec>,
     /// `AUTO_INCREMENT = n` (0: none given).
     pub auto_increment_start: u64,
     /// `COMMENT = '…'`.
@@ -151,11 +173,11 @@ impl TableSpec {
         self
     }
     pub fn index(mut self, name: &str, cols: &[&str], unique: bool) -> Self {
-        self.indexes.push((
-            name.into(),
+        self.indexes.push(IndexSpec::from((
+            name.to_string(),
             cols.iter().map(|s| s.to_string()).collect(),
             unique,
-        ));
+        )));
         self
     }
 }
@@ -679,7 +701,13 @@ impl Engine {
         for &c in &def.primary_key {
             def.columns[c].nullable = false;
         }
-        for (name, cols, unique) in &spec.indexes {
+        for IndexSpec {
+            name,
+            columns: cols,
+            unique,
+            descending,
+        } in &spec.indexes
+        {
             if def
                 .indexes
                 .iter()
@@ -697,6 +725,7 @@ impl Engine {
                 columns,
                 unique: *unique,
                 root: 0,
+                descending: descending.clone(),
             });
         }
         def.validate()?;
@@ -852,10 +881,12 @@ impl Engine {
     pub fn add_indexes(
         &self,
         old: &Table,
-        specs: &[(String, Vec<String>, bool)],
+        specs: &[impl Clone + Into<IndexSpec>],
         threads: usize,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<(Arc<Table>, BuildStats)> {
+        let specs: Vec<IndexSpec> = specs.iter().cloned().map(Into::into).collect();
+        let specs = specs.as_slice();
         let _ddl = self.ddl_lock();
         self.replacing(old, || {
             self.add_indexes_held_off(old, specs, threads, progress)
@@ -865,13 +896,19 @@ impl Engine {
     fn add_indexes_held_off(
         &self,
         old: &Table,
-        specs: &[(String, Vec<String>, bool)],
+        specs: &[IndexSpec],
         threads: usize,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<(Arc<Table>, BuildStats)> {
         let pool = self.store.pool();
         let mut new_defs = Vec::new();
-        for (iname, cols, unique) in specs {
+        for IndexSpec {
+            name: iname,
+            columns: cols,
+            unique,
+            descending,
+        } in specs
+        {
             let taken = old.def.index_position(iname).is_some()
                 || new_defs
                     .iter()
@@ -897,6 +934,7 @@ impl Engine {
                 columns,
                 unique: *unique,
                 root: 0,
+                descending: descending.clone(),
             });
         }
         for d in new_defs.iter_mut() {

@@ -223,6 +223,18 @@ pub struct IndexDef {
     pub unique: bool,
     /// Root page of the index's tree.
     pub root: u64,
+    /// The key parts declared DESC, by position (none: all ascending).
+    /// Shown as declared; the keys themselves are kept ascending, and read
+    /// backwards where an order needs it, which gives the same rows.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub descending: Vec<bool>,
+}
+
+impl IndexDef {
+    /// Whether key part `part` was declared DESC.
+    pub fn is_descending(&self, part: usize) -> bool {
+        self.descending.get(part).copied().unwrap_or(false)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -28,6 +28,7 @@ pub(crate) fn index_rows(t: &Table) -> Vec<Vec<Value>> {
     }
     let mut rows = Vec::new();
     for (name, unique, cols, index) in keys {
+        let descending = |seq: usize| index.is_some_and(|i| d.indexes[i].is_descending(seq));
         for (seq, &c) in cols.iter().enumerate() {
             let col = &d.columns[c];
             // Distinct values of the key's first seq + 1 columns.
@@ -41,7 +42,7 @@ pub(crate) fn index_rows(t: &Table) -> Vec<Vec<Value>> {
                 Value::str(name),
                 Value::Int(seq as i64 + 1),
                 Value::str(&col.name),
-                Value::str("A"),
+                Value::str(if descending(seq) { "D" } else { "A" }),
                 cardinality,
                 Value::Null,
                 Value::Null,

@@ -318,6 +318,20 @@ pub(crate) fn parse_admin(sql: &str) -> Option<Result<Admin>> {
     r.done().then_some(Ok(stmt))
 }
 
+/// The table options about the physical storage of an InnoDB or Aria
+/// table (no counterpart here, no effect on results: kept, to be shown).
+pub(crate) const STORAGE_OPTIONS: &[&str] = &[
+    "ROW_FORMAT",
+    "STATS_PERSISTENT",
+    "STATS_AUTO_RECALC",
+    "STATS_SAMPLE_PAGES",
+    "PACK_KEYS",
+    "CHECKSUM",
+    "PAGE_CHECKSUM",
+    "DELAY_KEY_WRITE",
+    "TRANSACTIONAL",
+];
+
 /// Whether an ALTER TABLE operation beginning with `word` is a table
 /// option (AUTO_INCREMENT first is left to the SQL parser, which reads it
 /// among column changes).
@@ -329,17 +343,11 @@ fn opens_table_options(word: &str) -> bool {
         "CHARACTER",
         "CHARSET",
         "COLLATE",
-        "ROW_FORMAT",
-        "STATS_PERSISTENT",
-        "STATS_AUTO_RECALC",
-        "STATS_SAMPLE_PAGES",
-        "PACK_KEYS",
-        "CHECKSUM",
-        "PAGE_CHECKSUM",
-        "DELAY_KEY_WRITE",
-        "TRANSACTIONAL",
     ];
-    FIRST_WORDS.iter().any(|w| w.eq_ignore_ascii_case(word))
+    FIRST_WORDS
+        .iter()
+        .chain(STORAGE_OPTIONS)
+        .any(|w| w.eq_ignore_ascii_case(word))
 }
 
 /// Table options' tokens as CREATE TABLE's text (strings quoted again, the

@@ -8,19 +8,19 @@
 use super::alter_columns::{duplicate_column, Reshape, RowConverter};
 use super::auto_timestamp::statement_now;
 use super::check_constraints::{enforce, CheckSpec, CompiledChecks};
-use super::ddl::{column_def, column_default, current_timestamp_digits, ident_list, ColumnSpec};
+use super::ddl::{
+    column_def, column_default, current_timestamp_digits, descending_parts, ident_list,
+    primary_key_list, ColumnSpec,
+};
 use super::foreign_key_defs::{begins_a_key, quoted, resolve, ForeignKeySpec};
 use crate::error::{Result, SqlError};
 use crate::expr::object_name;
 use crate::privileges::bits::{ALTER, CREATE, DROP, INSERT};
 use crate::result::Outcome;
 use crate::session::Session;
-use lineardb_table::{ColumnDefault, DataType, IndexDef, Table, TableDef};
+use lineardb_table::{ColumnDefault, DataType, IndexDef, IndexSpec, Table, TableDef};
 use sqlparser::ast;
 use std::sync::Arc;
-
-/// An index ALTER TABLE adds: name, columns, unique.
-type IndexSpec = (String, Vec<String>, bool);
 
 impl Session {
     pub(crate) fn alter_table(&mut self, at: &ast::AlterTable) -> Result<Outcome> {
@@ -75,7 +75,7 @@ impl Session {
                     if !r.def.primary_key.is_empty() || new_primary_key.is_some() {
                         return Err(multiple_primary_keys());
                     }
-                    new_primary_key = Some(ident_list(&p.columns)?);
+                    new_primary_key = Some(primary_key_list(&p.columns)?);
                 }
                 ast::AlterTableOperation::AddConstraint {
                     constraint: ast::TableConstraint::ForeignKey(fk),
@@ -159,7 +159,7 @@ impl Session {
                         new_primary_key = Some(vec![name.clone()]);
                     }
                     if spec.unique {
-                        adds.push((name.clone(), vec![name], true));
+                        adds.push(IndexSpec::from((name.clone(), vec![name], true)));
                     }
                 }
                 ast::AlterTableOperation::DropColumn {
@@ -365,8 +365,8 @@ impl Session {
         }
         // Index columns are named as the statement leaves them (after its
         // renames); the build reads the table as it stands.
-        for (_, columns, _) in adds.iter_mut() {
-            for c in columns.iter_mut() {
+        for add in adds.iter_mut() {
+            for c in add.columns.iter_mut() {
                 let i = def
                     .columns
                     .iter()
@@ -411,7 +411,13 @@ impl Session {
                 .ok_or_else(|| cannot_drop("INDEX", name))?;
             r.def.indexes.remove(i);
         }
-        for (name, columns, unique) in adds {
+        for IndexSpec {
+            name,
+            columns,
+            unique,
+            descending,
+        } in adds
+        {
             if r.def.index_position(name).is_some() || name.eq_ignore_ascii_case("PRIMARY") {
                 return Err(SqlError::new(
                     1061,
@@ -428,6 +434,7 @@ impl Session {
                 columns,
                 unique: *unique,
                 root: 0,
+                descending: descending.clone(),
             });
         }
         if let Some(c) = r.def.columns.iter().position(|c| c.auto_increment) {
@@ -611,7 +618,7 @@ impl Session {
                     .iter()
                     .map(|&c| r.def.columns[c].name.clone())
                     .collect();
-                adds.push((name, columns, false));
+                adds.push(IndexSpec::from((name, columns, false)));
             }
             if checks {
                 let old_columns: Option<Vec<usize>> =
@@ -675,15 +682,17 @@ fn keys_after(def: &TableDef, drops: &[String], adds: &[IndexSpec]) -> TableDef 
     let mut keys = def.clone();
     keys.indexes
         .retain(|i| !drops.iter().any(|d| d.eq_ignore_ascii_case(&i.name)));
-    for (name, columns, unique) in adds {
+    for add in adds {
         keys.indexes.push(IndexDef {
-            name: name.clone(),
-            columns: columns
+            name: add.name.clone(),
+            columns: add
+                .columns
                 .iter()
                 .filter_map(|c| def.column_index(c).ok())
                 .collect(),
-            unique: *unique,
+            unique: add.unique,
             root: 0,
+            descending: add.descending.clone(),
         });
     }
     keys
@@ -733,7 +742,7 @@ fn cannot_drop(what: &str, name: &str) -> SqlError {
     )
 }
 
-/// The index an ADD names: (name, columns, unique). Unnamed, it takes
+/// The index an ADD names. Unnamed, it takes
 /// its first column's name (`_2`, `_3`… when taken), as MariaDB names it.
 fn index_spec(
     constraint: &ast::TableConstraint,
@@ -747,6 +756,7 @@ fn index_spec(
         }
         other => return Err(SqlError::unsupported(format!("ALTER TABLE ADD {other}"))),
     };
+    let descending = descending_parts(columns);
     let columns = ident_list(columns)?;
     let name = match name {
         Some(n) => n.value.clone(),
@@ -754,7 +764,7 @@ fn index_spec(
             let first = columns.first().cloned().unwrap_or_default();
             let taken = |n: &str| {
                 def.index_position(n).is_some()
-                    || added.iter().any(|(a, _, _)| a.eq_ignore_ascii_case(n))
+                    || added.iter().any(|a| a.name.eq_ignore_ascii_case(n))
                     || n.eq_ignore_ascii_case("PRIMARY")
             };
             let mut name = first.clone();
@@ -766,7 +776,12 @@ fn index_spec(
             name
         }
     };
-    Ok((name, columns, unique))
+    Ok(IndexSpec {
+        name,
+        columns,
+        unique,
+        descending,
+    })
 }
 
 /// A column as CHANGE / MODIFY writes it, in a table of collation
@@ -840,7 +855,7 @@ fn redefine_column(
         *new_primary_key = Some(vec![name.clone()]);
     }
     if spec.unique {
-        adds.push((name.clone(), vec![name], true));
+        adds.push(IndexSpec::from((name.clone(), vec![name], true)));
     }
     Ok(())
 }

@@ -161,6 +161,28 @@ fn display_width(t: &ast::DataType) -> Option<u32> {
     }
 }
 
+/// Which key parts are declared DESC (empty: none is).
+pub(crate) fn descending_parts(cols: &[ast::IndexColumn]) -> Vec<bool> {
+    let parts: Vec<bool> = cols
+        .iter()
+        .map(|c| matches!(c.column.options.sort, Some(ast::OrderBySort::Desc)))
+        .collect();
+    if parts.contains(&true) {
+        parts
+    } else {
+        Vec::new()
+    }
+}
+
+/// A primary key's columns. A DESC part is not kept for a primary key yet
+/// (MariaDB keeps it): 1235, not a clause dropped.
+pub(crate) fn primary_key_list(cols: &[ast::IndexColumn]) -> Result<Vec<String>> {
+    if !descending_parts(cols).is_empty() {
+        return Err(SqlError::unsupported("DESC in a PRIMARY KEY"));
+    }
+    ident_list(cols)
+}
+
 pub(crate) fn ident_list(cols: &[ast::IndexColumn]) -> Result<Vec<String>> {
     cols.iter()
         .map(|c| match &c.column.expr {
@@ -458,17 +480,6 @@ pub(crate) fn table_options(
         "OQGRAPH",
         "SPHINX",
     ];
-    const STORAGE_ONLY: &[&str] = &[
-        "ROW_FORMAT",
-        "STATS_PERSISTENT",
-        "STATS_AUTO_RECALC",
-        "STATS_SAMPLE_PAGES",
-        "PACK_KEYS",
-        "CHECKSUM",
-        "PAGE_CHECKSUM",
-        "DELAY_KEY_WRITE",
-        "TRANSACTIONAL",
-    ];
     let text = |c: &ast::CommentDef| match c {
         ast::CommentDef::WithEq(s) | ast::CommentDef::WithoutEq(s) => s.clone(),
     };
@@ -523,7 +534,7 @@ pub(crate) fn table_options(
                         charset = Some(word)
                     }
                     "DEFAULT COLLATE" | "COLLATE" => collation = Some(word),
-                    k if STORAGE_ONLY.contains(&k) => {
+                    k if crate::parser::admin::STORAGE_OPTIONS.contains(&k) => {
                         out.storage.retain(|(name, _)| name != k);
                         out.storage.push((k.to_string(), word.to_ascii_uppercase()));
                     }
@@ -676,7 +687,12 @@ impl Session {
             spec.indexes = d
                 .indexes
                 .iter()
-                .map(|ix| (ix.name.clone(), named(&ix.columns), ix.unique))
+                .map(|ix| lineardb_table::IndexSpec {
+                    name: ix.name.clone(),
+                    columns: named(&ix.columns),
+                    unique: ix.unique,
+                    descending: ix.descending.clone(),
+                })
                 .collect();
             self.engine.create_table(spec)?;
             if ct.temporary {
@@ -694,7 +710,7 @@ impl Session {
             }
             if column.unique {
                 spec.indexes
-                    .push((c.name.value.clone(), vec![c.name.value.clone()], true))
+                    .push((c.name.value.clone(), vec![c.name.value.clone()], true).into())
             }
             check_specs.extend(CheckSpec::of_column(&c.name.value, &column.checks));
             for fk in &column.references {
@@ -707,9 +723,10 @@ impl Session {
         }
         for con in &ct.constraints {
             match con {
-                ast::TableConstraint::PrimaryKey(p) => pk = ident_list(&p.columns)?,
-                ast::TableConstraint::Index(ix) => spec.indexes.push((
-                    ix.name
+                ast::TableConstraint::PrimaryKey(p) => pk = primary_key_list(&p.columns)?,
+                ast::TableConstraint::Index(ix) => spec.indexes.push(lineardb_table::IndexSpec {
+                    name: ix
+                        .name
                         .as_ref()
                         .map(|n| n.value.clone())
                         .unwrap_or_else(|| {
@@ -717,11 +734,13 @@ impl Session {
                                 .map(|c| c[0].clone())
                                 .unwrap_or_default()
                         }),
-                    ident_list(&ix.columns)?,
-                    false,
-                )),
-                ast::TableConstraint::Unique(u) => spec.indexes.push((
-                    u.name
+                    columns: ident_list(&ix.columns)?,
+                    unique: false,
+                    descending: descending_parts(&ix.columns),
+                }),
+                ast::TableConstraint::Unique(u) => spec.indexes.push(lineardb_table::IndexSpec {
+                    name: u
+                        .name
                         .as_ref()
                         .or(u.index_name.as_ref())
                         .map(|n| n.value.clone())
@@ -730,9 +749,10 @@ impl Session {
                                 .map(|c| c[0].clone())
                                 .unwrap_or_default()
                         }),
-                    ident_list(&u.columns)?,
-                    true,
-                )),
+                    columns: ident_list(&u.columns)?,
+                    unique: true,
+                    descending: descending_parts(&u.columns),
+                }),
                 ast::TableConstraint::Check(c) => check_specs.push(CheckSpec::of_table(c)?),
                 ast::TableConstraint::ForeignKey(fk) => {
                     if ct.temporary {
@@ -796,11 +816,15 @@ impl Session {
             .as_ref()
             .map(|n| object_name(n).join("."))
             .ok_or_else(|| SqlError::syntax("CREATE INDEX needs a name"))?;
-        let cols = ident_list(&ci.columns)?;
+        let spec = lineardb_table::IndexSpec {
+            name,
+            columns: ident_list(&ci.columns)?,
+            unique: ci.unique,
+            descending: descending_parts(&ci.columns),
+        };
         // Index builds use the session's parallel threads (default: the cores).
         let threads = self.parallel_threads;
-        self.engine
-            .add_indexes(&t, &[(name, cols, ci.unique)], threads, &|_| {})?;
+        self.engine.add_indexes(&t, &[spec], threads, &|_| {})?;
         // An index built in place copies no rows (MariaDB's info says so).
         Ok(Outcome::Done {
             affected: 0,

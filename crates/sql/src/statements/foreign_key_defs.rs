@@ -337,7 +337,7 @@ impl Session {
                     .iter()
                     .map(|&c| spec.columns[c].name.clone())
                     .collect();
-                spec.indexes.push((name, columns, false));
+                spec.indexes.push((name, columns, false).into());
             }
             spec.foreign_keys.push(def);
         }
@@ -362,11 +362,12 @@ pub(crate) fn spec_def(spec: &TableSpec) -> TableDef {
         indexes: spec
             .indexes
             .iter()
-            .map(|(name, columns, unique)| lineardb_table::IndexDef {
-                name: name.clone(),
-                columns: columns.iter().filter_map(position).collect(),
-                unique: *unique,
+            .map(|i| lineardb_table::IndexDef {
+                name: i.name.clone(),
+                columns: i.columns.iter().filter_map(position).collect(),
+                unique: i.unique,
                 root: 0,
+                descending: i.descending.clone(),
             })
             .collect(),
         temporary: None,

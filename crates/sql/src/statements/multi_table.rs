@@ -399,7 +399,7 @@ impl Session {
         for i in candidates {
             let Some(table_parts) = &refs[i].parts else {
                 if qualified {
-                    return Err(not_updatable(&refs[i].name, "UPDATE"));
+                    return Err(SqlError::not_updatable(&refs[i].name, "UPDATE"));
                 }
                 continue;
             };
@@ -470,7 +470,7 @@ impl Session {
         privilege: u64,
     ) -> Result<Arc<Table>> {
         let Some(parts) = &reference.parts else {
-            return Err(not_updatable(&reference.name, statement));
+            return Err(SqlError::not_updatable(&reference.name, statement));
         };
         let (db, name) = self.qualified(parts)?;
         if self.engine.view(&db, &name)?.is_some() {
@@ -586,13 +586,4 @@ fn encode_key(table: &Table, key: &[Value]) -> Result<Option<Vec<u8>>> {
         return Ok(None);
     }
     Ok(Some(table.encode_primary_key(key)?))
-}
-
-/// MariaDB's 1288 for a derived table named as a target.
-fn not_updatable(name: &str, statement: &str) -> SqlError {
-    SqlError::new(
-        1288,
-        "HY000",
-        format!("The target table {name} of the {statement} is not updatable"),
-    )
 }

@@ -1002,7 +1002,11 @@ fn show_create_table(t: &Table) -> String {
         let cols: Vec<String> = ix
             .columns
             .iter()
-            .map(|&c| format!("`{}`", d.columns[c].name))
+            .enumerate()
+            .map(|(part, &c)| {
+                let order = if ix.is_descending(part) { " DESC" } else { "" };
+                format!("`{}`{order}", d.columns[c].name)
+            })
             .collect();
         lines.push(format!(
             "  {}KEY `{}` ({})",

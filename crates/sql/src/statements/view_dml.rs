@@ -92,21 +92,6 @@ fn unknown_column(name: &str, clause: &str) -> SqlError {
     )
 }
 
-fn not_updatable(name: &str, statement: &str) -> SqlError {
-    if statement == "INSERT" {
-        return SqlError::new(
-            1471,
-            "HY000",
-            format!("The target table {name} of the INSERT is not insertable-into"),
-        );
-    }
-    SqlError::new(
-        1288,
-        "HY000",
-        format!("The target table {name} of the {statement} is not updatable"),
-    )
-}
-
 /// Replaces the identifiers of an expression with the expressions of the
 /// columns they name: those unqualified or qualified by `qualifiers` (the
 /// view as the statement names it), outside subqueries; inside one, the
@@ -346,10 +331,10 @@ impl Session {
         let base = loop {
             let q = crate::parser::view_query(&current)?;
             if !updatable(&q, &current.algorithm) {
-                return Err(not_updatable(&name, statement));
+                return Err(SqlError::not_updatable(&name, statement));
             }
             let ast::SetExpr::Select(select) = *q.body else {
-                return Err(not_updatable(&name, statement));
+                return Err(SqlError::not_updatable(&name, statement));
             };
             let [from] = select.from.as_slice() else {
                 return Err(join_view(db, &name, statement, listed));
@@ -364,7 +349,7 @@ impl Session {
                 ..
             } = &from.relation
             else {
-                return Err(not_updatable(&name, statement));
+                return Err(SqlError::not_updatable(&name, statement));
             };
             if select.selection.as_ref().is_some_and(has_subquery) {
                 return Err(SqlError::unsupported(format!(
@@ -375,7 +360,7 @@ impl Session {
             let names = qualifiers(table, alias.as_ref(), &table_db);
             levels.push((current, *select, names));
             if levels.len() > MAX_DEPTH {
-                return Err(not_updatable(&name, statement));
+                return Err(SqlError::not_updatable(&name, statement));
             }
             match self.engine.view(&table_db, &table_name)? {
                 Some(inner) => current = inner,
@@ -418,7 +403,7 @@ impl Session {
                         exprs.extend(columns.iter().cloned())
                     }
                     ast::SelectItem::ExprWithAliases { .. } => {
-                        return Err(not_updatable(&name, statement))
+                        return Err(SqlError::not_updatable(&name, statement))
                     }
                 }
             }
@@ -477,7 +462,7 @@ impl Session {
             }
             merged
                 .base_column(name)
-                .ok_or_else(|| not_updatable(&merged.name, "INSERT"))
+                .ok_or_else(|| SqlError::not_updatable(&merged.name, "INSERT"))
         };
         let mut out = ins.clone();
         out.table = ast::TableObject::TableName(merged.base_name());
