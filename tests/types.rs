@@ -173,6 +173,46 @@ fn binary_protocol_sends_float_year_and_blob_as_mariadb_does() {
     }
 }
 
+/// Unsigned TINYINT and SMALLINT values through IF, COALESCE, NULLIF,
+/// MIN and MAX in the binary protocol: sent in their type's width with
+/// the UNSIGNED flag, so the largest values read back as they are.
+#[test]
+fn binary_protocol_keeps_small_unsigned_integers_through_expressions() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    let rows = |url: &str| -> Vec<mysql::Row> {
+        let mut c = Conn::new(Opts::from_url(url).unwrap()).unwrap();
+        c.query_drop("DROP DATABASE IF EXISTS tyu").unwrap();
+        c.query_drop("CREATE DATABASE tyu").unwrap();
+        c.query_drop("USE tyu").unwrap();
+        c.query_drop("CREATE TABLE u (id INT, tu TINYINT UNSIGNED, su SMALLINT UNSIGNED)")
+            .unwrap();
+        c.query_drop("INSERT INTO u VALUES (1, 200, 60000), (2, 255, 65535)")
+            .unwrap();
+        c.exec(
+            "SELECT IF(id > ?, tu, tu), COALESCE(su, su), NULLIF(tu, 1), \
+             CASE WHEN id > 0 THEN su END FROM u ORDER BY id",
+            (0,),
+        )
+        .unwrap()
+        .into_iter()
+        .chain(
+            c.exec("SELECT MIN(tu), MAX(su) FROM u WHERE id > ?", (0,))
+                .unwrap(),
+        )
+        .collect()
+    };
+    let ours = rows(&server.url(""));
+    let theirs = rows(&format!("mysql://root@127.0.0.1:{}/", mariadb.port));
+    assert_eq!(ours.len(), 3);
+    for (a, b) in ours.iter().zip(&theirs) {
+        let (a, b) = (a.clone().unwrap(), b.clone().unwrap());
+        assert_eq!(a, b);
+    }
+    let max: Option<u64> = ours[2].get(1);
+    assert_eq!(max, Some(65535));
+}
+
 /// TIME values as binary-protocol parameters (sign, days, fraction),
 /// stored and read back, as MariaDB reads them.
 #[test]

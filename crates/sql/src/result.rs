@@ -144,6 +144,14 @@ pub enum ExprWire {
     Param(u16),
 }
 
+impl ExprWire {
+    /// An integer sent in fewer than four bytes (TINY, SHORT): its
+    /// value is read by its UNSIGNED flag.
+    pub fn is_narrow(self) -> bool {
+        matches!(self, ExprWire::Tiny | ExprWire::Short)
+    }
+}
+
 /// A stored column's part in its table, as MariaDB flags it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ColumnAttributes {

@@ -374,7 +374,19 @@ impl Planner<'_> {
                                 crate::result::ColumnKind::Int | crate::result::ColumnKind::UInt
                             )
                         };
-                        if described.kind == kind || integer(described.kind) && integer(kind) {
+                        if described.kind == kind {
+                            Column {
+                                name: n.clone(),
+                                ..described
+                            }
+                        } else if integer(described.kind) && integer(kind) {
+                            // An integer is sent in the width its type
+                            // says: a narrow one must keep its sign.
+                            let kind = if described.wire.is_narrow() {
+                                described.kind
+                            } else {
+                                kind
+                            };
                             Column {
                                 name: n.clone(),
                                 kind,
