@@ -401,3 +401,133 @@ fn a_kill_during_a_rebuild_leaves_the_old_or_the_new_table() {
     }
     eprintln!("rebuilt before the kill, per round: {states:?}");
 }
+
+/// A long ALTER TABLE reports its stage and progress in SHOW PROCESSLIST
+/// and information_schema.PROCESSLIST as MariaDB's copying ALTER does:
+/// "copy to tmp table" (stage 1 of 2), then "Enabling keys" (2 of 2), its
+/// progress only growing; CREATE INDEX is "altering table", one stage.
+/// SHOW PROCESSLIST's columns are typed as MariaDB's.
+#[test]
+fn a_long_alter_reports_its_progress() {
+    use mysql::Row;
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    let shape = |url: &str| -> Vec<String> {
+        let mut c = Conn::new(Opts::from_url(url).unwrap()).unwrap();
+        let rows: Vec<Row> = c.query("SHOW PROCESSLIST").unwrap();
+        let columns = rows[0].columns_ref();
+        columns
+            .iter()
+            .map(|col| {
+                format!(
+                    "{} {:?} {} {} not-null={}",
+                    col.name_str(),
+                    col.column_type(),
+                    col.column_length(),
+                    col.decimals(),
+                    col.flags()
+                        .contains(mysql::consts::ColumnFlags::NOT_NULL_FLAG)
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        shape(&server.url("")),
+        shape(&format!("mysql://root@127.0.0.1:{}/", mariadb.port))
+    );
+
+    let mut c = Conn::new(Opts::from_url(&server.url("")).unwrap()).unwrap();
+    c.query_drop("CREATE DATABASE pg").unwrap();
+    c.query_drop("USE pg").unwrap();
+    c.query_drop(
+        "CREATE TABLE p (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(100), n INT, KEY kn (n))",
+    )
+    .unwrap();
+    let values: Vec<String> = (0..1000)
+        .map(|i| format!("(REPEAT('x', 80), {i})"))
+        .collect();
+    c.query_drop(format!("INSERT INTO p (v, n) VALUES {}", values.join(",")))
+        .unwrap();
+    for _ in 0..8 {
+        c.query_drop("INSERT INTO p (v, n) SELECT v, n + 1 FROM p")
+            .unwrap();
+    }
+    // (state, stage, max_stage, percent of the stage, Progress) seen while
+    // `ddl` ran, polled as fast as the server answers.
+    let watch = |c: &mut Conn, ddl: &'static str| -> Vec<(String, u64, u64, f64, f64)> {
+        let url = server.url("pg");
+        let (tx, rx) = std::sync::mpsc::channel();
+        let running = std::thread::spawn(move || {
+            let mut a = Conn::new(Opts::from_url(&url).unwrap()).unwrap();
+            tx.send(a.connection_id()).unwrap();
+            a.query_drop(ddl).unwrap();
+            a
+        });
+        let id = rx.recv().unwrap();
+        let mut seen = Vec::new();
+        while !running.is_finished() {
+            let stage: Option<(String, u64, u64, f64)> = c
+                .query_first(format!(
+                    "SELECT STATE, STAGE, MAX_STAGE, PROGRESS FROM information_schema.PROCESSLIST \
+                     WHERE ID = {id} AND COMMAND = 'Query'"
+                ))
+                .unwrap();
+            let shown: Vec<Row> = c.query("SHOW PROCESSLIST").unwrap();
+            let overall = shown
+                .iter()
+                .find(|r| {
+                    r.get::<u32, _>(0) == Some(id) && r.get::<String, _>(4).unwrap() == "Query"
+                })
+                .map(|r| r.get::<f64, _>(8).unwrap());
+            if let (Some((state, stage, max, percent)), Some(overall)) = (stage, overall) {
+                seen.push((state, stage, max, percent, overall));
+            }
+        }
+        let mut a = running.join().unwrap();
+        // Done, the session sleeps with no stage.
+        let after: (String, String, u64, u64, f64) = c
+            .query_first(format!(
+                "SELECT COMMAND, STATE, STAGE, MAX_STAGE, PROGRESS FROM information_schema.PROCESSLIST WHERE ID = {id}"
+            ))
+            .unwrap()
+            .unwrap();
+        assert_eq!(after, ("Sleep".into(), "".into(), 0, 0, 0.0));
+        a.query_drop("DO 1").unwrap();
+        seen
+    };
+    let seen = watch(&mut c, "ALTER TABLE p MODIFY v VARCHAR(120) NOT NULL");
+    eprintln!("ALTER: {} samples, last {:?}", seen.len(), seen.last());
+    for (state, stage, max, percent, overall) in &seen {
+        match (state.as_str(), stage, max) {
+            ("altering table", 0, 0) => assert_eq!((*percent, *overall), (0.0, 0.0)),
+            ("copy to tmp table", 1, 2) => assert!(*overall <= 50.0, "{seen:?}"),
+            ("Enabling keys", 2, 2) => assert!(*overall >= 50.0, "{seen:?}"),
+            _ => panic!("unexpected stage {state} {stage}/{max}: {seen:?}"),
+        }
+        assert!((0.0..=100.0).contains(percent), "{seen:?}");
+    }
+    // Progress only grows.
+    let progress: Vec<f64> = seen.iter().map(|s| s.4).collect();
+    assert!(progress.windows(2).all(|w| w[0] <= w[1]), "{progress:?}");
+    assert!(
+        seen.iter()
+            .any(|s| s.0 == "copy to tmp table" && s.3 > 0.0 && s.3 < 100.0),
+        "no sample amid the copy: {seen:?}"
+    );
+    let seen = watch(&mut c, "CREATE INDEX kv ON p (v)");
+    eprintln!(
+        "CREATE INDEX: {} samples, last {:?}",
+        seen.len(),
+        seen.last()
+    );
+    for (state, stage, max, percent, overall) in &seen {
+        assert_eq!(state, "altering table");
+        assert!(matches!((stage, max), (0, 0) | (1, 1)), "{seen:?}");
+        assert!((0.0..=100.0).contains(percent), "{seen:?}");
+        assert!((0.0..=100.0).contains(overall), "{seen:?}");
+    }
+    assert!(
+        seen.iter().any(|s| s.1 == 1 && s.3 > 0.0),
+        "no sample amid the build: {seen:?}"
+    );
+}

@@ -124,7 +124,11 @@ impl Session {
         self.showing_diagnostics = diagnostics;
         self.refresh_grants()?;
         self.slot.counters.questions.add(1);
-        self.slot.begin("Query", Some(&batch.text));
+        self.slot.begin(
+            "Query",
+            Some(&batch.text),
+            crate::catalog::statement_progress::state_of(stmt),
+        );
         self.statement_text = Some(batch.parsed_text.as_ref().unwrap_or(&batch.text).clone());
         let start = std::time::Instant::now();
         crate::expr::warnings::take();
@@ -283,7 +287,11 @@ impl Session {
         self.showing_diagnostics = false;
         self.refresh_grants()?;
         self.slot.counters.questions.add(1);
-        self.slot.begin("Execute", None);
+        self.slot.begin(
+            "Execute",
+            None,
+            crate::catalog::statement_progress::state_of(&p.statement),
+        );
         let start = std::time::Instant::now();
         crate::expr::warnings::take();
         crate::execution::recursive::take_cut_short();

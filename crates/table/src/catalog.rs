@@ -26,7 +26,7 @@ use lineardb_btree::{BTree, PoolConfig, Store};
 use lineardb_sync::{Mutex, MutexGuard, SharedWord};
 use lineardb_txn::{ReadView, Reader, Stamp, Transactions, Txn};
 use lineardb_wal::{Durability, LogFile, RecoveryReport, Wal};
-pub use rebuild::{ConvertRow, RebuildStats};
+pub use rebuild::{ConvertRow, RebuildProgress, RebuildStats, RebuildStep};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;

@@ -37,8 +37,8 @@ mod write_gate;
 
 pub use auto_increment::AutoIncrementIds;
 pub use catalog::{
-    ConvertRow, Engine, EngineConfig, IndexSpec, LogStats, PoolStats, RebuildStats, TableSpec,
-    ViewDef,
+    ConvertRow, Engine, EngineConfig, IndexSpec, LogStats, PoolStats, RebuildProgress,
+    RebuildStats, RebuildStep, TableSpec, ViewDef,
 };
 pub use collation::Collation;
 pub use error::{Error, Result};

@@ -7,6 +7,7 @@ pub(crate) mod definitions;
 pub(crate) mod information_schema;
 pub(crate) mod perf_schema;
 pub(crate) mod registry;
+pub(crate) mod statement_progress;
 pub(crate) mod system_variables;
 pub(crate) mod table_locks;
 

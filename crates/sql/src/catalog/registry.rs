@@ -6,6 +6,7 @@
 //! sum the slots when asked. The registry's list is written only when a
 //! session begins or ends, so serving a statement writes nothing another
 //! session writes.
+use crate::catalog::statement_progress::{Stage, StageCounts};
 use crate::waits;
 use lineardb_sync::{LocalCounter, Mutex, SharedFlag, SharedWord};
 use lineardb_table::Value;
@@ -155,6 +156,11 @@ struct Activity {
     command: &'static str,
     info: Option<String>,
     since: Instant,
+    /// MariaDB's name for what the statement is doing.
+    state: &'static str,
+    /// The stage a long DDL is in, and how many it has (0, 0: none).
+    stage: u8,
+    max_stage: u8,
 }
 
 /// One session's slot. Aligned so that no two sessions share a line.
@@ -165,6 +171,8 @@ pub struct SessionSlot {
     pub host: String,
     pub(crate) counters: Counters,
     activity: Mutex<Activity>,
+    /// Rows done in a long DDL's stage.
+    stage_counts: StageCounts,
     /// KILL QUERY: the running statement stops at its next check.
     pub(crate) kill_query: Arc<SharedFlag>,
     /// KILL [CONNECTION]: the session ends.
@@ -183,7 +191,7 @@ pub struct SessionSlot {
 }
 
 impl SessionSlot {
-    pub(crate) fn begin(&self, command: &'static str, info: Option<&str>) {
+    pub(crate) fn begin(&self, command: &'static str, info: Option<&str>, state: &'static str) {
         // Written only when a KILL QUERY came in after the last statement.
         if self.kill_query.get() {
             self.kill_query.set(false);
@@ -192,12 +200,36 @@ impl SessionSlot {
         a.command = command;
         a.info = info.map(str::to_string);
         a.since = Instant::now();
+        a.state = state;
+    }
+
+    /// The running statement enters `stage` of `max_stage`, named `state`,
+    /// with `total` rows to do.
+    pub(crate) fn enter_stage(&self, state: &'static str, stage: u8, max_stage: u8, total: u64) {
+        let mut a = self.activity.lock();
+        a.state = state;
+        a.stage = stage;
+        a.max_stage = max_stage;
+        self.stage_counts.start(total);
+    }
+
+    /// The stage the running statement is in (0: none).
+    pub(crate) fn stage(&self) -> u8 {
+        self.activity.lock().stage
+    }
+
+    /// Rows done so far in the running statement's stage.
+    pub(crate) fn stage_counts(&self) -> &StageCounts {
+        &self.stage_counts
     }
 
     pub(crate) fn end(&self) {
         let mut a = self.activity.lock();
         a.command = "Sleep";
         a.info = None;
+        a.state = "";
+        a.stage = 0;
+        a.max_stage = 0;
         a.since = Instant::now();
     }
 
@@ -249,8 +281,11 @@ pub struct Process {
     pub host: String,
     pub database: Option<String>,
     pub command: &'static str,
-    pub seconds: u64,
+    /// How long the command has run.
+    pub elapsed: Duration,
+    pub state: &'static str,
     pub info: Option<String>,
+    pub stage: Stage,
 }
 
 pub struct Registry {
@@ -453,8 +488,12 @@ impl Registry {
                     command: "Sleep",
                     info: None,
                     since: Instant::now(),
+                    state: "",
+                    stage: 0,
+                    max_stage: 0,
                 },
             ),
+            stage_counts: StageCounts::default(),
             kill_query: Arc::new(SharedFlag::new(false)),
             killed: SharedFlag::new(false),
             deadline: SharedWord::new(0),
@@ -504,8 +543,18 @@ impl Registry {
                     host: s.host.clone(),
                     database: a.database.clone(),
                     command: a.command,
-                    seconds: a.since.elapsed().as_secs(),
+                    elapsed: a.since.elapsed(),
+                    state: a.state,
                     info: a.info.clone(),
+                    stage: Stage {
+                        stage: a.stage,
+                        max_stage: a.max_stage,
+                        percent: if a.stage == 0 {
+                            0.0
+                        } else {
+                            s.stage_counts.percent()
+                        },
+                    },
                 }
             })
             .collect()

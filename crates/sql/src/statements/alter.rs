@@ -13,12 +13,14 @@ use super::ddl::{
     primary_key_list, ColumnSpec,
 };
 use super::foreign_key_defs::{begins_a_key, quoted, resolve, ForeignKeySpec};
+use crate::catalog::registry::SessionSlot;
+use crate::catalog::statement_progress::{ALTERING, COPYING, ENABLING_KEYS};
 use crate::error::{Result, SqlError};
 use crate::expr::object_name;
 use crate::privileges::bits::{ALTER, CREATE, DROP, INSERT};
 use crate::result::Outcome;
 use crate::session::Session;
-use lineardb_table::{ColumnDefault, DataType, IndexDef, IndexSpec, Table, TableDef};
+use lineardb_table::{ColumnDefault, DataType, IndexDef, IndexSpec, RebuildStep, Table, TableDef};
 use sqlparser::ast;
 use std::sync::Arc;
 
@@ -379,7 +381,14 @@ impl Session {
             // Index builds use the session's parallel threads (default: the
             // cores).
             let threads = self.parallel_threads;
-            t = self.engine.add_indexes(&t, &adds, threads, &|_| {})?.0;
+            let slot = self.slot.clone();
+            slot.enter_stage(ALTERING, 1, 1, t.estimate_rows());
+            t = self
+                .engine
+                .add_indexes(&t, &adds, threads, &|rows| {
+                    slot.stage_counts().advance(rows)
+                })?
+                .0;
         }
         def.indexes = t.def().indexes.clone();
         if def != *t.def() {
@@ -463,6 +472,8 @@ impl Session {
         };
         let mut failure: Option<SqlError> = None;
         let threads = self.parallel_threads;
+        let slot = self.slot.clone();
+        slot.enter_stage(COPYING, 1, 2, t.estimate_rows());
         let rebuilt = self.engine.rebuild_table(
             &t,
             def.clone(),
@@ -473,7 +484,7 @@ impl Session {
                 })
             },
             threads,
-            &|_| {},
+            &|step, rows| rebuild_progress(&slot, step, rows),
         );
         let (mut t, stats) = match rebuilt {
             Ok(done) => done,
@@ -713,6 +724,21 @@ fn needed_index(def: &TableDef, columns: &[usize]) -> SqlError {
 }
 
 /// The OK of an ALTER TABLE: rows copied, MariaDB's info line.
+/// Reports a rebuild's progress in the session's slot: copying is stage 1
+/// of 2, building the indexes stage 2 over the rows copied.
+fn rebuild_progress(slot: &SessionSlot, step: RebuildStep, rows: u64) {
+    match step {
+        RebuildStep::CopyRows => slot.stage_counts().advance(rows),
+        RebuildStep::BuildIndexes => {
+            if slot.stage() != 2 {
+                let copied = slot.stage_counts().done();
+                slot.enter_stage(ENABLING_KEYS, 2, 2, copied);
+            }
+            slot.stage_counts().advance(rows);
+        }
+    }
+}
+
 pub(super) fn altered(copied: u64, warnings: usize) -> Outcome {
     Outcome::Done {
         affected: copied,

@@ -3,6 +3,7 @@
 //! share.
 use super::check_constraints::CheckSpec;
 use super::foreign_key_defs::{spec_def, ForeignKeySpec};
+use crate::catalog::statement_progress::ALTERING;
 use crate::error::{Result, SqlError};
 use crate::expr::object_name;
 use crate::privileges::bits::{CREATE, CREATE_TEMPORARY_TABLES, DROP, INDEX, INSERT, SELECT};
@@ -824,7 +825,11 @@ impl Session {
         };
         // Index builds use the session's parallel threads (default: the cores).
         let threads = self.parallel_threads;
-        self.engine.add_indexes(&t, &[spec], threads, &|_| {})?;
+        let slot = self.slot.clone();
+        slot.enter_stage(ALTERING, 1, 1, t.estimate_rows());
+        self.engine.add_indexes(&t, &[spec], threads, &|rows| {
+            slot.stage_counts().advance(rows)
+        })?;
         // An index built in place copies no rows (MariaDB's info says so).
         Ok(Outcome::Done {
             affected: 0,

@@ -13,6 +13,52 @@ use lineardb_table::{Table, Value};
 use sqlparser::ast;
 
 impl Session {
+    /// SHOW [FULL] PROCESSLIST's rows, under MariaDB's column types.
+    fn process_rows(
+        &self,
+        sink: &mut dyn RowSink,
+        rows: Vec<Vec<Value>>,
+        full: bool,
+    ) -> Result<Outcome> {
+        use crate::result::{Column, ColumnKind, ExprWire};
+        let text = |name: &str, length: u32, nullable: bool| Column {
+            length,
+            nullable,
+            decimals: Some(39),
+            ..Column::expr(name, ColumnKind::TEXT)
+        };
+        let columns = [
+            Column {
+                length: 11,
+                nullable: false,
+                ..Column::expr("Id", ColumnKind::UInt)
+            },
+            text("User", 128, false),
+            text("Host", 64, false),
+            text("db", 64, true),
+            text("Command", 16, false),
+            Column {
+                length: 7,
+                nullable: false,
+                wire: ExprWire::Long,
+                ..Column::expr("Time", ColumnKind::Int)
+            },
+            text("State", 30, true),
+            text("Info", if full { 50_331_648 } else { 100 }, true),
+            Column {
+                length: 7,
+                nullable: false,
+                decimals: Some(3),
+                ..Column::expr("Progress", ColumnKind::Double)
+            },
+        ];
+        sink.columns(&columns)?;
+        for r in rows {
+            sink.row(&r)?;
+        }
+        Ok(Outcome::Rows)
+    }
+
     pub(crate) fn show(
         &mut self,
         stmt: &ast::Statement,
@@ -178,23 +224,14 @@ impl Session {
                             Value::str(&p.host),
                             p.database.map_or(Value::Null, |d| Value::str(&d)),
                             Value::str(p.command),
-                            Value::UInt(p.seconds),
-                            Value::str(if p.command == "Sleep" {
-                                ""
-                            } else {
-                                "executing"
-                            }),
+                            Value::UInt(p.elapsed.as_secs()),
+                            Value::str(p.state),
                             info.map_or(Value::Null, |i| Value::str(&i)),
+                            Value::Double(p.stage.overall_percent()),
                         ]
                     })
                     .collect();
-                self.rows(
-                    sink,
-                    &[
-                        "Id", "User", "Host", "db", "Command", "Time", "State", "Info",
-                    ],
-                    rows,
-                )
+                self.process_rows(sink, rows, *full)
             }
             // SHOW COLLATION and SHOW CHARACTER SET: information_schema's
             // rows under SHOW's headers.

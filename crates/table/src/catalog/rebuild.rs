@@ -29,18 +29,31 @@ pub struct RebuildStats {
 /// order, its values) into the new table's values.
 pub type ConvertRow<'a> = dyn FnMut(u64, Vec<Value>) -> Result<Vec<Value>> + 'a;
 
+/// The two steps of a rebuild, as its progress reports them: rows copied
+/// into the new table, then rows whose keys the new indexes have taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RebuildStep {
+    CopyRows,
+    BuildIndexes,
+}
+
+/// Told the step and the rows it has done so far; called from the
+/// index-building threads too.
+pub type RebuildProgress<'a> = dyn Fn(RebuildStep, u64) + Sync + 'a;
+
 impl Engine {
     /// Replaces `old` by a table of definition `def` (index roots are
     /// assigned here) holding `old`'s rows passed through `convert`.
-    /// `progress` is told the rows copied so far. On error (a value the
-    /// new column cannot hold, a duplicate in a new key) nothing changes.
+    /// `progress` is told the rows copied, then indexed, so far. On error
+    /// (a value the new column cannot hold, a duplicate in a new key)
+    /// nothing changes.
     pub fn rebuild_table(
         &self,
         old: &Table,
         def: TableDef,
         convert: &mut ConvertRow<'_>,
         threads: usize,
-        progress: &(dyn Fn(u64) + Sync),
+        progress: &RebuildProgress<'_>,
     ) -> Result<(Arc<Table>, RebuildStats)> {
         let _ddl = self.ddl_lock();
         self.replacing(old, || self.rebuild(old, def, convert, threads, progress))
@@ -52,7 +65,7 @@ impl Engine {
         mut def: TableDef,
         convert: &mut ConvertRow<'_>,
         threads: usize,
-        progress: &(dyn Fn(u64) + Sync),
+        progress: &RebuildProgress<'_>,
     ) -> Result<(Arc<Table>, RebuildStats)> {
         if old.def.database != def.database || old.def.name != def.name {
             return Err(Error::Invalid("a rebuild keeps the table's name".into()));
@@ -73,12 +86,17 @@ impl Engine {
         }
         let built = (|| {
             let staging = Table::open(def.clone(), pool)?;
-            let rows = load_rows(old, &staging, convert, progress)?;
+            let rows = load_rows(old, &staging, convert, &|n| {
+                progress(RebuildStep::CopyRows, n)
+            })?;
             for i in indexes.iter_mut() {
                 i.root = BTree::create(pool.clone())?.root();
                 roots.push(i.root);
             }
-            build_indexes(&staging, &indexes, threads, progress)?;
+            progress(RebuildStep::BuildIndexes, 0);
+            build_indexes(&staging, &indexes, threads, &|n| {
+                progress(RebuildStep::BuildIndexes, n)
+            })?;
             let mut full = def.clone();
             full.indexes = indexes.clone();
             let table = staging.with_def(full)?;

@@ -137,23 +137,20 @@ pub(super) fn processlist(cx: &InfoContext<'_>) -> Vec<Vec<Value>> {
         .filter(|p| all || p.user == cx.user)
         .map(|p| {
             let info = p.info.as_deref().map_or(Value::Null, Value::str);
+            let millis = p.elapsed.as_micros().min(u64::MAX as u128) as i128;
             vec![
                 Value::UInt(p.id),
                 Value::str(&p.user),
                 Value::str(&p.host),
                 p.database.as_deref().map_or(Value::Null, Value::str),
                 Value::str(p.command),
-                Value::UInt(p.seconds),
-                Value::str(if p.command == "Sleep" {
-                    ""
-                } else {
-                    "executing"
-                }),
+                Value::UInt(p.elapsed.as_secs()),
+                Value::str(p.state),
                 info.clone(),
-                Value::Decimal(Dec::new(i128::from(p.seconds) * 1_000_000, 3)),
-                Value::UInt(0),
-                Value::UInt(0),
-                Value::Decimal(Dec::new(0, 3)),
+                Value::Decimal(Dec::new(millis, 3)),
+                Value::UInt(p.stage.stage.into()),
+                Value::UInt(p.stage.max_stage.into()),
+                Value::Decimal(Dec::new((p.stage.percent * 1000.0).round() as i128, 3)),
                 Value::UInt(0),
                 Value::UInt(0),
                 Value::UInt(0),
