@@ -87,6 +87,20 @@ const STEPS: &[&str] = &[
     "DO nosuchfunction(1)",
     "SELECT CONVERT_TZ('2024-01-01 12:00:00', '+00:00', '+02:00'),      CONVERT_TZ('2024-01-01 12:00:00', '-05:30', '+00:00'), CONVERT_TZ(t, 'SYSTEM', 'SYSTEM'),      CONVERT_TZ('2001-01-01 01:00:00', 'UTC', 'UTC') IS NOT NULL, CONVERT_TZ(NULL, '+00:00', '+01:00')      FROM f ORDER BY id",
     "SELECT LENGTH(UUID()), SUBSTRING(UUID(), 15, 1), UUID() = UUID(), RAND() >= 0 AND RAND() < 1",
+    // RAND(seed): MariaDB's sequence, one per call site and statement for
+    // a constant seed, restarted at each row for a seed the row gives.
+    "SELECT RAND(1), RAND(0), RAND(NULL), RAND(-1), RAND(1.5), RAND(2), RAND(1), RAND(1e0)",
+    "SELECT RAND('7x')",
+    "SELECT id, RAND(1), RAND(id), RAND(n), RAND(3) FROM f ORDER BY id",
+    "SELECT id FROM f ORDER BY RAND(5)",
+    "SELECT id, RAND(1) FROM f WHERE RAND(2) < 0.9 ORDER BY id",
+    "SELECT SUM(RAND(7)) FROM f",
+    "SELECT RAND(1) UNION ALL SELECT RAND(1)",
+    "SET @seed = 4",
+    "PREPARE seeded FROM 'SELECT id, RAND(?) FROM f ORDER BY id'",
+    "EXECUTE seeded USING @seed",
+    "EXECUTE seeded USING @seed",
+    "SELECT RAND(1, 2)",
     // Microseconds added and casts keeping a second's fraction.
     "SELECT TIMESTAMP'2020-01-01 10:00:00' + INTERVAL 1500000 MICROSECOND, \
      DATE'2020-01-01' + INTERVAL 5 MICROSECOND, DATE_SUB(DATE'2020-01-01', INTERVAL 5 MICROSECOND), \

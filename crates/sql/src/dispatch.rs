@@ -134,6 +134,7 @@ impl Session {
         crate::expr::warnings::take();
         crate::execution::recursive::take_cut_short();
         crate::expr::group_concat::take_cut_rows();
+        crate::function::random::start_statement();
         let stop = self.slot.kill_query.clone();
         let r = {
             crate::expr::statement_results::start(self.row_count, self.facts.last_insert_id);
@@ -296,6 +297,7 @@ impl Session {
         crate::expr::warnings::take();
         crate::execution::recursive::take_cut_short();
         crate::expr::group_concat::take_cut_rows();
+        crate::function::random::start_statement();
         let stop = self.slot.kill_query.clone();
         let r = {
             crate::expr::statement_results::start(self.row_count, self.facts.last_insert_id);

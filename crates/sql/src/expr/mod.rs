@@ -1726,6 +1726,12 @@ impl Compiler<'_> {
             Func::Abs | Func::Round | Func::Floor | Func::Ceil | Func::Bitwise(_) => {
                 args.into_iter().map(|a| self.numeric_operand(a)).collect()
             }
+            // RAND(constant seed): one sequence per call site.
+            Func::Builtin(b) if b.name() == "RAND" && args.len() == 1 && args[0].is_constant() => {
+                let seed = args.into_iter().map(|a| self.numeric_operand(a));
+                let site = crate::function::random::new_site();
+                seed.chain([Expr::Lit(Value::UInt(site))]).collect()
+            }
             Func::Builtin(b) if b.numeric_arguments => {
                 args.into_iter().map(|a| self.numeric_operand(a)).collect()
             }

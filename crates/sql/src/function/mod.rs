@@ -10,6 +10,7 @@ pub(crate) mod datetime;
 mod hash;
 pub(crate) mod json;
 mod numeric;
+pub(crate) mod random;
 pub(crate) mod regexp;
 mod string;
 mod unique_ids;

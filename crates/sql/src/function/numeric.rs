@@ -98,13 +98,17 @@ fn real(v: f64) -> Value {
     }
 }
 
-/// RAND(): uniform in [0, 1). RAND(seed), MariaDB's repeatable sequence,
-/// is not made yet (1235).
+/// RAND(): uniform in [0, 1). RAND(seed): MariaDB's sequence of the seed
+/// (NULL reads as 0), its first number for a seed read from the row; a
+/// constant seed comes with its call site (see `Compiler::call`) and
+/// gives the site's next number.
 fn rand(a: &[Value]) -> Result<Value> {
-    if !a.is_empty() {
-        return Err(crate::error::SqlError::unsupported("RAND(seed)"));
-    }
-    Ok(Value::Double(rand::random::<f64>()))
+    let seed = |v: &Value| int_of(v).unwrap_or(0);
+    Ok(Value::Double(match a {
+        [] => rand::random::<f64>(),
+        [s, Value::UInt(site)] => super::random::next_at_site(*site, || seed(s)),
+        [s, ..] => super::random::RandSequence::seeded(seed(s)).next_value(),
+    }))
 }
 
 /// TRUNCATE(x, d): x cut (toward zero) to d decimals; d may be negative.
