@@ -150,6 +150,51 @@ const REFUSED: &[&str] = &[
     "CREATE TABLE r2 (x INT) DEFAULT CHARSET = latin2",
     "CREATE TABLE r3 (s VARCHAR(5) COLLATE utf8mb4_unicode_520_ci)",
     "CREATE TABLE r4 (a INT, PRIMARY KEY (a DESC))",
+    "ALTER TABLE l1 ADD COLUMN e ENUM('a'), CONVERT TO CHARACTER SET latin1",
+];
+
+/// CONVERT TO CHARACTER SET, and table options among column changes.
+const CONVERSIONS: &[&str] = &[
+    "CREATE TABLE cv (id INT PRIMARY KEY, a VARCHAR(10), b TEXT, c CHAR(3) COLLATE utf8mb4_bin, \
+     e INT, f VARBINARY(4), g VARCHAR(5) CHARACTER SET latin1, h JSON, t TINYTEXT, \
+     KEY ka (a), KEY kc (c))",
+    "INSERT INTO cv VALUES (1, 'abc', 'Text', 'xY', 1, 'ab', 'é', '{\"a\":1}', 'tt'), \
+     (2, 'ABD', 't2', 'q', 2, NULL, NULL, NULL, NULL), (3, 'Abc', 'x', 'XY', 3, NULL, NULL, NULL, NULL)",
+    "ALTER TABLE cv CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci",
+    "SHOW CREATE TABLE cv",
+    "SELECT id FROM cv WHERE a = 'abc' ORDER BY id",
+    "SELECT id FROM cv WHERE c = 'xy' ORDER BY id",
+    "ALTER TABLE cv CONVERT TO CHARACTER SET latin1",
+    "SHOW CREATE TABLE cv",
+    "SELECT * FROM cv ORDER BY id",
+    "SELECT id, c FROM cv ORDER BY c, id",
+    "ALTER TABLE cv CONVERT TO CHARSET utf8mb4",
+    "SHOW CREATE TABLE cv",
+    "ALTER TABLE cv CONVERT TO CHARACTER SET latin1 COLLATE latin1_bin, ADD COLUMN z INT FIRST",
+    "SHOW CREATE TABLE cv",
+    "SELECT id, a FROM cv ORDER BY a, id",
+    "ALTER TABLE cv CONVERT TO CHARACTER SET DEFAULT",
+    "SHOW CREATE TABLE cv",
+    "ALTER TABLE cv CONVERT TO CHARACTER SET utf8mb4 COLLATE latin1_bin",
+    "ALTER TABLE cv CONVERT TO CHARACTER SET nosuch",
+    "ALTER TABLE cv CONVERT TO latin1",
+    "ALTER TABLE cv ADD COLUMN y INT, COMMENT 'hello'",
+    "SHOW CREATE TABLE cv",
+    "ALTER TABLE cv COMMENT 'c2', MODIFY e BIGINT, DEFAULT CHARSET latin1, ENGINE=InnoDB, \
+     ADD INDEX ke (e)",
+    "SHOW CREATE TABLE cv",
+    "ALTER TABLE cv RENAME TO cv2, COMMENT 'renamed'",
+    "SHOW CREATE TABLE cv2",
+    "ALTER TABLE cv2 ENGINE=nosuch, ADD COLUMN w INT",
+    "SHOW CREATE TABLE cv2",
+    "INSERT INTO cv2 (id, a) VALUES (4, 'Ā')",
+    "ALTER TABLE cv2 CONVERT TO CHARACTER SET latin1",
+    "SHOW CREATE TABLE cv2",
+    "CREATE TABLE cw (id INT PRIMARY KEY, v VARCHAR(20000)) CHARSET latin1",
+    "ALTER TABLE cw CONVERT TO CHARACTER SET utf8mb4",
+    "CREATE TABLE cx (id INT PRIMARY KEY, v TINYTEXT, w MEDIUMTEXT, x TEXT) CHARSET latin1",
+    "ALTER TABLE cx CONVERT TO CHARACTER SET utf8mb4",
+    "SHOW CREATE TABLE cx",
 ];
 
 const REWRITE_SETUP: &[&str] = &[
@@ -216,6 +261,7 @@ fn alter_and_rename_as_mariadb_does_and_survive_a_crash() {
     let server = Server::start_at(dir.path(), &[]);
     let mariadb = MariaDb::start();
     same_as_mariadb(&server, &mariadb, "alt", SETUP, STEPS, Shown::Rows);
+    same_as_mariadb(&server, &mariadb, "acv", &[], CONVERSIONS, Shown::Rows);
     same_as_mariadb(
         &server,
         &mariadb,

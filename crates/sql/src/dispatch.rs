@@ -103,7 +103,13 @@ impl Session {
                 self.slot.counters.questions.add(1);
                 // Items of a view's query are named from its text.
                 self.statement_text = Some(batch.text.clone());
+                let state = match a {
+                    Admin::AlterTable(_) => crate::catalog::statement_progress::ALTERING,
+                    _ => "starting",
+                };
+                self.slot.begin("Query", Some(&batch.text), state);
                 let r = self.run_admin(a, sink);
+                self.slot.end();
                 self.drop_notes_if_off();
                 return self.noting_error(r);
             }
@@ -209,7 +215,7 @@ impl Session {
                 assignments,
                 statement,
             } => self.set_for_statement(assignments, statement, sink),
-            Admin::TableOptions { table, options } => self.alter_table_options(table, options),
+            Admin::AlterTable(alter) => self.alter_table_mixed(alter),
             Admin::KeysSwitch(parts) => {
                 // Keys are kept as rows come, as InnoDB keeps them (which
                 // MariaDB accepts without a note): only the table is checked.

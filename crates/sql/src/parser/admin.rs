@@ -42,13 +42,10 @@ pub(crate) enum Admin {
     /// ALTER TABLE name {DISABLE | ENABLE} KEYS (dumps write them around
     /// a table's rows).
     KeysSwitch(Vec<String>),
-    /// ALTER TABLE name followed by table options only (COMMENT, ENGINE,
-    /// [DEFAULT] CHARACTER SET, COLLATE, ROW_FORMAT…): the table's name
-    /// and the options as CREATE TABLE would read them.
-    TableOptions {
-        table: Vec<String>,
-        options: String,
-    },
+    /// ALTER TABLE with table options (COMMENT, ENGINE, [DEFAULT]
+    /// CHARACTER SET, COLLATE, ROW_FORMAT…) or CONVERT TO CHARACTER SET,
+    /// alone or among column changes.
+    AlterTable(Box<crate::parser::alter_items::MixedAlter>),
     /// SHOW of objects lineardb does not have, with any LIKE or WHERE.
     ShowUnmade(Unmade),
     /// SHOW TABLE STATUS [{FROM | IN} db] [LIKE … | WHERE …] (read as SHOW
@@ -302,11 +299,8 @@ pub(crate) fn parse_admin(sql: &str) -> Option<Result<Admin>> {
         if r.punct('.') {
             parts.push(r.name()?);
         }
-        if r.peek_word().is_some_and(opens_table_options) {
-            return Some(Ok(Admin::TableOptions {
-                table: parts,
-                options: options_text(&r.tokens[r.at..]),
-            }));
+        if let Some(read) = crate::parser::alter_items::read_alter(sql, parts.clone()) {
+            return Some(read.map(|m| Admin::AlterTable(Box::new(m))));
         }
         if !(r.keywords(&["DISABLE", "KEYS"]) || r.keywords(&["ENABLE", "KEYS"])) {
             return None;
@@ -316,55 +310,6 @@ pub(crate) fn parse_admin(sql: &str) -> Option<Result<Admin>> {
         return None;
     };
     r.done().then_some(Ok(stmt))
-}
-
-/// The table options about the physical storage of an InnoDB or Aria
-/// table (no counterpart here, no effect on results: kept, to be shown).
-pub(crate) const STORAGE_OPTIONS: &[&str] = &[
-    "ROW_FORMAT",
-    "STATS_PERSISTENT",
-    "STATS_AUTO_RECALC",
-    "STATS_SAMPLE_PAGES",
-    "PACK_KEYS",
-    "CHECKSUM",
-    "PAGE_CHECKSUM",
-    "DELAY_KEY_WRITE",
-    "TRANSACTIONAL",
-];
-
-/// Whether an ALTER TABLE operation beginning with `word` is a table
-/// option (AUTO_INCREMENT first is left to the SQL parser, which reads it
-/// among column changes).
-fn opens_table_options(word: &str) -> bool {
-    const FIRST_WORDS: &[&str] = &[
-        "COMMENT",
-        "ENGINE",
-        "DEFAULT",
-        "CHARACTER",
-        "CHARSET",
-        "COLLATE",
-    ];
-    FIRST_WORDS
-        .iter()
-        .chain(STORAGE_OPTIONS)
-        .any(|w| w.eq_ignore_ascii_case(word))
-}
-
-/// Table options' tokens as CREATE TABLE's text (strings quoted again, the
-/// commas between options dropped: MariaDB takes them, CREATE TABLE's
-/// parser not).
-fn options_text(tokens: &[crate::parser::tokens::Token]) -> String {
-    use crate::parser::tokens::Token;
-    tokens
-        .iter()
-        .filter(|t| **t != Token::Punct(','))
-        .map(|t| match t {
-            Token::Word(w) => w.clone(),
-            Token::Quoted(q) => format!("'{}'", q.replace('\\', "\\\\").replace('\'', "''")),
-            Token::Punct(p) => p.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// `START TRANSACTION mode, …` with the modes MariaDB has: WITH

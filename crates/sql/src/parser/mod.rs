@@ -2,6 +2,7 @@
 //! executable comments, and the admin statements it lacks.
 pub(crate) mod accounts;
 pub(crate) mod admin;
+pub(crate) mod alter_items;
 pub(crate) mod dialect;
 mod multi_table_update;
 pub(crate) mod select_into;

@@ -20,13 +20,26 @@ use crate::expr::object_name;
 use crate::privileges::bits::{ALTER, CREATE, DROP, INSERT};
 use crate::result::Outcome;
 use crate::session::Session;
-use lineardb_table::{ColumnDefault, DataType, IndexDef, IndexSpec, RebuildStep, Table, TableDef};
+use lineardb_table::types::{LONG_LEN, MEDIUM_LEN, TEXT_LEN, TINY_LEN};
+use lineardb_table::{
+    Collation, ColumnDefault, DataType, IndexDef, IndexSpec, RebuildStep, Table, TableDef,
+};
 use sqlparser::ast;
 use std::sync::Arc;
 
 impl Session {
     pub(crate) fn alter_table(&mut self, at: &ast::AlterTable) -> Result<Outcome> {
-        let outcome = self.reshape_table(at)?;
+        self.alter_table_converting(at, None)
+    }
+
+    /// ALTER TABLE whose string columns then take the collation `convert`
+    /// (CONVERT TO CHARACTER SET), if given.
+    pub(crate) fn alter_table_converting(
+        &mut self,
+        at: &ast::AlterTable,
+        convert: Option<Collation>,
+    ) -> Result<Outcome> {
+        let outcome = self.reshape_table(at, convert)?;
         // AUTO_INCREMENT = n sets the counter, down as well as up, once the
         // table is as the statement leaves it (its new name, if renamed).
         let reset = at.operations.iter().rev().find_map(|op| match op {
@@ -36,20 +49,18 @@ impl Session {
             _ => None,
         });
         if let Some(n) = reset {
-            let renamed = at.operations.iter().rev().find_map(|op| match op {
-                ast::AlterTableOperation::RenameTable { table_name } => match table_name {
-                    ast::RenameTableNameKind::As(n) | ast::RenameTableNameKind::To(n) => Some(n),
-                },
-                _ => None,
-            });
-            let parts = object_name(renamed.unwrap_or(&at.name));
+            let parts = altered_name(at);
             self.table(&parts, ALTER)?.reset_next_auto_increment(n)?;
         }
         Ok(outcome)
     }
 
     /// ALTER TABLE's changes to the definition and the rows.
-    fn reshape_table(&mut self, at: &ast::AlterTable) -> Result<Outcome> {
+    fn reshape_table(
+        &mut self,
+        at: &ast::AlterTable,
+        convert: Option<Collation>,
+    ) -> Result<Outcome> {
         let parts = object_name(&at.name);
         if at.if_exists {
             let (db, name) = self.qualified(&parts)?;
@@ -272,6 +283,9 @@ impl Session {
                 }
                 other => return Err(SqlError::unsupported(format!("ALTER TABLE {other}"))),
             }
+        }
+        if let Some(to) = convert {
+            convert_columns(&mut r, to)?;
         }
         if r.def.columns.is_empty() {
             return Err(SqlError::new(
@@ -724,6 +738,69 @@ fn needed_index(def: &TableDef, columns: &[usize]) -> SqlError {
 }
 
 /// The OK of an ALTER TABLE: rows copied, MariaDB's info line.
+/// The name an ALTER TABLE leaves the table with (its RENAME's, if any).
+pub(crate) fn altered_name(at: &ast::AlterTable) -> Vec<String> {
+    let renamed = at.operations.iter().rev().find_map(|op| match op {
+        ast::AlterTableOperation::RenameTable { table_name } => match table_name {
+            ast::RenameTableNameKind::As(n) | ast::RenameTableNameKind::To(n) => Some(n),
+        },
+        _ => None,
+    });
+    object_name(renamed.unwrap_or(&at.name))
+}
+
+/// CONVERT TO CHARACTER SET: every column of text (CHAR, VARCHAR, TEXT,
+/// ENUM, SET, JSON) takes collation `to`, and so does the table. A TEXT
+/// type grows to hold as many characters in a wider character set
+/// (latin1's TEXT becomes utf8mb4's MEDIUMTEXT), as MariaDB's do; a
+/// VARCHAR too long for the wider set is 1074.
+fn convert_columns(r: &mut Reshape, to: Collation) -> Result<()> {
+    let widest = |c: Collation| if c.charset() == "latin1" { 1u64 } else { 4 };
+    for column in r.def.columns.iter_mut() {
+        if !column.data_type.has_character_set() {
+            continue;
+        }
+        let from = column.collation();
+        if column.data_type.has_members() && to != Collation::default() {
+            return Err(SqlError::unsupported(format!(
+                "CONVERT TO CHARACTER SET {} of an ENUM or SET column",
+                to.charset()
+            )));
+        }
+        let growth = widest(to) / widest(from);
+        match column.data_type {
+            DataType::Text(bytes) if growth > 1 => {
+                let needed = u64::from(bytes) * growth;
+                column.data_type = DataType::Text(
+                    [TINY_LEN, TEXT_LEN, MEDIUM_LEN]
+                        .into_iter()
+                        .find(|&max| u64::from(max) >= needed)
+                        .unwrap_or(LONG_LEN),
+                );
+            }
+            DataType::VarChar(n) if u64::from(n) * widest(to) > 65_535 => {
+                return Err(SqlError::new(
+                    1074,
+                    "42000",
+                    format!(
+                        "Column length too big for column '{}' (max = {}); use BLOB or TEXT instead",
+                        column.name,
+                        65_535 / widest(to)
+                    ),
+                ));
+            }
+            _ => {}
+        }
+        let converted = column.clone().collate(to);
+        if converted != *column {
+            *column = converted;
+            r.rewrites = true;
+        }
+    }
+    r.def.collation = to;
+    Ok(())
+}
+
 /// Reports a rebuild's progress in the session's slot: copying is stage 1
 /// of 2, building the indexes stage 2 over the rows copied.
 fn rebuild_progress(slot: &SessionSlot, step: RebuildStep, rows: u64) {

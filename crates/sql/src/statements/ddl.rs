@@ -535,7 +535,7 @@ pub(crate) fn table_options(
                         charset = Some(word)
                     }
                     "DEFAULT COLLATE" | "COLLATE" => collation = Some(word),
-                    k if crate::parser::admin::STORAGE_OPTIONS.contains(&k) => {
+                    k if crate::parser::alter_items::STORAGE_OPTIONS.contains(&k) => {
                         out.storage.retain(|(name, _)| name != k);
                         out.storage.push((k.to_string(), word.to_ascii_uppercase()));
                     }
