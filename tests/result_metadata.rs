@@ -342,6 +342,13 @@ const OVER_NOT_NULL_TYPES: &[&str] = &[
     "SELECT FLOOR(i) FROM t",
     "SELECT FLOOR(db) FROM t",
     "SELECT CEILING(db) FROM t",
+    // FLOOR and CEIL of a DECIMAL: a LONG or LONGLONG while the whole
+    // part fits, a digit longer where there is a fraction.
+    "SELECT FLOOR(d), CEIL(d), FLOOR(dn), CEILING(dn) FROM t",
+    "SELECT FLOOR(2.5), CEIL(-2.5), FLOOR(123456789.5), FLOOR(12345678901234567.5), \
+     CEIL(123456789012345678.5), FLOOR(12345678) FROM t",
+    "SELECT FLOOR(SUM(d)), CEIL(AVG(dn)), FLOOR(MAX(d)) FROM t",
+    "SELECT FLOOR(d * 100), CEIL(d / 3), FLOOR(-d) FROM t",
     "SELECT COALESCE(i, 1) FROM t",
     "SELECT COALESCE(vc, c) FROM t",
     "SELECT COALESCE(d, i) FROM t",

@@ -102,6 +102,9 @@ pub(crate) enum Func {
     Round,
     Floor,
     Ceil,
+    /// A whole DECIMAL as an integer: FLOOR or CEIL of a DECIMAL whose
+    /// whole part fits a BIGINT, which MariaDB types as a LONG or LONGLONG.
+    AsInteger,
     Coalesce,
     If,
     /// NULLIF(a, b), strings compared in the collation they meet in.
@@ -1173,7 +1176,8 @@ impl Compiler<'_> {
                 };
                 match field {
                     ast::CeilFloorKind::DateTimeField(ast::DateTimeField::NoDateTime) => {
-                        Expr::Func(func, vec![self.compile(expr)?])
+                        let arg = self.compile(expr)?;
+                        self.call(func, vec![arg])
                     }
                     ast::CeilFloorKind::Scale(_) => {
                         return Err(SqlError::wrong_arguments(name));
@@ -1708,6 +1712,20 @@ impl Compiler<'_> {
         Expr::Lit(Value::str(&letters))
     }
 
+    /// FLOOR or CEIL `call` of a DECIMAL whose whole part fits a BIGINT
+    /// (as MariaDB types the result: a LONG or LONGLONG), as an integer.
+    fn whole_number(&self, call: Expr) -> Expr {
+        let aggs = self.aggs.as_deref().unwrap_or(&[]);
+        let Expr::Func(_, args) = &call else {
+            return call;
+        };
+        let decimal = matches!(args[0].kind(self.scope, aggs), ColumnKind::Decimal { .. });
+        if decimal && call.describe(self.scope, aggs).kind == ColumnKind::Int {
+            return Expr::Func(Func::AsInteger, vec![call]);
+        }
+        call
+    }
+
     /// The call of `f` on `args`. Functions that count or rearrange
     /// characters work on bytes when their strings meet in the binary
     /// character set, as MariaDB's do: the strings' bytes are read as
@@ -1755,6 +1773,9 @@ impl Compiler<'_> {
             Func::Builtin(b) | Func::Collated(b, _) => b.counts_characters,
             _ => false,
         };
+        if matches!(f, Func::Floor | Func::Ceil) {
+            return self.whole_number(Expr::Func(f, args));
+        }
         if !counts_characters
             || self.collation_of(&args.iter().collect::<Vec<_>>()) != Collation::Binary
         {
@@ -2893,6 +2914,13 @@ impl Expr {
                 Value::Double(x) => Value::Double(x.abs()),
                 v => v,
             },
+            Func::AsInteger => match v0()? {
+                Value::Decimal(d) => d
+                    .round_to_i128()
+                    .and_then(|n| i64::try_from(n).ok())
+                    .map_or(Value::Decimal(d), Value::Int),
+                v => v,
+            },
             Func::Round | Func::Floor | Func::Ceil => {
                 let digits = match args.get(1) {
                     Some(e) => int_of(&e.eval(row, env)?).unwrap_or(0).clamp(-77, 38) as i32,
@@ -3050,6 +3078,7 @@ impl Expr {
                     ColumnKind::Decimal { .. } => ColumnKind::Decimal { scale: 0 },
                     k => k,
                 },
+                Func::AsInteger => ColumnKind::Int,
                 Func::Coalesce => args
                     .iter()
                     .filter(|a| !matches!(a, Expr::Lit(Value::Null)))

@@ -735,11 +735,32 @@ impl Describer<'_> {
                 let a = first();
                 match a.kind {
                     ColumnKind::Int | ColumnKind::UInt => a,
-                    // MariaDB makes a LONG or LONGLONG of a short one.
-                    ColumnKind::Decimal { .. } => decimal(int_digits(&a) + 1, 0, a.nullable),
+                    // FLOOR(-9.9) is -10 and CEIL(9.9) is 10: a digit more
+                    // where there is a fraction. A whole part that fits a
+                    // BIGINT is a LONG or a LONGLONG (`Func::AsInteger`).
+                    ColumnKind::Decimal { scale } => {
+                        // A minus sign lengthens the display, not the
+                        // digits (MariaDB's precision of `-d` is d's).
+                        let mut unsigned = &args[0];
+                        while let Expr::Neg(x) = unsigned {
+                            unsigned = x;
+                        }
+                        let whole = if std::ptr::eq(unsigned, &args[0]) {
+                            int_digits(&a)
+                        } else {
+                            int_digits(&self.describe(unsigned))
+                        };
+                        let digits = (whole + u32::from(scale > 0)).max(1);
+                        match digits {
+                            0..=9 => long(digits + 1, false, a.nullable),
+                            10..=18 => longlong(digits + 1, false, a.nullable),
+                            _ => decimal(digits, 0, a.nullable),
+                        }
+                    }
                     _ => double(17, 0, a.nullable),
                 }
             }
+            Func::AsInteger => first(),
             Func::Coalesce => {
                 let all_nullable = described.iter().all(|c| c.nullable);
                 let kept = self.stored_integers(args, described);
