@@ -107,7 +107,16 @@ fn table_name_end(sql: &str) -> Option<usize> {
         }
         at += word.len();
     }
-    at = name_end(b, skip_space(b, at))?;
+    at = skip_space(b, at);
+    // ALTER TABLE IF EXISTS is left to the SQL parser.
+    if sql
+        .get(at..at + 2)
+        .is_some_and(|w| w.eq_ignore_ascii_case("IF"))
+        && b.get(at + 2).is_some_and(u8::is_ascii_whitespace)
+    {
+        return None;
+    }
+    at = name_end(b, at)?;
     let after = skip_space(b, at);
     if b.get(after) == Some(&b'.') {
         at = name_end(b, skip_space(b, after + 1))?;
@@ -229,6 +238,7 @@ mod tests {
     #[test]
     fn changes_alone_are_left_to_the_sql_parser() {
         assert_eq!(read("ALTER TABLE t ADD COLUMN c INT, DROP d"), None);
+        assert_eq!(read("ALTER TABLE IF EXISTS t ADD c INT, COMMENT 'x'"), None);
         assert_eq!(read("ALTER TABLE t ALTER c SET DEFAULT 'a,b'"), None);
     }
 

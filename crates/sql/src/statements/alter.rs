@@ -14,7 +14,7 @@ use super::ddl::{
 };
 use super::foreign_key_defs::{begins_a_key, quoted, resolve, ForeignKeySpec};
 use crate::catalog::registry::SessionSlot;
-use crate::catalog::statement_progress::{ALTERING, COPYING, ENABLING_KEYS};
+use crate::catalog::statement_progress::{COPYING, ENABLING_KEYS};
 use crate::error::{Result, SqlError};
 use crate::expr::object_name;
 use crate::privileges::bits::{ALTER, CREATE, DROP, INSERT};
@@ -39,7 +39,7 @@ impl Session {
         at: &ast::AlterTable,
         convert: Option<Collation>,
     ) -> Result<Outcome> {
-        let outcome = self.reshape_table(at, convert)?;
+        let outcome = self.reshape_table(&at.name, at.if_exists, &at.operations, convert)?;
         // AUTO_INCREMENT = n sets the counter, down as well as up, once the
         // table is as the statement leaves it (its new name, if renamed).
         let reset = at.operations.iter().rev().find_map(|op| match op {
@@ -55,14 +55,27 @@ impl Session {
         Ok(outcome)
     }
 
+    /// `ALTER TABLE table CONVERT TO …` with no other change.
+    pub(crate) fn convert_table(&mut self, table: &[String], to: Collation) -> Result<Outcome> {
+        let name = ast::ObjectName::from(
+            table
+                .iter()
+                .map(|p| ast::Ident::with_quote('`', p))
+                .collect::<Vec<_>>(),
+        );
+        self.reshape_table(&name, false, &[], Some(to))
+    }
+
     /// ALTER TABLE's changes to the definition and the rows.
     fn reshape_table(
         &mut self,
-        at: &ast::AlterTable,
+        name: &ast::ObjectName,
+        if_exists: bool,
+        operations: &[ast::AlterTableOperation],
         convert: Option<Collation>,
     ) -> Result<Outcome> {
-        let parts = object_name(&at.name);
-        if at.if_exists {
+        let parts = object_name(name);
+        if if_exists {
             let (db, name) = self.qualified(&parts)?;
             if !self.tables.is_temporary(&db, &name) && self.engine.table(&db, &name).is_err() {
                 self.warnings
@@ -79,7 +92,7 @@ impl Session {
         let mut check_adds: Vec<CheckSpec> = Vec::new();
         let original = r.def.clone();
         // Checked in full before anything changes.
-        for op in &at.operations {
+        for op in operations {
             match op {
                 ast::AlterTableOperation::AddConstraint {
                     constraint: ast::TableConstraint::PrimaryKey(p),
@@ -310,7 +323,7 @@ impl Session {
             self.require_table(&t.def().database, &t.def().name, DROP)?;
             if !self.engine.database_exists(&r.def.database)? {
                 // A rename alone is a file rename to MariaDB.
-                return Err(if at.operations.len() == 1 {
+                return Err(if operations.len() == 1 {
                     rename_failed(t.def(), &r.def.database, &r.def.name)
                 } else {
                     SqlError::new(
@@ -392,17 +405,7 @@ impl Session {
             }
         }
         if !adds.is_empty() {
-            // Index builds use the session's parallel threads (default: the
-            // cores).
-            let threads = self.parallel_threads;
-            let slot = self.slot.clone();
-            slot.enter_stage(ALTERING, 1, 1, t.estimate_rows());
-            t = self
-                .engine
-                .add_indexes(&t, &adds, threads, &|rows| {
-                    slot.stage_counts().advance(rows)
-                })?
-                .0;
+            t = self.add_indexes_in_place(&t, &adds)?;
         }
         def.indexes = t.def().indexes.clone();
         if def != *t.def() {
@@ -737,7 +740,6 @@ fn needed_index(def: &TableDef, columns: &[usize]) -> SqlError {
     )
 }
 
-/// The OK of an ALTER TABLE: rows copied, MariaDB's info line.
 /// The name an ALTER TABLE leaves the table with (its RENAME's, if any).
 pub(crate) fn altered_name(at: &ast::AlterTable) -> Vec<String> {
     let renamed = at.operations.iter().rev().find_map(|op| match op {
@@ -816,6 +818,7 @@ fn rebuild_progress(slot: &SessionSlot, step: RebuildStep, rows: u64) {
     }
 }
 
+/// The OK of an ALTER TABLE: rows copied, MariaDB's info line.
 pub(super) fn altered(copied: u64, warnings: usize) -> Outcome {
     Outcome::Done {
         affected: copied,

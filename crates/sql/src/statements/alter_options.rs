@@ -8,7 +8,6 @@
 use super::alter::{altered, altered_name};
 use super::ddl::{default_collation, table_options, TableOptions};
 use crate::error::{Result, SqlError};
-use crate::expr::object_name;
 use crate::parser::alter_items::{ConvertTo, MixedAlter};
 use crate::privileges::bits::ALTER;
 use crate::result::Outcome;
@@ -42,8 +41,7 @@ impl Session {
             outcome = Some(self.alter_table_converting(at, convert)?);
             table = altered_name(at);
         } else if let Some(to) = convert {
-            let at = self.unchanging_alter(&table)?;
-            outcome = Some(self.alter_table_converting(&at, Some(to))?);
+            outcome = Some(self.convert_table(&table, to)?);
         }
         self.set_table_options(&table, given)?;
         Ok(outcome.unwrap_or_else(|| altered(0, self.warnings.len())))
@@ -59,31 +57,6 @@ impl Session {
         }
         let collation = default_collation(Some(&c.charset), c.collation.as_deref())?;
         Ok(collation.expect("a character set was named"))
-    }
-
-    /// `ALTER TABLE name` with no change (for a conversion alone).
-    fn unchanging_alter(&self, table: &[String]) -> Result<ast::AlterTable> {
-        let quoted: Vec<String> = table
-            .iter()
-            .map(|p| format!("`{}`", p.replace('`', "``")))
-            .collect();
-        let sql = format!(
-            "ALTER TABLE {} RENAME TO {}",
-            quoted.join("."),
-            quoted.join(".")
-        );
-        let near = || SqlError::syntax_near(&sql);
-        match crate::parser::dialect::parse_sql(&sql)
-            .map_err(|_| near())?
-            .pop()
-        {
-            Some(ast::Statement::AlterTable(mut at)) => {
-                at.operations.clear();
-                debug_assert_eq!(object_name(&at.name), table);
-                Ok(at)
-            }
-            _ => Err(near()),
-        }
     }
 
     /// Sets the options given on `table`.

@@ -9,8 +9,9 @@ use crate::expr::object_name;
 use crate::privileges::bits::{CREATE, CREATE_TEMPORARY_TABLES, DROP, INDEX, INSERT, SELECT};
 use crate::result::Outcome;
 use crate::session::Session;
-use lineardb_table::{types, Collation, ColumnDef, DataType, TableSpec, Value};
+use lineardb_table::{types, Collation, ColumnDef, DataType, Table, TableSpec, Value};
 use sqlparser::ast;
+use std::sync::Arc;
 
 fn data_type(t: &ast::DataType, column: &str) -> Result<DataType> {
     use ast::DataType as D;
@@ -626,6 +627,23 @@ pub(crate) struct TableOptions {
 }
 
 impl Session {
+    /// Builds `specs` on `t` in place (ADD INDEX, CREATE INDEX), with the
+    /// session's parallel threads (default: the cores), its progress shown
+    /// as one stage.
+    pub(super) fn add_indexes_in_place(
+        &self,
+        t: &Arc<Table>,
+        specs: &[lineardb_table::IndexSpec],
+    ) -> Result<Arc<Table>> {
+        let slot = self.slot.clone();
+        slot.enter_stage(ALTERING, 1, 1, t.estimate_rows());
+        let advance = |rows| slot.stage_counts().advance(rows);
+        Ok(self
+            .engine
+            .add_indexes(t, specs, self.parallel_threads, &advance)?
+            .0)
+    }
+
     pub(crate) fn create_table(&mut self, ct: &ast::CreateTable) -> Result<Outcome> {
         let parts = object_name(&ct.name);
         let (db, name) = self.qualified(&parts)?;
@@ -823,13 +841,7 @@ impl Session {
             unique: ci.unique,
             descending: descending_parts(&ci.columns),
         };
-        // Index builds use the session's parallel threads (default: the cores).
-        let threads = self.parallel_threads;
-        let slot = self.slot.clone();
-        slot.enter_stage(ALTERING, 1, 1, t.estimate_rows());
-        self.engine.add_indexes(&t, &[spec], threads, &|rows| {
-            slot.stage_counts().advance(rows)
-        })?;
+        self.add_indexes_in_place(&t, &[spec])?;
         // An index built in place copies no rows (MariaDB's info says so).
         Ok(Outcome::Done {
             affected: 0,

@@ -137,7 +137,7 @@ pub(super) fn processlist(cx: &InfoContext<'_>) -> Vec<Vec<Value>> {
         .filter(|p| all || p.user == cx.user)
         .map(|p| {
             let info = p.info.as_deref().map_or(Value::Null, Value::str);
-            let millis = p.elapsed.as_micros().min(u64::MAX as u128) as i128;
+            let millis = p.elapsed.as_micros() as i128;
             vec![
                 Value::UInt(p.id),
                 Value::str(&p.user),
