@@ -1026,3 +1026,144 @@ fn hex_literals_as_mariadb_does() {
         Shown::TypesAndRows,
     );
 }
+
+/// Texts and numbers read as dates and datetimes as MariaDB reads them:
+/// any punctuation between fields, two-digit years, `YYYYMMDD[hhmmss]` and
+/// its shorter forms in text and in numbers, a `T` between date and time,
+/// digits of a second past six (a note), text after a date (cut off with
+/// a warning), and what is no date (NULL and a warning; 1292 in strict
+/// mode, the zero date with 1265 outside it); TIMESTAMP's range.
+#[test]
+fn dates_read_from_text_and_numbers_as_mariadb_does() {
+    const TEXTS: &[&str] = &[
+        "2020-01-01",
+        "20-01-01",
+        "99-12-31",
+        "69-12-31",
+        "70-01-01",
+        "020-01-01",
+        "1-1-1",
+        "2020-1-1 1:2:3",
+        "2020/01/01 10.00.00",
+        "2020.01.01",
+        "2020@01@01 10^20^30",
+        "2020-01-01-10-00-00",
+        "2020-01-01.5",
+        "2020-01-01 10.5",
+        "20200101",
+        "200101",
+        "20200101103000",
+        "200101103000",
+        "2001011030",
+        "20010110",
+        "2020010110",
+        "20200101T103000",
+        "20200101103000.5",
+        "20200101103000123",
+        "20200101x",
+        "20200101 103000",
+        "2020-01-01 10:00:00.1234567",
+        "2020-01-01T10:00:00",
+        "2020-01-01 10",
+        " 2020-01-01 ",
+        "2020-01-01  10:00:00",
+        "2020-01-01T",
+        "2020-01-01x",
+        "2020-01-01 10:00:00x",
+        "2020-01-01 10::00",
+        "2020-01-01 10:00:00:00",
+        "2020-01-01 10:00:00 PM",
+        "2020--01--01",
+        "2020-01-0110:00:00",
+        "2020-13-01",
+        "2019-02-32",
+        "2020-01-01 24:00:00",
+        "2020-01-01 23:60:00",
+        "2020-01",
+        "2020",
+        "12",
+        "+2020-01-01",
+        "-2020-01-01",
+        "0000-00-00",
+        "000000",
+        "0000-01-01",
+        "10000-01-01",
+        "9999-12-31 23:59:59.999999",
+    ];
+    let mut statements: Vec<String> = Vec::new();
+    for t in TEXTS {
+        // FROM a table: MariaDB keeps the warnings of the statement
+        // before one that reads none and raises none.
+        statements.push(format!(
+            "SELECT CAST('{t}' AS DATETIME(6)), CAST('{t}' AS DATE), YEAR('{t}'), \
+             DAYOFMONTH('{t}'), '{t}' = DATE '2020-01-01', '{t}' < d FROM dt WHERE id = 0"
+        ));
+        statements.push("SHOW WARNINGS".into());
+    }
+    for n in [
+        "20200101",
+        "200101",
+        "991231",
+        "20200101103000",
+        "200101103000",
+        "20201301",
+        "0",
+        "20200101.5",
+        "20200101103000.5",
+        "100",
+    ] {
+        statements.push(format!(
+            "SELECT CAST({n} AS DATETIME(1)), CAST({n} AS DATE), YEAR({n}) FROM dt WHERE id = 0"
+        ));
+        statements.push("SHOW WARNINGS".into());
+        // (A fraction's digits past a datetime's are six here.)
+        if !n.contains('.') {
+            statements.push(format!("SELECT {n} + INTERVAL 1 DAY FROM dt WHERE id = 0"));
+            statements.push("SHOW WARNINGS".into());
+        }
+    }
+    for s in [
+        "INSERT INTO dt (id, t, d, e) VALUES (1, 20200101103000, 20200101103000, 20200101)",
+        "INSERT INTO dt (id, t, d, e) VALUES (2, 200101103000, 200101, 200101)",
+        "INSERT INTO dt (id, t, d, e) VALUES (3, '20200101103000', '2020-1-1 1:2:3', '20-1-1')",
+        "INSERT INTO dt (id, t, d, e) VALUES (4, '2020/01/01 10.00.00', '99-12-31 23:59', \
+         '2020.02.29')",
+        "INSERT INTO dt (id, t, d, e) VALUES (5, 20200101103000.5, 20200101103000.5, 20200101.0)",
+        "INSERT INTO dt (id, t) VALUES (6, '2040-01-01')",
+        "INSERT INTO dt (id, t) VALUES (6, '1970-01-01 00:00:00')",
+        "INSERT INTO dt (id, t) VALUES (6, '1970-01-01 00:00:01')",
+        "INSERT INTO dt (id, t) VALUES (7, '2038-01-19 03:14:07.999999')",
+        "INSERT INTO dt (id, t) VALUES (8, '2038-01-19 03:14:08')",
+        "INSERT INTO dt (id, d) VALUES (8, '2020-01-01 10:00:00x')",
+        "INSERT INTO dt (id, e) VALUES (8, '2020-01-01x')",
+        "INSERT INTO dt (id, d) VALUES (8, 20201301)",
+        "INSERT INTO dt (id, t) VALUES (8, 0)",
+        "SET sql_mode = ''",
+        "INSERT INTO dt (id, t) VALUES (9, '2040-01-01')",
+        "SHOW WARNINGS",
+        "INSERT INTO dt (id, d, e) VALUES (10, '2020-01-01 10:00:00x', '2020-01-01x')",
+        "SHOW WARNINGS",
+        "INSERT INTO dt (id, d, e) VALUES (11, '2020-13-01', 'garbage')",
+        "SHOW WARNINGS",
+        "SET sql_mode = DEFAULT",
+        "SELECT * FROM dt ORDER BY id",
+        "SELECT id FROM dt WHERE d = 20200101103000 ORDER BY id",
+        "SELECT id FROM dt WHERE e = '20-1-1' ORDER BY id",
+        "SELECT id FROM dt WHERE d > '99-12-31' ORDER BY id",
+        "SELECT id, UNIX_TIMESTAMP(d) FROM dt ORDER BY id",
+        "SELECT UNIX_TIMESTAMP('1969-12-31 23:59:59'), UNIX_TIMESTAMP('2038-01-19 03:14:08'), \
+         UNIX_TIMESTAMP('0000-00-00'), UNIX_TIMESTAMP('1970-01-01 00:00:00')",
+    ] {
+        statements.push(s.to_string());
+    }
+    let statements: Vec<&str> = statements.iter().map(String::as_str).collect();
+    rows_and_messages_as_mariadb(
+        "tydt",
+        &[
+            "CREATE TABLE dt (id INT PRIMARY KEY, t TIMESTAMP(6) NULL, d DATETIME NULL, \
+             e DATE NULL)",
+            "INSERT INTO dt (id, d) VALUES (0, '2020-01-01 10:00:00')",
+        ],
+        &statements,
+    );
+}

@@ -13,6 +13,16 @@ pub struct MariaDb {
 
 impl MariaDb {
     pub fn start() -> MariaDb {
+        Self::start_env(&[])
+    }
+
+    /// A server whose time zone (the system's, `TZ`) is `tz`.
+    #[allow(dead_code)]
+    pub fn start_in_zone(tz: &str) -> MariaDb {
+        Self::start_env(&[("TZ", tz)])
+    }
+
+    fn start_env(env: &[(&str, &str)]) -> MariaDb {
         let dir = tempfile::tempdir().unwrap();
         let data = dir.path().join("data");
         // A temporary directory of its own: a starting server removes the
@@ -42,6 +52,7 @@ impl MariaDb {
             tool("mariadbd")
         };
         let child = Command::new(mariadbd)
+            .envs(env.iter().copied())
             .args(["--no-defaults", "--user=root", "--bind-address=127.0.0.1"])
             // The character set and collation lineardb announces, as
             // MariaDB's own packages configure it.

@@ -28,12 +28,26 @@ impl Server {
         server
     }
 
+    /// A server whose time zone (the system's, `TZ`) is `tz`.
+    pub fn start_in_zone(tz: &str) -> Server {
+        let dir = tempfile::tempdir().unwrap();
+        let mut server = Self::start_at_env(&dir.path().join("data"), &[], &[("TZ", tz)]);
+        server._dir = Some(dir);
+        server
+    }
+
     /// A server on the data directory `datadir` (not removed when dropped);
     /// returns once it listens.
     pub fn start_at(datadir: &Path, extra: &[&str]) -> Server {
+        Self::start_at_env(datadir, extra, &[])
+    }
+
+    /// [`Server::start_at`] with environment variables `env` set.
+    pub fn start_at_env(datadir: &Path, extra: &[&str], env: &[(&str, &str)]) -> Server {
         // Port 0: the server binds a free port itself and prints it, so
         // servers started side by side never race for one.
         let mut child = Command::new(env!("CARGO_BIN_EXE_lineardb"))
+            .envs(env.iter().copied())
             .args(["serve", "--port", "0", "--pool-mib", "256"])
             .args(extra)
             .arg("--datadir")

@@ -144,7 +144,7 @@ impl Session {
         let stop = self.slot.kill_query.clone();
         let r = {
             crate::expr::statement_results::start(self.row_count, self.facts.last_insert_id);
-            crate::expr::clock::with_statement_time(|| {
+            crate::expr::clock::with_statement_time(self.facts.time_zone, || {
                 crate::expr::with_stop(&stop, || self.limited(|s| s.run(stmt, &params, &[], sink)))
             })
         };
@@ -307,7 +307,7 @@ impl Session {
         let stop = self.slot.kill_query.clone();
         let r = {
             crate::expr::statement_results::start(self.row_count, self.facts.last_insert_id);
-            crate::expr::clock::with_statement_time(|| {
+            crate::expr::clock::with_statement_time(self.facts.time_zone, || {
                 crate::expr::with_stop(&stop, || self.limited(|s| s.run_prepared(p, params, sink)))
             })
         };
@@ -718,7 +718,7 @@ impl Session {
         }
         let stop = self.slot.kill_query.clone();
         let mut values = CollectSink::default();
-        let r = crate::expr::clock::with_statement_time(|| {
+        let r = crate::expr::clock::with_statement_time(self.facts.time_zone, || {
             crate::expr::with_stop(&stop, || self.run(&stmt, &params, &[], &mut values))
         });
         self.warn_from_execution();

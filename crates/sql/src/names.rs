@@ -16,6 +16,7 @@ pub(crate) fn scope_of_def(def: &TableDef, alias: &str) -> Vec<ScopeColumn> {
         .iter()
         .enumerate()
         .map(|(i, c)| ScopeColumn {
+            stored_timestamp: c.data_type == lineardb_table::DataType::Timestamp,
             name: c.name.clone(),
             table: alias.to_string(),
             kind: ColumnKind::of_column(c),

@@ -116,6 +116,11 @@ pub struct Column {
     /// JSON text: a column declared JSON or a JSON function's result
     /// (MariaDB's extended metadata names its format `json`).
     pub json: bool,
+    /// A signed integer whose length has no room for a sign (a literal
+    /// not below zero: `1` is one character): where integers meet in one
+    /// column (UNION, IF, COALESCE…) MariaDB 10.11.19 counts its digits
+    /// and then one for the sign.
+    pub unsigned_length: bool,
 }
 
 /// What MariaDB's type of an expression says beyond its value kind.
@@ -311,6 +316,7 @@ impl Column {
             decimals: None,
             wire: ExprWire::Kind,
             json: false,
+            unsigned_length: false,
         }
     }
 }

@@ -388,6 +388,7 @@ impl Session {
                 last_insert_id: 0,
                 connection_collation: lineardb_table::Collation::default(),
                 user_variables: Default::default(),
+                time_zone: Default::default(),
             },
             slot,
             facts_version: 0,

@@ -17,6 +17,7 @@
 //! ```
 mod auto_increment;
 mod blob;
+mod calendar;
 mod catalog;
 pub mod collation;
 pub mod decimal;
@@ -30,6 +31,8 @@ mod row;
 mod schema;
 mod stats;
 mod table;
+pub mod temporal_text;
+mod timestamp_range;
 mod tree_scan;
 pub mod types;
 pub mod waits;

@@ -144,13 +144,13 @@ impl Value {
     }
 }
 
-pub const MICROS_PER_DAY: i64 = 86_400_000_000;
+pub use crate::calendar::{
+    civil_from_days, days_from_civil, MICROS_PER_DAY, ZERO_DATE, ZERO_DATETIME,
+};
 
 fn format_double(v: f64) -> String {
-    if v == 0.0 && v.is_sign_negative() {
-        // MariaDB 10.11 shows a negative zero with its sign.
-        return "-0".into();
-    }
+    // Whole numbers as integers: a negative zero shows as 0, as MariaDB
+    // 10.11.19 shows it.
     if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)
     } else {
@@ -163,57 +163,12 @@ fn format_double(v: f64) -> String {
     }
 }
 
-/// Days since 1970-01-01 of a civil date (proleptic Gregorian).
-pub fn days_from_civil(y: i32, m: u32, d: u32) -> i32 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = if y >= 0 { y } else { y - 399 } / 400;
-    let yoe = y - era * 400;
-    let mp = (m as i32 + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d as i32 - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// The zero date '0000-00-00' (MariaDB's without NO_ZERO_DATE), as days:
-/// below every date, and a DATETIME's [`ZERO_DATETIME`] when multiplied
-/// out, so the two convert and compare as any date and datetime do.
-pub const ZERO_DATE: i32 = -100_000_000;
-/// The zero datetime '0000-00-00 00:00:00'.
-pub const ZERO_DATETIME: i64 = ZERO_DATE as i64 * MICROS_PER_DAY;
-
 /// Whether a DATE or DATETIME value is the zero date.
 pub fn is_zero_date(v: &Value) -> bool {
     match v {
         Value::Date(d) => *d == ZERO_DATE,
         Value::DateTime(t) => t.div_euclid(MICROS_PER_DAY) == ZERO_DATE as i64,
         _ => false,
-    }
-}
-
-/// The civil date (year, month, day) of days since 1970-01-01; (0, 0, 0)
-/// for the zero date.
-pub fn civil_from_days(z: i32) -> (i32, u32, u32) {
-    if z == ZERO_DATE {
-        return (0, 0, 0);
-    }
-    let z = z + 719_468;
-    let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
-}
-
-fn days_in_month(y: i32, m: u32) -> u32 {
-    match m {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        _ if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
-        _ => 28,
     }
 }
 
@@ -359,61 +314,64 @@ pub fn time_from_number(x: f64) -> Option<i64> {
     Some(if negative { -t } else { t })
 }
 
-/// Parses `YYYY-MM-DD` (also `YYYYMMDD`) into days since 1970-01-01.
+/// A date read from text as MariaDB reads one
+/// ([`temporal_text`](crate::temporal_text)), as days since 1970-01-01
+/// (its time of day, if it has one, dropped); None where the text is no
+/// valid date or has more after it.
 pub fn parse_date(s: &str) -> Option<i32> {
-    let s = s.trim();
-    let date = s.split([' ', 'T']).next()?;
-    let (y, m, d) = if date.len() == 8 && date.bytes().all(|b| b.is_ascii_digit()) {
-        (
-            date[..4].parse().ok()?,
-            date[4..6].parse().ok()?,
-            date[6..].parse().ok()?,
-        )
-    } else {
-        let mut it = date.split('-');
-        let y: i32 = it.next()?.parse().ok()?;
-        let m: u32 = it.next()?.parse().ok()?;
-        let d: u32 = it.next()?.parse().ok()?;
-        if it.next().is_some() {
-            return None;
-        }
-        (y, m, d)
-    };
-    if (y, m, d) == (0, 0, 0) {
-        return Some(ZERO_DATE);
-    }
-    if !(1..=9999).contains(&y) || !(1..=12).contains(&m) || d == 0 || d > days_in_month(y, m) {
-        return None;
-    }
-    Some(days_from_civil(y, m, d))
+    parse_datetime(s).map(|t| t.div_euclid(MICROS_PER_DAY) as i32)
 }
 
-/// Parses `YYYY-MM-DD[ hh:mm:ss[.ffffff]]` into microseconds since the epoch.
+/// A date or datetime read from text as MariaDB reads one
+/// ([`temporal_text`](crate::temporal_text)), as microseconds since the
+/// epoch (digits of a second past the sixth dropped); None where the text
+/// is no valid datetime or has more after it.
 pub fn parse_datetime(s: &str) -> Option<i64> {
-    let s = s.trim();
-    let days = parse_date(s)? as i64;
-    let time = s.split_once([' ', 'T']).map(|(_, t)| t.trim());
-    let mut micros = 0i64;
-    if let Some(t) = time.filter(|t| !t.is_empty()) {
-        let (hms, frac) = match t.split_once('.') {
-            Some((a, b)) => (a, Some(b)),
-            None => (t, None),
-        };
-        let mut it = hms.split(':');
-        let h: i64 = it.next()?.parse().ok()?;
-        let mi: i64 = it.next().unwrap_or("0").parse().ok()?;
-        let se: i64 = it.next().unwrap_or("0").parse().ok()?;
-        if h > 23 || mi > 59 || se > 59 {
-            return None;
+    crate::temporal_text::read_datetime(s)
+        .filter(|t| t.fit != crate::temporal_text::TextFit::Truncated)
+        .map(|t| t.micros)
+}
+
+/// The date or datetime a text begins with where more text follows it
+/// (`2020-01-01x`), as microseconds since the epoch.
+fn cut_datetime(v: &Value) -> Option<i64> {
+    let Value::Bytes(b) = v else {
+        return None;
+    };
+    crate::temporal_text::read_datetime(std::str::from_utf8(b).ok()?)
+        .filter(|t| t.fit == crate::temporal_text::TextFit::Truncated)
+        .map(|t| t.micros)
+}
+
+/// A number read as a date or datetime as MariaDB reads one (`20200101`,
+/// `200101103000`, a fraction for the digits of a second), as
+/// microseconds since the epoch; None where it is none.
+pub fn datetime_of_number(v: &Value) -> Option<i64> {
+    temporal_of_number(v).map(|t| t.micros)
+}
+
+/// [`datetime_of_number`], with whether it had a time and what was cut.
+pub fn temporal_of_number(v: &Value) -> Option<crate::temporal_text::TextTime> {
+    let (whole, micros) = match v {
+        Value::Int(n) => (*n, 0),
+        Value::UInt(n) => (i64::try_from(*n).ok()?, 0),
+        Value::Decimal(d) => {
+            let micros = d.truncate(6).rescale(6).unscaled_i128()?;
+            (
+                i64::try_from(micros.div_euclid(1_000_000)).ok()?,
+                micros.rem_euclid(1_000_000) as u32,
+            )
         }
-        micros = ((h * 60 + mi) * 60 + se) * 1_000_000;
-        if let Some(f) = frac {
-            let digits: String = f.chars().take(6).collect();
-            let n: i64 = format!("{digits:0<6}").parse().ok()?;
-            micros += n;
+        Value::Double(f) if f.is_finite() && *f >= 0.0 && *f < 1e15 => {
+            let micros = (f * 1e6).round() as i64;
+            (micros / 1_000_000, (micros % 1_000_000) as u32)
         }
+        _ => return None,
+    };
+    if whole < 0 {
+        return None;
     }
-    Some(days * MICROS_PER_DAY + micros)
+    crate::temporal_text::datetime_from_number(whole, micros)
 }
 
 impl DataType {
@@ -700,15 +658,19 @@ impl DataType {
                     .and_then(parse_date)
                     .map(Value::Date)
                     .ok_or_else(|| wrong("date", &v)),
-                Value::Int(0) => Ok(Value::Date(ZERO_DATE)),
-                Value::Int(n) => parse_date(&n.to_string())
-                    .map(Value::Date)
-                    .ok_or_else(|| wrong("date", &v)),
+                Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_) => {
+                    datetime_of_number(&v)
+                        .map(|t| Value::Date(t.div_euclid(MICROS_PER_DAY) as i32))
+                        .ok_or_else(|| wrong("date", &v))
+                }
                 _ => Err(wrong("date", &v)),
             },
-            // A TIMESTAMP's zero date has no time of day but midnight.
+            // A TIMESTAMP's zero date has no time of day but midnight; its
+            // other values are from 1970-01-01 00:00:01 to 2038-01-19
+            // 03:14:07.999999 UTC.
             DataType::Timestamp => match DataType::DateTime.coerce(v.clone(), column)? {
-                Value::DateTime(t) if is_zero_date(&Value::DateTime(t)) && t != ZERO_DATETIME => {
+                Value::DateTime(t) if t == ZERO_DATETIME => Ok(Value::DateTime(t)),
+                Value::DateTime(t) if !crate::timestamp_range::holds(t) => {
                     Err(wrong("datetime", &v))
                 }
                 x => Ok(x),
@@ -721,7 +683,11 @@ impl DataType {
                     .and_then(parse_datetime)
                     .map(Value::DateTime)
                     .ok_or_else(|| wrong("datetime", &v)),
-                Value::Int(0) => Ok(Value::DateTime(ZERO_DATETIME)),
+                Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_) => {
+                    datetime_of_number(&v)
+                        .map(Value::DateTime)
+                        .ok_or_else(|| wrong("datetime", &v))
+                }
                 _ => Err(wrong("datetime", &v)),
             },
             DataType::Time => match &v {
@@ -895,6 +861,27 @@ impl DataType {
             }
             // Outside strict mode a wrong UUID is NULL (MariaDB's).
             (Error::WrongValue { .. }, DataType::Uuid) => Value::Null,
+            // A TIMESTAMP out of its range is its zero, with 1264.
+            (Error::WrongValue { .. }, DataType::Timestamp)
+                if DataType::DateTime.coerce(v.clone(), column).is_ok() =>
+            {
+                return Ok((
+                    Value::DateTime(ZERO_DATETIME),
+                    Some(Error::OutOfRange(column.into())),
+                ));
+            }
+            // A date with more text after it is the date, with MariaDB's
+            // 1265.
+            (
+                Error::WrongValue { .. },
+                DataType::Date | DataType::DateTime | DataType::Timestamp,
+            ) if cut_datetime(&v).is_some() => {
+                let t = cut_datetime(&v).unwrap_or_default();
+                let x = self
+                    .coerce(Value::DateTime(t), column)
+                    .unwrap_or_else(|_| self.coerce(Value::Int(0), column).unwrap_or(Value::Null));
+                return Ok((x, Some(Error::Truncated(column.into()))));
+            }
             // A wrong date or time is the zero one (what 0 is to the
             // type), with MariaDB's 1265.
             (

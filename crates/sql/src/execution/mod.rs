@@ -427,14 +427,14 @@ impl SelectPlan {
             Vec<Value>,
             Vec<warnings::Warning>,
         );
-        let statement_start = crate::expr::clock::statement_start();
+        let statement_clock = crate::expr::clock::statement_clock();
         let statement_results = crate::expr::statement_results::current();
         let division_fails = warnings::division_fails();
         let states = lineardb_table::parallel::run_pieces(
             &pieces,
             cx.threads,
             || -> State {
-                crate::expr::clock::adopt(statement_start);
+                crate::expr::clock::adopt(statement_clock);
                 crate::expr::statement_results::adopt(statement_results);
                 warnings::adopt_division_fails(division_fails);
                 (Groups::default(), Vec::new(), None, Vec::new(), Vec::new())
@@ -617,7 +617,7 @@ impl SelectPlan {
         let pieces: Vec<(usize, KeyRange)> = pieces.into_iter().enumerate().collect();
         // Each worker: its state, the first error it met, its joined row.
         let width = join.map_or(0, |(j, _)| j.width);
-        let statement_start = crate::expr::clock::statement_start();
+        let statement_clock = crate::expr::clock::statement_clock();
         let statement_results = crate::expr::statement_results::current();
         let division_fails = warnings::division_fails();
         let states = lineardb_table::parallel::run_pieces(
@@ -626,7 +626,7 @@ impl SelectPlan {
             || {
                 // NOW() in a worker reads its statement's time, a division
                 // by zero fails as in the statement's thread.
-                crate::expr::clock::adopt(statement_start);
+                crate::expr::clock::adopt(statement_clock);
                 crate::expr::statement_results::adopt(statement_results);
                 warnings::adopt_division_fails(division_fails);
                 (

@@ -1,9 +1,113 @@
 //! The time functions read: the running statement's start (NOW() and its
 //! synonyms are one value for a whole statement, as in MariaDB), or the
-//! clock itself (SYSDATE()), in the server's time zone (`time_zone` is
-//! SYSTEM) or in UTC.
+//! clock itself (SYSDATE()), in the session's time zone (`time_zone`:
+//! SYSTEM, the server's, or an offset from UTC) or in UTC.
+//!
+//! TIMESTAMP columns keep their values as times of the server's zone; a
+//! session of another zone reads and writes them through
+//! [`Zone::read_stored`] and [`Zone::write_stored`], which the compiler puts
+//! around such a column where the two zones differ.
 use std::cell::Cell;
+use std::sync::OnceLock;
 use std::time::{SystemTime, UNIX_EPOCH};
+
+const MICROS_PER_MINUTE: i64 = 60_000_000;
+
+/// A session's time zone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Zone {
+    /// The server's own (`time_zone = SYSTEM`).
+    #[default]
+    System,
+    /// A fixed offset from UTC, in minutes (`time_zone = '+05:30'`).
+    Offset(i32),
+}
+
+impl Zone {
+    /// The zone `text` names (SYSTEM or an offset `±hh:mm` from -12:59 to
+    /// +13:00); None for anything else.
+    pub(crate) fn named(text: &str) -> Option<Zone> {
+        Some(match zone_offset(text)? {
+            None => Zone::System,
+            Some(minutes) => Zone::Offset(minutes as i32),
+        })
+    }
+
+    /// `utc` as a time of this zone.
+    pub(crate) fn local(self, utc: i64) -> i64 {
+        match self {
+            Zone::System => local(utc),
+            Zone::Offset(minutes) => utc + i64::from(minutes) * MICROS_PER_MINUTE,
+        }
+    }
+
+    /// The UTC time of `local`, a time of this zone.
+    pub(crate) fn utc(self, local: i64) -> i64 {
+        match self {
+            Zone::System => utc_of_local(local),
+            Zone::Offset(minutes) => local - i64::from(minutes) * MICROS_PER_MINUTE,
+        }
+    }
+
+    /// Whether times of this zone are the server's at every instant, so
+    /// that a TIMESTAMP's stored value needs no conversion.
+    pub(crate) fn is_servers(self) -> bool {
+        match self {
+            Zone::System => true,
+            Zone::Offset(minutes) => server_fixed_offset() == Some(minutes),
+        }
+    }
+
+    /// The zone a session of this zone reads and writes TIMESTAMP columns
+    /// through; None where their stored values need no conversion.
+    pub(crate) fn for_timestamps(self) -> Option<Zone> {
+        (!self.is_servers()).then_some(self)
+    }
+
+    /// A TIMESTAMP's stored value (a time of the server's zone) as a time
+    /// of this zone; the zero value stays zero.
+    pub(crate) fn read_stored(self, stored: i64) -> i64 {
+        if stored == lineardb_table::types::ZERO_DATETIME {
+            return stored;
+        }
+        self.local(utc_of_local(stored))
+    }
+
+    /// A time of this zone as a TIMESTAMP keeps it (a time of the
+    /// server's zone); the zero value stays zero.
+    pub(crate) fn write_stored(self, time: i64) -> i64 {
+        if time == lineardb_table::types::ZERO_DATETIME {
+            return time;
+        }
+        local(self.utc(time))
+    }
+}
+
+/// Whether the server's zone has one offset from UTC all year, so that a
+/// conversion between it and an offset zone is an exact shift (keeps order
+/// and equality).
+pub(crate) fn server_zone_is_fixed() -> bool {
+    server_fixed_offset().is_some()
+}
+
+/// The server's offset from UTC in minutes where it is the same all year
+/// (a zone without summer time, UTC among them); None where it changes.
+fn server_fixed_offset() -> Option<i32> {
+    static FIXED: OnceLock<Option<i32>> = OnceLock::new();
+    *FIXED.get_or_init(|| {
+        const DAY: i64 = 86_400 * 1_000_000;
+        let now = now_utc();
+        // Every week of the year before and the year after now.
+        let offsets: Vec<i64> = (-53..=53)
+            .map(|week| now + week * 7 * DAY)
+            .map(|t| (local(t) - t) / MICROS_PER_MINUTE)
+            .collect();
+        offsets
+            .iter()
+            .all(|&o| o == offsets[0])
+            .then_some(offsets[0] as i32)
+    })
+}
 
 /// A statement's time as this thread knows it.
 #[derive(Clone, Copy)]
@@ -21,6 +125,16 @@ enum Start {
 thread_local! {
     /// The running statement's start.
     static STATEMENT_START: Cell<Start> = const { Cell::new(Start::None) };
+    /// The running statement's session's time zone.
+    static STATEMENT_ZONE: Cell<Zone> = const { Cell::new(Zone::System) };
+}
+
+/// What the threads working for a statement take of its clock: its start
+/// and its session's zone.
+#[derive(Clone, Copy)]
+pub(crate) struct StatementClock {
+    start: Option<i64>,
+    zone: Zone,
 }
 
 /// Microseconds since the epoch (UTC), now.
@@ -34,25 +148,52 @@ pub(crate) fn now_utc() -> i64 {
 /// Runs `f` (a statement) with `start` as the time NOW() reads.
 #[cfg(test)]
 pub(crate) fn with_statement_start<T>(start: i64, f: impl FnOnce() -> T) -> T {
-    with_start(Start::At(start), f)
+    with_start(Start::At(start), Zone::System, f)
 }
 
-/// Runs `f` (a statement) with one time for NOW(): the clock when the
-/// statement first reads it.
-pub(crate) fn with_statement_time<T>(f: impl FnOnce() -> T) -> T {
-    with_start(Start::Unread, f)
+/// Runs `f` (a statement of a session in `zone`) with one time for NOW():
+/// the clock when the statement first reads it.
+pub(crate) fn with_statement_time<T>(zone: Zone, f: impl FnOnce() -> T) -> T {
+    with_start(Start::Unread, zone, f)
 }
 
-fn with_start<T>(start: Start, f: impl FnOnce() -> T) -> T {
+fn with_start<T>(start: Start, zone: Zone, f: impl FnOnce() -> T) -> T {
     let previous = STATEMENT_START.with(|s| s.replace(start));
+    let previous_zone = STATEMENT_ZONE.with(|z| z.replace(zone));
     let r = f();
     STATEMENT_START.with(|s| s.set(previous));
+    STATEMENT_ZONE.with(|z| z.set(previous_zone));
     r
 }
 
-/// The running statement's time on this thread, to hand to the threads
+/// The running statement's clock on this thread, to hand to the threads
 /// that work for it ([`adopt`]).
-pub(crate) fn statement_start() -> Option<i64> {
+pub(crate) fn statement_clock() -> StatementClock {
+    StatementClock {
+        start: statement_start(),
+        zone: session_zone(),
+    }
+}
+
+/// The time zone of the session whose statement runs on this thread.
+pub(crate) fn session_zone() -> Zone {
+    STATEMENT_ZONE.with(Cell::get)
+}
+
+/// `utc` in the running statement's session's time zone (what NOW(),
+/// CURDATE() and FROM_UNIXTIME() show).
+pub(crate) fn session_local(utc: i64) -> i64 {
+    session_zone().local(utc)
+}
+
+/// The UTC time of `local`, a time of the running statement's session's
+/// zone (what UNIX_TIMESTAMP(d) reads).
+pub(crate) fn utc_of_session_local(local: i64) -> i64 {
+    session_zone().utc(local)
+}
+
+/// The running statement's start, if one runs and has read it.
+fn statement_start() -> Option<i64> {
     STATEMENT_START.with(|s| match s.get() {
         Start::None => None,
         Start::At(t) => Some(t),
@@ -64,10 +205,11 @@ pub(crate) fn statement_start() -> Option<i64> {
     })
 }
 
-/// Makes `start` this thread's statement start (a worker of a parallel
+/// Makes `clock` this thread's statement clock (a worker of a parallel
 /// scan takes its statement's).
-pub(crate) fn adopt(start: Option<i64>) {
-    STATEMENT_START.with(|s| s.set(start.map_or(Start::None, Start::At)));
+pub(crate) fn adopt(clock: StatementClock) {
+    STATEMENT_START.with(|s| s.set(clock.start.map_or(Start::None, Start::At)));
+    STATEMENT_ZONE.with(|z| z.set(clock.zone));
 }
 
 /// The statement's start (UTC), or now outside a statement.
@@ -146,42 +288,25 @@ pub(crate) fn zone_offset(text: &str) -> Option<Option<i64>> {
 
 /// The `time_zone` that `text` names, as MariaDB writes it: SYSTEM, or
 /// an offset `±hh:mm` from -12:59 to +13:00 (1298 otherwise: named zones
-/// need time zone tables, which lineardb has not). lineardb keeps times
-/// in the server's zone, so an offset is taken only where it is that
-/// zone's all year (1235 otherwise).
-pub(crate) fn time_zone(text: &str) -> crate::error::Result<String> {
-    use crate::error::SqlError;
-    let unknown = || {
-        SqlError::new(
+/// need time zone tables, which lineardb has not).
+pub(crate) fn time_zone(text: &str) -> crate::error::Result<(String, Zone)> {
+    let zone = Zone::named(text).ok_or_else(|| {
+        crate::error::SqlError::new(
             1298,
             "HY000",
             format!("Unknown or incorrect time zone: '{text}'"),
         )
+    })?;
+    let shown = match zone {
+        Zone::System => "SYSTEM".to_string(),
+        Zone::Offset(minutes) => format!(
+            "{}{:02}:{:02}",
+            if minutes < 0 { '-' } else { '+' },
+            minutes.abs() / 60,
+            minutes.abs() % 60
+        ),
     };
-    let minutes = match zone_offset(text).ok_or_else(unknown)? {
-        Some(minutes) => minutes,
-        None => return Ok("SYSTEM".into()),
-    };
-    let shown = format!(
-        "{}{:02}:{:02}",
-        if minutes < 0 { '-' } else { '+' },
-        minutes.abs() / 60,
-        minutes.abs() % 60
-    );
-    // The zone's offset in winter and in summer.
-    const DAY: i64 = 86_400 * 1_000_000;
-    let now = now_utc();
-    let year_start = now - now.rem_euclid(365 * DAY);
-    let same_all_year = [year_start, year_start + 182 * DAY]
-        .iter()
-        .all(|&t| (local(t) - t) / 60_000_000 == minutes);
-    if !same_all_year {
-        return Err(SqlError::unsupported(format!(
-            "time_zone = '{shown}' (times are kept in the server's time zone, {})",
-            system_zone_name()
-        )));
-    }
-    Ok(shown)
+    Ok((shown, zone))
 }
 
 /// Whole seconds of `micros` (DATETIME without fractional digits).
@@ -206,7 +331,7 @@ mod tests {
             assert_eq!(statement_utc(), start);
             std::thread::sleep(std::time::Duration::from_millis(2));
             assert_eq!(statement_utc(), start);
-            let handed = statement_start();
+            let handed = statement_clock();
             std::thread::spawn(move || {
                 adopt(handed);
                 assert_eq!(statement_utc(), start);
@@ -216,5 +341,24 @@ mod tests {
         });
         assert_eq!(statement_start(), None);
         assert_eq!(whole_seconds(start), 1_700_000_000_000_000);
+    }
+
+    #[test]
+    fn an_offset_zone_reads_and_writes_utc_shifted() {
+        let zone = Zone::named("+05:30").unwrap();
+        assert_eq!(zone, Zone::Offset(330));
+        let utc = 1_577_836_800_000_000; // 2020-01-01 00:00:00 UTC
+        assert_eq!(zone.local(utc), utc + 330 * MICROS_PER_MINUTE);
+        assert_eq!(zone.utc(zone.local(utc)), utc);
+        assert_eq!(zone.write_stored(zone.read_stored(utc)), utc);
+        let zero = lineardb_table::types::ZERO_DATETIME;
+        assert_eq!((zone.read_stored(zero), zone.write_stored(zero)), (zero, zero));
+        assert_eq!(Zone::named("-00:00"), Some(Zone::Offset(0)));
+        assert_eq!(Zone::named("system"), Some(Zone::System));
+        assert_eq!(Zone::named("+13:01"), None);
+        assert_eq!(Zone::named("UTC"), None);
+        assert!(Zone::System.is_servers());
+        assert_eq!(time_zone("+1:0").unwrap().0, "+01:00");
+        assert_eq!(time_zone("Europe/Paris").unwrap_err().code, 1298);
     }
 }

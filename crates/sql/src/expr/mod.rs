@@ -106,6 +106,9 @@ pub(crate) enum Func {
     /// whole part fits a BIGINT, which MariaDB types as a LONG or LONGLONG.
     AsInteger,
     Coalesce,
+    /// `x IS [NOT] TRUE/FALSE`: its comparison's value, or the second
+    /// argument where that is NULL (MariaDB's LONG(1), never NULL).
+    Truth,
     If,
     /// NULLIF(a, b), strings compared in the collation they meet in.
     NullIf(Collation),
@@ -134,6 +137,10 @@ pub(crate) enum Func {
     UtcDate,
     /// UNIX_TIMESTAMP() of the statement's start.
     UnixTimestamp,
+    /// UNIX_TIMESTAMP(c) of a stored TIMESTAMP column `c` (a time of the
+    /// server's zone, read as stored): its instant's seconds, 0 for its
+    /// zero value (MariaDB keeps 0 for it).
+    UnixTimestampOfStored,
     /// `@name` in a statement that assigns variables (arguments: the name,
     /// its value when compiled, which gives the type).
     UserVariable,
@@ -157,6 +164,13 @@ pub(crate) enum Func {
     /// The inverse of [`BytesAsChars`](Func::BytesAsChars): each character
     /// of the result back to its byte.
     CharsAsBytes,
+    /// A stored TIMESTAMP column's value (a time of the server's zone) as
+    /// a time of the session's zone, where the two differ.
+    FromStoredTimestamp(clock::Zone),
+    /// A value given to a TIMESTAMP column, read in the session's zone,
+    /// as the column keeps it (a time of the server's zone); a value that
+    /// is no datetime goes on as it is, for the column to refuse.
+    ToStoredTimestamp(clock::Zone),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -361,6 +375,10 @@ pub(crate) struct ScopeColumn {
     /// table's or a union's column): a select item that is the column
     /// shows it so on the wire (type, character set, flags, origin).
     pub origin: Option<std::sync::Arc<crate::result::Column>>,
+    /// A stored TIMESTAMP column of a table: its values are times of the
+    /// server's zone, read through [`Func::FromStoredTimestamp`] by a
+    /// session of another zone.
+    pub stored_timestamp: bool,
 }
 
 /// Session facts some functions return.
@@ -379,6 +397,10 @@ pub(crate) struct SessionFacts {
     /// `@`; a plan reads them as constants and is made again when one
     /// changes (the session's facts version).
     pub user_variables: std::collections::HashMap<String, Value>,
+    /// `time_zone`: the zone NOW() shows and TIMESTAMP columns are read
+    /// and written in (a plan holds it, and is made again when it
+    /// changes).
+    pub time_zone: clock::Zone,
 }
 
 impl SessionFacts {
@@ -1191,7 +1213,6 @@ impl Compiler<'_> {
         })
     }
 
-    /// A column of this block, else of a block around it (a parameter).
     /// `x IS [NOT] TRUE/FALSE`: `x op 0`, or `unknown` when x is NULL.
     fn truth_test(&mut self, x: &ast::Expr, op: CmpOp, unknown: i64) -> Result<Expr> {
         let x = self.compile(x)?;
@@ -1202,23 +1223,56 @@ impl Compiler<'_> {
             Collation::default(),
         );
         Ok(Expr::Func(
-            Func::Coalesce,
+            Func::Truth,
             vec![test, Expr::Lit(Value::Int(unknown))],
         ))
     }
 
+    /// A column of this block, else of a block around it (a parameter).
     fn resolve(&mut self, table: Option<&str>, name: &str) -> Result<Expr> {
-        match self.column(table, name) {
-            Ok(i) => Ok(Expr::Col(i)),
+        let (column, stored_timestamp) = match self.column(table, name) {
+            Ok(i) => return Ok(self.column_ref(i)),
             Err(e) if e.code == 1054 => match self
                 .planner
                 .as_mut()
                 .and_then(|p| p.outer_column(table, name))
             {
-                Some(p) => Ok(Expr::Param(p?)),
-                None => Err(e),
+                Some(p) => {
+                    let (p, stored_timestamp) = p?;
+                    (Expr::Param(p), stored_timestamp)
+                }
+                None => return Err(e),
             },
-            Err(e) => Err(e),
+            Err(e) => return Err(e),
+        };
+        Ok(self.in_session_zone(column, stored_timestamp))
+    }
+
+    /// The stored TIMESTAMP column `e` reads, if it is one (as stored, or
+    /// in the session's zone).
+    fn stored_timestamp<'e>(&self, e: &'e Expr) -> Option<&'e Expr> {
+        match e.without_zone() {
+            x @ Expr::Col(i) if self.scope.get(*i).is_some_and(|c| c.stored_timestamp) => Some(x),
+            // A column of a block around this one, converted to the zone.
+            x @ Expr::Param(_) if !std::ptr::eq(x, e) => Some(x),
+            _ => None,
+        }
+    }
+
+    /// Scope column `i` as expressions read it: a stored TIMESTAMP in the
+    /// session's zone.
+    pub(crate) fn column_ref(&self, i: usize) -> Expr {
+        self.in_session_zone(Expr::Col(i), self.scope[i].stored_timestamp)
+    }
+
+    /// `column`, a stored TIMESTAMP's value where `stored_timestamp`, as a
+    /// time of the session's zone.
+    fn in_session_zone(&self, column: Expr, stored_timestamp: bool) -> Expr {
+        match self.facts.time_zone.for_timestamps() {
+            Some(zone) if stored_timestamp => {
+                Expr::Func(Func::FromStoredTimestamp(zone), vec![column])
+            }
+            _ => column,
         }
     }
 
@@ -1605,6 +1659,10 @@ impl Compiler<'_> {
             "CURDATE" | "CURRENT_DATE" => (Func::CurDate, 0..=0),
             "UTC_DATE" => (Func::UtcDate, 0..=0),
             "UNIX_TIMESTAMP" if a.is_empty() => (Func::UnixTimestamp, 0..=0),
+            "UNIX_TIMESTAMP" if a.len() == 1 && self.stored_timestamp(&a[0]).is_some() => {
+                let stored = self.stored_timestamp(&a[0]).cloned().expect("a column");
+                return Ok(Expr::Func(Func::UnixTimestampOfStored, vec![stored]));
+            }
             // TIMESTAMP(x[, t]): x as a DATETIME (its fraction's digits
             // for a literal), t added.
             "TIMESTAMP" => {
@@ -1929,6 +1987,15 @@ pub(crate) fn order_keyed(e: Expr, kind: ColumnKind, scope: &[ScopeColumn]) -> E
 }
 
 impl Expr {
+    /// A stored TIMESTAMP column without the conversion to the session's
+    /// zone the compiler put on it (a column read as it is stored).
+    pub(crate) fn without_zone(&self) -> &Expr {
+        match self {
+            Expr::Func(Func::FromStoredTimestamp(_), args) => &args[0],
+            other => other,
+        }
+    }
+
     /// A sort key without the collation mark [`sort_keyed`] put on it.
     pub(crate) fn unmarked(&self) -> &Expr {
         match self {
@@ -1937,11 +2004,17 @@ impl Expr {
         }
     }
 
-    /// The value given to a column of type `t`: a `0x` literal is a number
-    /// to a numeric column (MariaDB stores `0x41` in an INT as 65).
-    pub(crate) fn stored_in(self, t: &lineardb_table::DataType) -> Expr {
+    /// The value given to a column of type `t` by a session in `zone`: a
+    /// `0x` literal is a number to a numeric column (MariaDB stores `0x41`
+    /// in an INT as 65); a time of the session's zone is a TIMESTAMP's
+    /// stored time of the server's zone.
+    pub(crate) fn stored_in(self, t: &lineardb_table::DataType, zone: clock::Zone) -> Expr {
         use lineardb_table::DataType as T;
         match t {
+            T::Timestamp => match zone.for_timestamps() {
+                Some(zone) => Expr::Func(Func::ToStoredTimestamp(zone), vec![self]),
+                None => self,
+            },
             T::Decimal { .. } | T::Double | T::Float => self.hex_hybrid_as_number(),
             t if t.is_integer() => self.hex_hybrid_as_number(),
             _ => self,
@@ -2102,13 +2175,11 @@ fn constant_for(kind: ColumnKind, v: Value) -> Value {
         ColumnKind::Date | ColumnKind::DateTime => {
             // A datetime with its time and fraction; a date when it has no
             // time of day (a DATE column then compares as a date).
-            let text = String::from_utf8_lossy(b);
-            match lineardb_table::types::parse_datetime(&text) {
-                Some(t) if kind == ColumnKind::Date && t % MICROS_PER_DAY == 0 => {
-                    Value::Date(t.div_euclid(MICROS_PER_DAY) as i32)
-                }
-                Some(t) => Value::DateTime(t),
-                None => parse_date(&text).map_or(v, Value::Date),
+            let t = compared_as_datetime(&String::from_utf8_lossy(b));
+            if kind == ColumnKind::Date && t % MICROS_PER_DAY == 0 {
+                Value::Date(t.div_euclid(MICROS_PER_DAY) as i32)
+            } else {
+                Value::DateTime(t)
             }
         }
         ColumnKind::Time => time_text(b).map_or(v, Value::Time),
@@ -2197,6 +2268,24 @@ pub(crate) fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     }
 }
 
+/// A string compared with a date or datetime, read as one as MariaDB reads
+/// it there: with its warning for text after the date (cut off) or for
+/// what is no date, which compares as the zero date.
+fn compared_as_datetime(text: &str) -> i64 {
+    use lineardb_table::temporal_text::TextFit;
+    let read = lineardb_table::temporal_text::read_datetime(text);
+    let (code, word) = match read {
+        Some(t) if t.fit == TextFit::Whole => return t.micros,
+        Some(t) if t.fit == TextFit::ExtraDigits => {
+            (warnings::TRUNCATED | warnings::NOTE_LEVEL, "datetime")
+        }
+        Some(t) if !t.has_time => (warnings::TRUNCATED, "date"),
+        _ => (warnings::TRUNCATED, "datetime"),
+    };
+    warnings::raise(code, &format!("Truncated incorrect {word} value: '{text}'"));
+    read.map_or(lineardb_table::types::ZERO_DATETIME, |t| t.micros)
+}
+
 /// SQL comparison, strings in `collation`; `None` if either side is NULL.
 pub(crate) fn compare(a: &Value, b: &Value, collation: Collation) -> Option<Ordering> {
     match (a, b) {
@@ -2212,11 +2301,7 @@ pub(crate) fn compare(a: &Value, b: &Value, collation: Collation) -> Option<Orde
                 Value::DateTime(t) => Some(*t),
                 _ => None,
             };
-            let Some(other) = lineardb_table::types::parse_datetime(&text).or_else(|| {
-                parse_date(&text).map(|d| d as i64 * lineardb_table::types::MICROS_PER_DAY)
-            }) else {
-                return a.sql_cmp(b);
-            };
+            let other = compared_as_datetime(&text);
             match (micros(a), micros(b)) {
                 (Some(x), None) => Some(x.cmp(&other)),
                 (None, Some(y)) => Some(other.cmp(&y)),
@@ -2464,29 +2549,29 @@ fn add_interval(base: &Value, unit: IntervalUnit, n: i64) -> Value {
             t.rem_euclid(MICROS_PER_DAY),
             false,
         ),
-        Value::Bytes(b) => {
-            let s = String::from_utf8_lossy(b);
-            // A text with a time of day stays a DATETIME ('2020-01-01
-            // 00:00:00' plus a day is '2020-01-02 00:00:00').
-            let with_time = s.trim().contains([' ', 'T']);
-            if let Some(d) = parse_date(&s).filter(|_| !with_time) {
-                (d, 0, true)
-            } else if let Some(t) = lineardb_table::types::parse_datetime(&s) {
-                (
-                    t.div_euclid(MICROS_PER_DAY) as i32,
-                    t.rem_euclid(MICROS_PER_DAY),
-                    false,
-                )
-            } else {
-                return Value::Null;
+        // A text or number with a time of day stays a DATETIME
+        // ('2020-01-01 00:00:00' plus a day is '2020-01-02 00:00:00').
+        Value::Bytes(_) | Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_) => {
+            match crate::function::arguments::read_temporal(base) {
+                Some(t) => (
+                    t.micros.div_euclid(MICROS_PER_DAY) as i32,
+                    t.micros.rem_euclid(MICROS_PER_DAY),
+                    !t.has_time,
+                ),
+                None => return Value::Null,
             }
         }
         _ => return Value::Null,
     };
     // The zero date is no point in time: nothing is added to it.
     if days == lineardb_table::types::ZERO_DATE {
-        let text = base.to_text().unwrap_or_default();
-        warnings::incorrect_datetime(&text);
+        // (A number's zero is shown as a datetime.)
+        let shown = if was_date && matches!(base, Value::Bytes(_) | Value::Date(_)) {
+            Value::Date(days)
+        } else {
+            Value::DateTime(micros(days) + time)
+        };
+        warnings::incorrect_datetime(&shown.to_text().unwrap_or_default());
         return Value::Null;
     }
     let months = match unit {
@@ -2603,13 +2688,10 @@ impl Expr {
             }
             Expr::Not(a) => bool_value(truth_of(&a.eval(row, env)?).map(|b| !b)),
             Expr::Neg(a) => match a.eval(row, env)? {
-                // A DOUBLE's sign flips (zero's too: -0, as MariaDB shows it).
+                // A DOUBLE's sign flips.
                 Value::Double(f) => Value::Double(-f),
-                // A string reads as a DOUBLE (0 as -0).
-                v @ Value::Bytes(_) => match arith(ArithOp::Sub, &Value::Double(0.0), &v)? {
-                    Value::Double(0.0) => Value::Double(-0.0),
-                    r => r,
-                },
+                // A string reads as a DOUBLE.
+                v @ Value::Bytes(_) => arith(ArithOp::Sub, &Value::Double(0.0), &v)?,
                 v => arith(ArithOp::Sub, &Value::Int(0), &v)?,
             },
             Expr::IsNull(a, negated) => {
@@ -2727,14 +2809,30 @@ impl Expr {
         };
         let time_of_day = |micros: i64| Value::Time(digits(micros).rem_euclid(MICROS_PER_DAY));
         Ok(match f {
-            Func::Now => Value::DateTime(digits(clock::local(clock::statement_utc()))),
-            Func::SysDate => Value::DateTime(digits(clock::local(clock::now_utc()))),
-            Func::CurDate => day(clock::local(clock::statement_utc())),
-            Func::CurTime => time_of_day(clock::local(clock::statement_utc())),
+            Func::Now => Value::DateTime(digits(clock::session_local(clock::statement_utc()))),
+            Func::SysDate => Value::DateTime(digits(clock::session_local(clock::now_utc()))),
+            Func::CurDate => day(clock::session_local(clock::statement_utc())),
+            Func::CurTime => time_of_day(clock::session_local(clock::statement_utc())),
             Func::UtcTime => time_of_day(clock::statement_utc()),
             Func::UtcTimestamp => Value::DateTime(digits(clock::statement_utc())),
             Func::UtcDate => day(clock::statement_utc()),
             Func::UnixTimestamp => Value::Int(clock::statement_utc().div_euclid(1_000_000)),
+            Func::UnixTimestampOfStored => match v0()? {
+                Value::DateTime(lineardb_table::types::ZERO_DATETIME) => Value::Int(0),
+                Value::DateTime(t) => Value::Int(clock::utc_of_local(t).div_euclid(1_000_000)),
+                _ => Value::Null,
+            },
+            Func::FromStoredTimestamp(zone) => match v0()? {
+                Value::DateTime(t) => Value::DateTime(zone.read_stored(t)),
+                other => other,
+            },
+            Func::ToStoredTimestamp(zone) => {
+                let v = v0()?;
+                match lineardb_table::DataType::DateTime.coerce(v.clone(), "") {
+                    Ok(Value::DateTime(t)) => Value::DateTime(zone.write_stored(t)),
+                    _ => v,
+                }
+            }
             Func::Builtin(b) => {
                 let values = args
                     .iter()
@@ -2959,7 +3057,7 @@ impl Expr {
                     v => v,
                 }
             }
-            Func::Coalesce => {
+            Func::Coalesce | Func::Truth => {
                 for a in args {
                     let v = a.eval(row, env)?;
                     if !v.is_null() {
@@ -3002,15 +3100,10 @@ impl Expr {
                 }
             }
             Func::Year | Func::Month | Func::Day => {
-                let d = match v0()? {
-                    Value::Date(d) => d,
-                    Value::DateTime(t) => t.div_euclid(MICROS_PER_DAY) as i32,
-                    Value::Bytes(b) => match parse_date(&String::from_utf8_lossy(&b)) {
-                        Some(d) => d,
-                        None => return Ok(Value::Null),
-                    },
-                    _ => return Ok(Value::Null),
+                let Some(t) = crate::function::arguments::datetime_or_zero(&v0()?) else {
+                    return Ok(Value::Null);
                 };
+                let d = t.div_euclid(MICROS_PER_DAY) as i32;
                 let (y, m, dd) = civil_from_days(d);
                 Value::Int(match f {
                     Func::Year => y as i64,
@@ -3052,10 +3145,15 @@ impl Expr {
                 | Func::Month
                 | Func::Day
                 | Func::Sleep
-                | Func::UnixTimestamp => ColumnKind::Int,
+                | Func::UnixTimestamp
+                | Func::UnixTimestampOfStored => ColumnKind::Int,
                 Func::GiveLastInsertId | Func::LastInsertId => ColumnKind::UInt,
                 Func::RowCount => ColumnKind::Int,
-                Func::Now | Func::SysDate | Func::UtcTimestamp => ColumnKind::DateTime,
+                Func::Now
+                | Func::SysDate
+                | Func::UtcTimestamp
+                | Func::FromStoredTimestamp(_)
+                | Func::ToStoredTimestamp(_) => ColumnKind::DateTime,
                 Func::CurDate | Func::UtcDate => ColumnKind::Date,
                 Func::CurTime | Func::UtcTime => ColumnKind::Time,
                 Func::Upper | Func::Lower | Func::Concat | Func::Repeat | Func::Substring => {
@@ -3078,7 +3176,7 @@ impl Expr {
                     ColumnKind::Decimal { .. } => ColumnKind::Decimal { scale: 0 },
                     k => k,
                 },
-                Func::AsInteger => ColumnKind::Int,
+                Func::AsInteger | Func::Truth => ColumnKind::Int,
                 Func::Coalesce => args
                     .iter()
                     .filter(|a| !matches!(a, Expr::Lit(Value::Null)))
@@ -3385,19 +3483,11 @@ fn cast_value(v: Value, t: CastType) -> Value {
             let as_time = match &v {
                 Value::Date(d) => Some(*d as i64 * MICROS_PER_DAY),
                 Value::DateTime(t) => Some(*t),
-                other => {
-                    let text = other.to_text().unwrap_or_default();
-                    lineardb_table::types::parse_datetime(&text)
-                        .or_else(|| parse_date(&text).map(|d| d as i64 * MICROS_PER_DAY))
-                }
+                Value::Null => None,
+                other => crate::function::arguments::read_temporal(other).map(|t| t.micros),
             };
             match (as_time, t) {
-                (None, _) => {
-                    if let Value::Bytes(b) = &v {
-                        warnings::incorrect_datetime(&String::from_utf8_lossy(b));
-                    }
-                    Value::Null
-                }
+                (None, _) => Value::Null,
                 (Some(m), CastType::Date) => Value::Date(m.div_euclid(MICROS_PER_DAY) as i32),
                 // DATETIME(n) drops the fraction past n digits.
                 (Some(m), CastType::DateTime(fsp)) => {

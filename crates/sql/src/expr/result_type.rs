@@ -505,11 +505,12 @@ fn common(all: Vec<Column>, nulls: NullsJoin) -> Column {
     }
 }
 
-/// Integers (and NULLs) meeting in one column, as MariaDB 10.11.14 joins
+/// Integers (and NULLs) meeting in one column, as MariaDB 10.11.19 joins
 /// them: all signed or all unsigned, the widest one's type (a stored
-/// TINYINT, SMALLINT or MEDIUMINT stays one) at the longest length; signed
-/// with unsigned, a DECIMAL of the most digits. A NULL is the narrowest
-/// signed integer, of no digits.
+/// TINYINT, SMALLINT or MEDIUMINT stays one) at the most digits, and one
+/// for a sign where they are signed (a literal `1`, one character alone,
+/// takes two); signed with unsigned, a DECIMAL of the most digits. A NULL
+/// is the narrowest signed integer, of no digits.
 fn integer_join(parts: &[Column], nullable: bool) -> Column {
     // 0 NULL, 1 TINYINT … 5 BIGINT.
     let rank = |c: &Column| {
@@ -530,7 +531,13 @@ fn integer_join(parts: &[Column], nullable: bool) -> Column {
         let most = parts.iter().map(digits).max().unwrap_or(1);
         return decimal(most, 0, nullable);
     }
-    let length = parts.iter().map(chars).max().unwrap_or(0);
+    // The most digits, and one for a sign where there is one.
+    let signed_length = |c: &Column| chars(c) + u32::from(c.unsigned_length || is_null(c));
+    let length = if all_unsigned {
+        parts.iter().map(chars).max().unwrap_or(0)
+    } else {
+        parts.iter().map(signed_length).max().unwrap_or(0)
+    };
     let Some(widest) = parts.iter().max_by_key(|c| rank(c)) else {
         return literal(&Value::Null);
     };
@@ -680,6 +687,9 @@ impl Describer<'_> {
         };
         let any_nullable = || described.iter().any(|c| c.nullable);
         match f {
+            // A TIMESTAMP column read or written in the session's zone is
+            // the column on the wire.
+            Func::FromStoredTimestamp(_) | Func::ToStoredTimestamp(_) => first(),
             Func::Length | Func::CharLength => long(10, false, any_nullable()),
             Func::Upper | Func::Lower => {
                 let a = first();
@@ -761,6 +771,8 @@ impl Describer<'_> {
                 }
             }
             Func::AsInteger => first(),
+            Func::Truth => long(1, false, false),
+            Func::UnixTimestampOfStored => longlong(17, false, true),
             Func::Coalesce => {
                 let all_nullable = described.iter().all(|c| c.nullable);
                 let kept = self.stored_integers(args, described);
@@ -1091,7 +1103,10 @@ fn literal(v: &Value) -> Column {
             length: 0,
             ..Column::expr("", ColumnKind::TEXT)
         },
-        Value::Int(_) => int(literal_length(v), false, false),
+        Value::Int(n) => Column {
+            unsigned_length: *n >= 0,
+            ..int(literal_length(v), false, false)
+        },
         Value::UInt(_) => int(literal_length(v), true, false),
         Value::Decimal(d) => {
             let digits = d.to_string().trim_start_matches('-').replace('.', "");

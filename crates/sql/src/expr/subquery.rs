@@ -114,7 +114,7 @@ pub(crate) trait SubqueryPlanner {
     ) -> Result<PlannedSubquery>;
     /// An outer block's column `table.name` as the parameter it is to
     /// this block; `None` if no outer block has it.
-    fn outer_column(&mut self, table: Option<&str>, name: &str) -> Option<Result<usize>>;
+    fn outer_column(&mut self, table: Option<&str>, name: &str) -> Option<Result<(usize, bool)>>;
 }
 
 /// What [`SubqueryPlanner::plan_subquery`] returns.

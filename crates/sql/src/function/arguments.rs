@@ -1,7 +1,9 @@
 //! Arguments as the functions read them: in numeric, text, date and time
 //! context, converted as MariaDB converts them.
+use crate::expr::warnings;
+use lineardb_table::temporal_text::{read_datetime, TextFit, TextTime};
 use lineardb_table::types::{
-    civil_from_days, parse_datetime, parse_time, time_from_number, MICROS_PER_DAY, ZERO_DATE,
+    civil_from_days, parse_time, temporal_of_number, time_from_number, MICROS_PER_DAY, ZERO_DATE,
 };
 use lineardb_table::Value;
 
@@ -199,28 +201,61 @@ pub(crate) fn datetime_or_zero(v: &Value) -> Option<i64> {
     match v {
         Value::Date(d) => Some(*d as i64 * MICROS_PER_DAY),
         Value::DateTime(t) => Some(*t),
-        Value::Bytes(b) => parse_datetime(std::str::from_utf8(b).ok()?),
-        Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_) => {
-            let n = int_of(v)?;
-            let digits = n.to_string();
-            let text = match digits.len() {
-                8 => format!("{}-{}-{}", &digits[..4], &digits[4..6], &digits[6..]),
-                14 => format!(
-                    "{}-{}-{} {}:{}:{}",
-                    &digits[..4],
-                    &digits[4..6],
-                    &digits[6..8],
-                    &digits[8..10],
-                    &digits[10..12],
-                    &digits[12..]
-                ),
-                _ => return None,
-            };
-            parse_datetime(&text)
-        }
         // A TIME is not a point in time (MariaDB adds it to today).
         Value::Null | Value::Time(_) => None,
+        other => read_temporal(other).map(|t| t.micros),
     }
+}
+
+/// Text or a number read as a date or datetime where one is wanted, as
+/// MariaDB reads it: with its warning 1292 for what is no date
+/// ("Incorrect datetime value"), for text after a date, which is cut off
+/// (the date kept), and a note for digits of a second past the sixth.
+pub(crate) fn read_temporal(v: &Value) -> Option<TextTime> {
+    let read = match v {
+        Value::Bytes(b) => {
+            let text = String::from_utf8_lossy(b);
+            let read = read_datetime(&text);
+            if let Some(t) = read {
+                let word = if t.has_time { "datetime" } else { "date" };
+                let note = match t.fit {
+                    TextFit::Whole => None,
+                    TextFit::ExtraDigits => Some(warnings::TRUNCATED | warnings::NOTE_LEVEL),
+                    TextFit::Truncated => Some(warnings::TRUNCATED),
+                };
+                if let Some(code) = note {
+                    warnings::raise(code, &format!("Truncated incorrect {word} value: '{text}'"));
+                }
+            }
+            read
+        }
+        Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_) => {
+            let read = temporal_of_number(v);
+            if read.is_some_and(|t| t.fit == TextFit::Truncated) {
+                let shown = v.to_text().unwrap_or_default();
+                warnings::raise(
+                    warnings::TRUNCATED | warnings::NOTE_LEVEL,
+                    &format!("Truncated incorrect date value: '{shown}'"),
+                );
+            }
+            read
+        }
+        Value::Date(d) => Some(TextTime {
+            micros: *d as i64 * MICROS_PER_DAY,
+            has_time: false,
+            fit: TextFit::Whole,
+        }),
+        Value::DateTime(t) => Some(TextTime {
+            micros: *t,
+            has_time: true,
+            fit: TextFit::Whole,
+        }),
+        Value::Null | Value::Time(_) => return None,
+    };
+    if read.is_none() {
+        warnings::incorrect_datetime(&v.to_text().unwrap_or_default());
+    }
+    read
 }
 
 /// Days since 1970-01-01 of a value read as a date.

@@ -657,7 +657,7 @@ fn from_unixtime_kind(k: &[ColumnKind]) -> ColumnKind {
     }
 }
 
-/// FROM_UNIXTIME(seconds[, format]): in the server's time zone.
+/// FROM_UNIXTIME(seconds[, format]): in the session's time zone.
 fn from_unixtime(a: &[Value]) -> Result<Value> {
     let Some(secs) = float_of(&a[0]) else {
         return Ok(Value::Null);
@@ -665,7 +665,7 @@ fn from_unixtime(a: &[Value]) -> Result<Value> {
     if !(0.0..=32_536_771_199.0).contains(&secs) {
         return Ok(Value::Null);
     }
-    let local = clock::local((secs * 1e6).round() as i64);
+    let local = clock::session_local((secs * 1e6).round() as i64);
     let local = clock::whole_seconds(local)
         + if secs.fract() == 0.0 {
             0
@@ -699,15 +699,17 @@ fn convert_tz(a: &[Value]) -> Result<Value> {
     }))
 }
 
-/// UNIX_TIMESTAMP(d): seconds since the epoch of `d` in the server's time
-/// zone (whole seconds); 0 before 1970.
+/// UNIX_TIMESTAMP(d): seconds since the epoch of `d` in the session's
+/// time zone (whole seconds); NULL before 1970 and past 2038-01-19
+/// 03:14:07 UTC.
 fn unix_timestamp(a: &[Value]) -> Result<Value> {
     let Some(local) = datetime_of(&a[0]) else {
         return Ok(Value::Null);
     };
-    let utc = clock::utc_of_local(local);
-    if utc < 0 {
-        return Ok(Value::Int(0));
+    let utc = clock::utc_of_session_local(local);
+    // NULL outside what a TIMESTAMP holds, as MariaDB.
+    if !(0..=i64::from(i32::MAX) * 1_000_000 + 999_999).contains(&utc) {
+        return Ok(Value::Null);
     }
     Ok(Value::Int(utc / 1_000_000))
 }

@@ -1,7 +1,7 @@
 //! Access-path choice: the key predicate a WHERE clause gives each index,
 //! and the index a table source reads.
 use crate::error::{Result, SqlError};
-use crate::expr::{conjuncts, CmpOp, Expr};
+use crate::expr::{clock, conjuncts, CmpOp, Expr, Func};
 use crate::planner::plan::{Access, KeyPredicate, Path, RangeAlt, TableSource};
 use lineardb_table::{Collation, Table, TableDef};
 use sqlparser::ast;
@@ -11,11 +11,18 @@ use sqlparser::ast;
 /// `keyed_in` takes ranges only from comparisons in that collation (a key
 /// of another collation would miss rows that compare equal).
 fn ranges_on(e: &Expr, col: usize, keyed_in: Option<Collation>) -> Option<Vec<RangeAlt>> {
-    let is_col = |x: &Expr| matches!(x, Expr::Col(c) if *c == col);
+    let is_col = |x: &Expr| read_as(x, col).is_some();
     let keyed = |c: &Collation| keyed_in.is_none_or(|k| k == *c);
+    // A bound as the key holds it: a time of the session's zone as a
+    // stored TIMESTAMP (a time of the server's).
+    let zone = zone_of_conjunct(e, col);
+    let bound = |v: &Expr| match zone {
+        Some(z) => Expr::Func(Func::ToStoredTimestamp(z), vec![v.clone()]),
+        None => v.clone(),
+    };
     match e {
         Expr::Cmp(op, a, b, c) if is_col(a) && b.is_constant() && keyed(c) => {
-            range_for(*op, (**b).clone())
+            range_for(*op, bound(b))
         }
         Expr::Cmp(op, a, b, c) if is_col(b) && a.is_constant() && keyed(c) => {
             let flipped = match op {
@@ -25,22 +32,19 @@ fn ranges_on(e: &Expr, col: usize, keyed_in: Option<Collation>) -> Option<Vec<Ra
                 CmpOp::Ge => CmpOp::Le,
                 o => *o,
             };
-            range_for(flipped, (**a).clone())
+            range_for(flipped, bound(a))
         }
         Expr::Between(x, lo, hi, false, c)
             if is_col(x) && lo.is_constant() && hi.is_constant() && keyed(c) =>
         {
-            Some(vec![(
-                Some(((**lo).clone(), true)),
-                Some(((**hi).clone(), true)),
-            )])
+            Some(vec![(Some((bound(lo), true)), Some((bound(hi), true)))])
         }
         Expr::InList(x, list, false, c)
             if is_col(x) && list.iter().all(Expr::is_constant) && keyed(c) =>
         {
             Some(
                 list.iter()
-                    .map(|v| (Some((v.clone(), true)), Some((v.clone(), true))))
+                    .map(|v| (Some((bound(v), true)), Some((bound(v), true))))
                     .collect(),
             )
         }
@@ -51,6 +55,40 @@ fn ranges_on(e: &Expr, col: usize, keyed_in: Option<Collation>) -> Option<Vec<Ra
         }
         _ => None,
     }
+}
+
+/// How `x` reads key column `col`: `Some(None)` as it is stored,
+/// `Some(Some(zone))` as a stored TIMESTAMP read in a session's `zone`
+/// where that is an exact shift of the stored times (the server's zone has
+/// one offset all year), so that its ranges are ranges of the key; None
+/// if `x` is not the column.
+fn read_as(x: &Expr, col: usize) -> Option<Option<clock::Zone>> {
+    match x {
+        Expr::Col(c) if *c == col => Some(None),
+        Expr::Func(Func::FromStoredTimestamp(zone), args)
+            if matches!(args[0], Expr::Col(c) if c == col) && clock::server_zone_is_fixed() =>
+        {
+            Some(Some(*zone))
+        }
+        _ => None,
+    }
+}
+
+/// The session zone in which conjunct `e` reads column `col` (a stored
+/// TIMESTAMP converted), if it does.
+fn zone_of_conjunct(e: &Expr, col: usize) -> Option<clock::Zone> {
+    match e {
+        Expr::Cmp(_, a, b, _) => read_as(a, col).or(read_as(b, col)).flatten(),
+        Expr::Between(x, ..) | Expr::InList(x, ..) => read_as(x, col).flatten(),
+        _ => None,
+    }
+}
+
+/// Whether conjunct `e` reads a stored TIMESTAMP in a session's zone: its
+/// key range comes through a conversion of its bounds, and the conjunct is
+/// still checked on each row.
+fn reads_in_zone(e: &Expr) -> bool {
+    e.any(&|x| matches!(x, Expr::Func(Func::FromStoredTimestamp(_), _)))
 }
 
 fn range_for(op: CmpOp, v: Expr) -> Option<Vec<RangeAlt>> {
@@ -219,13 +257,13 @@ pub(crate) fn choose_access(
         let key_cols = columns_of(choice);
         let implied: Vec<usize> = used
             .iter()
-            .filter(|&&(pos, _)| {
+            .filter(|&&(pos, conjunct)| {
                 let alts = if pos < kp.eq.len() {
                     Vec::new() // an equality: bounded on both sides
                 } else {
                     kp.ranges.clone()
                 };
-                implied_by_range(table, key_cols[pos], &alts)
+                implied_by_range(table, key_cols[pos], &alts) && !reads_in_zone(parts[conjunct])
             })
             .map(|&(_, conjunct)| conjunct)
             .collect();

@@ -57,6 +57,7 @@ impl Planner<'_> {
                 let scope = scope
                     .iter()
                     .map(|(name, kind)| ScopeColumn {
+                        stored_timestamp: false,
                         name: name.clone(),
                         table: alias.clone(),
                         kind: *kind,

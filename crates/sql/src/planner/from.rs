@@ -189,6 +189,7 @@ impl Planner<'_> {
                             .columns()
                             .iter()
                             .map(|(c, kind)| ScopeColumn {
+                                stored_timestamp: false,
                                 name: c.to_string(),
                                 table: alias.clone(),
                                 kind: *kind,
@@ -215,6 +216,7 @@ impl Planner<'_> {
                             .columns
                             .iter()
                             .map(|c| ScopeColumn {
+                                stored_timestamp: false,
                                 name: c.name.to_string(),
                                 table: alias.clone(),
                                 kind: ColumnKind::of(c.data_type),
@@ -363,6 +365,7 @@ impl Planner<'_> {
                 ));
             }
             scope.push(ScopeColumn {
+                stored_timestamp: false,
                 name: c.name.clone(),
                 table: alias.clone(),
                 kind: c.kind,

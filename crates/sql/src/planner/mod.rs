@@ -255,7 +255,7 @@ impl SubqueryPlanner for Planner<'_> {
         })
     }
 
-    fn outer_column(&mut self, table: Option<&str>, name: &str) -> Option<Result<usize>> {
+    fn outer_column(&mut self, table: Option<&str>, name: &str) -> Option<Result<(usize, bool)>> {
         for block in self.outer.iter().rev() {
             let mut found = None;
             for (i, c) in block.scope.iter().enumerate() {
@@ -270,13 +270,13 @@ impl SubqueryPlanner for Planner<'_> {
                             format!("Column '{name}' in where clause is ambiguous"),
                         )));
                     }
-                    found = Some(block.base + i);
+                    found = Some((block.base + i, c.stored_timestamp));
                 }
             }
-            if let Some(p) = found {
+            if let Some((p, stored_timestamp)) = found {
                 self.outer_used = Some(self.outer_used.map_or(p, |u| u.min(p)));
                 self.outer_refs.push(p);
-                return Some(Ok(p));
+                return Some(Ok((p, stored_timestamp)));
             }
         }
         None

@@ -162,6 +162,7 @@ impl Planner<'_> {
             .columns()
             .iter()
             .map(|c| ScopeColumn {
+                stored_timestamp: false,
                 name: c.name.clone(),
                 table: alias.clone(),
                 kind: c.kind,

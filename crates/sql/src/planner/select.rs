@@ -57,7 +57,11 @@ fn check_full_group_by(
     scope: &[ScopeColumn],
     database_of: &dyn Fn(usize) -> Option<String>,
 ) -> Result<()> {
-    let grouped = |x: &Expr| group_by.iter().any(|g| g.unmarked() == x);
+    let grouped = |x: &Expr| {
+        group_by
+            .iter()
+            .any(|g| g.unmarked().without_zone() == x.without_zone())
+    };
     for x in projection.iter().filter(|x| !grouped(x)) {
         let mut outside = None;
         x.columns(&mut |i| {
@@ -181,7 +185,7 @@ impl Planner<'_> {
                         return Err(SqlError::new(1096, "HY000", "No tables used"));
                     }
                     for (i, s) in scope.iter().enumerate().filter(|(_, s)| !s.hidden) {
-                        projection.push(Expr::Col(i));
+                        projection.push(c.column_ref(i));
                         names.push(s.name.clone());
                         origins.push(Some(i));
                     }
@@ -200,7 +204,7 @@ impl Planner<'_> {
                     for (i, s) in scope.iter().enumerate() {
                         if s.table.eq_ignore_ascii_case(&table) {
                             any = true;
-                            projection.push(Expr::Col(i));
+                            projection.push(c.column_ref(i));
                             names.push(s.name.clone());
                             origins.push(Some(i));
                         }

@@ -20,6 +20,7 @@ impl Planner<'_> {
         let scope: Vec<ScopeColumn> = columns
             .iter()
             .map(|c| ScopeColumn {
+                stored_timestamp: false,
                 name: c.name.clone(),
                 table: String::new(),
                 kind: c.kind,

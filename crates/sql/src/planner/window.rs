@@ -31,6 +31,7 @@ pub(super) fn window_plan(
         .collect();
     // The stage row's columns as a scope, for the kinds of what reads it.
     let column = |kind: ColumnKind| ScopeColumn {
+        stored_timestamp: false,
         name: String::new(),
         table: String::new(),
         kind,

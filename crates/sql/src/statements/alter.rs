@@ -6,7 +6,6 @@
 //! primary key) rebuild the table (`Engine::rebuild_table`), with its
 //! indexes, writers held off meanwhile.
 use super::alter_columns::{duplicate_column, Reshape, RowConverter};
-use super::auto_timestamp::statement_now;
 use super::check_constraints::{enforce, CheckSpec, CompiledChecks};
 use super::ddl::{
     column_def, column_default, current_timestamp_digits, descending_parts, ident_list,
@@ -482,7 +481,6 @@ impl Session {
             def: &def,
             sources: &r.sources,
             strict: self.strict_mode(),
-            now: statement_now(6),
             next_auto: def.auto_increment_start.max(1),
             checks: conditions,
             warnings: Vec::new(),

@@ -186,8 +186,6 @@ pub(super) struct RowConverter<'a> {
     pub def: &'a TableDef,
     pub sources: &'a [Option<usize>],
     pub strict: bool,
-    /// The statement's time, for added DEFAULT CURRENT_TIMESTAMP columns.
-    pub now: Value,
     /// The next value of an added AUTO_INCREMENT column.
     pub next_auto: u64,
     /// The new table's CHECK constraints, each converted row must meet.
@@ -219,10 +217,7 @@ impl RowConverter<'_> {
         }
         Ok(match &column.default {
             ColumnDefault::Literal(text) => column.literal_value(text),
-            ColumnDefault::CurrentTimestamp => match self.now {
-                Value::DateTime(t) => Value::DateTime(crate::expr::clock::to_digits(t, column.fsp)),
-                ref other => other.clone(),
-            },
+            ColumnDefault::CurrentTimestamp => super::auto_timestamp::statement_now(column),
             ColumnDefault::Null => Value::Null,
             ColumnDefault::None if column.nullable => Value::Null,
             ColumnDefault::None => implicit_default(column)?,

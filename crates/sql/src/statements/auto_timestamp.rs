@@ -3,17 +3,45 @@
 //! INSERT leaves out, and into the columns an UPDATE leaves alone when it
 //! changes some other value of the row.
 use crate::expr::clock;
-use lineardb_table::{ColumnDefault, TableDef, Value};
+use lineardb_table::{ColumnDef, ColumnDefault, DataType, TableDef, Value};
 
-pub(crate) fn statement_now(fsp: u8) -> Value {
-    Value::DateTime(clock::to_digits(clock::local(clock::statement_utc()), fsp))
+/// The statement's time as column `c` keeps it: a TIMESTAMP in the
+/// server's zone (as its values are stored), a DATETIME in the session's
+/// (NOW()'s value), to the column's digits of a second.
+pub(crate) fn statement_now(c: &ColumnDef) -> Value {
+    let utc = clock::statement_utc();
+    let time = if c.data_type == DataType::Timestamp {
+        clock::local(utc)
+    } else {
+        clock::session_local(utc)
+    };
+    Value::DateTime(clock::to_digits(time, c.fsp))
+}
+
+/// The values a query gives a table's TIMESTAMP columns (times of the
+/// session's `zone`) as the columns keep them (times of the server's); a
+/// value that is no datetime is left for the column to refuse.
+pub(crate) fn given_in_zone(def: &TableDef, given: &mut [Option<Value>], zone: clock::Zone) {
+    let Some(zone) = zone.for_timestamps() else {
+        return;
+    };
+    for (v, c) in given.iter_mut().zip(&def.columns) {
+        if c.data_type != DataType::Timestamp {
+            continue;
+        }
+        if let Some(value) = v {
+            if let Ok(Value::DateTime(t)) = DataType::DateTime.coerce(value.clone(), &c.name) {
+                *value = Value::DateTime(zone.write_stored(t));
+            }
+        }
+    }
 }
 
 /// Fills the left-out columns whose default is CURRENT_TIMESTAMP.
 pub(crate) fn fill_defaults(def: &TableDef, given: &mut [Option<Value>]) {
     for (v, c) in given.iter_mut().zip(&def.columns) {
         if v.is_none() && c.default == ColumnDefault::CurrentTimestamp {
-            *v = Some(statement_now(c.fsp));
+            *v = Some(statement_now(c));
         }
     }
 }
@@ -33,7 +61,7 @@ pub(crate) fn touch(def: &TableDef, old: &[Value], new: &mut [Option<Value>]) {
     }
     for (v, c) in new.iter_mut().zip(&def.columns) {
         if v.is_none() && c.on_update_now {
-            *v = Some(statement_now(c.fsp));
+            *v = Some(statement_now(c));
         }
     }
 }

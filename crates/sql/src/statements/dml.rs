@@ -160,7 +160,7 @@ impl Session {
                         }
                         let x = self
                             .compile_constant(e, params)?
-                            .stored_in(&t.def().columns[p].data_type);
+                            .stored_in(&t.def().columns[p].data_type, self.facts.time_zone);
                         given[p] = Some(x.eval(&[][..], env)?);
                     }
                     rows.push(given);
@@ -178,6 +178,7 @@ impl Session {
                     for (v, &p) in row.into_iter().zip(&positions) {
                         given[p] = Some(v);
                     }
+                    super::auto_timestamp::given_in_zone(t.def(), &mut given, self.facts.time_zone);
                     rows.push(given);
                 }
                 rows
@@ -437,7 +438,9 @@ impl Session {
                         "INSERT ... SELECT ... ON DUPLICATE KEY UPDATE reading columns other than through VALUES()",
                     ));
                 }
-                let x = c.compile(&value)?.stored_in(&t.def().columns[col].data_type);
+                let x = c
+                    .compile(&value)?
+                    .stored_in(&t.def().columns[col].data_type, c.facts.time_zone);
                 sets.push((col, x));
             }
             Ok(sets)
@@ -771,7 +774,10 @@ impl Session {
         let sets: Vec<(usize, crate::expr::Expr)> = columns
             .into_iter()
             .zip(exprs)
-            .map(|(col, x)| (col, x.stored_in(&t.def().columns[col].data_type)))
+            .map(|(col, x)| {
+                let t = &t.def().columns[col].data_type;
+                (col, x.stored_in(t, self.facts.time_zone))
+            })
             .collect();
         let limit = self.row_limit(u.limit.as_ref(), params, args)?;
         let alias = alias.as_ref().map(|a| a.name.value.as_str());

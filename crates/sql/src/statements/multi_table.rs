@@ -212,6 +212,11 @@ impl Session {
                         new[column] = Some(row[keys_width + i].clone());
                     }
                 }
+                super::auto_timestamp::given_in_zone(
+                    target.table.def(),
+                    &mut new,
+                    self.facts.time_zone,
+                );
                 changes[k].push((pk, new));
             }
         }

@@ -326,11 +326,15 @@ impl Session {
             "lineardb_instrumentation" => lineardb_sync::wait::set_enabled(*value == Value::Int(1)),
             "time_zone" => {
                 let text = value.to_text().unwrap_or_default();
-                let zone = Value::str(&crate::expr::clock::time_zone(&text)?);
+                let (shown, zone) = crate::expr::clock::time_zone(&text)?;
                 if global {
-                    self.registry.set_global_variable(name, zone);
+                    self.registry.set_global_variable(name, Value::str(&shown));
                 } else {
-                    self.variables.insert(name.to_string(), zone);
+                    self.variables.insert(name.to_string(), Value::str(&shown));
+                    if self.facts.time_zone != zone {
+                        self.facts.time_zone = zone;
+                        self.facts_changed();
+                    }
                 }
             }
             // String literals are in the connection's collation: one of

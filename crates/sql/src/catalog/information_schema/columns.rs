@@ -1206,7 +1206,7 @@ pub(super) const TABLES: &[(&str, &[InfoColumn])] = &[
                 false,
             ),
             c("ACTION_CONDITION", T::Text(u32::MAX), None, 0, true),
-            c("ACTION_STATEMENT", T::Text(u32::MAX), None, 0, false),
+            c("ACTION_STATEMENT", T::Text(u32::MAX), None, 0, true),
             c("ACTION_ORIENTATION", T::VarChar(9), None, 0, false),
             c("ACTION_TIMING", T::VarChar(6), None, 0, false),
             c("ACTION_REFERENCE_OLD_TABLE", T::VarChar(64), None, 0, true),
@@ -1215,7 +1215,8 @@ pub(super) const TABLES: &[(&str, &[InfoColumn])] = &[
             c("ACTION_REFERENCE_NEW_ROW", T::VarChar(3), None, 0, false),
             c("CREATED", T::DateTime, None, 2, true),
             c("SQL_MODE", T::VarChar(8192), None, 0, false),
-            c("DEFINER", T::VarChar(384), None, 0, false),
+            // Nullable in MariaDB 10.11.19 (NOT NULL before).
+            c("DEFINER", T::VarChar(384), None, 0, true),
             c("CHARACTER_SET_CLIENT", T::VarChar(32), None, 0, false),
             c("COLLATION_CONNECTION", T::VarChar(64), None, 0, false),
             c("DATABASE_COLLATION", T::VarChar(64), None, 0, false),
