@@ -495,6 +495,15 @@ const OVER_NOT_NULL_TYPES: &[&str] = &[
     "SELECT si FROM t UNION ALL SELECT ti FROM t",
     "SELECT NULL FROM t UNION ALL SELECT si FROM t",
     "SELECT 2 FROM t UNION SELECT -300000 FROM t",
+    // MariaDB 10.11.19: integers joined at their most digits and one for
+    // the sign; TRUE and a number with an exponent as long as their text.
+    "SELECT 12 FROM t UNION SELECT 1 FROM t",
+    "SELECT -1 FROM t UNION SELECT -22 FROM t",
+    "SELECT IF(i > 0, 1, 300000), COALESCE(NULL, 1, 20), GREATEST(1, 300000) FROM t",
+    "SELECT CASE WHEN i > 0 THEN 1 ELSE 2 END, IFNULL(ti, 5), IF(i, ti, 2) FROM t",
+    "SELECT TRUE, FALSE, TRUE + 0, 1e3, -1e3, 1.5e0, 2.5E-3 FROM t",
+    "SELECT TRUE FROM t UNION SELECT 1 FROM t",
+    "SELECT -db, -f, -(db * 2), i IS TRUE, i IS NOT FALSE FROM t",
     "SELECT 1.5 FROM t UNION SELECT 2 FROM t",
     "SELECT ti FROM t UNION ALL SELECT 1.5 FROM t",
     "SELECT ubi FROM t UNION ALL SELECT bi FROM t",

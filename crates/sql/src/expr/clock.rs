@@ -352,7 +352,10 @@ mod tests {
         assert_eq!(zone.utc(zone.local(utc)), utc);
         assert_eq!(zone.write_stored(zone.read_stored(utc)), utc);
         let zero = lineardb_table::types::ZERO_DATETIME;
-        assert_eq!((zone.read_stored(zero), zone.write_stored(zero)), (zero, zero));
+        assert_eq!(
+            (zone.read_stored(zero), zone.write_stored(zero)),
+            (zero, zero)
+        );
         assert_eq!(Zone::named("-00:00"), Some(Zone::Offset(0)));
         assert_eq!(Zone::named("system"), Some(Zone::System));
         assert_eq!(Zone::named("+13:01"), None);

@@ -288,6 +288,10 @@ pub(crate) enum CastType {
     /// (`collation_connection`): its value, compared in that collation
     /// with a literal's derivation (a column's collation wins).
     Literal(Collation),
+    /// A literal whose column is as long as its text, as MariaDB's: TRUE
+    /// and FALSE (five characters), a number written with an exponent
+    /// (`1e3`: three). Its value as it is.
+    Shown(u8),
     /// A hexadecimal or `_binary` literal: a binary string, yielding to a
     /// column's collation as any literal does (`ci_column = x'41'` ignores
     /// case, `'a' = x'41'` does not).
@@ -721,6 +725,16 @@ impl Compiler<'_> {
                 }
                 hex @ ast::Value::Number(digits, _) if digits.starts_with("0x") => {
                     Expr::Cast(Box::new(Expr::Lit(literal(hex)?)), CastType::HexHybrid)
+                }
+                number @ ast::Value::Number(digits, _) if digits.contains(['e', 'E']) => {
+                    let shown = digits.len().min(usize::from(u8::MAX)) as u8;
+                    Expr::Cast(
+                        Box::new(Expr::Lit(literal(number)?)),
+                        CastType::Shown(shown),
+                    )
+                }
+                truth @ ast::Value::Boolean(_) => {
+                    Expr::Cast(Box::new(Expr::Lit(literal(truth)?)), CastType::Shown(5))
                 }
                 text @ (ast::Value::SingleQuotedString(_) | ast::Value::DoubleQuotedString(_))
                     if self.facts.connection_collation != Collation::default() =>
@@ -2240,7 +2254,7 @@ impl Expr {
             // The connection collation's mark has done its work (the
             // collations a comparison or function meets in are chosen):
             // the literal itself, which binds as any other.
-            Expr::Cast(x, CastType::Literal(_)) => x.bind(params, kind_of),
+            Expr::Cast(x, CastType::Literal(_) | CastType::Shown(_)) => x.bind(params, kind_of),
             Expr::Cast(x, t) => Expr::Cast(b(x), *t),
             Expr::Subquery(sub, test) => Expr::Subquery(
                 sub.clone(),
@@ -2783,7 +2797,8 @@ impl Expr {
                 CastType::Collate(_)
                 | CastType::BinaryLiteral
                 | CastType::HexHybrid
-                | CastType::Literal(_),
+                | CastType::Literal(_)
+                | CastType::Shown(_),
             ) => x.eval(row, env)?,
             Expr::Cast(x, t) => cast_value(x.eval(row, env)?, *t),
             Expr::Subquery(sub, test) => eval_subquery(sub, test, row, env)?,
@@ -3213,7 +3228,8 @@ impl Expr {
                 .map(|e| e.kind(scope, aggs))
                 .reduce(common_kind)
                 .unwrap_or(ColumnKind::TEXT),
-            Expr::Cast(_, t) => match t {
+            Expr::Cast(x, t) => match t {
+                CastType::Shown(_) => x.kind(scope, aggs),
                 CastType::Signed => ColumnKind::Int,
                 CastType::Unsigned => ColumnKind::UInt,
                 CastType::Decimal(_, s) => ColumnKind::Decimal { scale: *s },
@@ -3464,7 +3480,8 @@ fn cast_value(v: Value, t: CastType) -> Value {
         CastType::Collate(_)
         | CastType::BinaryLiteral
         | CastType::HexHybrid
-        | CastType::Literal(_) => v,
+        | CastType::Literal(_)
+        | CastType::Shown(_) => v,
         // A string keeps its bytes (a binary one may not be UTF-8).
         CastType::Char(collation, length) => {
             let bytes = match v {

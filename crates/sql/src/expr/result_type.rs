@@ -247,6 +247,8 @@ impl Describer<'_> {
                 match a.kind {
                     ColumnKind::Int | ColumnKind::UInt => int(a.length + 1, false, a.nullable),
                     ColumnKind::Decimal { scale } => decimal(precision(&a) + 1, scale, a.nullable),
+                    // A DOUBLE one longer than its operand (for the sign).
+                    ColumnKind::Double => double(a.length + 1, DOUBLE_DEC, a.nullable),
                     _ => double(DOUBLE_LENGTH, DOUBLE_DEC, a.nullable),
                 }
             }
@@ -333,10 +335,12 @@ impl Describer<'_> {
 
     fn arith(&self, op: ArithOp, a: &Expr, b: &Expr) -> Column {
         let (mut x, mut y) = (self.describe(a), self.describe(b));
-        // A positive integer literal's length has no place for a sign.
-        for (e, c) in [(a, &mut x), (b, &mut y)] {
-            if let Expr::Lit(Value::Int(n @ 0..)) = e {
-                c.length = literal_length(&Value::Int(*n)) + 1;
+        // A positive integer literal's length (TRUE's too) has no place
+        // for a sign.
+        for c in [&mut x, &mut y] {
+            if c.unsigned_length {
+                c.length += 1;
+                c.unsigned_length = false;
             }
         }
         let nullable =
@@ -592,6 +596,12 @@ impl Describer<'_> {
                 c.decimals = Some(NOT_FIXED_DEC);
                 c
             }
+            // As long as the literal's text.
+            CastType::Shown(length) => Column {
+                length: u32::from(length),
+                unsigned_length: matches!(x.kind, ColumnKind::Int),
+                ..x
+            },
             // A literal's column in the connection's collation.
             CastType::Literal(collation) => Column {
                 kind: ColumnKind::Text(collation),
