@@ -22,6 +22,8 @@ const CONNECT_WITH_DB: u32 = 8;
 const PROTOCOL_41: u32 = 512;
 const TRANSACTIONS: u32 = 8192;
 const SECURE_CONNECTION: u32 = 32768;
+/// CLIENT_LOCAL_FILES: the client sends its files for LOAD DATA LOCAL.
+const LOCAL_FILES: u32 = 1 << 7;
 const MULTI_STATEMENTS: u32 = 1 << 16;
 const MULTI_RESULTS: u32 = 1 << 17;
 const PS_MULTI_RESULTS: u32 = 1 << 18;
@@ -37,6 +39,7 @@ const SERVER_CAPS: u32 = LONG_PASSWORD
     | FOUND_ROWS
     | LONG_FLAG
     | CONNECT_WITH_DB
+    | LOCAL_FILES
     | PROTOCOL_41
     | TRANSACTIONS
     | SECURE_CONNECTION
@@ -80,6 +83,8 @@ pub struct Conn<S: Read + Write> {
     session: Session,
     /// CLIENT_MULTI_STATEMENTS, or COM_SET_OPTION turned it on.
     multi_statements: bool,
+    /// CLIENT_LOCAL_FILES: LOAD DATA LOCAL asks the client for its file.
+    local_files: bool,
     /// CLIENT_SESSION_TRACK was agreed: every OK packet carries its info.
     session_track: bool,
     /// MARIADB_CLIENT_EXTENDED_METADATA was agreed.
@@ -125,6 +130,8 @@ struct Statement {
 /// Writes result rows as they come: text protocol or binary.
 struct Sink<'a, S: Read + Write> {
     io: &'a mut PacketIo<S>,
+    /// The client sends its files (a query's sink: CLIENT_LOCAL_FILES).
+    local_files: bool,
     binary: bool,
     kinds: Vec<Encoding>,
     buf: Vec<u8>,
@@ -145,6 +152,7 @@ impl<'a, S: Read + Write> Sink<'a, S> {
     ) -> Self {
         Sink {
             io,
+            local_files: false,
             binary: true,
             kinds: Vec::new(),
             buf: Vec::new(),
@@ -170,7 +178,74 @@ fn eof(status: u16, warnings: u16) -> [u8; 5] {
     [0xfe, w0, w1, s0, s1]
 }
 
+/// How long a client may pause while it sends its file (MariaDB's
+/// net_read_timeout).
+const CLIENT_FILE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// A client's file for LOAD DATA LOCAL: the packets it sends after the
+/// server asks for it, up to an empty one.
+struct ClientFile<'a, S: Read + Write> {
+    io: &'a mut PacketIo<S>,
+    packet: Vec<u8>,
+    at: usize,
+    ended: bool,
+}
+
+impl<S: Read + Write> Read for ClientFile<'_, S> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        // The socket is the worker's, in non-blocking mode: wait for the
+        // client between packets, a little longer each time, up to
+        // MariaDB's net_read_timeout.
+        let deadline = std::time::Instant::now() + CLIENT_FILE_TIMEOUT;
+        let mut pause = std::time::Duration::from_micros(20);
+        while self.at == self.packet.len() {
+            if self.ended {
+                return Ok(0);
+            }
+            match self.io.try_read()? {
+                Ready::Packet(p) if p.is_empty() => self.ended = true,
+                Ready::Packet(p) => {
+                    self.packet = p;
+                    self.at = 0;
+                }
+                Ready::Pending if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(std::time::Duration::from_millis(5));
+                }
+                Ready::Pending => return Err(io::ErrorKind::TimedOut.into()),
+                Ready::Closed => return Err(io::ErrorKind::UnexpectedEof.into()),
+            }
+        }
+        let n = out.len().min(self.packet.len() - self.at);
+        out[..n].copy_from_slice(&self.packet[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
 impl<S: Read + Write> RowSink for Sink<'_, S> {
+    fn local_file(&mut self, name: &str) -> Result<Box<dyn Read + '_>, SqlError> {
+        if !self.local_files {
+            return Err(SqlError::new(
+                4166,
+                "HY000",
+                "The used command is not allowed because the MariaDB server or client has \
+                 disabled the local infile capability",
+            ));
+        }
+        // LOCAL INFILE's request: 0xFB and the file's name.
+        let mut request = vec![0xfb];
+        request.extend_from_slice(name.as_bytes());
+        self.io.write(&request).map_err(io_err)?;
+        self.io.flush().map_err(io_err)?;
+        Ok(Box::new(ClientFile {
+            io: &mut *self.io,
+            packet: Vec::new(),
+            at: 0,
+            ended: false,
+        }))
+    }
+
     fn columns(&mut self, columns: &[Column]) -> Result<(), SqlError> {
         self.kinds = columns.iter().map(Encoding::of).collect();
         self.buf.clear();
@@ -478,6 +553,7 @@ pub fn handshake<S: Read + Write>(
         io,
         session,
         multi_statements: caps & MULTI_STATEMENTS != 0,
+        local_files: caps & LOCAL_FILES != 0,
         session_track: caps & SESSION_TRACK != 0,
         reported_schema: None,
         extended_metadata: mariadb_caps & EXTENDED_METADATA != 0,
@@ -766,6 +842,7 @@ impl<S: Read + Write> Conn<S> {
         for i in 0..batch.len() {
             let mut sink = Sink {
                 io: &mut self.io,
+                local_files: self.local_files,
                 binary: false,
                 kinds: Vec::new(),
                 buf: Vec::new(),

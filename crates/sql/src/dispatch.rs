@@ -216,6 +216,7 @@ impl Session {
                 statement,
             } => self.set_for_statement(assignments, statement, sink),
             Admin::AlterTable(alter) => self.alter_table_mixed(alter),
+            Admin::LoadData(load) => self.load_data(load, sink),
             Admin::KeysSwitch(parts) => {
                 // Keys are kept as rows come, as InnoDB keeps them (which
                 // MariaDB accepts without a note): only the table is checked.
@@ -779,7 +780,7 @@ impl Session {
     /// An INSERT or UPDATE (`writes`) in strict mode fails with the first
     /// string its expressions read as a number that was not wholly one
     /// (MariaDB's 1292), undoing its changes; elsewhere that is a warning.
-    fn fail_on_truncation(&self, writes: bool) -> Result<()> {
+    pub(crate) fn fail_on_truncation(&self, writes: bool) -> Result<()> {
         if !writes {
             return Ok(());
         }

@@ -326,6 +326,19 @@ impl Column {
 pub trait RowSink {
     fn columns(&mut self, columns: &[Column]) -> Result<()>;
     fn row(&mut self, row: &[Value]) -> Result<()>;
+
+    /// The client's file `name` for LOAD DATA LOCAL, as the client sends
+    /// it; read to its end before the statement's reply. A sink with no
+    /// client refuses it (MariaDB's 4166).
+    fn local_file(&mut self, name: &str) -> Result<Box<dyn std::io::Read + '_>> {
+        let _ = name;
+        Err(crate::error::SqlError::new(
+            4166,
+            "HY000",
+            "The used command is not allowed because the MariaDB server or client has \
+             disabled the local infile capability",
+        ))
+    }
 }
 
 /// How a statement ended.

@@ -664,7 +664,9 @@ impl Session {
             "max_statement_time" => system_variables::double_value(self.max_statement_time),
             "transaction_isolation" | "tx_isolation" => Value::str(self.isolation),
             // The current database's default (the server's without one).
-            "collation_database" | "character_set_database" => {
+            "collation_database" | "character_set_database"
+                if !self.variables.contains_key(name) =>
+            {
                 let c = self
                     .facts
                     .database

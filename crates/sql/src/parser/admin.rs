@@ -10,6 +10,7 @@ use crate::error::Result;
 use crate::parser::accounts::{
     looks_like_account_statement, parse_account_statement, AccountStatement,
 };
+use crate::parser::load_data::{looks_like_load_data, parse_load_data, LoadData};
 use crate::parser::signal::{looks_like_signal, parse_signal, Signal};
 use crate::parser::view_ddl::{looks_like_view_ddl, parse_view_ddl, ViewDdl};
 
@@ -72,6 +73,8 @@ pub(crate) enum Admin {
         name: String,
         if_not_exists: bool,
     },
+    /// LOAD DATA [LOCAL] INFILE ([`load_data`](crate::parser::load_data)).
+    LoadData(Box<LoadData>),
 }
 
 /// Kinds of objects lineardb does not have (yet), which dump tools list.
@@ -120,6 +123,7 @@ fn looks_admin(sql: &str) -> bool {
         || is("DROP", "PREPARE")
         || a.eq_ignore_ascii_case("PREPARE")
         || looks_like_account_statement(a, b)
+        || looks_like_load_data(a, b)
         || looks_like_view_ddl(a, b)
         || is("START", "TRANSACTION")
         || is("SET", "STATEMENT")
@@ -210,6 +214,9 @@ pub(crate) fn parse_admin(sql: &str) -> Option<Result<Admin>> {
     }
     if let Some(r) = parse_signal(sql) {
         return Some(r.map(Admin::Signal));
+    }
+    if let Some(r) = parse_load_data(sql) {
+        return Some(r.map(|l| Admin::LoadData(Box::new(l))));
     }
     // DO's expressions are read as a SELECT's (after a space or `(`).
     if sql.len() > 2

@@ -4,6 +4,7 @@ pub(crate) mod accounts;
 pub(crate) mod admin;
 pub(crate) mod alter_items;
 pub(crate) mod dialect;
+pub(crate) mod load_data;
 mod multi_table_update;
 pub(crate) mod select_into;
 pub(crate) mod signal;

@@ -11,7 +11,6 @@ use std::ops::ControlFlow;
 const STATEMENTS: &[(&[&str], &str)] = &[
     (&["XA"], "XA transactions"),
     (&["HANDLER"], "HANDLER"),
-    (&["LOAD", "DATA"], "LOAD DATA"),
     (&["LOAD", "XML"], "LOAD XML"),
     (&["LOAD", "INDEX"], "LOAD INDEX"),
     (&["CACHE", "INDEX"], "CACHE INDEX"),

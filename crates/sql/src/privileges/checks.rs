@@ -108,6 +108,20 @@ impl Session {
         ))
     }
 
+    /// MariaDB's 1045 for a statement the account may not run at all
+    /// (a GRANT of global privileges it lacks, LOAD DATA without FILE).
+    pub(crate) fn access_denied(&self) -> SqlError {
+        SqlError::new(
+            1045,
+            "28000",
+            format!(
+                "Access denied for user '{}'@'{}' (using password: YES)",
+                self.slot.user,
+                self.account_host()
+            ),
+        )
+    }
+
     /// GRANT OPTION and `privileges` at the level a GRANT/REVOKE names:
     /// 1045 for `*.*` (as MariaDB answers), 1044 for `db.*`, 1142 for a
     /// table.
@@ -120,15 +134,7 @@ impl Session {
         let need = privileges | GRANT;
         match (db, table) {
             (None, _) if self.grants.global & need == need => Ok(()),
-            (None, _) => Err(SqlError::new(
-                1045,
-                "28000",
-                format!(
-                    "Access denied for user '{}'@'{}' (using password: YES)",
-                    self.slot.user,
-                    self.account_host()
-                ),
-            )),
+            (None, _) => Err(self.access_denied()),
             (Some(db), None) => self.require_database(db, need),
             (Some(db), Some(table)) => {
                 // The message lists what is missing, in SHOW GRANTS order.

@@ -12,6 +12,7 @@ use sqlparser::ast;
 use std::sync::Arc;
 
 use super::foreign_keys::Referential;
+use super::row_writer::{RowWriter, DUPLICATE_ENTRY};
 
 /// `DEFAULT` written as a value: the column's default.
 fn is_default(e: &ast::Expr) -> bool {
@@ -41,19 +42,6 @@ fn default_expression(c: &lineardb_table::ColumnDef) -> Result<ast::Expr> {
         }
     };
     Ok(crate::parser::dialect::parser(&text)?.parse_expr()?)
-}
-
-/// Why a row to insert was refused before it was written: a value its
-/// column cannot hold, or a CHECK (a constraint, a view's CHECK OPTION).
-enum RowRefused {
-    Invalid(lineardb_table::Error),
-    Checked(SqlError),
-}
-
-impl From<lineardb_table::Error> for RowRefused {
-    fn from(e: lineardb_table::Error) -> Self {
-        RowRefused::Invalid(e)
-    }
 }
 
 /// `INSERT … SET` as the INSERT of one VALUES row into the columns set.
@@ -89,9 +77,6 @@ fn set_as_values(ins: &ast::Insert) -> Result<ast::Insert> {
     }));
     Ok(out)
 }
-
-/// MariaDB's duplicate-key error.
-const DUPLICATE_ENTRY: u16 = 1062;
 
 impl Session {
     /// INSERT or REPLACE; with RETURNING, the rows written are left in
@@ -194,20 +179,6 @@ impl Session {
             }
             Some(_) => return Err(SqlError::unsupported("INSERT ... ON CONFLICT")),
         };
-        // Rows ON DUPLICATE KEY UPDATE changed instead of inserting.
-        let mut updated = 0u64;
-        let mut affected = 0u64;
-        // Rows written, for Innodb_rows_inserted / _deleted (REPLACE
-        // deletes the row it replaces).
-        let (mut inserted, mut replaced) = (0u64, 0u64);
-        // Rows IGNORE skipped for a duplicate key (with REPLACE's, the
-        // "Duplicates" of the statement's info).
-        let mut skipped = 0u64;
-        let mut first_id = 0u64;
-        // The AUTO_INCREMENT column's value in the last row written: the
-        // OK packet's insert id when no value was generated (MariaDB's).
-        let auto_column = t.def().auto_increment_column();
-        let mut last_auto_value = 0u64;
         // IGNORE makes a value the column cannot hold a warning, as outside
         // strict mode.
         let strict = self.strict_mode() && !ins.ignore;
@@ -219,169 +190,40 @@ impl Session {
         } else {
             super::lenient::NullIntoNotNull::Defaults
         };
-        let mut returning = match &ins.returning {
+        let returning = match &ins.returning {
             Some(items) => {
                 self.table(&object_name(name), SELECT)?;
                 Some(self.returning(&t, items, params)?)
             }
             None => None,
         };
-        let fk = self.referential(&[&t])?;
-        let zero_kept = self.zero_is_an_auto_increment_value();
         // The rows of a VALUES list are known before the first is written
         // (InnoDB reserves ids for them at once); an INSERT … SELECT's not.
         let known_rows = match src.body.as_ref() {
             ast::SetExpr::Values(_) => row_count as u64,
             _ => 0,
         };
-        let mut ids = lineardb_table::AutoIncrementIds::for_rows(known_rows);
-        for (n, mut given) in rows.into_iter().enumerate() {
-            super::auto_timestamp::fill_defaults(t.def(), &mut given);
-            super::lenient::rounding_notes(
-                t.def(),
-                &given,
-                0..given.len(),
-                n as u64 + 1,
-                &mut self.warnings,
-            );
-            if !strict {
-                super::lenient::adjust(
-                    t.def(),
-                    &mut given,
-                    n as u64 + 1,
-                    nulls,
-                    &mut self.warnings,
-                )?;
-            }
-            let (full, generated) = t
-                .prepare_row_checked(given, zero_kept, &mut ids, |row| {
-                    fk.check_row(&t, row).map_err(RowRefused::Checked)
-                })
-                .map_err(|e| match e {
-                    RowRefused::Invalid(e) => super::lenient::row_error(t.def(), e, n as u64 + 1),
-                    RowRefused::Checked(e) => e,
-                })?;
-            match fk.insert_checked(txn, &t, &full) {
-                Ok(()) => {
-                    if let Some(r) = &mut returning {
-                        r.add(&full, env)?;
-                    }
-                    affected += 1;
-                    inserted += 1;
-                    if let Some(c) = auto_column {
-                        last_auto_value = auto_value(&full[c]);
-                    }
-                    if let (Some(g), 0) = (generated, first_id) {
-                        first_id = g;
-                    }
-                }
-                Err(e) if e.code == DUPLICATE_ENTRY && on_duplicate.is_some() => {
-                    // The row is not written: its id goes to the next.
-                    if let Some(g) = generated {
-                        ids.give_back(g);
-                    }
-                    let sets = on_duplicate.as_deref().unwrap_or_default();
-                    let pk = t.duplicated_key(&full)?.ok_or_else(|| {
-                        SqlError::internal("a duplicate key without the row it duplicates")
-                    })?;
-                    // Waits for a transaction changing that row; a row gone
-                    // meanwhile leaves nothing to update (as MariaDB, which
-                    // would then insert: retried by the client).
-                    let Some(old) = t.lock_row(txn, &pk)? else {
-                        continue;
-                    };
-                    // The assignments read the row as it is, then the row
-                    // the statement tried to insert (VALUES(col)).
-                    let both: Vec<Value> = old.iter().chain(&full).cloned().collect();
-                    let mut new: Vec<Option<Value>> = vec![None; old.len()];
-                    for (col, e) in sets {
-                        new[*col] = Some(e.eval(&both[..], env)?);
-                    }
-                    let differs = sets.iter().any(|(c, _)| new[*c].as_ref() != Some(&old[*c]));
-                    super::auto_timestamp::touch(t.def(), &old, &mut new);
-                    // RETURNING shows the row as the update leaves it.
-                    if let Some(r) = &mut returning {
-                        r.add(&super::foreign_keys::merged(t.def(), &old, &new)?, env)?;
-                    }
-                    fk.update_row(txn, &t, &pk, &old, new)?;
-                    if differs {
-                        // MariaDB counts an updated row twice.
-                        affected += 2;
-                        updated += 1;
-                        if let Some(c) = auto_column {
-                            last_auto_value = auto_value(&old[c]);
-                        }
-                    } else if self.found_rows {
-                        // CLIENT_FOUND_ROWS: a row found counts once.
-                        affected += 1;
-                    }
-                }
-                Err(e)
-                    if e.code == DUPLICATE_ENTRY && replace && !t.def().primary_key.is_empty() =>
-                {
-                    // Each row the new one collides with (on the primary
-                    // key or any unique key) goes, then the new row is
-                    // written.
-                    let mut collisions = 0u64;
-                    loop {
-                        let pk = t.duplicated_key(&full)?.ok_or_else(|| {
-                            SqlError::internal("a duplicate key without the row it duplicates")
-                        })?;
-                        fk.delete_by_key(txn, &t, &pk)?;
-                        collisions += 1;
-                        match fk.insert_checked(txn, &t, &full) {
-                            Ok(()) => break,
-                            Err(e) if e.code == DUPLICATE_ENTRY => continue,
-                            Err(e) => return Err(e),
-                        }
-                    }
-                    if let Some(r) = &mut returning {
-                        r.add(&full, env)?;
-                    }
-                    affected += 1 + collisions;
-                    inserted += 1;
-                    replaced += collisions;
-                    if let Some(c) = auto_column {
-                        last_auto_value = auto_value(&full[c]);
-                    }
-                    if let (Some(g), 0) = (generated, first_id) {
-                        first_id = g;
-                    }
-                }
-                // A view's CHECK OPTION fails an INSERT IGNORE too, as in
-                // MariaDB.
-                Err(e) if ins.ignore && e.code != 1369 => {
-                    if let Some(g) = generated {
-                        ids.give_back(g);
-                    }
-                    if e.code == DUPLICATE_ENTRY {
-                        skipped += 1;
-                    }
-                    self.warnings.push((e.code, e.message));
-                }
-                Err(e) => return Err(e),
-            }
+        let mut writer: RowWriter = self.row_writer(&t, known_rows)?;
+        writer.replace = replace;
+        writer.ignore = ins.ignore;
+        writer.strict = strict;
+        writer.nulls = nulls;
+        writer.on_duplicate = on_duplicate;
+        writer.returning = returning;
+        for given in rows {
+            self.write_row(txn, &t, &mut writer, given, env)?;
         }
-        *returned = returning.map(|r| r.into_rows());
-        count_rows(&t, IndexOp::Insert, inserted);
-        count_rows(&t, IndexOp::Delete, replaced);
-        count_rows(&t, IndexOp::Update, updated);
-        if first_id != 0 {
-            self.facts.last_insert_id = first_id;
-            self.facts_changed();
-        }
+        *returned = writer.returning.take().map(|r| r.into_rows());
+        let duplicates = writer.replaced + writer.skipped + writer.updated;
+        let (affected, last_insert_id) = self.rows_written(&t, &writer);
         Ok(Outcome::Done {
             affected,
-            last_insert_id: if first_id != 0 {
-                first_id
-            } else {
-                last_auto_value
-            },
+            last_insert_id,
             info: if row_count > 1 || !matches!(src.body.as_ref(), ast::SetExpr::Values(_)) {
                 format!(
                     "Records: {}  Duplicates: {}  Warnings: {}",
                     row_count,
-                    replaced + skipped + updated,
+                    duplicates,
                     self.warnings.len() + self.pending_expression_warnings()
                 )
             } else {
@@ -1129,7 +971,7 @@ fn matches<R: crate::expr::Row + ?Sized>(
 }
 
 /// An AUTO_INCREMENT column's value as an id (0 for none or a negative).
-fn auto_value(v: &Value) -> u64 {
+pub(super) fn auto_value(v: &Value) -> u64 {
     match v {
         Value::Int(n) => (*n).max(0) as u64,
         Value::UInt(n) => *n,

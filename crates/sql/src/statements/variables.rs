@@ -350,6 +350,15 @@ impl Session {
                 }
                 return Ok(false);
             }
+            // What LOAD DATA reads a file's text as (dump and import tools
+            // set binary): its bytes as they are either way.
+            "character_set_database" => {
+                let text = value.to_text().unwrap_or_default().to_ascii_lowercase();
+                if !matches!(text.as_str(), "utf8mb4" | "utf8" | "utf8mb3" | "binary") {
+                    return Err(SqlError::unsupported(format!("{name} = {text}")));
+                }
+                return Ok(false);
+            }
             "character_set_client" | "character_set_connection" | "character_set_results" => {
                 let text = value.to_text();
                 let utf8 = match text.as_deref().map(str::to_ascii_lowercase).as_deref() {
