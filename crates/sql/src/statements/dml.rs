@@ -12,6 +12,7 @@ use sqlparser::ast;
 use std::sync::Arc;
 
 use super::foreign_keys::Referential;
+use super::row_counts::count_rows;
 use super::row_writer::{RowWriter, DUPLICATE_ENTRY};
 
 /// `DEFAULT` written as a value: the column's default.
@@ -970,15 +971,6 @@ fn matches<R: crate::expr::Row + ?Sized>(
     })
 }
 
-/// An AUTO_INCREMENT column's value as an id (0 for none or a negative).
-pub(super) fn auto_value(v: &Value) -> u64 {
-    match v {
-        Value::Int(n) => (*n).max(0) as u64,
-        Value::UInt(n) => *n,
-        _ => 0,
-    }
-}
-
 /// An UPDATE's outcome: rows changed (rows matched for a client that
 /// asked for found rows), and MariaDB's info text.
 pub(super) fn updated(matched: u64, changed: u64, warnings: usize, found_rows: bool) -> Outcome {
@@ -987,22 +979,6 @@ pub(super) fn updated(matched: u64, changed: u64, warnings: usize, found_rows: b
         last_insert_id: 0,
         info: format!("Rows matched: {matched}  Changed: {changed}  Warnings: {warnings}"),
     }
-}
-
-/// Adds a statement's rows to the engine-wide counters of `SHOW STATUS` and
-/// to the table's row of `table_io_waits_summary_by_index_usage` (this
-/// thread's slot; counted once the statement succeeded). As in MySQL,
-/// inserts count against the table (no index), updates and deletes against
-/// its primary index.
-pub(super) fn count_rows(t: &Table, op: IndexOp, n: u64) {
-    if n == 0 {
-        return;
-    }
-    let id = match op {
-        IndexOp::Insert => crate::catalog::perf_schema::table_io_id(t.def().primary_root),
-        _ => t.def().primary_root,
-    };
-    lineardb_sync::thread_slot::count_rows(id, op, n);
 }
 
 /// Error 1136 for row `n` (from 1) of an INSERT.

@@ -22,6 +22,7 @@ pub(crate) mod multi_table;
 pub(crate) mod prepared;
 mod query;
 mod returning;
+mod row_counts;
 mod row_writer;
 mod set_statement;
 mod show;

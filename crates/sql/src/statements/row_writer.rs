@@ -3,10 +3,10 @@
 //! checked (CHECK constraints, foreign keys) and written, a duplicate key
 //! handled as the statement says (ON DUPLICATE KEY UPDATE, REPLACE,
 //! IGNORE); what was written is counted for the statement's result.
-use super::dml::{auto_value, count_rows};
 use super::foreign_keys::Referential;
 use super::lenient::NullIntoNotNull;
 use super::returning::Returning;
+use super::row_counts::count_rows;
 use crate::error::{Result, SqlError};
 use crate::expr::Env;
 use crate::session::Session;
@@ -249,5 +249,14 @@ impl Session {
             w.last_auto_value
         };
         (w.affected, id)
+    }
+}
+
+/// An AUTO_INCREMENT column's value as an id (0 for none or a negative).
+fn auto_value(v: &Value) -> u64 {
+    match v {
+        Value::Int(n) => (*n).max(0) as u64,
+        Value::UInt(n) => *n,
+        _ => 0,
     }
 }
