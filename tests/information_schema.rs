@@ -36,6 +36,10 @@ const TABLES: &[&str] = &[
     "EVENTS",
     "SESSION_VARIABLES",
     "GLOBAL_VARIABLES",
+    "SESSION_STATUS",
+    "GLOBAL_STATUS",
+    "KEYWORDS",
+    "INNODB_METRICS",
 ];
 
 const SETUP: &[&str] = &[
@@ -99,6 +103,27 @@ const STEPS: &[&str] = &[
     "SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = 'isx'",
     "SELECT USER, DB, COMMAND, INFO FROM information_schema.PROCESSLIST WHERE ID = CONNECTION_ID()",
     "SELECT * FROM information_schema.nosuch",
+    // Status variables (their values move: compared as what they are).
+    "SELECT VARIABLE_NAME, VARIABLE_VALUE > 0 FROM information_schema.GLOBAL_STATUS \
+     WHERE VARIABLE_NAME IN ('QUESTIONS', 'CONNECTIONS', 'INNODB_PAGE_SIZE') ORDER BY 1",
+    "SELECT VARIABLE_VALUE >= 0 FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'UPTIME'",
+    "SELECT VARIABLE_NAME, VARIABLE_VALUE FROM information_schema.SESSION_STATUS \
+     WHERE VARIABLE_NAME LIKE 'COM\\_UPDATE' OR VARIABLE_NAME = 'COM_DELETE' ORDER BY 1",
+    "SELECT s.VARIABLE_VALUE = g.VARIABLE_VALUE FROM information_schema.SESSION_STATUS s \
+     JOIN information_schema.GLOBAL_STATUS g USING (VARIABLE_NAME) \
+     WHERE VARIABLE_NAME = 'INNODB_PAGE_SIZE'",
+    "SELECT COUNT(*), COUNT(DISTINCT WORD) FROM information_schema.KEYWORDS",
+    "SELECT WORD FROM information_schema.KEYWORDS WHERE WORD IN \
+     ('SELECT', 'ACCESSIBLE', '&&', 'ZEROFILL', 'RETURNING', 'nosuch') ORDER BY 1",
+    // The engine's metrics lineardb measures, as InnoDB defines them.
+    "SELECT NAME, SUBSYSTEM, IF(TYPE = 'value', COUNT > 0, COUNT >= 0), MIN_COUNT IS NULL, \
+     IF(TYPE = 'value', AVG_COUNT IS NULL, AVG_COUNT IS NULL OR AVG_COUNT >= 0), \
+     TIME_ENABLED <= NOW(), TIME_DISABLED, TIME_RESET, ENABLED, TYPE, COMMENT \
+     FROM information_schema.INNODB_METRICS WHERE NAME IN ('buffer_pool_size', \
+     'buffer_pool_pages_total', 'innodb_page_size', 'buffer_pool_reads') ORDER BY NAME",
+    "SELECT COUNT(*) FROM information_schema.INNODB_METRICS WHERE NAME IN ('buffer_pool_pages_data', \
+     'buffer_pool_pages_free', 'buffer_pages_read', 'buffer_pages_written', \
+     'os_log_bytes_written', 'log_writes') AND ENABLED = 1 AND COUNT = COUNT_RESET",
     // SHOW statements made from the same rows.
     "SHOW CHARACTER SET LIKE 'utf8mb4'",
     "SHOW CHARSET WHERE Maxlen = 4 AND Charset LIKE 'utf8%'",
@@ -147,6 +172,7 @@ fn information_schema_columns_as_mariadb_defines_them() {
         "SELECT TABLE_NAME, COLUMN_NAME, ORDINAL_POSITION, COLUMN_TYPE, IS_NULLABLE, DATA_TYPE, \
          NUMERIC_PRECISION, DATETIME_PRECISION FROM information_schema.COLUMNS \
          WHERE TABLE_SCHEMA = 'information_schema' AND TABLE_NAME IN ({listed}) \
+         AND (TABLE_NAME, COLUMN_NAME) <> ('INNODB_METRICS', 'TYPE') \
          ORDER BY TABLE_NAME, ORDINAL_POSITION"
     );
     let mut steps = vec![definitions];
@@ -154,7 +180,15 @@ fn information_schema_columns_as_mariadb_defines_them() {
     steps.extend(
         TABLES
             .iter()
+            .filter(|t| **t != "INNODB_METRICS")
             .map(|t| format!("SELECT * FROM information_schema.{t} LIMIT 0")),
+    );
+    // INNODB_METRICS.TYPE is a VARCHAR here (MariaDB's is an ENUM).
+    steps.push(
+        "SELECT NAME, SUBSYSTEM, COUNT, MAX_COUNT, MIN_COUNT, AVG_COUNT, COUNT_RESET, \
+         MAX_COUNT_RESET, MIN_COUNT_RESET, AVG_COUNT_RESET, TIME_ENABLED, TIME_DISABLED, \
+         TIME_ELAPSED, TIME_RESET, ENABLED, COMMENT FROM information_schema.INNODB_METRICS LIMIT 0"
+            .to_string(),
     );
     let steps: Vec<&str> = steps.iter().map(String::as_str).collect();
     same_as_mariadb(&server, &mariadb, "isc", &[], &steps[..1], Shown::Rows);

@@ -6,6 +6,7 @@ pub(crate) mod clock;
 pub(crate) mod group_concat;
 pub(crate) mod moments;
 pub(crate) mod result_type;
+mod row_comparison;
 pub(crate) mod row_key;
 pub(crate) mod statement_results;
 pub(crate) mod subquery;
@@ -681,9 +682,36 @@ impl Compiler<'_> {
         })
     }
 
+    /// The name MariaDB's errors give the type of single value `e`
+    /// (error 4078: a row beside it).
+    fn type_name(&mut self, e: &ast::Expr) -> Result<String> {
+        let x = self.compile(e)?;
+        Ok(match (&x, x.kind(self.scope, &[])) {
+            (Expr::Lit(Value::Null), _) => "null",
+            (Expr::Lit(Value::Int(i)), _) if i32::try_from(*i).is_ok() => "int",
+            (_, ColumnKind::Int | ColumnKind::UInt) => "bigint",
+            (_, ColumnKind::Decimal { .. }) => "decimal",
+            (_, ColumnKind::Double) => "double",
+            (_, ColumnKind::Date) => "date",
+            (_, ColumnKind::DateTime) => "datetime",
+            (_, ColumnKind::Time) => "time",
+            (_, ColumnKind::Text(_)) => "varchar",
+        }
+        .to_string())
+    }
+
     pub fn compile(&mut self, e: &ast::Expr) -> Result<Expr> {
         use ast::Expr as E;
         Ok(match e {
+            // A row where one value is wanted (comparisons and IN take
+            // rows above).
+            E::Tuple(_) => return Err(row_comparison::operand_columns(1)),
+            E::Function(f)
+                if f.name.to_string().eq_ignore_ascii_case("ROW")
+                    && row_comparison::row_elements(e).is_some() =>
+            {
+                return Err(row_comparison::operand_columns(1))
+            }
             E::Identifier(id) => {
                 if let Some(v) = id.value.strip_prefix("@@") {
                     return self.var(v);
@@ -790,6 +818,11 @@ impl Compiler<'_> {
                 list,
                 negated,
             } => {
+                if let Some(tests) =
+                    row_comparison::in_list(expr, list, *negated, &mut |e| self.type_name(e))?
+                {
+                    return self.compile(&tests);
+                }
                 let x = self.compile(expr)?;
                 let list: Vec<Expr> = list
                     .iter()
@@ -893,6 +926,11 @@ impl Compiler<'_> {
             }
             E::BinaryOp { left, op, right } => {
                 use ast::BinaryOperator as B;
+                if let Some(tests) =
+                    row_comparison::comparison(left, op, right, &mut |e| self.type_name(e))?
+                {
+                    return self.compile(&tests);
+                }
                 // DATE + INTERVAL n unit
                 if let (B::Plus | B::Minus, E::Interval(_)) = (op, right.as_ref()) {
                     let f = if *op == B::Plus {
@@ -1178,6 +1216,16 @@ impl Compiler<'_> {
                 subquery,
                 negated,
             } => {
+                if let Some(elements) = row_comparison::row_elements(expr) {
+                    let row = elements
+                        .into_iter()
+                        .map(|x| self.compile(x))
+                        .collect::<Result<Vec<_>>>()?;
+                    return Ok(not_if(
+                        *negated,
+                        self.subquery(subquery, SubqueryTest::InRow(row), false)?,
+                    ));
+                }
                 let lhs = Box::new(self.compile(expr)?);
                 not_if(
                     *negated,
@@ -1304,12 +1352,13 @@ impl Compiler<'_> {
             .as_mut()
             .ok_or_else(|| SqlError::unsupported("a subquery in this statement"))?;
         let p = planner.plan_subquery(q, scope, base)?;
-        if !matches!(test, SubqueryTest::Exists) && p.columns.len() != 1 {
-            return Err(SqlError::new(
-                1241,
-                "21000",
-                "Operand should contain 1 column(s)",
-            ));
+        let wanted = match &test {
+            SubqueryTest::Exists => p.columns.len(),
+            SubqueryTest::InRow(row) => row.len(),
+            _ => 1,
+        };
+        if p.columns.len() != wanted {
+            return Err(row_comparison::operand_columns(wanted));
         }
         Ok(Expr::Subquery(
             Box::new(Subquery {
@@ -1320,6 +1369,7 @@ impl Compiler<'_> {
                 correlated: p.correlated,
                 row_refs: p.row_refs,
                 kind: p.columns.first().copied().unwrap_or(ColumnKind::TEXT),
+                column_kinds: p.columns,
                 first_row_only,
             }),
             test,
@@ -2256,16 +2306,9 @@ impl Expr {
             // the literal itself, which binds as any other.
             Expr::Cast(x, CastType::Literal(_) | CastType::Shown(_)) => x.bind(params, kind_of),
             Expr::Cast(x, t) => Expr::Cast(b(x), *t),
-            Expr::Subquery(sub, test) => Expr::Subquery(
-                sub.clone(),
-                match test {
-                    SubqueryTest::In(x) => SubqueryTest::In(b(x)),
-                    SubqueryTest::Quantified(op, all, x) => {
-                        SubqueryTest::Quantified(*op, *all, b(x))
-                    }
-                    other => other.clone(),
-                },
-            ),
+            Expr::Subquery(sub, test) => {
+                Expr::Subquery(sub.clone(), test.map_operands(|x| x.bind(params, kind_of)))
+            }
             Expr::Col(_) | Expr::Lit(_) | Expr::Agg(_) | Expr::Window(_) => self.clone(),
         }
     }
@@ -3314,7 +3357,7 @@ impl Expr {
                 if sub.correlated {
                     (0..sub.width).for_each(&mut *f);
                 }
-                test.operand().iter().for_each(|x| x.columns(f));
+                test.operands().iter().for_each(|x| x.columns(f));
             }
         }
     }

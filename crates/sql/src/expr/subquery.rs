@@ -145,6 +145,8 @@ pub(crate) struct Subquery {
     pub row_refs: Vec<usize>,
     /// The kind of its first column.
     pub kind: ColumnKind,
+    /// The kinds of all its columns (a row IN compares each).
+    pub column_kinds: Vec<ColumnKind>,
     /// One row tells the answer (EXISTS).
     pub first_row_only: bool,
 }
@@ -170,15 +172,32 @@ pub(crate) enum SubqueryTest {
     Exists,
     /// `lhs IN (…)`, with SQL's NULL rules.
     In(Box<Expr>),
+    /// `(a, b, …) IN (…)`: a row against the subquery's rows, with SQL's
+    /// NULL rules (NULL where no row matches and one compared unknown).
+    InRow(Vec<Expr>),
     /// `lhs op ANY (…)` (`all` false) or `lhs op ALL (…)`.
     Quantified(CmpOp, bool, Box<Expr>),
 }
 
 impl SubqueryTest {
-    pub(crate) fn operand(&self) -> Option<&Expr> {
+    /// The expressions of the enclosing block it compares.
+    pub(crate) fn operands(&self) -> Vec<&Expr> {
         match self {
-            SubqueryTest::In(x) | SubqueryTest::Quantified(_, _, x) => Some(x),
-            _ => None,
+            SubqueryTest::In(x) | SubqueryTest::Quantified(_, _, x) => vec![x],
+            SubqueryTest::InRow(xs) => xs.iter().collect(),
+            SubqueryTest::Scalar | SubqueryTest::Exists => Vec::new(),
+        }
+    }
+
+    /// The same test over `f` of each operand.
+    pub(crate) fn map_operands(&self, mut f: impl FnMut(&Expr) -> Expr) -> SubqueryTest {
+        match self {
+            SubqueryTest::In(x) => SubqueryTest::In(Box::new(f(x))),
+            SubqueryTest::InRow(xs) => SubqueryTest::InRow(xs.iter().map(f).collect()),
+            SubqueryTest::Quantified(op, all, x) => {
+                SubqueryTest::Quantified(*op, *all, Box::new(f(x)))
+            }
+            other => other.clone(),
         }
     }
 }
@@ -193,10 +212,12 @@ pub(crate) fn eval_subquery<R: Row + ?Sized>(
     let runner = env
         .subqueries
         .ok_or_else(|| SqlError::unsupported("a subquery here"))?;
-    let operand = match test.operand() {
-        Some(x) => Some(x.eval(row, env)?),
-        None => None,
-    };
+    let mut operands = test
+        .operands()
+        .into_iter()
+        .map(|x| x.eval(row, env))
+        .collect::<Result<Vec<Value>>>()?;
+    let operand = (operands.len() == 1).then(|| operands.pop().expect("one"));
     // The subquery runs with its block's parameters and the row (NULLs
     // in its place when it does not read it): its plan expects them all.
     let params = || {
@@ -259,6 +280,41 @@ pub(crate) fn eval_subquery<R: Row + ?Sized>(
                     Some(Ordering::Equal) => return Ok(Value::Int(1)),
                     None => unknown = true,
                     Some(_) => {}
+                }
+            }
+            if unknown {
+                Value::Null
+            } else {
+                Value::Int(0)
+            }
+        }
+        SubqueryTest::InRow(_) => {
+            // Each element in its subquery column's collation: a row
+            // matches when every element is equal; an element compared
+            // unknown leaves the row unknown unless another differs.
+            let mut unknown = false;
+            for r in rows.rows.iter() {
+                let mut row_unknown = false;
+                let mut differs = false;
+                for (i, v) in operands.iter().enumerate() {
+                    let collation = sub
+                        .column_kinds
+                        .get(i)
+                        .and_then(|k| k.collation())
+                        .unwrap_or_default();
+                    match compare(v, r.get(i).unwrap_or(&Value::Null), collation) {
+                        Some(Ordering::Equal) => {}
+                        None => row_unknown = true,
+                        Some(_) => {
+                            differs = true;
+                            break;
+                        }
+                    }
+                }
+                match (differs, row_unknown) {
+                    (false, false) => return Ok(Value::Int(1)),
+                    (false, true) => unknown = true,
+                    (true, _) => {}
                 }
             }
             if unknown {

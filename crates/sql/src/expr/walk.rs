@@ -1,5 +1,4 @@
 //! Walking and rewriting compiled expressions (planning only).
-use super::subquery::SubqueryTest;
 use super::{conjuncts, Expr};
 
 impl Expr {
@@ -25,7 +24,7 @@ impl Expr {
                 .chain(whens.iter().flat_map(|(w, t)| [w, t]))
                 .chain(otherwise.as_deref())
                 .collect(),
-            Expr::Subquery(_, test) => test.operand().into_iter().collect(),
+            Expr::Subquery(_, test) => test.operands(),
         }
     }
 
@@ -87,16 +86,9 @@ impl Expr {
                 otherwise.as_ref().map(|x| b(x)),
                 *k,
             ),
-            Expr::Subquery(s, test) => Expr::Subquery(
-                s.clone(),
-                match test {
-                    SubqueryTest::In(x) => SubqueryTest::In(b(x)),
-                    SubqueryTest::Quantified(op, all, x) => {
-                        SubqueryTest::Quantified(*op, *all, b(x))
-                    }
-                    other => other.clone(),
-                },
-            ),
+            Expr::Subquery(s, test) => {
+                Expr::Subquery(s.clone(), test.map_operands(|x| x.rewrite(f)))
+            }
         }
     }
 

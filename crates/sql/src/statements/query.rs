@@ -225,6 +225,7 @@ impl Session {
             view_definition: &|v: &lineardb_table::ViewDef| view_definition(&engine, v),
             view_columns: &|v: &lineardb_table::ViewDef| self.view_column_defs(v),
             variables: &|global| self.variable_rows(global),
+            status: &|global| self.status_rows(global),
         })
     }
 

@@ -149,53 +149,8 @@ impl Session {
                 self.rows(sink, &header, filter_rows(filter.as_ref(), &header, rows)?)
             }
             S::ShowStatus { filter, global, .. } => {
-                let mut status = self.registry.status();
-                if !global {
-                    // SESSION (the default) gives this session's own
-                    // statement counters; the rest (Queries too, as in
-                    // MariaDB) are the server's.
-                    for (name, value) in self.slot.own_counters() {
-                        if let Some(s) = status.iter_mut().find(|(n, _)| *n == name) {
-                            s.1 = value;
-                        }
-                    }
-                }
-                let log = self.engine.log_stats();
-                status.push(("Lineardb_log_syncs", log.syncs));
-                status.push(("Lineardb_log_written", log.written));
-                status.push((
-                    "Lineardb_temporary_tables",
-                    self.engine.temporary_tables() as u64,
-                ));
-                use lineardb_sync::{thread_slot::counter_total, Counter};
-                for (name, c) in [
-                    ("Innodb_rows_read", Counter::RowsRead),
-                    ("Innodb_rows_inserted", Counter::RowsInserted),
-                    ("Innodb_rows_updated", Counter::RowsUpdated),
-                    ("Innodb_rows_deleted", Counter::RowsDeleted),
-                    ("Innodb_buffer_pool_reads", Counter::PagesRead),
-                    ("Innodb_buffer_pool_pages_flushed", Counter::PagesWritten),
-                    ("Lineardb_pages_evicted", Counter::PagesEvicted),
-                    ("Lineardb_older_versions", Counter::OlderVersions),
-                ] {
-                    status.push((name, counter_total(c)));
-                }
-                let pool = self.engine.pool_stats();
-                status.push(("Innodb_buffer_pool_pages_total", pool.frames as u64));
-                status.push(("Innodb_buffer_pool_pages_data", pool.resident as u64));
-                status.push((
-                    "Innodb_buffer_pool_pages_free",
-                    (pool.frames - pool.resident.min(pool.frames)) as u64,
-                ));
-                status.push(("Innodb_page_size", pool.page_size as u64));
-                let (version, cipher) = self.tls.clone().unwrap_or_default();
-                let mut rows: Vec<(&str, String)> = status
-                    .into_iter()
-                    .map(|(n, v)| (n, v.to_string()))
-                    .chain([("Ssl_cipher", cipher), ("Ssl_version", version)])
-                    .collect();
-                rows.sort_by(|a, b| a.0.cmp(b.0));
-                let rows = rows
+                let rows = self
+                    .status_rows(*global)
                     .into_iter()
                     .map(|(n, v)| vec![Value::str(n), Value::str(&v)])
                     .collect();
@@ -530,6 +485,59 @@ impl Session {
             &["Field", "Type", "Null", "Key", "Default", "Extra"]
         };
         self.rows(sink, header, filter_rows(filter, header, rows)?)
+    }
+
+    /// SHOW [GLOBAL] STATUS's variables and values, by name: the server's
+    /// counters, with SESSION's own statement counters where `global` is
+    /// false (information_schema's GLOBAL_STATUS and SESSION_STATUS too).
+    pub(crate) fn status_rows(&self, global: bool) -> Vec<(&'static str, String)> {
+        let mut status = self.registry.status();
+        if !global {
+            // SESSION (the default) gives this session's own
+            // statement counters; the rest (Queries too, as in
+            // MariaDB) are the server's.
+            for (name, value) in self.slot.own_counters() {
+                if let Some(s) = status.iter_mut().find(|(n, _)| *n == name) {
+                    s.1 = value;
+                }
+            }
+        }
+        let log = self.engine.log_stats();
+        status.push(("Lineardb_log_syncs", log.syncs));
+        status.push(("Lineardb_log_written", log.written));
+        status.push((
+            "Lineardb_temporary_tables",
+            self.engine.temporary_tables() as u64,
+        ));
+        use lineardb_sync::{thread_slot::counter_total, Counter};
+        for (name, c) in [
+            ("Innodb_rows_read", Counter::RowsRead),
+            ("Innodb_rows_inserted", Counter::RowsInserted),
+            ("Innodb_rows_updated", Counter::RowsUpdated),
+            ("Innodb_rows_deleted", Counter::RowsDeleted),
+            ("Innodb_buffer_pool_reads", Counter::PagesRead),
+            ("Innodb_buffer_pool_pages_flushed", Counter::PagesWritten),
+            ("Lineardb_pages_evicted", Counter::PagesEvicted),
+            ("Lineardb_older_versions", Counter::OlderVersions),
+        ] {
+            status.push((name, counter_total(c)));
+        }
+        let pool = self.engine.pool_stats();
+        status.push(("Innodb_buffer_pool_pages_total", pool.frames as u64));
+        status.push(("Innodb_buffer_pool_pages_data", pool.resident as u64));
+        status.push((
+            "Innodb_buffer_pool_pages_free",
+            (pool.frames - pool.resident.min(pool.frames)) as u64,
+        ));
+        status.push(("Innodb_page_size", pool.page_size as u64));
+        let (version, cipher) = self.tls.clone().unwrap_or_default();
+        let mut rows: Vec<(&str, String)> = status
+            .into_iter()
+            .map(|(n, v)| (n, v.to_string()))
+            .chain([("Ssl_cipher", cipher), ("Ssl_version", version)])
+            .collect();
+        rows.sort_by(|a, b| a.0.cmp(b.0));
+        rows
     }
 
     /// Each system variable and its value as text, by name (SHOW

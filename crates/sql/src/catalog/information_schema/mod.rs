@@ -7,6 +7,8 @@
 //! tables of objects lineardb does not have (routines, triggers, events,
 //! partitions, roles) are empty, as they are in a MariaDB without them.
 mod columns;
+mod engine_metrics;
+mod keywords;
 mod privileges;
 mod schema_objects;
 mod server_objects;
@@ -77,6 +79,9 @@ pub(crate) struct InfoContext<'a> {
     /// The system variables and their values as SHOW [GLOBAL] VARIABLES
     /// gives them.
     pub variables: &'a dyn Fn(bool) -> Vec<Vec<Value>>,
+    /// The status variables and their values as SHOW [GLOBAL] STATUS gives
+    /// them.
+    pub status: &'a dyn Fn(bool) -> Vec<(&'static str, String)>,
 }
 
 impl InfoTable {
@@ -135,7 +140,17 @@ impl InfoTable {
                     })
                     .collect()
             }
-            // Objects lineardb does not have.
+            "SESSION_STATUS" | "GLOBAL_STATUS" => (cx.status)(self.name == "GLOBAL_STATUS")
+                .into_iter()
+                .map(|(name, value)| {
+                    vec![Value::str(&name.to_ascii_uppercase()), Value::str(&value)]
+                })
+                .collect(),
+            "KEYWORDS" => keywords::KEYWORDS
+                .iter()
+                .map(|w| vec![Value::str(w)])
+                .collect(),
+            "INNODB_METRICS" => engine_metrics::innodb_metrics(cx),
             // Objects lineardb does not have (FILES: tablespace files,
             // empty in MariaDB too but for NDB).
             "ROUTINES" | "PARAMETERS" | "TRIGGERS" | "EVENTS" | "APPLICABLE_ROLES"
