@@ -159,3 +159,149 @@ fn a_locked_table_holds_other_sessions() {
     );
     assert_eq!(rows, vec![3]);
 }
+
+/// Two sessions' statements around FLUSH TABLES WITH READ LOCK: `a` takes
+/// the lock (or a table's READ lock), `b` is another session.
+const GLOBAL_READ_LOCK: &[(char, &str)] = &[
+    ('a', "FLUSH TABLES WITH READ LOCK"),
+    ('a', "SELECT a FROM g.t"),
+    ('b', "SELECT a FROM g.t"),
+    ('a', "INSERT INTO g.t VALUES (2)"),
+    ('a', "CREATE TABLE g.u (a INT)"),
+    ('a', "DROP DATABASE g"),
+    ('a', "CREATE USER gx"),
+    ('b', "INSERT INTO g.t VALUES (3)"),
+    ('b', "UPDATE g.t SET a = 5 WHERE a = 9"),
+    ('b', "CREATE TABLE g.u (a INT)"),
+    ('b', "CREATE DATABASE g2"),
+    ('b', "LOCK TABLES g.t WRITE"),
+    ('b', "LOCK TABLES g.t READ"),
+    ('b', "UNLOCK TABLES"),
+    ('b', "FLUSH TABLES WITH READ LOCK"),
+    ('b', "UNLOCK TABLES"),
+    ('a', "FLUSH TABLES WITH READ LOCK"),
+    ('a', "SET @x = 1"),
+    ('a', "UNLOCK TABLES"),
+    ('b', "INSERT INTO g.t VALUES (4)"),
+    // It commits the open transaction first.
+    ('a', "BEGIN"),
+    ('a', "INSERT INTO g.t VALUES (6)"),
+    ('a', "FLUSH TABLES WITH READ LOCK"),
+    ('b', "SELECT a FROM g.t ORDER BY a"),
+    ('a', "UNLOCK TABLES"),
+    ('a', "LOCK TABLES g.t READ"),
+    ('a', "FLUSH TABLES WITH READ LOCK"),
+    ('a', "UNLOCK TABLES"),
+    // With tables named: their READ locks, as LOCK TABLES takes them.
+    ('a', "FLUSH TABLES g.t WITH READ LOCK"),
+    ('a', "SELECT a FROM g.t ORDER BY a"),
+    ('a', "INSERT INTO g.t VALUES (7)"),
+    ('b', "INSERT INTO g.t VALUES (8)"),
+    ('b', "INSERT INTO g.v VALUES (8)"),
+    ('a', "UNLOCK TABLES"),
+    ('a', "FLUSH TABLE g.t, g.v WITH READ LOCK"),
+    ('b', "INSERT INTO g.v VALUES (9)"),
+    ('a', "UNLOCK TABLES"),
+    ('a', "FLUSH TABLES g.nosuch WITH READ LOCK"),
+    ('a', "FLUSH TABLES g.t FOR EXPORT"),
+    ('b', "DELETE FROM g.t"),
+    ('a', "UNLOCK TABLES"),
+    ('a', "FLUSH TABLES FOR EXPORT"),
+    ('a', "FLUSH TABLE"),
+    ('a', "FLUSH TABLES"),
+    ('b', "SELECT a FROM g.t ORDER BY a"),
+    ('b', "SELECT a FROM g.v ORDER BY a"),
+];
+
+/// Each step's outcome on the server at `url`: its rows, or its error's
+/// code.
+fn two_session_outcomes(url: &str, steps: &[(char, &str)]) -> Vec<String> {
+    let opts = mysql::Opts::from_url(url).unwrap();
+    let mut setup = mysql::Conn::new(opts.clone()).unwrap();
+    for s in [
+        "DROP DATABASE IF EXISTS g",
+        "DROP DATABASE IF EXISTS g2",
+        "CREATE DATABASE g",
+        "CREATE TABLE g.t (a INT PRIMARY KEY)",
+        "CREATE TABLE g.v (a INT PRIMARY KEY)",
+        "INSERT INTO g.t VALUES (1)",
+    ] {
+        setup.query_drop(s).unwrap();
+    }
+    let mut a = mysql::Conn::new(opts.clone()).unwrap();
+    let mut b = mysql::Conn::new(opts).unwrap();
+    for c in [&mut a, &mut b] {
+        c.query_drop("SET SESSION lock_wait_timeout = 1").unwrap();
+    }
+    steps
+        .iter()
+        .map(|(who, sql)| {
+            let c = if *who == 'a' { &mut a } else { &mut b };
+            let outcome = match c.query::<mysql::Row, _>(*sql) {
+                Ok(rows) => format!(
+                    "{:?}",
+                    rows.into_iter()
+                        .map(|r| r.unwrap().into_iter().map(|v| format!("{v:?}")).collect())
+                        .collect::<Vec<Vec<String>>>()
+                ),
+                Err(mysql::Error::MySqlError(e)) => format!("error {}", e.code),
+                Err(e) => panic!("{sql}: {e}"),
+            };
+            format!("{who}: {sql} -> {outcome}")
+        })
+        .collect()
+}
+
+#[test]
+fn the_global_read_lock_holds_changes_as_mariadbs_does() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    let ours = two_session_outcomes(&server.url(""), GLOBAL_READ_LOCK);
+    let theirs = two_session_outcomes(
+        &format!("mysql://root@127.0.0.1:{}/", mariadb.port),
+        GLOBAL_READ_LOCK,
+    );
+    common::differential::assert_same(&ours, &theirs);
+    assert!(ours.iter().any(|o| o.ends_with("error 1223")));
+    assert!(ours.iter().any(|o| o.ends_with("error 1205")));
+}
+
+#[test]
+fn a_change_waits_for_the_global_read_lock() {
+    let server = Server::start();
+    server.sql("CREATE DATABASE tlc");
+    server.sql("CREATE TABLE tlc.t (a INT PRIMARY KEY)");
+    let mut a = connect(&server);
+    let hold = Duration::from_millis(400);
+    a.query_drop("FLUSH TABLES WITH READ LOCK").unwrap();
+    let writer = elsewhere(&server, "INSERT INTO t VALUES (1)");
+    std::thread::sleep(hold);
+    assert_eq!(
+        a.query::<i64, _>("SELECT COUNT(*) FROM t").unwrap(),
+        vec![0]
+    );
+    let released = Instant::now();
+    a.query_drop("UNLOCK TABLES").unwrap();
+    let (_, ended, _) = writer.join().unwrap();
+    assert!(
+        ended >= released,
+        "the INSERT did not wait for UNLOCK TABLES"
+    );
+
+    // A session's end lets it go.
+    a.query_drop("FLUSH TABLES WITH READ LOCK").unwrap();
+    let writer = elsewhere(&server, "INSERT INTO t VALUES (2)");
+    std::thread::sleep(hold);
+    let released = Instant::now();
+    drop(a);
+    let (_, ended, _) = writer.join().unwrap();
+    assert!(
+        ended >= released,
+        "the INSERT did not wait for the session's end"
+    );
+    let mut c = connect(&server);
+    assert_eq!(
+        c.query::<i64, _>("SELECT COUNT(*) FROM t").unwrap(),
+        vec![2]
+    );
+}

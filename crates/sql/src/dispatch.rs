@@ -194,13 +194,24 @@ impl Session {
             Admin::Account(statement) => self.account_statement(statement, sink),
             Admin::Prepare { name, text } => self.prepare_named(name, text),
             Admin::DropPrepare(name) => self.deallocate_named(name),
-            Admin::View(v) => self.define_view(v),
+            Admin::View(v) => {
+                self.global_read_lock_allows_change()?;
+                self.define_view(v)
+            }
             Admin::StartTransaction {
                 consistent_snapshot,
                 read_only,
             } => self.start_transaction(*consistent_snapshot, *read_only),
             Admin::LockTables(tables) => self.lock_tables(tables),
             Admin::UnlockTables => self.unlock_tables(),
+            Admin::FlushTable { tables, read_lock } => {
+                self.require_global(crate::privileges::bits::RELOAD, "RELOAD")?;
+                if *read_lock {
+                    self.flush_tables_with_read_lock(tables)
+                } else {
+                    Ok(Outcome::done(0))
+                }
+            }
             Admin::ShowUnmade(kind) => self.show_no_objects(*kind, sink),
             Admin::ShowTableStatus(options) => self.show_table_status(options, sink),
             Admin::ShowOpenTables(options) => self.show_open_tables(options, sink),
@@ -215,7 +226,10 @@ impl Session {
                 assignments,
                 statement,
             } => self.set_for_statement(assignments, statement, sink),
-            Admin::AlterTable(alter) => self.alter_table_mixed(alter),
+            Admin::AlterTable(alter) => {
+                self.global_read_lock_allows_change()?;
+                self.alter_table_mixed(alter)
+            }
             Admin::LoadData(load) => self.load_data(load, sink),
             Admin::KeysSwitch(parts) => {
                 // Keys are kept as rows come, as InnoDB keeps them (which
@@ -518,6 +532,7 @@ impl Session {
             _ => false,
         };
         if ddl {
+            self.global_read_lock_allows_change()?;
             // DDL commits the open transaction first, as in MySQL.
             self.end_transaction(true)?;
         }
@@ -605,9 +620,26 @@ impl Session {
                 names,
                 ..
             } => self.drop_objects(object_type, *if_exists, *temporary, names),
-            S::Flush { .. } => {
+            S::Flush {
+                object_type,
+                read_lock,
+                export,
+                tables,
+                ..
+            } => {
                 self.require_global(crate::privileges::bits::RELOAD, "RELOAD")?;
-                Ok(Outcome::done(0))
+                match (object_type, *read_lock || *export) {
+                    (ast::FlushType::Tables, true) if *export && tables.is_empty() => {
+                        Err(SqlError::syntax_near(""))
+                    }
+                    (ast::FlushType::Tables, true) => {
+                        let tables: Vec<Vec<String>> = tables.iter().map(object_name).collect();
+                        self.flush_tables_with_read_lock(&tables)
+                    }
+                    // The rest flush caches and logs lineardb keeps in
+                    // step already, or statistics it does not reset.
+                    _ => Ok(Outcome::done(0)),
+                }
             }
             S::Truncate(tr) => self.truncate(tr),
             S::Use(u) => {

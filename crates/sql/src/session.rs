@@ -164,7 +164,8 @@ impl Drop for Session {
                 eprintln!("lineardb: dropping a session's temporary tables failed: {e}");
             }
         }
-        if self.locked_tables.is_some() {
+        if self.locked_tables.is_some() || self.registry.table_locks.holds_global_read(self.slot.id)
+        {
             self.registry.table_locks.release(self.slot.id);
         }
         if !self.detached {
@@ -799,8 +800,29 @@ impl Session {
             self.slot.id,
             (db, name),
             write,
-            self.engine.lock_wait_timeout(),
+            self.table_lock_wait(),
         )
+    }
+
+    /// How long a statement waits for other sessions' table locks and
+    /// global read lock: `lock_wait_timeout` (MariaDB's metadata-lock
+    /// wait; row locks wait `innodb_lock_wait_timeout`).
+    pub(crate) fn table_lock_wait(&self) -> std::time::Duration {
+        let secs = self
+            .variable("lock_wait_timeout")
+            .and_then(|v| v.to_text())
+            .and_then(|t| t.parse::<u64>().ok())
+            .unwrap_or(86_400);
+        std::time::Duration::from_secs(secs)
+    }
+
+    /// Whether this statement may change the catalog or the accounts (a
+    /// table, a view, a database, a user) past the global read lock
+    /// ([`TableLocks::wait_to_change`]).
+    pub(crate) fn global_read_lock_allows_change(&self) -> Result<()> {
+        self.registry
+            .table_locks
+            .wait_to_change(self.slot.id, self.table_lock_wait())
     }
 
     /// The statement's snapshot ([`begin_read`](Self::begin_read)), or

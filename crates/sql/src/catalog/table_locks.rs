@@ -7,9 +7,16 @@
 //! after `lock_wait_timeout`). A statement already running when the lock
 //! is taken runs on: row locks still keep its changes apart.
 //!
-//! Statements ask only while some session holds a table lock: they read
-//! one word (`holders`, a load, no shared write) and look no further when
-//! it is 0, so reads stay free of shared writes.
+//! FLUSH TABLES WITH READ LOCK takes the global read lock: no other
+//! session changes anything (rows, tables, databases, accounts) while one
+//! holds it (theirs wait, 1205 after `lock_wait_timeout`), and the holder's
+//! own changes are 1223, as in MariaDB; reads go on. Several sessions may
+//! hold it at once.
+//!
+//! Statements ask only while some session holds a table lock or the
+//! global read lock: they read one word (`holders`, a load, no shared
+//! write) and look no further when it is 0, so reads stay free of shared
+//! writes.
 use crate::error::{Result, SqlError};
 use lineardb_sync::{Condvar, Mutex, SharedWord};
 use std::collections::HashMap;
@@ -45,11 +52,41 @@ impl Holders {
 }
 
 #[derive(Default)]
+struct State {
+    tables: HashMap<TableName, Holders>,
+    /// Sessions holding the global read lock.
+    global_readers: Vec<u64>,
+}
+
+impl State {
+    /// Whether a session other than `session` holds the global read lock.
+    fn others_hold_global(&self, session: u64) -> bool {
+        self.global_readers.iter().any(|&s| s != session)
+    }
+
+    /// Whether a session other than `session` holds a table's WRITE lock.
+    fn others_write(&self, session: u64) -> bool {
+        self.tables
+            .values()
+            .any(|h| h.writer.is_some_and(|w| w != session))
+    }
+}
+
+#[derive(Default)]
 pub(crate) struct TableLocks {
-    /// Sessions holding table locks now.
+    /// Table-lock holders plus global-read-lock holders now.
     holders: SharedWord,
-    tables: Mutex<HashMap<TableName, Holders>>,
+    state: Mutex<State>,
     released: Condvar,
+}
+
+/// Error 1223: a change by the session that holds the global read lock.
+pub(crate) fn conflicting_read_lock() -> SqlError {
+    SqlError::new(
+        1223,
+        "HY000",
+        "Can't execute the query because you have a conflicting read lock",
+    )
 }
 
 fn timed_out() -> SqlError {
@@ -71,17 +108,21 @@ impl TableLocks {
         timeout: Duration,
     ) -> Result<()> {
         let deadline = Instant::now() + timeout;
-        let mut held = self.tables.lock();
-        while !tables.iter().all(|(name, mode)| {
-            held.get(name)
-                .is_none_or(|holders| holders.admits(session, *mode))
-        }) {
+        let mut held = self.state.lock();
+        let writes = tables.iter().any(|(_, mode)| *mode == LockMode::Write);
+        while (writes && held.others_hold_global(session))
+            || !tables.iter().all(|(name, mode)| {
+                held.tables
+                    .get(name)
+                    .is_none_or(|holders| holders.admits(session, *mode))
+            })
+        {
             if self.released.wait_until(&mut held, deadline).timed_out() {
                 return Err(timed_out());
             }
         }
         for (name, mode) in tables {
-            let holders = held.entry(name.clone()).or_default();
+            let holders = held.tables.entry(name.clone()).or_default();
             match mode {
                 LockMode::Read => holders.readers.push(session),
                 LockMode::Write => holders.writer = Some(session),
@@ -93,9 +134,59 @@ impl TableLocks {
         Ok(())
     }
 
-    /// Lets go of every lock `session` holds.
+    /// Takes the global read lock for `session`, waiting while another
+    /// session holds a WRITE table lock (none is taken on a time out).
+    /// Taking it again is nothing.
+    pub(crate) fn acquire_global_read(&self, session: u64, timeout: Duration) -> Result<()> {
+        let deadline = Instant::now() + timeout;
+        let mut held = self.state.lock();
+        if held.global_readers.contains(&session) {
+            return Ok(());
+        }
+        while held.others_write(session) {
+            if self.released.wait_until(&mut held, deadline).timed_out() {
+                return Err(timed_out());
+            }
+        }
+        held.global_readers.push(session);
+        self.holders.fetch_add(1);
+        Ok(())
+    }
+
+    /// Whether `session` holds the global read lock.
+    pub(crate) fn holds_global_read(&self, session: u64) -> bool {
+        !self.none_held() && self.state.lock().global_readers.contains(&session)
+    }
+
+    /// Waits until `session` may change something other than a table
+    /// (a database, an account, a new table) past the global read lock:
+    /// 1223 if it holds it, 1205 after `timeout` if another does.
+    pub(crate) fn wait_to_change(&self, session: u64, timeout: Duration) -> Result<()> {
+        if self.none_held() {
+            return Ok(());
+        }
+        let deadline = Instant::now() + timeout;
+        let mut held = self.state.lock();
+        if held.global_readers.contains(&session) {
+            return Err(conflicting_read_lock());
+        }
+        while held.others_hold_global(session) {
+            if self.released.wait_until(&mut held, deadline).timed_out() {
+                return Err(timed_out());
+            }
+        }
+        Ok(())
+    }
+
+    /// Lets go of every lock `session` holds, the global read lock too.
     pub(crate) fn release(&self, session: u64) {
-        let mut held = self.tables.lock();
+        let mut held = self.state.lock();
+        if let Some(i) = held.global_readers.iter().position(|&s| s == session) {
+            held.global_readers.swap_remove(i);
+            self.holders.store(self.holders.load().saturating_sub(1));
+            self.released.notify_all();
+        }
+        let held = &mut held.tables;
         let before = held.len();
         let mut had = false;
         held.retain(|_, holders| {
@@ -114,19 +205,21 @@ impl TableLocks {
         }
     }
 
-    /// Whether no session holds a table lock now (one load).
     /// How many sessions hold a lock on `db`.`table`.
     pub(crate) fn holders_of(&self, db: &str, table: &str) -> usize {
         if self.none_held() {
             return 0;
         }
         let name = (db.to_ascii_lowercase(), table.to_ascii_lowercase());
-        self.tables
+        self.state
             .lock()
+            .tables
             .get(&name)
             .map_or(0, |h| h.readers.len() + usize::from(h.writer.is_some()))
     }
 
+    /// Whether no session holds a table lock or the global read lock now
+    /// (one load).
     pub(crate) fn none_held(&self) -> bool {
         self.holders.load() == 0
     }
@@ -149,10 +242,15 @@ impl TableLocks {
             LockMode::Read
         };
         let deadline = Instant::now() + timeout;
-        let mut held = self.tables.lock();
-        while !held
-            .get(table)
-            .is_none_or(|holders| holders.admits(session, mode))
+        let mut held = self.state.lock();
+        if write && held.global_readers.contains(&session) {
+            return Err(conflicting_read_lock());
+        }
+        while (write && held.others_hold_global(session))
+            || !held
+                .tables
+                .get(table)
+                .is_none_or(|holders| holders.admits(session, mode))
         {
             if self.released.wait_until(&mut held, deadline).timed_out() {
                 return Err(timed_out());
@@ -211,6 +309,52 @@ mod tests {
             1205
         );
         assert!(locks.wait_for(4, &name("b"), true, short).is_ok());
+    }
+
+    #[test]
+    fn the_global_read_lock_holds_changes_back() {
+        let locks = TableLocks::default();
+        let short = Duration::from_millis(20);
+        locks.acquire_global_read(1, short).unwrap();
+        locks.acquire_global_read(1, short).unwrap();
+        locks.acquire_global_read(2, short).unwrap();
+        assert!(
+            locks.wait_for(3, &name("a"), false, short).is_ok(),
+            "reads go on"
+        );
+        assert_eq!(
+            locks.wait_for(1, &name("a"), true, short).unwrap_err().code,
+            1223
+        );
+        assert_eq!(
+            locks.wait_for(3, &name("a"), true, short).unwrap_err().code,
+            1205
+        );
+        assert_eq!(locks.wait_to_change(3, short).unwrap_err().code, 1205);
+        assert_eq!(
+            locks
+                .acquire(3, &[(name("a"), LockMode::Write)], short)
+                .unwrap_err()
+                .code,
+            1205
+        );
+        locks
+            .acquire(3, &[(name("a"), LockMode::Read)], short)
+            .unwrap();
+        locks.release(1);
+        assert_eq!(
+            locks.wait_to_change(3, short).unwrap_err().code,
+            1205,
+            "2 holds it"
+        );
+        locks.release(2);
+        assert!(locks.wait_to_change(3, short).is_ok());
+        locks.release(3);
+        assert!(locks.none_held());
+        locks
+            .acquire(4, &[(name("a"), LockMode::Write)], short)
+            .unwrap();
+        assert_eq!(locks.acquire_global_read(5, short).unwrap_err().code, 1205);
     }
 
     #[test]

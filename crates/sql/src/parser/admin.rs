@@ -40,6 +40,12 @@ pub(crate) enum Admin {
     /// LOCK TABLES: each table's name (`[db, name]` or `[name]`) and mode.
     LockTables(Vec<(Vec<String>, LockMode)>),
     UnlockTables,
+    /// `FLUSH TABLE [names] [WITH READ LOCK | FOR EXPORT]` (the singular
+    /// form; FLUSH TABLES is the SQL parser's).
+    FlushTable {
+        tables: Vec<Vec<String>>,
+        read_lock: bool,
+    },
     /// ALTER TABLE name {DISABLE | ENABLE} KEYS (dumps write them around
     /// a table's rows).
     KeysSwitch(Vec<String>),
@@ -128,6 +134,7 @@ fn looks_admin(sql: &str) -> bool {
         || is("START", "TRANSACTION")
         || is("SET", "STATEMENT")
         || is("ALTER", "TABLE")
+        || is("FLUSH", "TABLE")
         || is("SHOW", "TRIGGERS")
         || is("SHOW", "EVENTS")
         || is("SHOW", "PROCEDURE")
@@ -301,6 +308,27 @@ pub(crate) fn parse_admin(sql: &str) -> Option<Result<Admin>> {
         return Some(lock_tables(sql));
     } else if r.keywords(&["UNLOCK", "TABLES"]) || r.keywords(&["UNLOCK", "TABLE"]) {
         Admin::UnlockTables
+    } else if r.keywords(&["FLUSH", "TABLE"]) {
+        let mut tables = Vec::new();
+        while r
+            .peek_word()
+            .is_some_and(|w| !w.eq_ignore_ascii_case("WITH") && !w.eq_ignore_ascii_case("FOR"))
+        {
+            let mut parts = vec![r.name()?];
+            if r.punct('.') {
+                parts.push(r.name()?);
+            }
+            tables.push(parts);
+            if !r.punct(',') {
+                break;
+            }
+        }
+        let read_lock = r.keywords(&["WITH", "READ", "LOCK"])
+            || (!tables.is_empty() && r.keywords(&["FOR", "EXPORT"]));
+        if !r.done() {
+            return Some(Err(crate::error::SqlError::syntax_near(r.rest_text())));
+        }
+        Admin::FlushTable { tables, read_lock }
     } else if r.keywords(&["ALTER", "TABLE"]) {
         let mut parts = vec![r.name()?];
         if r.punct('.') {

@@ -92,6 +92,7 @@ impl Session {
         &mut self,
         f: impl FnOnce(&mut Self, &AccountTables, &Accounts, &mut Txn) -> Result<Result<T>>,
     ) -> Result<T> {
+        self.global_read_lock_allows_change()?;
         // Account statements commit an open transaction first, as in MariaDB.
         self.end_transaction(true)?;
         let tables = AccountTables::open(&self.engine)?;

@@ -150,7 +150,7 @@ impl Session {
             &self.registry.table_locks,
             self.slot.id,
         );
-        let lock_wait = self.engine.lock_wait_timeout();
+        let lock_wait = self.table_lock_wait();
         let mut resolve = |parts: &[String], checked: bool| {
             let (db, name) = qualify(db.as_deref(), parts)?;
             if is_information_schema(&db) {

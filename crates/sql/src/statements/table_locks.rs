@@ -1,6 +1,7 @@
-//! LOCK TABLES and UNLOCK TABLES (see [`crate::catalog::table_locks`]).
+//! LOCK TABLES, FLUSH TABLES … WITH READ LOCK and UNLOCK TABLES (see
+//! [`crate::catalog::table_locks`]).
 use crate::catalog::table_locks::{LockMode, TableName};
-use crate::error::Result;
+use crate::error::{Result, SqlError};
 use crate::privileges::bits::{LOCK_TABLES, SELECT};
 use crate::result::Outcome;
 use crate::session::Session;
@@ -52,17 +53,48 @@ impl Session {
             wanted.iter().map(|(k, m)| (k.clone(), *m)).collect();
         self.registry
             .table_locks
-            .acquire(self.slot.id, &list, self.engine.lock_wait_timeout())?;
+            .acquire(self.slot.id, &list, self.table_lock_wait())?;
         self.locked_tables = Some(wanted);
         Ok(Outcome::done(0))
     }
 
-    /// UNLOCK TABLES: lets the locks go, committing the open transaction
-    /// if LOCK TABLES was in force.
+    /// FLUSH TABLES WITH READ LOCK: the global read lock, taken after
+    /// committing the open transaction (1192 under LOCK TABLES), as in
+    /// MariaDB. With tables named (and FOR EXPORT, lineardb having no
+    /// tablespace files to ready), a READ lock on each, as LOCK TABLES
+    /// takes it.
+    pub(crate) fn flush_tables_with_read_lock(
+        &mut self,
+        tables: &[Vec<String>],
+    ) -> Result<Outcome> {
+        if !tables.is_empty() {
+            let read: Vec<(Vec<String>, LockMode)> =
+                tables.iter().map(|t| (t.clone(), LockMode::Read)).collect();
+            return self.lock_tables(&read);
+        }
+        if self.locked_tables.is_some() {
+            return Err(SqlError::new(
+                1192,
+                "HY000",
+                "Can't execute the given command because you have active locked tables or an \
+                 active transaction",
+            ));
+        }
+        self.end_transaction(true)?;
+        self.registry
+            .table_locks
+            .acquire_global_read(self.slot.id, self.table_lock_wait())?;
+        Ok(Outcome::done(0))
+    }
+
+    /// UNLOCK TABLES: lets the locks go (the global read lock too),
+    /// committing the open transaction if LOCK TABLES was in force.
     pub(crate) fn unlock_tables(&mut self) -> Result<Outcome> {
         if self.locked_tables.take().is_some() {
             self.registry.table_locks.release(self.slot.id);
             self.end_transaction(true)?;
+        } else if self.registry.table_locks.holds_global_read(self.slot.id) {
+            self.registry.table_locks.release(self.slot.id);
         }
         Ok(Outcome::done(0))
     }
