@@ -150,6 +150,15 @@ impl InfoTable {
                 .iter()
                 .map(|w| vec![Value::str(w)])
                 .collect(),
+            // The INNODB_ tables need PROCESS, as in MariaDB.
+            "INNODB_METRICS" if cx.grants.global & crate::privileges::bits::PROCESS == 0 => {
+                return Err(SqlError::new(
+                    1227,
+                    "42000",
+                    "Access denied; you need (at least one of) the PROCESS privilege(s) for \
+                     this operation",
+                ))
+            }
             "INNODB_METRICS" => engine_metrics::innodb_metrics(cx),
             // Objects lineardb does not have (FILES: tablespace files,
             // empty in MariaDB too but for NDB).
