@@ -1167,3 +1167,38 @@ fn dates_read_from_text_and_numbers_as_mariadb_does() {
         &statements,
     );
 }
+
+/// DOUBLE and FLOAT values as text as MariaDB writes them (`my_gcvt`):
+/// positional from 10^-15 to 10^15 and past it where digits follow the
+/// point, an exponent otherwise; a FLOAT's six digits; through results,
+/// CONCAT and CAST; and stored into string columns too narrow for their
+/// digits, rounded to fit (1406 only where no rounding fits, 1265 outside
+/// strict mode).
+#[test]
+fn doubles_as_text_as_mariadb_writes_them() {
+    rows_and_messages_as_mariadb(
+        "tygc",
+        &["CREATE TABLE tf (id INT PRIMARY KEY, f FLOAT, d DOUBLE)"],
+        &[
+            "INSERT INTO tf VALUES (1, -1.25e-10, -1.25e-10), (2, 1e-20, 1e-20), \
+             (3, 123456789, 123456789), (4, 1.5e15, 1.5e15), (5, 0.1, 0.1), \
+             (6, 3.4e38, 1e300), (7, 1e-45, 1e-300), (8, 16777217, 1234567.5), \
+             (9, 0.000123456789, 1e-16), (10, 1e15, 1e-15), (11, 1e-15, 1e15)",
+            "SELECT * FROM tf ORDER BY id",
+            "SELECT id, f + 0, d * 3, CONCAT(d), CAST(d AS CHAR), d / 7 FROM tf ORDER BY id",
+            "SELECT 1e-15, 1e15, 1234567890123456e0, 123456789012345e0, -0e0, 1e-14, \
+             2e0 / 3, 1 / 3e0, 100e0, 1e16 / 3, 1.2345678901234568e17, 0.1e0 + 0.2e0",
+            "CREATE TABLE ts (a VARCHAR(4), b CHAR(6), c VARCHAR(20), e CHAR(1), g VARCHAR(3))",
+            "INSERT INTO ts VALUES (3.14159265e0, 1.5e-7, 1e300, 5e0, 0.5e0)",
+            "INSERT INTO ts VALUES (12345.6e0, 123456789e0, -1.25e-10, 1.4e0, -0.5e0)",
+            "INSERT INTO ts VALUES (123456e0, 1, 1, 0.9e0, 999.9e0)",
+            "INSERT INTO ts VALUES (1, 1, 1, 1, 999.9e0)",
+            "INSERT INTO ts (a) VALUES (1e300)",
+            "SET sql_mode = ''",
+            "INSERT INTO ts VALUES (0.000001e0, 2.5e-300, 1, 0.9e0, 1e10)",
+            "SHOW WARNINGS",
+            "SET sql_mode = DEFAULT",
+            "SELECT * FROM ts ORDER BY a, b",
+        ],
+    );
+}

@@ -22,6 +22,7 @@ mod catalog;
 pub mod collation;
 pub mod decimal;
 mod error;
+pub mod float_text;
 mod index_build;
 pub mod key;
 mod key_range;

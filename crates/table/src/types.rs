@@ -149,17 +149,10 @@ pub use crate::calendar::{
 };
 
 fn format_double(v: f64) -> String {
-    // Whole numbers as integers: a negative zero shows as 0, as MariaDB
-    // 10.11.19 shows it.
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{}", v as i64)
+    if v.is_finite() {
+        crate::float_text::double_text(v)
     } else {
-        let s = format!("{v}");
-        if s.len() > 20 {
-            format!("{v:e}")
-        } else {
-            s
-        }
+        format!("{v}")
     }
 }
 
@@ -759,6 +752,21 @@ impl DataType {
             DataType::Char(n) | DataType::VarChar(n) => {
                 let mut bytes = match v {
                     Value::Bytes(b) => b,
+                    // A DOUBLE is rounded to fit the column, as MariaDB's
+                    // Field_str::store(double) writes it; only one that
+                    // cannot fit is too long.
+                    Value::Double(f) if f.is_finite() && *n > 0 => {
+                        let width = (*n as usize).min(crate::float_text::DOUBLE_WIDTH);
+                        let x = if f == 0.0 { 0.0 } else { f };
+                        match crate::float_text::gcvt(
+                            x,
+                            crate::float_text::Precision::Double,
+                            width,
+                        ) {
+                            (text, false) => text.into_bytes(),
+                            (_, true) => return Err(Error::DataTooLong(column.into())),
+                        }
+                    }
                     other => other.to_text().unwrap_or_default().into_bytes(),
                 };
                 if matches!(self, DataType::Char(_)) {
@@ -826,6 +834,15 @@ impl DataType {
                     _ => Vec::new(),
                 };
                 self.coerce(Value::Bytes(known.join(&b',')), column)?
+            }
+            // A DOUBLE that no rounding fits keeps what fits of its text.
+            (Error::DataTooLong(_), DataType::Char(n) | DataType::VarChar(n)) if matches!(v, Value::Double(f) if f.is_finite()) =>
+            {
+                let x = v.as_f64().unwrap_or_default();
+                let width = (*n as usize).clamp(1, crate::float_text::DOUBLE_WIDTH);
+                let (text, _) =
+                    crate::float_text::gcvt(x, crate::float_text::Precision::Double, width);
+                self.coerce(Value::Bytes(text.into_bytes()), column)?
             }
             (Error::DataTooLong(_), t) if t.is_string() => {
                 let bytes = match &v {
@@ -1064,32 +1081,13 @@ fn size_prefix(n: u32) -> &'static str {
     }
 }
 
-/// A FLOAT as MariaDB shows it: six significant digits, in positional
-/// notation unless the exponent is below -4 or above 14.
+/// A FLOAT as MariaDB shows it: six significant digits at most.
 pub fn format_float(v: f64) -> String {
-    if v == 0.0 || !v.is_finite() {
-        return format_double(v);
-    }
-    let sci = format!("{v:.5e}");
-    let (mantissa, exp) = sci.split_once('e').expect("exponent");
-    let exp: i32 = exp.parse().expect("exponent digits");
-    let rounded: f64 = sci.parse().expect("a number");
-    if (-4..15).contains(&exp) {
-        let decimals = (5 - exp).max(0) as usize;
-        let s = format!("{rounded:.decimals$}");
-        let s = if s.contains('.') {
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
-        } else {
-            s
-        };
-        return s;
-    }
-    let m = if mantissa.contains('.') {
-        mantissa.trim_end_matches('0').trim_end_matches('.')
+    if v.is_finite() {
+        crate::float_text::float_text(v)
     } else {
-        mantissa
-    };
-    format!("{m}e{exp}")
+        format_double(v)
+    }
 }
 
 #[cfg(test)]
@@ -1110,19 +1108,6 @@ mod tests {
         assert_eq!(text("123e4567e89b12d3a4564266554400000"), None);
         assert_eq!(text("123e4567e89b12d3a45642665544000g"), None);
         assert_eq!(text(""), None);
-    }
-
-    #[test]
-    fn floats_show_six_digits_as_mariadb_does() {
-        let f = |x: f64| format_float(x as f32 as f64);
-        assert_eq!(f(1.23456789), "1.23457");
-        assert_eq!(f(1234567.8), "1234570");
-        assert_eq!(f(0.1), "0.1");
-        assert_eq!(f(1e20), "1e20");
-        assert_eq!(f(123456789.0), "123457000");
-        assert_eq!(f(-2.5), "-2.5");
-        assert_eq!(f(1.5e-7), "1.5e-7");
-        assert_eq!(f(0.0), "0");
     }
 
     #[test]
