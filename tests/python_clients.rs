@@ -50,6 +50,17 @@ fn ok_packets_read_as_mariadbs() {
     run_script("wire_status.py", &[server.port, mariadb.port]);
 }
 
+/// The bytes of OK packets after the status for a client that tracks
+/// session state (the tracked variables a SET changed, the database USE
+/// chose), and the status flags of results (a table read whole, a
+/// database dropped), beside MariaDB's (`tests/python/session_state.py`).
+#[test]
+fn session_state_is_reported_as_mariadbs() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    run_script("session_state.py", &[server.port, mariadb.port]);
+}
+
 /// Batches of several statements (CLIENT_MULTI_STATEMENTS), one with a
 /// statement that does not parse and one with a statement that fails, as
 /// PyMySQL reads them from lineardb and from MariaDB

@@ -33,7 +33,9 @@ const PLUGIN_AUTH_LENENC: u32 = 1 << 21;
 /// CLIENT_SESSION_TRACK: OK packets' info is length-encoded and always
 /// present. MariaDB offers it, and drivers read the info of OK packets
 /// (`Records: 2  Duplicates: 0…`) length-encoded only when it is agreed.
-/// No session state is sent (SERVER_SESSION_STATE_CHANGED is never set).
+/// The OK packet then lists the session state a statement changed: the
+/// default database and the session variables
+/// `session_track_system_variables` names.
 const SESSION_TRACK: u32 = 1 << 23;
 const SERVER_CAPS: u32 = LONG_PASSWORD
     | FOUND_ROWS
@@ -66,6 +68,12 @@ const STATUS_MORE_RESULTS: u16 = 8;
 const STATUS_SESSION_STATE_CHANGED: u16 = 0x4000;
 /// SESSION_TRACK_SCHEMA: a session state change naming the new database.
 const TRACK_SCHEMA: u8 = 1;
+/// SESSION_TRACK_SYSTEM_VARIABLES: a tracked session variable was set.
+const TRACK_SYSTEM_VARIABLES: u8 = 0;
+/// SERVER_QUERY_NO_INDEX_USED: the statement read a table whole.
+const STATUS_NO_INDEX_USED: u16 = 32;
+/// SERVER_STATUS_DB_DROPPED: the statement dropped a database.
+const STATUS_DB_DROPPED: u16 = 256;
 /// MARIADB_CLIENT_EXTENDED_METADATA, among MariaDB's own capabilities (the
 /// greeting's and the login's last four reserved bytes): column
 /// definitions then name a column's format (`json`) and extended type.
@@ -612,6 +620,13 @@ impl<S: Read + Write> Conn<S> {
             Some(false) => status |= STATUS_IN_TRANS,
             None => {}
         }
+        let report = self.session.statement_report();
+        if report.no_index_used {
+            status |= STATUS_NO_INDEX_USED;
+        }
+        if report.database_dropped {
+            status |= STATUS_DB_DROPPED;
+        }
         status
     }
 
@@ -627,8 +642,31 @@ impl<S: Read + Write> Conn<S> {
         extra_status: u16,
     ) -> io::Result<()> {
         let schema_change = self.schema_change();
+        let variables: &[(String, String)] = if self.session_track {
+            &self.session.statement_report().changed_variables
+        } else {
+            &[]
+        };
+        let mut state = Vec::new();
+        for (name, value) in variables {
+            // SESSION_TRACK_SYSTEM_VARIABLES: the name, then the value.
+            let mut data = Vec::new();
+            put_lenenc_str(&mut data, name.as_bytes());
+            put_lenenc_str(&mut data, value.as_bytes());
+            state.push(TRACK_SYSTEM_VARIABLES);
+            put_lenenc_int(&mut state, data.len() as u64);
+            state.extend_from_slice(&data);
+        }
+        if let Some(schema) = &schema_change {
+            // The name, itself length-encoded.
+            let mut data = Vec::new();
+            put_lenenc_str(&mut data, schema.as_bytes());
+            state.push(TRACK_SCHEMA);
+            put_lenenc_int(&mut state, data.len() as u64);
+            state.extend_from_slice(&data);
+        }
         let mut status = self.status() | extra_status;
-        if schema_change.is_some() {
+        if !state.is_empty() {
             status |= STATUS_SESSION_STATE_CHANGED;
         }
         let mut p = vec![0];
@@ -636,19 +674,16 @@ impl<S: Read + Write> Conn<S> {
         put_lenenc_int(&mut p, last_id);
         p.extend_from_slice(&status.to_le_bytes());
         p.extend_from_slice(&self.session.warning_count().to_le_bytes());
-        if self.session_track || !info.is_empty() {
-            // Length-encoded, as MariaDB sends it and libmariadb reads it.
+        if !info.is_empty() || !state.is_empty() {
+            // Length-encoded, as MariaDB sends it and libmariadb reads it;
+            // left out when empty with no state after it, as MariaDB does.
             put_lenenc_str(&mut p, info.as_bytes());
         }
+        if !state.is_empty() {
+            // Each change: its type, then its data length-encoded.
+            put_lenenc_str(&mut p, &state);
+        }
         if let Some(schema) = schema_change {
-            // One change: its type, then its data (the name, itself
-            // length-encoded), each length-encoded.
-            let mut data = Vec::new();
-            put_lenenc_str(&mut data, schema.as_bytes());
-            let mut change = vec![TRACK_SCHEMA];
-            put_lenenc_int(&mut change, data.len() as u64);
-            change.extend_from_slice(&data);
-            put_lenenc_str(&mut p, &change);
             self.reported_schema = Some(schema).filter(|s| !s.is_empty());
         }
         self.io.write(&p)

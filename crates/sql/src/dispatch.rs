@@ -97,6 +97,7 @@ impl Session {
         let stmt = match &batch.statements[i] {
             Stmt::Sql(s) => s,
             Stmt::Admin(a) => {
+                self.start_report();
                 self.refresh_grants()?;
                 self.clear_diagnostics();
                 self.showing_diagnostics = false;
@@ -114,6 +115,7 @@ impl Session {
                 return self.noting_error(r);
             }
         };
+        self.start_report();
         crate::parser::unsupported::refuse_ignored(stmt)?;
         let params = Params::of(stmt);
         if params.count() > 0 {
@@ -306,6 +308,7 @@ impl Session {
             ));
         }
         self.clear_diagnostics();
+        self.start_report();
         self.showing_diagnostics = false;
         self.refresh_grants()?;
         self.slot.counters.questions.add(1);
@@ -442,6 +445,9 @@ impl Session {
                 p.plan = Some((plan, self.kept_plan_version()));
             }
             let (plan, _) = p.plan.as_ref().expect("planned");
+            if plan.reads_a_table_whole() {
+                self.report.no_index_used = true;
+            }
             self.slot.counters.com_select.add(1);
             self.reading(|s| plan.run(params, &s.run_context(s.view()), sink))?;
             return Ok(Outcome::Rows);

@@ -56,4 +56,4 @@ pub use parser::dialect::{second_statement_error, statement_texts};
 pub use parser::wire_text::text_of_wire;
 pub use privileges::grants::Grants;
 pub use result::{CollectSink, Column, ColumnAttributes, ColumnKind, ExprWire, Outcome, RowSink};
-pub use session::{wait_durable, Prepared, Session};
+pub use session::{wait_durable, Prepared, Session, StatementReport};

@@ -83,6 +83,10 @@ pub struct Session {
     /// (`lineardb_parallel_min_rows`).
     pub(crate) parallel_min_rows: u64,
     pub(crate) warnings: Vec<(u16, String)>,
+    /// What the reply to the statement running (or last run) reports
+    /// besides its result: flags of the server status and the session
+    /// state it changed.
+    pub(crate) report: StatementReport,
     /// The error the last statement failed with, which SHOW WARNINGS and
     /// SHOW ERRORS list after its warnings, as MariaDB does.
     pub(crate) error: Option<(u16, String)>,
@@ -402,6 +406,7 @@ impl Session {
             parallel_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             parallel_min_rows: DEFAULT_PARALLEL_MIN_ROWS,
             warnings: Vec::new(),
+            report: StatementReport::default(),
             error: None,
             showing_diagnostics: false,
             tables: TableCache::default(),
@@ -535,6 +540,47 @@ impl Session {
 
     pub fn database(&self) -> Option<&str> {
         self.facts.database.as_deref()
+    }
+
+    /// What the last statement's reply reports besides its result.
+    pub fn statement_report(&self) -> &StatementReport {
+        &self.report
+    }
+
+    /// A statement starts: its reply reports nothing yet.
+    pub(crate) fn start_report(&mut self) {
+        if self.report != StatementReport::default() {
+            self.report = StatementReport::default();
+        }
+    }
+
+    /// A plan that reads a stored table whole is about to run.
+    pub(crate) fn note_plan(&mut self, plan: &crate::planner::plan::QueryPlan) {
+        if plan.reads_a_table_whole() {
+            self.report.no_index_used = true;
+        }
+    }
+
+    /// A session variable was set: reported to the client when
+    /// `session_track_system_variables` names it (or is `*`).
+    pub(crate) fn note_variable_set(&mut self, name: &str, shown: String) {
+        let tracked = self
+            .variable("session_track_system_variables")
+            .and_then(|v| v.to_text())
+            .unwrap_or_else(|| {
+                "autocommit,character_set_client,character_set_connection,\
+                 character_set_results,time_zone"
+                    .into()
+            });
+        let tracks = tracked
+            .split(',')
+            .any(|t| t.trim() == "*" || t.trim().eq_ignore_ascii_case(name));
+        if tracks {
+            self.report.changed_variables.retain(|(n, _)| n != name);
+            self.report
+                .changed_variables
+                .push((name.to_string(), shown));
+        }
     }
 
     /// The warnings the last statement reports with its result.
@@ -930,4 +976,18 @@ mod tests {
             1238
         );
     }
+}
+
+/// What a statement's reply reports besides its result: the status flags
+/// MariaDB sets for a statement (SERVER_QUERY_NO_INDEX_USED,
+/// SERVER_STATUS_DB_DROPPED) and the tracked session variables it set.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct StatementReport {
+    /// It read a stored table whole, by no key.
+    pub no_index_used: bool,
+    /// It dropped a database.
+    pub database_dropped: bool,
+    /// Tracked session variables it set, each with its value as shown, in
+    /// the order set.
+    pub changed_variables: Vec<(String, String)>,
 }

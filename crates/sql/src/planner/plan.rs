@@ -238,6 +238,16 @@ impl QueryPlan {
         }
     }
 
+    /// Whether it reads a stored table whole, by no key bounding its rows
+    /// (a scan, a hash or nested-loop join's inner table): what MariaDB's
+    /// replies flag as SERVER_QUERY_NO_INDEX_USED.
+    pub(crate) fn reads_a_table_whole(&self) -> bool {
+        match self {
+            QueryPlan::Select(s) => source_read_whole(&s.source),
+            QueryPlan::SetOp(s) => s.left.reads_a_table_whole() || s.right.reads_a_table_whole(),
+        }
+    }
+
     pub(crate) fn columns(&self) -> &[Column] {
         match self {
             QueryPlan::Select(s) => &s.columns,
@@ -255,6 +265,31 @@ impl QueryPlan {
         for (c, n) in columns.iter_mut().zip(names) {
             c.name = n.clone();
         }
+    }
+}
+
+/// Whether `source` reads a stored table whole ([`QueryPlan::reads_a_table_whole`]).
+fn source_read_whole(source: &Source) -> bool {
+    let whole = |t: &TableSource| {
+        t.path.key.eq.is_empty() && t.path.key.ranges.is_empty() && t.others.is_empty()
+    };
+    match source {
+        Source::Table(t) => whole(t),
+        Source::Derived(p) => p.reads_a_table_whole(),
+        Source::Join(j) => j.steps.iter().any(|step| match &step.input {
+            StepInput::Table { source, .. } => whole(source),
+            StepInput::Rows { source, .. } => source_read_whole(source),
+        }),
+        Source::Recursive(r) => r
+            .anchors
+            .iter()
+            .chain(&r.steps)
+            .any(QueryPlan::reads_a_table_whole),
+        Source::Nothing
+        | Source::System(..)
+        | Source::Rows(_)
+        | Source::Information(_)
+        | Source::WorkTable(_) => false,
     }
 }
 

@@ -922,6 +922,9 @@ impl Session {
                         return Err(self.database_denied(&name));
                     }
                     self.require_database(&name, DROP)?;
+                    // MariaDB's reply says SERVER_STATUS_DB_DROPPED, also
+                    // where IF EXISTS found none.
+                    self.report.database_dropped = true;
                     // MariaDB counts the tables it drops; IF EXISTS of a
                     // database that does not exist leaves a note.
                     if self.engine.database_exists(&name)? {

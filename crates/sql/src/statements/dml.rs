@@ -481,6 +481,7 @@ impl Session {
             // for `SELECT <primary key> FROM t WHERE ...`.
             let q = key_query(table, alias, selection, order_by)?;
             let plan = self.plan_select(&q, params)?;
+            self.note_plan(&plan);
             let mut sink = crate::result::CollectSink::default();
             // A current read: the latest rows, which the caller then locks.
             plan.run(args, &self.run_context(&ReadView::latest()), &mut sink)?;
@@ -503,6 +504,7 @@ impl Session {
         let env = Env::new(args);
         let mut keys = Vec::new();
         let mut err = None;
+        self.report.no_index_used = true;
         table.scan_primary(
             &ReadView::latest(),
             &lineardb_table::KeyRange::all(),
@@ -1001,6 +1003,7 @@ impl Session {
         args: &[Value],
     ) -> Result<Vec<Vec<Value>>> {
         let plan = self.plan_select(q, params)?;
+        self.note_plan(&plan);
         let mut sink = crate::result::CollectSink::default();
         let own = txn.id_if_started();
         if self.view.is_some() && self.view_spans_transaction() {

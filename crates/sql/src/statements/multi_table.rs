@@ -504,6 +504,7 @@ impl Session {
         args: &[Value],
     ) -> Result<Vec<Vec<Value>>> {
         let plan = self.plan_select(query, params)?;
+        self.note_plan(&plan);
         if self.safe_updates() && !plan.reads_by_key() {
             return Err(super::dml::unsafe_update());
         }

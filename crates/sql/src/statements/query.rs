@@ -38,6 +38,7 @@ impl Session {
         }
         self.slot.counters.com_select.add(1);
         let plan = self.plan_select(q, params)?;
+        self.note_plan(&plan);
         self.reading(|s| plan.run(args, &s.run_context(s.view()), sink))?;
         Ok(Outcome::Rows)
     }

@@ -78,6 +78,7 @@ impl Session {
                     "character_set_results",
                 ] {
                     self.variables.insert(name.to_string(), Value::str(shown));
+                    self.note_variable_set(name, shown.to_string());
                 }
                 // COLLATE names the connection's collation; without it, the
                 // character set's default. (binary asks for no conversion:
@@ -136,6 +137,9 @@ impl Session {
         // Plans kept by prepared statements read variables as constants.
         self.facts_changed();
         let mut assigned = Vec::new();
+        // Session variables set, reported once all are (the tracked list
+        // may be among them).
+        let mut noted = Vec::new();
         for (name, value, global) in assignments {
             if let Some(user) = name.strip_prefix('@').filter(|n| !n.starts_with('@')) {
                 let v = match value {
@@ -246,6 +250,9 @@ impl Session {
                 };
                 def.checked(&v, &current, &mut self.warnings)?
             };
+            if !global {
+                noted.push((name.clone(), def.shown(&v)));
+            }
             match system_variables::treatment(&name) {
                 Treatment::Unfollowed if v != def.default_value() => {
                     return Err(SqlError::unsupported(format!("{name} = {}", def.shown(&v))));
@@ -261,6 +268,9 @@ impl Session {
             }
         }
         self.facts.user_variables.extend(assigned);
+        for (name, shown) in noted {
+            self.note_variable_set(&name, shown);
+        }
         Ok(Outcome::done(0))
     }
 }
