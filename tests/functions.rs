@@ -107,6 +107,18 @@ const STEPS: &[&str] = &[
      CAST('2020-01-01 10:00:00.123456' AS DATETIME(3)), CAST('10:00:00.56' AS TIME(1)), \
      CAST('2020-01-01' AS DATETIME(6)), CAST('-838:59:59.9999' AS TIME(2))",
     "SELECT CAST('2020-01-01' AS DATETIME(7))",
+    // Of a string or a number: the text of a date, or of a datetime with
+    // the digits of a second the argument has (a column's: all six).
+    "SELECT DATE_ADD('2020-01-31', INTERVAL 1 MONTH), '2020-01-01 00:00:00' + INTERVAL 1 SECOND, \
+     DATE_ADD('2020-01-31', INTERVAL 1 HOUR), DATE_SUB(20200131, INTERVAL 1 DAY), \
+     DATE_ADD('2020-01-31 10:00:00.5', INTERVAL 1 DAY), ADDDATE('2020-01-01', 3), \
+     '2020-01-01' - INTERVAL 1 DAY, '2020-01-01' + INTERVAL 1 MICROSECOND, \
+     DATE_ADD(20200131.5, INTERVAL 1 DAY), DATE_ADD('garbage', INTERVAL 1 DAY), \
+     LENGTH(DATE_ADD('2020-01-31 10:00:00.25', INTERVAL 1 SECOND))",
+    "CREATE TABLE dstr (s VARCHAR(30), n INT)",
+    "INSERT INTO dstr VALUES ('2020-01-01 10:00:00', 20200101), ('2020-02-28', 20200228)",
+    "SELECT DATE_ADD(s, INTERVAL 1 SECOND), DATE_ADD(s, INTERVAL 1 DAY), DATE_ADD(n, INTERVAL 1 DAY), \
+     DATE_ADD(n, INTERVAL 1 HOUR) FROM dstr ORDER BY n",
     // A CHAR cast naming its character set, as GUI tools write it.
     "SELECT CAST('abc' AS CHAR CHARACTER SET utf8) AS a, CAST('abc' AS CHAR(2) CHARACTER SET \
      utf8mb4) AS b, CONVERT('xy', CHAR CHARACTER SET utf8) AS c, CAST('abc' AS CHAR CHARSET utf8)",

@@ -111,8 +111,7 @@ fn unbounded_gcvt(x: f64, precision: Precision, width: usize) -> (String, bool) 
     };
     let have_space = positional_len <= width;
     let force_exponent = point <= 0 && width <= 2 - point && width >= 3 + exp_len;
-    let positional = (have_space
-        || (point <= width && point >= -2 && !force_exponent))
+    let positional = (have_space || (point <= width && point >= -2 && !force_exponent))
         && (!have_space
             || (point > -MAX_POINT_FOR_POSITIONAL
                 && (point <= MAX_POINT_FOR_POSITIONAL || len > point)));

@@ -2597,6 +2597,30 @@ fn datetime_overflow() -> Value {
     Value::Null
 }
 
+/// The digits of a second DATE_ADD's string or number argument `e` (of
+/// value `v`) shows: a constant's own (at most six), a number column's
+/// scale, six for a string that is not a constant (MariaDB's
+/// `time_precision`).
+pub(crate) fn interval_base_digits(e: &Expr, v: &Value) -> u8 {
+    match (e, v) {
+        (Expr::Lit(_) | Expr::Param(_), Value::Bytes(b)) => {
+            let text = String::from_utf8_lossy(b);
+            let time = text.trim().rsplit(':').next().unwrap_or_default();
+            match time.split_once('.') {
+                Some((_, fraction)) if text.contains(':') => fraction
+                    .bytes()
+                    .take_while(u8::is_ascii_digit)
+                    .count()
+                    .min(6) as u8,
+                _ => 0,
+            }
+        }
+        (_, Value::Int(_) | Value::UInt(_)) => 0,
+        (_, Value::Decimal(d)) => d.scale.min(6),
+        _ => 6,
+    }
+}
+
 fn add_interval(base: &Value, unit: IntervalUnit, n: i64) -> Value {
     let micros = |d: i32| d as i64 * MICROS_PER_DAY;
     let (days, time, was_date) = match base {
@@ -3148,13 +3172,33 @@ impl Expr {
                 let Some(n) = int_of(&amount) else {
                     return Ok(Value::Null);
                 };
-                match if f == Func::DateSub {
+                let moved = match if f == Func::DateSub {
                     n.checked_neg()
                 } else {
                     Some(n)
                 } {
                     Some(n) => add_interval(&base, unit, n),
                     None => datetime_overflow(),
+                };
+                // Of a string or a number, the date's or the datetime's
+                // text, with the fraction digits the argument has (all six
+                // for one that is not a constant, or microseconds added).
+                match (&base, moved) {
+                    (Value::Date(_) | Value::DateTime(_) | Value::Time(_), moved) => moved,
+                    (_, Value::DateTime(t)) => {
+                        let digits = if unit == IntervalUnit::Microsecond {
+                            6
+                        } else {
+                            interval_base_digits(&args[0], &base)
+                        };
+                        Value::Bytes(
+                            lineardb_table::types::format_datetime_digits(t, digits).into_bytes(),
+                        )
+                    }
+                    (_, Value::Date(d)) => {
+                        Value::Bytes(lineardb_table::types::format_date(d).into_bytes())
+                    }
+                    (_, moved) => moved,
                 }
             }
             Func::Year | Func::Month | Func::Day => {
@@ -3260,7 +3304,9 @@ impl Expr {
                         ),
                     ) => ColumnKind::DateTime,
                     (ColumnKind::Date, _) => ColumnKind::Date,
-                    _ => ColumnKind::DateTime,
+                    // Of a string or a number, a string (MariaDB's).
+                    (ColumnKind::DateTime | ColumnKind::Time, _) => ColumnKind::DateTime,
+                    _ => ColumnKind::TEXT,
                 },
             },
             Expr::Case(_, whens, otherwise, _) => whens

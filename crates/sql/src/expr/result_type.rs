@@ -806,6 +806,28 @@ impl Describer<'_> {
             Func::DateAdd | Func::DateSub => {
                 let a = first();
                 let kind = Expr::Func(*f, args.to_vec()).kind(self.scope, self.aggs);
+                if let ColumnKind::Text(_) = kind {
+                    // A string as long as a datetime with the digits of a
+                    // second the argument has (MariaDB's).
+                    let digits = match (&args[0], args.get(1)) {
+                        (_, Some(Expr::Interval(super::IntervalUnit::Microsecond, _))) => 6,
+                        (Expr::Lit(Value::Null), _) => 0,
+                        (Expr::Lit(v), _) => super::interval_base_digits(&args[0], v),
+                        (_, _) => match a.kind {
+                            ColumnKind::Int | ColumnKind::UInt => 0,
+                            ColumnKind::Decimal { scale } => scale.min(6),
+                            _ => 6,
+                        },
+                    };
+                    let mut c = func_text(
+                        19 + if digits > 0 { 1 + u32::from(digits) } else { 0 },
+                        true,
+                    );
+                    c.decimals = Some(digits);
+                    // Typed CHAR (STRING), as MariaDB types it.
+                    c.wire = ExprWire::Fixed;
+                    return c;
+                }
                 // Microseconds added show all six digits (MariaDB's).
                 let fsp = match args.get(1) {
                     Some(Expr::Interval(super::IntervalUnit::Microsecond, _)) => 6,
