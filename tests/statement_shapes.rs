@@ -68,6 +68,24 @@ const QUERIES: &[&str] = &[
     "SELECT id FROM t WHERE id = 2 FOR UPDATE",
 ];
 
+/// Statements that do not parse: MariaDB's message, near where reading
+/// stopped (a clause's reserved word where an expression was wanted), and
+/// forms that read those words where they belong.
+const SYNTAX_ERRORS: &[&str] = &[
+    "SELECT FROM t",
+    "SELECT id, FROM t",
+    "SELECT * FROM t WHERE",
+    "SELECT * FROM t WHERE ORDER BY id",
+    "SELECT id FROM t GROUP BY ORDER BY id",
+    "SELECT CASE WHEN THEN 1 END",
+    "SELECT 1 + FROM t",
+    "SELECT id FROM t WHERE id IN (SELECT 1 UNION SELECT 2) ORDER BY id",
+    "SELECT TRIM(LEADING 'a' FROM 'aab'), EXTRACT(YEAR FROM '2020-01-01'), \
+     SUBSTRING('abc' FROM 2 FOR 1), POSITION('a' IN 'ba')",
+    "SELECT d.order FROM (SELECT 1 AS `order`) d",
+    "SELECT 1 FROM dual WHERE 1 GROUP BY 1 HAVING 1 ORDER BY 1 LIMIT 1",
+];
+
 /// Changes: each shape three times or more.
 const CHANGES: &[&str] = &[
     "INSERT INTO t (id, n, s, d) VALUES (10, 1, 'a', 1.5)",
@@ -102,4 +120,12 @@ fn statements_of_one_shape_answer_as_mariadb() {
     );
     same_as_mariadb(&server, &mariadb, "shp", SETUP, QUERIES, Shown::Metadata);
     same_as_mariadb(&server, &mariadb, "shp", SETUP, CHANGES, Shown::Changes);
+    same_as_mariadb(
+        &server,
+        &mariadb,
+        "shp",
+        SETUP,
+        SYNTAX_ERRORS,
+        Shown::Changes,
+    );
 }

@@ -21,6 +21,27 @@ use std::any::TypeId;
 #[derive(Debug, Default)]
 pub(crate) struct MariaDb;
 
+/// Reserved words that begin or join clauses, never an expression.
+const CLAUSE_WORDS: &[Keyword] = &[
+    Keyword::FROM,
+    Keyword::WHERE,
+    Keyword::GROUP,
+    Keyword::HAVING,
+    Keyword::ORDER,
+    Keyword::LIMIT,
+    Keyword::UNION,
+    Keyword::EXCEPT,
+    Keyword::INTERSECT,
+    Keyword::JOIN,
+    Keyword::ON,
+    Keyword::USING,
+    Keyword::INTO,
+    Keyword::BY,
+    Keyword::WHEN,
+    Keyword::THEN,
+    Keyword::ELSE,
+];
+
 const MYSQL: MySqlDialect = MySqlDialect {};
 
 impl Dialect for MariaDb {
@@ -79,6 +100,19 @@ impl Dialect for MariaDb {
 
     fn parse_statement(&self, parser: &mut Parser) -> Option<Result<Statement, ParserError>> {
         MYSQL.parse_statement(parser)
+    }
+
+    /// MariaDB's reserved words that end a clause (FROM, WHERE, GROUP …)
+    /// start no expression and name nothing unquoted: `SELECT FROM t` is
+    /// 1064 near `FROM t`, as in MariaDB (not a column named FROM).
+    fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
+        let next = parser.peek_token();
+        match &next.token {
+            Token::Word(w) if w.quote_style.is_none() && CLAUSE_WORDS.contains(&w.keyword) => {
+                Some(parser.expected("an expression", next))
+            }
+            _ => None,
+        }
     }
     fn is_identifier_start(&self, ch: char) -> bool {
         MYSQL.is_identifier_start(ch)
