@@ -84,6 +84,10 @@ const SYNTAX_ERRORS: &[&str] = &[
      SUBSTRING('abc' FROM 2 FOR 1), POSITION('a' IN 'ba')",
     "SELECT d.order FROM (SELECT 1 AS `order`) d",
     "SELECT 1 FROM dual WHERE 1 GROUP BY 1 HAVING 1 ORDER BY 1 LIMIT 1",
+    "SET autocommit = ON",
+    "SET @@session.autocommit = ON, foreign_key_checks = OFF",
+    "SELECT @@autocommit, @@foreign_key_checks",
+    "SET foreign_key_checks = ON",
 ];
 
 /// Changes: each shape three times or more.

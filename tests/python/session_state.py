@@ -83,6 +83,27 @@ def lenenc(d, i):
     return int.from_bytes(d[i + 1 : i + 9], "little"), i + 9
 
 
+def state_of(d, i):
+    """The info and the session state changes after an OK packet's
+    status and warnings; the changes sorted (MariaDB lists the variables a
+    statement set in no fixed order)."""
+    if i >= len(d):
+        return "no info"
+    n, i = lenenc(d, i)
+    info = d[i : i + n]
+    i += n
+    if i >= len(d):
+        return f"info {info!r}"
+    n, i = lenenc(d, i)
+    block, changes, at = d[i : i + n], [], 0
+    while at < len(block):
+        kind = block[at]
+        size, start = lenenc(block, at + 1)
+        changes.append(f"{kind}:{block[start:start + size].hex(' ')}")
+        at = start + size
+    return f"info {info!r} state {sorted(changes)} ({len(d) - i - n} bytes after)"
+
+
 def transcript(port):
     s = socket.create_connection(("127.0.0.1", port))
     seq, _greeting = read_packet(s)
@@ -103,7 +124,7 @@ def transcript(port):
             _, i = lenenc(d, 1)
             _, i = lenenc(d, i)
             status = d[i] | d[i + 1] << 8
-            lines.append(f"{q} -> ok status {status:#06x} then {d[i + 4:].hex(' ')}")
+            lines.append(f"{q} -> ok status {status:#06x} {state_of(d, i + 4)}")
         else:
             # A result set: column definitions, an EOF, rows, an EOF.
             eofs = 0

@@ -21,7 +21,8 @@ use std::any::TypeId;
 #[derive(Debug, Default)]
 pub(crate) struct MariaDb;
 
-/// Reserved words that begin or join clauses, never an expression.
+/// Reserved words that begin or join clauses, never an expression (ON is
+/// not among them: `SET autocommit = ON` reads it as a value).
 const CLAUSE_WORDS: &[Keyword] = &[
     Keyword::FROM,
     Keyword::WHERE,
@@ -33,7 +34,6 @@ const CLAUSE_WORDS: &[Keyword] = &[
     Keyword::EXCEPT,
     Keyword::INTERSECT,
     Keyword::JOIN,
-    Keyword::ON,
     Keyword::USING,
     Keyword::INTO,
     Keyword::BY,
