@@ -30,9 +30,10 @@ const PS_MULTI_RESULTS: u32 = 1 << 18;
 const PLUGIN_AUTH: u32 = 1 << 19;
 const CONNECT_ATTRS: u32 = 1 << 20;
 const PLUGIN_AUTH_LENENC: u32 = 1 << 21;
-/// CLIENT_SESSION_TRACK: OK packets' info is length-encoded and always
-/// present. MariaDB offers it, and drivers read the info of OK packets
-/// (`Records: 2  Duplicates: 0…`) length-encoded only when it is agreed.
+/// CLIENT_SESSION_TRACK: OK packets' info is length-encoded (left out
+/// when empty with no state after it, as MariaDB's). MariaDB offers it,
+/// and drivers read the info of OK packets (`Records: 2  Duplicates: 0…`)
+/// length-encoded only when it is agreed.
 /// The OK packet then lists the session state a statement changed: the
 /// default database and the session variables
 /// `session_track_system_variables` names.
@@ -180,6 +181,18 @@ struct Bound<'a> {
 
 /// An EOF packet's body (made on the stack: one follows every result's
 /// column definitions).
+/// One session state change of an OK packet: its type, then its data
+/// length-encoded, the data being `fields` each length-encoded.
+fn put_state_change(state: &mut Vec<u8>, kind: u8, fields: &[&str]) {
+    let mut data = Vec::new();
+    for f in fields {
+        put_lenenc_str(&mut data, f.as_bytes());
+    }
+    state.push(kind);
+    put_lenenc_int(state, data.len() as u64);
+    state.extend_from_slice(&data);
+}
+
 fn eof(status: u16, warnings: u16) -> [u8; 5] {
     let [w0, w1] = warnings.to_le_bytes();
     let [s0, s1] = status.to_le_bytes();
@@ -649,21 +662,10 @@ impl<S: Read + Write> Conn<S> {
         };
         let mut state = Vec::new();
         for (name, value) in variables {
-            // SESSION_TRACK_SYSTEM_VARIABLES: the name, then the value.
-            let mut data = Vec::new();
-            put_lenenc_str(&mut data, name.as_bytes());
-            put_lenenc_str(&mut data, value.as_bytes());
-            state.push(TRACK_SYSTEM_VARIABLES);
-            put_lenenc_int(&mut state, data.len() as u64);
-            state.extend_from_slice(&data);
+            put_state_change(&mut state, TRACK_SYSTEM_VARIABLES, &[name, value]);
         }
         if let Some(schema) = &schema_change {
-            // The name, itself length-encoded.
-            let mut data = Vec::new();
-            put_lenenc_str(&mut data, schema.as_bytes());
-            state.push(TRACK_SCHEMA);
-            put_lenenc_int(&mut state, data.len() as u64);
-            state.extend_from_slice(&data);
+            put_state_change(&mut state, TRACK_SCHEMA, &[schema]);
         }
         let mut status = self.status() | extra_status;
         if !state.is_empty() {
@@ -680,7 +682,6 @@ impl<S: Read + Write> Conn<S> {
             put_lenenc_str(&mut p, info.as_bytes());
         }
         if !state.is_empty() {
-            // Each change: its type, then its data length-encoded.
             put_lenenc_str(&mut p, &state);
         }
         if let Some(schema) = schema_change {

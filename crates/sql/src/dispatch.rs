@@ -445,9 +445,7 @@ impl Session {
                 p.plan = Some((plan, self.kept_plan_version()));
             }
             let (plan, _) = p.plan.as_ref().expect("planned");
-            if plan.reads_a_table_whole() {
-                self.report.no_index_used = true;
-            }
+            self.note_plan(plan);
             self.slot.counters.com_select.add(1);
             self.reading(|s| plan.run(params, &s.run_context(s.view()), sink))?;
             return Ok(Outcome::Rows);

@@ -567,11 +567,7 @@ impl Session {
         let tracked = self
             .variable("session_track_system_variables")
             .and_then(|v| v.to_text())
-            .unwrap_or_else(|| {
-                "autocommit,character_set_client,character_set_connection,\
-                 character_set_results,time_zone"
-                    .into()
-            });
+            .unwrap_or_default();
         let tracks = tracked
             .split(',')
             .any(|t| t.trim() == "*" || t.trim().eq_ignore_ascii_case(name));

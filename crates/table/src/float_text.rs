@@ -185,17 +185,23 @@ fn unbounded_gcvt(x: f64, precision: Precision, width: usize) -> (String, bool) 
     (out, overflow)
 }
 
-/// A DOUBLE's text, as MariaDB shows it in a result or a string.
+/// A DOUBLE's text, as MariaDB shows it in a result or a string (a
+/// negative zero as 0: it is not below zero).
 pub fn double_text(x: f64) -> String {
-    // A negative zero shows as 0, as MariaDB 10.11.19 shows it.
-    let x = if x == 0.0 { 0.0 } else { x };
     gcvt(x, Precision::Double, DOUBLE_WIDTH).0
 }
 
 /// A FLOAT column's text.
 pub fn float_text(x: f64) -> String {
-    let x = if x == 0.0 { 0.0 } else { x };
     gcvt(x, Precision::Float, FLOAT_WIDTH).0
+}
+
+/// A DOUBLE as a CHAR or VARCHAR column of `chars` characters stores it
+/// (MariaDB's `Field_str::store(double)`): rounded to fit, and whether
+/// even that overflowed (then cut to the width).
+pub fn column_text(x: f64, chars: u32) -> (String, bool) {
+    let width = (chars as usize).clamp(1, DOUBLE_WIDTH);
+    gcvt(x, Precision::Double, width)
 }
 
 #[cfg(test)]
@@ -207,6 +213,7 @@ mod tests {
     fn doubles_are_written_as_mariadb_writes_them() {
         for (x, text) in [
             (0.0, "0"),
+            (-0.0, "0"),
             (-1.25e-10, "-0.000000000125"),
             (1e-20, "1e-20"),
             (1e-16, "1e-16"),
@@ -240,6 +247,11 @@ mod tests {
         assert_eq!(f(1e-45), "1.4013e-45");
         assert_eq!(f(16_777_217.0), "16777200");
         assert_eq!(f(0.000_123_457), "0.000123457");
+        assert_eq!(f(1e20), "1e20");
+        assert_eq!(f(-2.5), "-2.5");
+        assert_eq!(f(1.5e-7), "0.00000015");
+        assert_eq!(f(0.0), "0");
+        assert_eq!(f(-0.0), "0");
     }
 
     #[test]

@@ -756,13 +756,7 @@ impl DataType {
                     // Field_str::store(double) writes it; only one that
                     // cannot fit is too long.
                     Value::Double(f) if f.is_finite() && *n > 0 => {
-                        let width = (*n as usize).min(crate::float_text::DOUBLE_WIDTH);
-                        let x = if f == 0.0 { 0.0 } else { f };
-                        match crate::float_text::gcvt(
-                            x,
-                            crate::float_text::Precision::Double,
-                            width,
-                        ) {
+                        match crate::float_text::column_text(f, *n) {
                             (text, false) => text.into_bytes(),
                             (_, true) => return Err(Error::DataTooLong(column.into())),
                         }
@@ -838,10 +832,7 @@ impl DataType {
             // A DOUBLE that no rounding fits keeps what fits of its text.
             (Error::DataTooLong(_), DataType::Char(n) | DataType::VarChar(n)) if matches!(v, Value::Double(f) if f.is_finite()) =>
             {
-                let x = v.as_f64().unwrap_or_default();
-                let width = (*n as usize).clamp(1, crate::float_text::DOUBLE_WIDTH);
-                let (text, _) =
-                    crate::float_text::gcvt(x, crate::float_text::Precision::Double, width);
+                let (text, _) = crate::float_text::column_text(v.as_f64().unwrap_or_default(), *n);
                 self.coerce(Value::Bytes(text.into_bytes()), column)?
             }
             (Error::DataTooLong(_), t) if t.is_string() => {
