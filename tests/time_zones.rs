@@ -41,7 +41,7 @@ const STATEMENTS: &[&str] = &[
      (3, '1970-01-01 05:30:01', '1970-01-01 05:30:01', '1970-01-01 05:30:01', 'first'), \
      (4, '2038-01-19 08:44:07', '2038-01-19 08:44:07', NULL, 'last'), \
      (5, 0, 0, 0, 'zero'), (6, NULL, NULL, NULL, 'null')",
-    "SELECT id, at, k, d, UNIX_TIMESTAMP(k) FROM ev ORDER BY id",
+    "SELECT id, at, k, d, UNIX_TIMESTAMP(k), UNIX_TIMESTAMP(at) FROM ev ORDER BY id",
     // Out of TIMESTAMP's range in this zone (MariaDB's 1292; the message
     // names the time in the server's zone here).
     "INSERT INTO ev (id, k) VALUES (7, '1970-01-01 05:30:00')",
@@ -52,7 +52,7 @@ const STATEMENTS: &[&str] = &[
     "SHOW WARNINGS",
     "SET sql_mode = DEFAULT",
     "SET time_zone = '+00:00'",
-    "SELECT id, at, k, d, UNIX_TIMESTAMP(k) FROM ev ORDER BY id",
+    "SELECT id, at, k, d, UNIX_TIMESTAMP(k), UNIX_TIMESTAMP(at) FROM ev ORDER BY id",
     "INSERT INTO ev (id, k) VALUES (7, '1970-01-01 00:00:00')",
     "INSERT INTO ev (id, k, note) VALUES (7, '1970-01-01 00:00:01', 'utc first')",
     "SET time_zone = 'SYSTEM'",

@@ -1153,6 +1153,13 @@ fn dates_read_from_text_and_numbers_as_mariadb_does() {
         "SELECT id, UNIX_TIMESTAMP(d) FROM dt ORDER BY id",
         "SELECT UNIX_TIMESTAMP('1969-12-31 23:59:59'), UNIX_TIMESTAMP('2038-01-19 03:14:08'), \
          UNIX_TIMESTAMP('0000-00-00'), UNIX_TIMESTAMP('1970-01-01 00:00:00')",
+        // With digits of a second: a DECIMAL of the argument's digits.
+        "SELECT UNIX_TIMESTAMP('2020-01-01 00:00:00.5'), UNIX_TIMESTAMP(20200101000000.25), \
+         UNIX_TIMESTAMP('2020-01-01 00:00:00.123456789'), UNIX_TIMESTAMP('junk'), \
+         UNIX_TIMESTAMP(1.5), UNIX_TIMESTAMP(20200101.123), UNIX_TIMESTAMP('1960-01-01 00:00:00.5')",
+        "SHOW WARNINGS",
+        "INSERT INTO dt (id, t) VALUES (12, '2020-01-01 00:00:00.654321')",
+        "SELECT id, UNIX_TIMESTAMP(t), UNIX_TIMESTAMP(CAST(t AS CHAR)) FROM dt ORDER BY id",
     ] {
         statements.push(s.to_string());
     }

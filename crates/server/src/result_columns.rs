@@ -27,6 +27,7 @@ const T_DATETIME: u8 = 12;
 const T_YEAR: u8 = 13;
 const T_BIT: u8 = 16;
 const T_NEWDECIMAL: u8 = 246;
+const T_TINY_BLOB: u8 = 249;
 const T_MEDIUM_BLOB: u8 = 250;
 const T_LONG_BLOB: u8 = 251;
 const T_BLOB: u8 = 252;
@@ -141,6 +142,9 @@ fn definition(c: &Column) -> Definition {
         },
         _ => expression(c),
     };
+    if c.wire == ExprWire::StoredType {
+        d = passed_on(c, d);
+    }
     if !c.nullable {
         d.flags |= NOT_NULL;
     }
@@ -164,6 +168,61 @@ fn definition(c: &Column) -> Definition {
         }
     }
     d
+}
+
+/// Stored column type `d` as an expression passes it on
+/// ([`ExprWire::StoredType`]), as MariaDB's item defines it: numbers
+/// flagged BINARY and never ZEROFILL (a UUID neither); strings with
+/// NOT_FIXED_DEC decimals and no BLOB flag, a TEXT or BLOB typed by its
+/// size and a TEXT's length its stored one counted again in bytes; an
+/// ENUM or SET a VARCHAR.
+fn passed_on(c: &Column, d: Definition) -> Definition {
+    const NOT_FIXED_DEC: u8 = 39;
+    let blob = |bytes: u32| match bytes {
+        0..=255 => T_TINY_BLOB,
+        256..=65_535 => T_BLOB,
+        65_536..=16_777_215 => T_MEDIUM_BLOB,
+        _ => T_LONG_BLOB,
+    };
+    match c.data_type {
+        Some(DataType::Enum(_) | DataType::Set(_)) => Definition {
+            type_code: T_VAR_STRING,
+            flags: 0,
+            ..d
+        },
+        Some(DataType::Uuid) => Definition {
+            flags: d.flags & !BINARY,
+            ..d
+        },
+        // MIN and MAX make a FLOAT as long as a DOUBLE.
+        Some(DataType::Float) => Definition {
+            length: c.length,
+            flags: d.flags | BINARY,
+            ..d
+        },
+        Some(DataType::Text(n)) => Definition {
+            type_code: blob(n),
+            length: d.length.saturating_mul(4),
+            flags: d.flags & !BLOB,
+            decimals: NOT_FIXED_DEC,
+            ..d
+        },
+        Some(DataType::Blob(n)) => Definition {
+            type_code: blob(n),
+            flags: d.flags & !BLOB,
+            decimals: NOT_FIXED_DEC,
+            ..d
+        },
+        Some(DataType::Char(_) | DataType::Binary(_) | DataType::VarBinary(_)) => Definition {
+            decimals: NOT_FIXED_DEC,
+            ..d
+        },
+        _ if d.charset == BINARY_CHARSET => Definition {
+            flags: (d.flags & !ZEROFILL) | BINARY,
+            ..d
+        },
+        _ => d,
+    }
 }
 
 /// An expression's column (no stored type): what its kind, length and

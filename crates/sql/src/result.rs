@@ -143,6 +143,13 @@ pub enum ExprWire {
     Blob,
     /// A string typed CHAR (UUID()).
     Fixed,
+    /// A stored column's type (its `data_type`: FLOAT, YEAR, BIT, CHAR,
+    /// BINARY, a TEXT or BLOB, ENUM, SET, UUID) that an expression passes
+    /// on (MIN, MAX, IF, COALESCE, a scalar subquery): sent as MariaDB
+    /// sends such an item, the type's code with an expression's flags
+    /// and decimals (no ZEROFILL, BLOB, ENUM or SET flag; an ENUM or SET
+    /// is a VARCHAR; a TEXT's length counted again in bytes).
+    StoredType,
     /// A parameter alone (`SELECT ?`): typed at execution by the type its
     /// value is sent with, as MariaDB types it (the binary protocol's
     /// parameter types are the server's to read).

@@ -140,8 +140,13 @@ pub(crate) enum Func {
     UnixTimestamp,
     /// UNIX_TIMESTAMP(c) of a stored TIMESTAMP column `c` (a time of the
     /// server's zone, read as stored): its instant's seconds, 0 for its
-    /// zero value (MariaDB keeps 0 for it).
-    UnixTimestampOfStored,
+    /// zero value (MariaDB keeps 0 for it), with the column's digits of a
+    /// second.
+    UnixTimestampOfStored(u8),
+    /// UNIX_TIMESTAMP(d) of a value read as a datetime in the session's
+    /// zone, with the digits of a second it has (MariaDB's
+    /// `datetime_precision`): an integer without them, a DECIMAL with.
+    UnixTimestampOf(u8),
     /// `@name` in a statement that assigns variables (arguments: the name,
     /// its value when compiled, which gives the type).
     UserVariable,
@@ -1369,6 +1374,7 @@ impl Compiler<'_> {
                 correlated: p.correlated,
                 row_refs: p.row_refs,
                 kind: p.columns.first().copied().unwrap_or(ColumnKind::TEXT),
+                first_column: p.first_column.map(Box::new),
                 column_kinds: p.columns,
                 first_row_only,
             }),
@@ -1724,8 +1730,19 @@ impl Compiler<'_> {
             "UTC_DATE" => (Func::UtcDate, 0..=0),
             "UNIX_TIMESTAMP" if a.is_empty() => (Func::UnixTimestamp, 0..=0),
             "UNIX_TIMESTAMP" if a.len() == 1 && self.stored_timestamp(&a[0]).is_some() => {
+                let digits = match self.describe(&a[0]) {
+                    c if c.kind == ColumnKind::DateTime => c.fsp,
+                    _ => 0,
+                };
                 let stored = self.stored_timestamp(&a[0]).cloned().expect("a column");
-                return Ok(Expr::Func(Func::UnixTimestampOfStored, vec![stored]));
+                return Ok(Expr::Func(
+                    Func::UnixTimestampOfStored(digits),
+                    vec![stored],
+                ));
+            }
+            "UNIX_TIMESTAMP" if a.len() == 1 => {
+                let digits = self.datetime_precision(&a[0]);
+                return Ok(Expr::Func(Func::UnixTimestampOf(digits), a));
             }
             // TIMESTAMP(x[, t]): x as a DATETIME (its fraction's digits
             // for a literal), t added.
@@ -1832,6 +1849,41 @@ impl Compiler<'_> {
             })
             .collect();
         Expr::Lit(Value::str(&letters))
+    }
+
+    /// `e`'s column as a result would define it.
+    fn describe(&self, e: &Expr) -> crate::result::Column {
+        e.describe(self.scope, self.aggs.as_deref().unwrap_or(&[]))
+    }
+
+    /// The digits of a second `e` has read as a datetime (MariaDB's
+    /// `datetime_precision`): a temporal column's or NOW(n)'s own, a
+    /// constant string's (six where it reads as no date), a number's
+    /// scale, other strings' and DOUBLEs' decimals (at most six).
+    fn datetime_precision(&self, e: &Expr) -> u8 {
+        match e {
+            Expr::Lit(Value::Null) => 0,
+            // Read without the warnings the value raises when it runs.
+            Expr::Lit(v @ Value::Bytes(b)) => {
+                match lineardb_table::temporal_text::read_datetime(&String::from_utf8_lossy(b)) {
+                    Some(_) => interval_base_digits(e, v),
+                    None => 6,
+                }
+            }
+            _ => {
+                let c = self.describe(e);
+                match c.kind {
+                    ColumnKind::DateTime | ColumnKind::Time => c.fsp,
+                    ColumnKind::Date | ColumnKind::Int | ColumnKind::UInt => 0,
+                    ColumnKind::Decimal { scale } => scale.min(6),
+                    // An expression's decimals (NOT_FIXED_DEC for most, 0
+                    // for CAST … AS CHAR), a column's NOT_FIXED_DEC.
+                    ColumnKind::Double | ColumnKind::Text(_) if c.data_type.is_some() => 6,
+                    ColumnKind::Double => c.decimals.unwrap_or(6).min(6),
+                    ColumnKind::Text(_) => c.decimals.unwrap_or(0).min(6),
+                }
+            }
+        }
     }
 
     /// FLOOR or CEIL `call` of a DECIMAL whose whole part fits a BIGINT
@@ -2899,11 +2951,18 @@ impl Expr {
             Func::UtcTimestamp => Value::DateTime(digits(clock::statement_utc())),
             Func::UtcDate => day(clock::statement_utc()),
             Func::UnixTimestamp => Value::Int(clock::statement_utc().div_euclid(1_000_000)),
-            Func::UnixTimestampOfStored => match v0()? {
-                Value::DateTime(lineardb_table::types::ZERO_DATETIME) => Value::Int(0),
-                Value::DateTime(t) => Value::Int(clock::utc_of_local(t).div_euclid(1_000_000)),
+            Func::UnixTimestampOfStored(digits) => match v0()? {
+                Value::DateTime(lineardb_table::types::ZERO_DATETIME) => {
+                    crate::function::datetime::seconds_since_epoch(0, digits)
+                }
+                Value::DateTime(t) => {
+                    crate::function::datetime::seconds_since_epoch(clock::utc_of_local(t), digits)
+                }
                 _ => Value::Null,
             },
+            Func::UnixTimestampOf(digits) => {
+                crate::function::datetime::unix_timestamp_of(&v0()?, digits)
+            }
             Func::FromStoredTimestamp(zone) => match v0()? {
                 Value::DateTime(t) => Value::DateTime(zone.read_stored(t)),
                 other => other,
@@ -3248,7 +3307,11 @@ impl Expr {
                 | Func::Day
                 | Func::Sleep
                 | Func::UnixTimestamp
-                | Func::UnixTimestampOfStored => ColumnKind::Int,
+                | Func::UnixTimestampOfStored(0)
+                | Func::UnixTimestampOf(0) => ColumnKind::Int,
+                Func::UnixTimestampOfStored(scale) | Func::UnixTimestampOf(scale) => {
+                    ColumnKind::Decimal { scale: *scale }
+                }
                 Func::GiveLastInsertId | Func::LastInsertId => ColumnKind::UInt,
                 Func::RowCount => ColumnKind::Int,
                 Func::Now

@@ -222,6 +222,69 @@ fn constant_text(e: &Expr) -> Option<&[u8]> {
     }
 }
 
+/// A column read by an expression (`origin` as its table or derived table
+/// has it, `kind` as the expression reads it): a stored number, date or
+/// short string is what its kind and length say (MariaDB flags it so);
+/// the types an expression cannot be (FLOAT, BLOB, CHAR, ENUM…) stay.
+fn within_expression(origin: &Column, kind: ColumnKind) -> Column {
+    let mut c = Column {
+        name: String::new(),
+        org_name: String::new(),
+        table: String::new(),
+        org_table: String::new(),
+        schema: String::new(),
+        attributes: Default::default(),
+        default: None,
+        kind,
+        ..origin.clone()
+    };
+    let Some(t) = c.data_type else { return c };
+    let plain = t.is_integer()
+        || matches!(
+            t,
+            DataType::Decimal { .. }
+                | DataType::Double
+                | DataType::Date
+                | DataType::DateTime
+                | DataType::Time
+                | DataType::VarChar(_)
+                | DataType::VarBinary(_)
+        );
+    if plain {
+        if is_long(&c) {
+            c.wire = ExprWire::Long;
+        }
+        if !signed(&c) {
+            c.kind = ColumnKind::UInt;
+        }
+        if c.kind.collation().is_some() {
+            c.decimals = Some(NOT_FIXED_DEC);
+        }
+        c.data_type = None;
+    } else {
+        c.wire = ExprWire::StoredType;
+    }
+    c
+}
+
+/// A scalar subquery's value, typed as its first column (`first`, which is
+/// NULL where the subquery may find no row), as MariaDB's single-row
+/// subquery item takes its select item's type: a stored TINYINT, SMALLINT
+/// or MEDIUMINT keeps its width.
+fn scalar_subquery(first: &Column, kind: ColumnKind) -> Column {
+    let narrow = match first.data_type {
+        Some(DataType::TinyInt { .. }) => Some(ExprWire::Tiny),
+        Some(DataType::SmallInt { .. }) => Some(ExprWire::Short),
+        Some(DataType::MediumInt { .. }) => Some(ExprWire::Int24),
+        _ => None,
+    };
+    let mut c = within_expression(first, kind);
+    if let Some(wire) = narrow {
+        c.wire = wire;
+    }
+    c
+}
+
 impl Describer<'_> {
     fn describe(&self, e: &Expr) -> Column {
         match e {
@@ -271,7 +334,10 @@ impl Describer<'_> {
                 c
             }
             Expr::Cast(a, t) => self.cast(a, *t),
-            Expr::Subquery(sub, SubqueryTest::Scalar) => Column::expr("", sub.kind),
+            Expr::Subquery(sub, SubqueryTest::Scalar) => match sub.first_column.as_deref() {
+                Some(first) => scalar_subquery(first, sub.kind),
+                None => Column::expr("", sub.kind),
+            },
             Expr::Subquery(_, SubqueryTest::Exists) => long(1, false, false),
             // NULL when the operand is or the subquery yields one.
             Expr::Subquery(..) => long(1, false, true),
@@ -292,45 +358,7 @@ impl Describer<'_> {
         let Some(origin) = s.origin.as_deref() else {
             return Column::expr("", s.kind);
         };
-        let mut c = Column {
-            name: String::new(),
-            org_name: String::new(),
-            table: String::new(),
-            org_table: String::new(),
-            schema: String::new(),
-            attributes: Default::default(),
-            default: None,
-            kind: s.kind,
-            ..origin.clone()
-        };
-        // Within an expression a stored number, date or short string is
-        // what its kind and length say (MariaDB flags it so); the types
-        // an expression cannot be (FLOAT, BLOB, CHAR, ENUM…) stay.
-        let Some(t) = c.data_type else { return c };
-        let plain = t.is_integer()
-            || matches!(
-                t,
-                DataType::Decimal { .. }
-                    | DataType::Double
-                    | DataType::Date
-                    | DataType::DateTime
-                    | DataType::Time
-                    | DataType::VarChar(_)
-                    | DataType::VarBinary(_)
-            );
-        if plain {
-            if is_long(&c) {
-                c.wire = ExprWire::Long;
-            }
-            if !signed(&c) {
-                c.kind = ColumnKind::UInt;
-            }
-            if c.kind.collation().is_some() {
-                c.decimals = Some(NOT_FIXED_DEC);
-            }
-            c.data_type = None;
-        }
-        c
+        within_expression(origin, s.kind)
     }
 
     fn arith(&self, op: ArithOp, a: &Expr, b: &Expr) -> Column {
@@ -463,6 +491,16 @@ fn common(all: Vec<Column>, nulls: NullsJoin) -> Column {
     let Some(kind) = described.iter().map(|c| c.kind).reduce(super::common_kind) else {
         return literal(&Value::Null);
     };
+    // YEARs stay YEARs (MariaDB's type handler joins them so).
+    if described
+        .iter()
+        .all(|c| c.data_type == Some(DataType::Year))
+    {
+        return Column {
+            nullable,
+            ..described[0].clone()
+        };
+    }
     if described.iter().all(is_integer) {
         let parts = match nulls {
             NullsJoin::AsSignedInteger => &all,
@@ -662,7 +700,9 @@ impl Describer<'_> {
                     _ => a,
                 };
                 a.nullable = true;
-                if a.kind == ColumnKind::Double && a.data_type.is_none() {
+                if a.kind == ColumnKind::Double
+                    && matches!(a.data_type, None | Some(DataType::Float))
+                {
                     a.length = DOUBLE_LENGTH;
                 }
                 if a.kind.collation().is_some() {
@@ -782,7 +822,9 @@ impl Describer<'_> {
             }
             Func::AsInteger => first(),
             Func::Truth => long(1, false, false),
-            Func::UnixTimestampOfStored => longlong(17, false, true),
+            Func::UnixTimestampOfStored(digits) | Func::UnixTimestampOf(digits) => {
+                unix_timestamp(*digits)
+            }
             Func::Coalesce => {
                 let all_nullable = described.iter().all(|c| c.nullable);
                 let kept = self.stored_integers(args, described);
@@ -1118,6 +1160,15 @@ impl Describer<'_> {
 /// A string result's collation from its source argument.
 fn text_collation(c: &Column) -> Collation {
     c.kind.collation().unwrap_or_default()
+}
+
+/// UNIX_TIMESTAMP's column: seventeen digits and `digits` of a second
+/// (MariaDB's).
+fn unix_timestamp(digits: u8) -> Column {
+    match digits {
+        0 => longlong(17, false, true),
+        d => decimal(16 + u32::from(d), d, true),
+    }
 }
 
 /// NOW(fsp), CURTIME(fsp): the constant fractional digits asked for.

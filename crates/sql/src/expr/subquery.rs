@@ -122,6 +122,8 @@ pub(crate) struct PlannedSubquery {
     pub plan: Arc<dyn SubqueryPlan>,
     pub id: usize,
     pub columns: Vec<ColumnKind>,
+    /// Its first result column, NULL where it may find no row.
+    pub first_column: Option<crate::result::Column>,
     pub correlated: bool,
     /// The columns of the enclosing block's row it reads.
     pub row_refs: Vec<usize>,
@@ -145,6 +147,9 @@ pub(crate) struct Subquery {
     pub row_refs: Vec<usize>,
     /// The kind of its first column.
     pub kind: ColumnKind,
+    /// Its first result column as the subquery's plan makes it (a scalar
+    /// subquery's value is typed by it); NULL where it may find no row.
+    pub first_column: Option<Box<crate::result::Column>>,
     /// The kinds of all its columns (a row IN compares each).
     pub column_kinds: Vec<ColumnKind>,
     /// One row tells the answer (EXISTS).

@@ -703,15 +703,35 @@ fn convert_tz(a: &[Value]) -> Result<Value> {
 /// time zone (whole seconds); NULL before 1970 and past 2038-01-19
 /// 03:14:07 UTC.
 fn unix_timestamp(a: &[Value]) -> Result<Value> {
-    let Some(local) = datetime_of(&a[0]) else {
-        return Ok(Value::Null);
+    Ok(unix_timestamp_of(&a[0], 0))
+}
+
+/// UNIX_TIMESTAMP(`v`) with `digits` of a second (a DECIMAL where there
+/// are any, cut as MariaDB cuts them); NULL where `v` is no datetime or
+/// outside what a TIMESTAMP holds.
+pub(crate) fn unix_timestamp_of(v: &Value, digits: u8) -> Value {
+    let Some(local) = datetime_of(v) else {
+        return Value::Null;
     };
     let utc = clock::utc_of_session_local(local);
-    // NULL outside what a TIMESTAMP holds, as MariaDB.
     if !(0..=i64::from(i32::MAX) * 1_000_000 + 999_999).contains(&utc) {
-        return Ok(Value::Null);
+        return Value::Null;
     }
-    Ok(Value::Int(utc / 1_000_000))
+    seconds_since_epoch(utc, digits)
+}
+
+/// The seconds of `utc_micros` since the epoch, with `digits` of a second.
+pub(crate) fn seconds_since_epoch(utc_micros: i64, digits: u8) -> Value {
+    match digits.min(6) {
+        0 => Value::Int(utc_micros.div_euclid(1_000_000)),
+        d => {
+            let cut = 10i64.pow(6 - u32::from(d));
+            Value::Decimal(lineardb_table::Dec::new(
+                i128::from(utc_micros.div_euclid(cut)),
+                d,
+            ))
+        }
+    }
 }
 
 /// Whether a value reads as a datetime (a date with a time of day) rather

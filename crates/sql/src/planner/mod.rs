@@ -246,8 +246,22 @@ impl SubqueryPlanner for Planner<'_> {
         };
         let plan = plan?;
         self.subqueries += 1;
+        // A subquery that reads a table may find no row: its value may be
+        // NULL, and a positive literal's length gets a place for a sign
+        // (MariaDB's).
+        let first_column = plan.columns().first().map(|c| {
+            let mut c = c.clone();
+            if !plan.reads_no_table() {
+                c.nullable = true;
+                if std::mem::take(&mut c.unsigned_length) {
+                    c.length += 1;
+                }
+            }
+            c
+        });
         Ok(PlannedSubquery {
             columns: plan.columns().iter().map(|c| c.kind).collect(),
+            first_column,
             plan: Arc::new(plan),
             id: self.subqueries,
             correlated: used.is_some_and(|u| u < base + scope.len()),

@@ -248,6 +248,13 @@ impl QueryPlan {
         }
     }
 
+    /// Whether it reads no table and keeps every row it makes (`SELECT
+    /// 1`): a scalar subquery of it is NULL only where its value is.
+    pub(crate) fn reads_no_table(&self) -> bool {
+        matches!(self, QueryPlan::Select(s) if matches!(s.source, Source::Nothing)
+            && s.filter.is_none() && s.having.is_none() && s.limit.is_none())
+    }
+
     pub(crate) fn columns(&self) -> &[Column] {
         match self {
             QueryPlan::Select(s) => &s.columns,
