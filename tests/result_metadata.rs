@@ -249,6 +249,11 @@ const OVER_ALL_TYPES: &[&str] = &[
     "SELECT UNIX_TIMESTAMP(CONCAT(vc, '')) FROM t",
     "SELECT UNIX_TIMESTAMP(db) FROM t",
     "SELECT UNIX_TIMESTAMP(ROUND(db, 2)) FROM t",
+    "SELECT db DIV 2 FROM t",
+    "SELECT 9e0 DIV 2 FROM t",
+    "SELECT -9.5e0 DIV 2 FROM t",
+    "SELECT vc DIV 2 FROM t",
+    "SELECT 2 DIV db FROM t",
 ];
 
 /// NOT NULL columns: what keeps NOT NULL and what does not.

@@ -270,6 +270,7 @@ impl Session {
             digest: crate::digest::normalize(sql),
             digest_key: None,
             assigns: false,
+            typed_by_parameters: false,
             text,
         };
         p.assigns =
@@ -280,6 +281,7 @@ impl Session {
                 // Runs as a statement (no result set to describe).
             } else if q.locks.is_empty() {
                 let plan = self.assigning_variables(p.assigns, |s| s.plan_select(q, &p.params))?;
+                p.typed_by_parameters = plan.types_results_by_parameters(p.params.count());
                 p.columns = plan.columns().to_vec();
                 p.plan = Some((plan, self.kept_plan_version()));
             } else {
@@ -439,7 +441,14 @@ impl Session {
                 return self.locking_select(q, &p.params, params, sink, Some(&mut p.plan));
             }
             let version = self.plan_version();
-            let stale = p.plan.as_ref().is_none_or(|(_, v)| *v != version);
+            let mut stale = p.plan.as_ref().is_none_or(|(_, v)| *v != version);
+            if p.typed_by_parameters {
+                let kinds = crate::expr::Params::kinds_of(params);
+                if p.params.kinds() != kinds.as_slice() {
+                    p.params.set_kinds(kinds);
+                    stale = true;
+                }
+            }
             if stale {
                 let plan = self.plan_select(q, &p.params)?;
                 p.plan = Some((plan, self.kept_plan_version()));

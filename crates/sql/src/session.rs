@@ -41,6 +41,9 @@ pub struct Prepared {
     pub(crate) text: Arc<str>,
     /// Whether it assigns user variables (`:=`).
     pub(crate) assigns: bool,
+    /// Whether its result columns are typed by the values bound to its
+    /// parameters (`SELECT ? + 1`): planned again when their kinds change.
+    pub(crate) typed_by_parameters: bool,
 }
 
 impl Prepared {

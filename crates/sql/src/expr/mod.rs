@@ -136,6 +136,10 @@ pub(crate) enum Func {
     UtcTime,
     UtcTimestamp,
     UtcDate,
+    /// A parameter (the argument) typed by the kind of the value bound to
+    /// it: only in an expression described for a result column
+    /// ([`Params::typed`]).
+    TypedParameter(ColumnKind),
     /// UNIX_TIMESTAMP() of the statement's start.
     UnixTimestamp,
     /// UNIX_TIMESTAMP(c) of a stored TIMESTAMP column `c` (a time of the
@@ -423,10 +427,15 @@ impl SessionFacts {
     }
 }
 
-/// Maps each `?` (by its position in the text) to its parameter index.
+/// Maps each `?` (by its position in the text) to its parameter index,
+/// and, for a statement planned for one execution, the kinds of the values
+/// bound (MariaDB types a parameter by its value).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Params {
     positions: Vec<(u64, u64)>,
+    /// A number's or a temporal value's kind for each parameter bound to
+    /// one; empty (or None) where none is known: typed as a string.
+    kinds: Vec<Option<ColumnKind>>,
 }
 
 impl Params {
@@ -443,7 +452,50 @@ impl Params {
         });
         positions.sort_unstable();
         positions.dedup();
-        Params { positions }
+        Params {
+            positions,
+            kinds: Vec::new(),
+        }
+    }
+
+    /// The kinds [`Params::typed`] gives parameters bound to `values`: a
+    /// string's and NULL's none (a parameter is typed as a string); empty
+    /// where none has one.
+    pub(crate) fn kinds_of(values: &[Value]) -> Vec<Option<ColumnKind>> {
+        let kind = |v: &Value| match v {
+            Value::Null | Value::Bytes(_) => None,
+            v => Some(ColumnKind::of_value(v)),
+        };
+        if values.iter().all(|v| kind(v).is_none()) {
+            return Vec::new();
+        }
+        values.iter().map(kind).collect()
+    }
+
+    pub(crate) fn kinds(&self) -> &[Option<ColumnKind>] {
+        &self.kinds
+    }
+
+    /// Types the parameters by the kinds of the values bound to them.
+    pub(crate) fn set_kinds(&mut self, kinds: Vec<Option<ColumnKind>>) {
+        self.kinds = kinds;
+    }
+
+    /// `e` with each parameter under it that has a kind typed by it, for
+    /// the result column `e` makes (`? + 1` of an integer is an integer,
+    /// as in MariaDB). A parameter alone is typed by its value on the
+    /// wire instead ([`crate::result::ExprWire::Param`]).
+    pub(crate) fn typed<'e>(&self, e: &'e Expr) -> std::borrow::Cow<'e, Expr> {
+        let typed = |x: &Expr| match x {
+            Expr::Param(i) => self.kinds.get(*i).copied().flatten(),
+            _ => None,
+        };
+        if matches!(e, Expr::Param(_)) || !e.any(&|x| typed(x).is_some()) {
+            return std::borrow::Cow::Borrowed(e);
+        }
+        std::borrow::Cow::Owned(e.rewrite(&|x| {
+            typed(x).map(|kind| Expr::Func(Func::TypedParameter(kind), vec![x.clone()]))
+        }))
     }
     pub fn count(&self) -> usize {
         self.positions.len()
@@ -2960,6 +3012,7 @@ impl Expr {
                 }
                 _ => Value::Null,
             },
+            Func::TypedParameter(_) => v0()?,
             Func::UnixTimestampOf(digits) => {
                 crate::function::datetime::unix_timestamp_of(&v0()?, digits)
             }
@@ -3312,6 +3365,7 @@ impl Expr {
                 Func::UnixTimestampOfStored(scale) | Func::UnixTimestampOf(scale) => {
                     ColumnKind::Decimal { scale: *scale }
                 }
+                Func::TypedParameter(kind) => *kind,
                 Func::GiveLastInsertId | Func::LastInsertId => ColumnKind::UInt,
                 Func::RowCount => ColumnKind::Int,
                 Func::Now
@@ -3521,8 +3575,8 @@ fn json_scalar(e: Expr) -> Expr {
 /// The kind `x op y` gives.
 pub(crate) fn arith_kind(op: ArithOp, x: ColumnKind, y: ColumnKind) -> ColumnKind {
     match (op, x, y) {
-        (_, ColumnKind::Double, _) | (_, _, ColumnKind::Double) => ColumnKind::Double,
         (ArithOp::IntDiv, ..) => ColumnKind::Int,
+        (_, ColumnKind::Double, _) | (_, _, ColumnKind::Double) => ColumnKind::Double,
         (ArithOp::Div, ColumnKind::Decimal { scale }, _) => ColumnKind::Decimal {
             scale: (scale + 4).min(MAX_DECIMAL_SCALE),
         },

@@ -384,8 +384,14 @@ impl Describer<'_> {
                     ArithOp::Mod => int_digits(&x).max(int_digits(&y)),
                     // DIV: the dividend's digits, without a sign however
                     // it is typed, LONG or LONGLONG as a signed number's.
+                    // A DOUBLE dividend's digits are its length, at most
+                    // a BIGINT's 21.
                     ArithOp::IntDiv => {
-                        return int(int_digits(&x), false, nullable).signed_as(unsigned)
+                        let digits = match x.kind {
+                            ColumnKind::Double => x.length.min(21),
+                            _ => int_digits(&x),
+                        };
+                        return int(digits, false, nullable).signed_as(unsigned);
                     }
                     ArithOp::Div => int_digits(&x),
                 };
@@ -822,6 +828,16 @@ impl Describer<'_> {
             }
             Func::AsInteger => first(),
             Func::Truth => long(1, false, false),
+            // As MariaDB's parameter of a bound value's type.
+            Func::TypedParameter(kind) => match kind {
+                ColumnKind::Int | ColumnKind::UInt => {
+                    longlong(21, *kind == ColumnKind::UInt, true)
+                }
+                ColumnKind::Decimal { scale } => decimal(MAX_PRECISION, *scale, true),
+                ColumnKind::Double => double(DOUBLE_LENGTH, DOUBLE_DEC, true),
+                ColumnKind::Text(_) => shape(ColumnKind::TEXT, 255, true),
+                temporal_kind => temporal(*temporal_kind, 6, true),
+            },
             Func::UnixTimestampOfStored(digits) | Func::UnixTimestampOf(digits) => {
                 unix_timestamp(*digits)
             }

@@ -248,6 +248,18 @@ impl QueryPlan {
         }
     }
 
+    /// Whether a result column is an expression over one of the
+    /// statement's `count` parameters (not one alone): its type follows
+    /// the values bound ([`crate::expr::Params::typed`]).
+    pub(crate) fn types_results_by_parameters(&self, count: usize) -> bool {
+        let QueryPlan::Select(s) = self else {
+            return false;
+        };
+        s.projection.iter().any(|x| {
+            !matches!(x, Expr::Param(_)) && x.any(&|e| matches!(e, Expr::Param(i) if *i < count))
+        })
+    }
+
     /// Whether it reads no table and keeps every row it makes (`SELECT
     /// 1`): a scalar subquery of it is NULL only where its value is.
     pub(crate) fn reads_no_table(&self) -> bool {

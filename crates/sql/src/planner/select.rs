@@ -350,7 +350,10 @@ impl Planner<'_> {
             check_full_group_by(&projection, &group_by, scope, &database_of)?;
         }
         let (window, kinds) = if windows.is_empty() {
-            let kinds: Vec<_> = projection.iter().map(|x| x.kind(scope, &aggs)).collect();
+            let kinds: Vec<_> = projection
+                .iter()
+                .map(|x| self.params.typed(x).kind(scope, &aggs))
+                .collect();
             (None, kinds)
         } else {
             let (w, kinds) = window_plan(scope, &aggs, &windows, &projection, &order_by);
@@ -371,7 +374,7 @@ impl Planner<'_> {
                         ..origin.clone()
                     },
                     None => {
-                        let described = x.describe(scope, &aggs);
+                        let described = self.params.typed(x).describe(scope, &aggs);
                         let integer = |k| {
                             matches!(
                                 k,
