@@ -830,9 +830,7 @@ impl Describer<'_> {
             Func::Truth => long(1, false, false),
             // As MariaDB's parameter of a bound value's type.
             Func::TypedParameter(kind) => match kind {
-                ColumnKind::Int | ColumnKind::UInt => {
-                    longlong(21, *kind == ColumnKind::UInt, true)
-                }
+                ColumnKind::Int | ColumnKind::UInt => longlong(21, *kind == ColumnKind::UInt, true),
                 ColumnKind::Decimal { scale } => decimal(MAX_PRECISION, *scale, true),
                 ColumnKind::Double => double(DOUBLE_LENGTH, DOUBLE_DEC, true),
                 ColumnKind::Text(_) => shape(ColumnKind::TEXT, 255, true),
