@@ -540,3 +540,52 @@ fn session_status_counts_the_sessions_own_statements() {
     // Two SELECTs; two SELECTs and a SHOW.
     assert_eq!(ours, [2, 3]);
 }
+
+/// `performance_schema.user_variables_by_thread` lists each session's user
+/// variables as they are now: set by SET, by `:=` and by a prepared
+/// statement's `:=`, with other sessions' alongside; a session that ended
+/// has none.
+#[test]
+fn user_variables_by_thread_shows_each_sessions_variables() {
+    let server = Server::start();
+    let mut a = connect(&server, "");
+    let mut b = connect(&server, "");
+    let a_id: u64 = a.query_first("SELECT CONNECTION_ID()").unwrap().unwrap();
+    let b_id: u64 = b.query_first("SELECT CONNECTION_ID()").unwrap().unwrap();
+    a.query_drop("SET @n = 1, @s = 'x', @z = NULL, @d = 1.5")
+        .unwrap();
+    let _: Option<u64> = a.query_first("SELECT @m := 7").unwrap();
+    let stmt = b.prep("SELECT @p := ?").unwrap();
+    let _: Option<u64> = b.exec_first(&stmt, (42,)).unwrap();
+    let rows = |c: &mut Conn| -> Vec<(u64, String, Option<String>)> {
+        c.query(
+            "SELECT THREAD_ID, VARIABLE_NAME, VARIABLE_VALUE \
+             FROM performance_schema.user_variables_by_thread \
+             ORDER BY THREAD_ID, VARIABLE_NAME",
+        )
+        .unwrap()
+    };
+    let s = |v: &str| Some(v.to_string());
+    let expected = vec![
+        (a_id, "d".to_string(), s("1.5")),
+        (a_id, "m".to_string(), s("7")),
+        (a_id, "n".to_string(), s("1")),
+        (a_id, "s".to_string(), s("x")),
+        (a_id, "z".to_string(), None),
+        (b_id, "p".to_string(), s("42")),
+    ];
+    assert_eq!(rows(&mut a), expected);
+    a.query_drop("SET @n = 'changed'").unwrap();
+    assert!(rows(&mut b).contains(&(a_id, "n".to_string(), s("changed"))));
+    drop(a);
+    // The ended session's are gone (its connection closes asynchronously).
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let now = rows(&mut b);
+        if now == vec![(b_id, "p".to_string(), s("42"))] {
+            break;
+        }
+        assert!(Instant::now() < deadline, "{now:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

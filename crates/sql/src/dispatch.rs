@@ -511,6 +511,7 @@ impl Session {
         let r = crate::expr::user_variables::run_assigning(&mut variables, || f(self));
         self.parallel_threads = threads;
         self.facts.user_variables = variables;
+        self.slot.show_user_variables(&self.facts.user_variables);
         // Plans kept by prepared statements read variables as constants.
         self.facts_changed();
         r

@@ -36,6 +36,9 @@ pub(crate) enum SystemTable {
     /// Counted only by a build with the `audit` feature (COUNTED = 'NO'
     /// otherwise).
     SharedWrites,
+    /// `user_variables_by_thread`: every session's user variables, its
+    /// connection id as THREAD_ID (lineardb has no other thread ids).
+    UserVariablesByThread,
 }
 
 const WAITS_COLUMNS: [(&str, ColumnKind); 6] = [
@@ -91,6 +94,15 @@ const SHARED_WRITES_COLUMNS: [(&str, ColumnKind); 4] = [
     ("WRITES_PER_ROW_READ", ColumnKind::Double),
 ];
 
+const USER_VARIABLES_COLUMNS: [(&str, ColumnKind); 3] = [
+    ("THREAD_ID", ColumnKind::UInt),
+    ("VARIABLE_NAME", ColumnKind::TEXT),
+    (
+        "VARIABLE_VALUE",
+        ColumnKind::Text(lineardb_table::Collation::Binary),
+    ),
+];
+
 impl SystemTable {
     /// The table called `name` (any case).
     pub(crate) fn find(name: &str) -> Option<SystemTable> {
@@ -101,6 +113,7 @@ impl SystemTable {
             "events_statements_summary_by_digest" => Some(SystemTable::StatementsByDigest),
             "table_io_waits_summary_by_index_usage" => Some(SystemTable::TableIoByIndex),
             "lineardb_shared_writes" => Some(SystemTable::SharedWrites),
+            "user_variables_by_thread" => Some(SystemTable::UserVariablesByThread),
             _ => None,
         }
     }
@@ -113,17 +126,19 @@ impl SystemTable {
             SystemTable::StatementsByDigest => "events_statements_summary_by_digest",
             SystemTable::TableIoByIndex => "table_io_waits_summary_by_index_usage",
             SystemTable::SharedWrites => "lineardb_shared_writes",
+            SystemTable::UserVariablesByThread => "user_variables_by_thread",
         }
     }
 
     /// Every table, for SHOW TABLES.
-    pub(crate) fn names() -> [&'static str; 5] {
+    pub(crate) fn names() -> [&'static str; 6] {
         [
             "events_statements_summary_by_digest",
             "events_waits_summary_global_by_event_name",
             "lineardb_hot_pages",
             "lineardb_shared_writes",
             "table_io_waits_summary_by_index_usage",
+            "user_variables_by_thread",
         ]
     }
 
@@ -134,6 +149,7 @@ impl SystemTable {
             SystemTable::StatementsByDigest => &DIGEST_COLUMNS,
             SystemTable::TableIoByIndex => &TABLE_IO_COLUMNS,
             SystemTable::SharedWrites => &SHARED_WRITES_COLUMNS,
+            SystemTable::UserVariablesByThread => &USER_VARIABLES_COLUMNS,
         }
     }
 
@@ -141,6 +157,18 @@ impl SystemTable {
     pub(crate) fn rows(self, engine: &Engine, registry: &Registry) -> Vec<Vec<Value>> {
         match self {
             SystemTable::TableIoByIndex => table_io_rows(engine),
+            SystemTable::UserVariablesByThread => registry
+                .user_variables()
+                .into_iter()
+                .map(|(id, name, value)| {
+                    let text = match &value {
+                        Value::Null => Value::Null,
+                        Value::Bytes(_) => value.clone(),
+                        v => v.to_text().map_or(Value::Null, |t| Value::str(&t)),
+                    };
+                    vec![Value::UInt(id), Value::str(&name), text]
+                })
+                .collect(),
             SystemTable::SharedWrites => {
                 let rows_read = lineardb_sync::thread_slot::counter_total(Counter::RowsRead);
                 let counted = Value::str(if audit::ENABLED { "YES" } else { "NO" });

@@ -188,9 +188,23 @@ pub struct SessionSlot {
     /// statement (its own lock, uncontended) and by readers of
     /// `performance_schema.events_statements_summary_by_digest`.
     digests: Mutex<DigestMap>,
+    /// The session's user variables (name as set, value), written by the
+    /// session when a statement changes them and read by
+    /// `performance_schema.user_variables_by_thread`.
+    user_variables: Mutex<Vec<(String, Value)>>,
 }
 
 impl SessionSlot {
+    /// Shows the session's user variables as they are now.
+    pub(crate) fn show_user_variables(&self, variables: &HashMap<String, Value>) {
+        let mut shown: Vec<(String, Value)> = variables
+            .iter()
+            .map(|(n, v)| (n.clone(), v.clone()))
+            .collect();
+        shown.sort_by(|a, b| a.0.cmp(&b.0));
+        *self.user_variables.lock() = shown;
+    }
+
     pub(crate) fn begin(&self, command: &'static str, info: Option<&str>, state: &'static str) {
         // Written only when a KILL QUERY came in after the last statement.
         if self.kill_query.get() {
@@ -500,6 +514,7 @@ impl Registry {
             timed_out: SharedFlag::new(false),
             interrupt: Mutex::with_class(waits::SESSIONS, None),
             digests: Mutex::with_class(waits::SESSIONS, DigestMap::default()),
+            user_variables: Mutex::with_class(waits::SESSIONS, Vec::new()),
         });
         self.slots.lock().push(slot.clone());
         slot
@@ -558,6 +573,18 @@ impl Registry {
                 }
             })
             .collect()
+    }
+
+    /// Each session's user variables: its id, a name and its value.
+    pub(crate) fn user_variables(&self) -> Vec<(u64, String, Value)> {
+        let slots = self.slots.lock().clone();
+        let mut out = Vec::new();
+        for s in &slots {
+            for (name, value) in s.user_variables.lock().iter() {
+                out.push((s.id, name.clone(), value.clone()));
+            }
+        }
+        out
     }
 
     /// KILL: false if no session has that id.

@@ -151,6 +151,7 @@ impl Session {
             })
         });
         self.facts.user_variables = variables;
+        self.slot.show_user_variables(&self.facts.user_variables);
         self.facts_changed();
         r
     }

@@ -267,7 +267,10 @@ impl Session {
                 self.variables.insert(name, v);
             }
         }
-        self.facts.user_variables.extend(assigned);
+        if !assigned.is_empty() {
+            self.facts.user_variables.extend(assigned);
+            self.slot.show_user_variables(&self.facts.user_variables);
+        }
         for (name, shown) in noted {
             self.note_variable_set(&name, shown);
         }
