@@ -40,6 +40,9 @@ const TABLES: &[&str] = &[
     "GLOBAL_STATUS",
     "KEYWORDS",
     "INNODB_METRICS",
+    "INNODB_TRX",
+    "INNODB_LOCKS",
+    "INNODB_LOCK_WAITS",
 ];
 
 const SETUP: &[&str] = &[
@@ -172,7 +175,9 @@ fn information_schema_columns_as_mariadb_defines_them() {
         "SELECT TABLE_NAME, COLUMN_NAME, ORDINAL_POSITION, COLUMN_TYPE, IS_NULLABLE, DATA_TYPE, \
          NUMERIC_PRECISION, DATETIME_PRECISION FROM information_schema.COLUMNS \
          WHERE TABLE_SCHEMA = 'information_schema' AND TABLE_NAME IN ({listed}) \
-         AND (TABLE_NAME, COLUMN_NAME) <> ('INNODB_METRICS', 'TYPE') \
+         AND (TABLE_NAME, COLUMN_NAME) NOT IN (('INNODB_METRICS', 'TYPE'), \
+         ('INNODB_LOCKS', 'lock_mode'), ('INNODB_LOCKS', 'lock_type'), \
+         ('INNODB_TRX', 'trx_isolation_level')) \
          ORDER BY TABLE_NAME, ORDINAL_POSITION"
     );
     let mut steps = vec![definitions];
@@ -180,10 +185,25 @@ fn information_schema_columns_as_mariadb_defines_them() {
     steps.extend(
         TABLES
             .iter()
-            .filter(|t| **t != "INNODB_METRICS")
+            .filter(|t| !["INNODB_METRICS", "INNODB_LOCKS", "INNODB_TRX"].contains(*t))
             .map(|t| format!("SELECT * FROM information_schema.{t} LIMIT 0")),
     );
-    // INNODB_METRICS.TYPE is a VARCHAR here (MariaDB's is an ENUM).
+    // INNODB_METRICS.TYPE, INNODB_LOCKS.lock_mode and lock_type and
+    // INNODB_TRX.trx_isolation_level are VARCHARs here (MariaDB's are ENUMs).
+    steps.push(
+        "SELECT lock_id, lock_trx_id, lock_table, lock_index, lock_space, lock_page, lock_rec, \
+         lock_data FROM information_schema.INNODB_LOCKS LIMIT 0"
+            .to_string(),
+    );
+    steps.push(
+        "SELECT trx_id, trx_state, trx_started, trx_requested_lock_id, trx_wait_started, \
+         trx_weight, trx_mysql_thread_id, trx_query, trx_operation_state, trx_tables_in_use, \
+         trx_tables_locked, trx_lock_structs, trx_lock_memory_bytes, trx_rows_locked, \
+         trx_rows_modified, trx_concurrency_tickets, trx_unique_checks, \
+         trx_foreign_key_checks, trx_last_foreign_key_error, trx_is_read_only, \
+         trx_autocommit_non_locking FROM information_schema.INNODB_TRX LIMIT 0"
+            .to_string(),
+    );
     steps.push(
         "SELECT NAME, SUBSYSTEM, COUNT, MAX_COUNT, MIN_COUNT, AVG_COUNT, COUNT_RESET, \
          MAX_COUNT_RESET, MIN_COUNT_RESET, AVG_COUNT_RESET, TIME_ENABLED, TIME_DISABLED, \
@@ -293,4 +313,123 @@ fn system_schemas_as_mariadb_gives_them() {
         "SHOW TABLES FROM mysql LIKE 'columns_p%'",
     ];
     same_as_mariadb(&server, &mariadb, "iss", &[], &steps, Shown::NamesAndRows);
+}
+
+/// What a row-lock wait shows in INNODB_TRX, INNODB_LOCK_WAITS and
+/// INNODB_LOCKS, joined as tools join them ("who blocks whom"), on
+/// lineardb and on MariaDB: the waiting UPDATE in LOCK WAIT for the
+/// transaction holding the row, the locks on the table's primary key, and
+/// nothing once the holder rolls back.
+fn lock_wait_outcomes(url: &str) -> Vec<String> {
+    use mysql::prelude::*;
+    let opts = mysql::Opts::from_url(url).unwrap();
+    let mut c = mysql::Conn::new(opts.clone()).unwrap();
+    for s in [
+        "DROP DATABASE IF EXISTS lw",
+        "CREATE DATABASE lw",
+        "CREATE TABLE lw.t (id INT PRIMARY KEY, v INT)",
+        "INSERT INTO lw.t VALUES (1, 1), (2, 2)",
+    ] {
+        c.query_drop(s).unwrap();
+    }
+    let mut holder = mysql::Conn::new(opts.clone()).unwrap();
+    let holder_id: u64 = holder
+        .query_first("SELECT CONNECTION_ID()")
+        .unwrap()
+        .unwrap();
+    holder.query_drop("BEGIN").unwrap();
+    holder
+        .query_drop("UPDATE lw.t SET v = 10 WHERE id = 1")
+        .unwrap();
+    let mut waiter = mysql::Conn::new(opts).unwrap();
+    let waiter_id: u64 = waiter
+        .query_first("SELECT CONNECTION_ID()")
+        .unwrap()
+        .unwrap();
+    let waiting = std::thread::spawn(move || {
+        waiter
+            .query_drop("UPDATE lw.t SET v = 20 WHERE id = 1")
+            .map_err(|e| e.to_string())
+    });
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    std::thread::sleep(std::time::Duration::from_millis(250));
+    while c
+        .query_first::<u64, _>("SELECT COUNT(*) FROM information_schema.INNODB_LOCK_WAITS")
+        .unwrap()
+        != Some(1)
+    {
+        assert!(std::time::Instant::now() < deadline, "no lock wait shown");
+        std::thread::sleep(std::time::Duration::from_millis(250));
+    }
+    let mut out = Vec::new();
+    // InnoDB refreshes what these tables show only when they were not
+    // read for 0.1 s: each read waits longer than that.
+    let rows = |c: &mut mysql::Conn, sql: String| -> String {
+        std::thread::sleep(std::time::Duration::from_millis(250));
+        let rows: Vec<mysql::Row> = c.query(sql).unwrap();
+        format!(
+            "{:?}",
+            rows.into_iter()
+                .map(|r| r.unwrap().into_iter().map(|v| format!("{v:?}")).collect())
+                .collect::<Vec<Vec<String>>>()
+        )
+    };
+    out.push(rows(
+        &mut c,
+        format!(
+            "SELECT r.trx_mysql_thread_id = {waiter_id}, b.trx_mysql_thread_id = {holder_id}, \
+             r.trx_state, b.trx_state, r.trx_query, r.trx_requested_lock_id = \
+             w.requested_lock_id, r.trx_wait_started IS NOT NULL, b.trx_wait_started, \
+             b.trx_is_read_only, r.trx_autocommit_non_locking, \
+             b.trx_started <= r.trx_wait_started, \
+             l.lock_trx_id = w.requesting_trx_id, l.lock_mode, l.lock_type, l.lock_table, \
+             l.lock_index, h.lock_trx_id = w.blocking_trx_id, h.lock_table \
+             FROM information_schema.INNODB_LOCK_WAITS w \
+             JOIN information_schema.INNODB_TRX r ON r.trx_id = w.requesting_trx_id \
+             JOIN information_schema.INNODB_TRX b ON b.trx_id = w.blocking_trx_id \
+             JOIN information_schema.INNODB_LOCKS l ON l.lock_id = w.requested_lock_id \
+             JOIN information_schema.INNODB_LOCKS h ON h.lock_id = w.blocking_lock_id"
+        ),
+    ));
+    out.push(rows(
+        &mut c,
+        "SELECT COUNT(*) FROM information_schema.INNODB_LOCKS".to_string(),
+    ));
+    holder.query_drop("ROLLBACK").unwrap();
+    waiting.join().unwrap().unwrap();
+    out.push(rows(
+        &mut c,
+        format!(
+            "SELECT COUNT(*) FROM information_schema.INNODB_TRX \
+             WHERE trx_mysql_thread_id IN ({holder_id}, {waiter_id})"
+        ),
+    ));
+    out.push(rows(
+        &mut c,
+        "SELECT COUNT(*) FROM information_schema.INNODB_LOCK_WAITS".to_string(),
+    ));
+    // An open transaction that changed rows shows, running.
+    holder.query_drop("BEGIN").unwrap();
+    holder
+        .query_drop("UPDATE lw.t SET v = 11 WHERE id = 2")
+        .unwrap();
+    out.push(rows(
+        &mut c,
+        format!(
+            "SELECT trx_state, trx_query, trx_is_read_only, trx_autocommit_non_locking, \
+             trx_isolation_level, trx_wait_started FROM information_schema.INNODB_TRX \
+             WHERE trx_mysql_thread_id = {holder_id}"
+        ),
+    ));
+    holder.query_drop("COMMIT").unwrap();
+    out
+}
+
+#[test]
+fn row_lock_waits_show_in_innodb_tables_as_in_mariadb() {
+    let server = Server::start();
+    let mariadb = MariaDb::start();
+    let ours = lock_wait_outcomes(&server.url(""));
+    let theirs = lock_wait_outcomes(&format!("mysql://root@127.0.0.1:{}/", mariadb.port));
+    assert_same(&ours, &theirs);
 }

@@ -110,7 +110,7 @@ impl Session {
                 };
                 self.slot.begin("Query", Some(&batch.text), state);
                 let r = self.run_admin(a, sink);
-                self.slot.end();
+                self.end_statement();
                 self.drop_notes_if_off();
                 return self.noting_error(r);
             }
@@ -173,7 +173,7 @@ impl Session {
                 r.is_err(),
             );
         }
-        self.slot.end();
+        self.end_statement();
         self.noting_error(r)
     }
 
@@ -346,7 +346,7 @@ impl Session {
             self.slot
                 .record_statement(key, schema, || p.digest.clone(), ns, r.is_err());
         }
-        self.slot.end();
+        self.end_statement();
         self.noting_error(r)
     }
 
@@ -368,7 +368,9 @@ impl Session {
             ));
         }
         let opened = self.txn.is_none();
-        let txn = self.txn.get_or_insert_with(|| self.engine.begin());
+        let txn = self
+            .txn
+            .get_or_insert_with(|| self.engine.begin_for(self.slot.id));
         let savepoint = txn.savepoint();
         // Each run keeps the transaction open for the next.
         let explicit = std::mem::replace(&mut self.explicit, true);

@@ -621,6 +621,28 @@ impl Session {
         open.then_some(self.read_only_transaction)
     }
 
+    /// The statement ended: the session's slot shows it idle, and the
+    /// transaction it leaves open (INNODB_TRX).
+    pub(crate) fn end_statement(&self) {
+        self.slot.end();
+        let open =
+            self.open_transaction()
+                .map(|read_only| crate::catalog::registry::ShownTransaction {
+                    started: std::time::SystemTime::now(),
+                    id: self.txn.as_ref().map_or(0, Txn::id_if_started),
+                    read_only,
+                    autocommit_non_locking: false,
+                    isolation: match self.isolation {
+                        "READ-COMMITTED" => "READ COMMITTED",
+                        "READ-UNCOMMITTED" => "READ UNCOMMITTED",
+                        "SERIALIZABLE" => "SERIALIZABLE",
+                        _ => "REPEATABLE READ",
+                    },
+                    rows_locked: self.txn.as_ref().map_or(0, |t| t.locks_held() as u64),
+                });
+        self.slot.show_transaction(open);
+    }
+
     /// USE / COM_INIT_DB.
     pub fn use_database(&mut self, db: &str) -> Result<()> {
         self.require_database_visible(db)?;

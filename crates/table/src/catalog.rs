@@ -506,6 +506,16 @@ impl Engine {
         Txn::begin(&self.txns)
     }
 
+    /// Starts a transaction run by `owner` (a session's id).
+    pub fn begin_for(&self, owner: u64) -> Txn {
+        Txn::begin_for(&self.txns, owner)
+    }
+
+    /// The transactions waiting for row locks now.
+    pub fn lock_waits(&self) -> Vec<lineardb_txn::LockWait> {
+        self.txns.lock_waits()
+    }
+
     /// A handle that takes snapshots ([`Reader::view`]); one per session
     /// or reading thread, one view at a time.
     pub fn reader(&self) -> Result<Reader> {

@@ -13,7 +13,7 @@ mod txn;
 pub mod waits;
 
 pub use error::{Error, Result};
-pub use locks::{LockError, DEFAULT_LOCK_WAIT_TIMEOUT};
+pub use locks::{LockError, LockWait, DEFAULT_LOCK_WAIT_TIMEOUT};
 pub use manager::Transactions;
 pub use mvcc::{ReadView, Reader, Stamp, Version};
 pub use txn::Txn;

@@ -43,6 +43,29 @@ struct State {
     owners: HashMap<Vec<u8>, u64>,
     /// Waiting transaction -> the transaction it waits for.
     waits_for: HashMap<u64, u64>,
+    /// Waiting transaction -> what it waits for (shown by
+    /// [`LockTable::waits`]).
+    waiting: HashMap<u64, Waiting>,
+}
+
+struct Waiting {
+    owner: u64,
+    key: Vec<u8>,
+    since: std::time::SystemTime,
+}
+
+/// A transaction waiting for a row lock another holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LockWait {
+    pub waiting: u64,
+    /// Who runs the waiting transaction ([`crate::Txn::begin_for`]).
+    pub waiting_owner: u64,
+    pub holder: u64,
+    /// The root page of the tree whose row it is.
+    pub root: u64,
+    /// The row's key in that tree.
+    pub key: Vec<u8>,
+    pub since: std::time::SystemTime,
 }
 
 pub(crate) struct LockTable {
@@ -73,7 +96,7 @@ impl LockTable {
 
     /// Locks `key` for `txn`. `Ok(true)`: newly locked (the caller releases
     /// it when the transaction ends); `Ok(false)`: `txn` held it already.
-    pub(crate) fn lock(&self, txn: u64, key: &[u8]) -> Result<bool, LockError> {
+    pub(crate) fn lock(&self, txn: u64, owner: u64, key: &[u8]) -> Result<bool, LockError> {
         let deadline = Instant::now() + self.timeout();
         let mut announced = false;
         let mut s = self.state.lock();
@@ -82,6 +105,7 @@ impl LockTable {
                 None => {
                     s.owners.insert(key.to_vec(), txn);
                     s.waits_for.remove(&txn);
+                    s.waiting.remove(&txn);
                     return Ok(true);
                 }
                 Some(&o) if o == txn => return Ok(false),
@@ -93,6 +117,7 @@ impl LockTable {
             while let Some(&next) = s.waits_for.get(&at) {
                 if next == txn || steps > s.waits_for.len() {
                     s.waits_for.remove(&txn);
+                    s.waiting.remove(&txn);
                     return Err(LockError::Deadlock);
                 }
                 at = next;
@@ -109,12 +134,18 @@ impl LockTable {
                 continue;
             }
             s.waits_for.insert(txn, holder);
+            s.waiting.entry(txn).or_insert_with(|| Waiting {
+                owner,
+                key: key.to_vec(),
+                since: std::time::SystemTime::now(),
+            });
             let timed_out = {
                 let _wait = WaitTimer::start(WaitSite::class(waits::ROW_LOCK));
                 self.released.wait_until(&mut s, deadline).timed_out()
             };
             if timed_out {
                 s.waits_for.remove(&txn);
+                s.waiting.remove(&txn);
                 return Err(LockError::Timeout);
             }
         }
@@ -132,6 +163,29 @@ impl LockTable {
             }
             Some(&o) => (o == txn).then_some(false),
         }
+    }
+
+    /// The transactions waiting now, each with the one it waits for.
+    pub(crate) fn waits(&self) -> Vec<LockWait> {
+        let s = self.state.lock();
+        let mut out: Vec<LockWait> = s
+            .waiting
+            .iter()
+            .filter_map(|(&txn, w)| {
+                let holder = *s.waits_for.get(&txn)?;
+                let (root, key) = w.key.split_at(8.min(w.key.len()));
+                Some(LockWait {
+                    waiting: txn,
+                    waiting_owner: w.owner,
+                    holder,
+                    root: u64::from_le_bytes(root.try_into().unwrap_or([0; 8])),
+                    key: key.to_vec(),
+                    since: w.since,
+                })
+            })
+            .collect();
+        out.sort_by_key(|w| w.waiting);
+        out
     }
 
     /// Releases the keys a transaction locked and wakes the waiters.
@@ -157,20 +211,20 @@ mod tests {
     fn conflicts_wait_time_out_and_deadlocks_are_found() {
         let t = Arc::new(LockTable::new());
         t.set_timeout(Duration::from_millis(200));
-        assert_eq!(t.lock(1, b"a"), Ok(true));
-        assert_eq!(t.lock(1, b"a"), Ok(false));
-        assert_eq!(t.lock(2, b"b"), Ok(true));
+        assert_eq!(t.lock(1, 0, b"a"), Ok(true));
+        assert_eq!(t.lock(1, 0, b"a"), Ok(false));
+        assert_eq!(t.lock(2, 0, b"b"), Ok(true));
         // 2 waits for 1 until 1 releases.
         let t2 = t.clone();
-        let waiter = std::thread::spawn(move || t2.lock(2, b"a"));
+        let waiter = std::thread::spawn(move || t2.lock(2, 0, b"a"));
         std::thread::sleep(Duration::from_millis(50));
         // 1 asking for b (held by 2, which waits for 1) is a deadlock.
-        assert_eq!(t.lock(1, b"b"), Err(LockError::Deadlock));
+        assert_eq!(t.lock(1, 0, b"b"), Err(LockError::Deadlock));
         t.release(&[b"a".to_vec()]);
         assert_eq!(waiter.join().unwrap(), Ok(true));
         // Nobody releases b: a third transaction times out.
         let started = Instant::now();
-        assert_eq!(t.lock(3, b"b"), Err(LockError::Timeout));
+        assert_eq!(t.lock(3, 0, b"b"), Err(LockError::Timeout));
         assert!(started.elapsed() >= Duration::from_millis(200));
     }
 
@@ -180,7 +234,7 @@ mod tests {
         assert_eq!(t.try_lock(1, b"a"), Some(true));
         assert_eq!(t.try_lock(1, b"a"), Some(false));
         assert_eq!(t.try_lock(2, b"a"), None);
-        assert_eq!(t.lock(1, b"a"), Ok(false));
+        assert_eq!(t.lock(1, 0, b"a"), Ok(false));
         t.release(&[b"a".to_vec()]);
         assert_eq!(t.try_lock(2, b"a"), Some(true));
     }

@@ -95,6 +95,11 @@ impl Transactions {
     }
 
     /// How long a transaction waits for a row lock (`innodb_lock_wait_timeout`).
+    /// The transactions waiting for row locks now.
+    pub fn lock_waits(&self) -> Vec<crate::LockWait> {
+        self.locks.waits()
+    }
+
     pub fn lock_wait_timeout(&self) -> Duration {
         self.locks.timeout()
     }

@@ -35,11 +35,20 @@ pub struct Txn {
     /// write gate), by their key; released at commit, rollback or drop,
     /// whether or not anything changed.
     holds: Vec<(u64, Box<dyn FnOnce() + Send>)>,
+    /// Who runs it (a session's id; 0: none named), shown with its lock
+    /// waits.
+    owner: u64,
 }
 
 impl Txn {
     /// A new transaction on `txns` (it takes an id when it first writes).
     pub fn begin(txns: &Arc<Transactions>) -> Txn {
+        Txn::begin_for(txns, 0)
+    }
+
+    /// A new transaction run by `owner` (a session's id), which its lock
+    /// waits name ([`Transactions::lock_waits`]).
+    pub fn begin_for(txns: &Arc<Transactions>, owner: u64) -> Txn {
         Txn {
             txns: txns.clone(),
             started: None,
@@ -47,7 +56,13 @@ impl Txn {
             marks: Vec::new(),
             locks: Vec::new(),
             holds: Vec::new(),
+            owner,
         }
+    }
+
+    /// The row locks it holds.
+    pub fn locks_held(&self) -> usize {
+        self.locks.len()
     }
 
     /// How long a wait for another transaction may last.
@@ -89,7 +104,7 @@ impl Txn {
         let mut k = Vec::with_capacity(8 + key.len());
         k.extend_from_slice(&root.to_le_bytes());
         k.extend_from_slice(key);
-        if self.txns.locks.lock(id, &k)? {
+        if self.txns.locks.lock(id, self.owner, &k)? {
             self.locks.push(k);
         }
         Ok(())

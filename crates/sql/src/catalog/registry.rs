@@ -161,6 +161,25 @@ struct Activity {
     /// The stage a long DDL is in, and how many it has (0, 0: none).
     stage: u8,
     max_stage: u8,
+    /// The transaction open or running, as `information_schema.INNODB_TRX`
+    /// shows it.
+    transaction: Option<ShownTransaction>,
+}
+
+/// A session's transaction as INNODB_TRX shows it: one that is open after
+/// a statement (BEGIN, or changes with autocommit off), or the running
+/// statement's own.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShownTransaction {
+    pub started: std::time::SystemTime,
+    /// The id of a transaction that changed rows; 0 for one that has not.
+    pub id: u64,
+    pub read_only: bool,
+    /// A running statement outside a transaction that locks nothing
+    /// (InnoDB's `trx_autocommit_non_locking`).
+    pub autocommit_non_locking: bool,
+    pub isolation: &'static str,
+    pub rows_locked: u64,
 }
 
 /// One session's slot. Aligned so that no two sessions share a line.
@@ -215,6 +234,27 @@ impl SessionSlot {
         a.info = info.map(str::to_string);
         a.since = Instant::now();
         a.state = state;
+        // A statement outside a transaction runs in its own.
+        a.transaction.get_or_insert_with(|| ShownTransaction {
+            started: std::time::SystemTime::now(),
+            id: 0,
+            read_only: false,
+            autocommit_non_locking: true,
+            isolation: "REPEATABLE READ",
+            rows_locked: 0,
+        });
+    }
+
+    /// The session's open transaction after a statement (None: none is
+    /// open); a transaction open before keeps its start.
+    pub(crate) fn show_transaction(&self, open: Option<ShownTransaction>) {
+        let mut a = self.activity.lock();
+        a.transaction = open.map(|mut t| {
+            if let Some(before) = &a.transaction {
+                t.started = before.started;
+            }
+            t
+        });
     }
 
     /// The running statement enters `stage` of `max_stage`, named `state`,
@@ -300,6 +340,7 @@ pub struct Process {
     pub state: &'static str,
     pub info: Option<String>,
     pub stage: Stage,
+    pub transaction: Option<ShownTransaction>,
 }
 
 pub struct Registry {
@@ -505,6 +546,7 @@ impl Registry {
                     state: "",
                     stage: 0,
                     max_stage: 0,
+                    transaction: None,
                 },
             ),
             stage_counts: StageCounts::default(),
@@ -570,6 +612,7 @@ impl Registry {
                             s.stage_counts.percent()
                         },
                     },
+                    transaction: a.transaction.clone(),
                 }
             })
             .collect()

@@ -97,7 +97,7 @@ impl Session {
         self.end_transaction(true)?;
         let tables = AccountTables::open(&self.engine)?;
         let accounts = Accounts::load(&self.engine)?;
-        let mut txn = self.engine.begin();
+        let mut txn = self.engine.begin_for(self.slot.id);
         let r = f(self, &tables, &accounts, &mut txn);
         match r {
             Ok(result) => {

@@ -223,6 +223,7 @@ impl Session {
             registry: &self.registry,
             grants: &self.grants,
             user: &self.slot.user,
+            session: self.slot.id,
             view_definition: &|v: &lineardb_table::ViewDef| view_definition(&engine, v),
             view_columns: &|v: &lineardb_table::ViewDef| self.view_column_defs(v),
             variables: &|global| self.variable_rows(global),

@@ -21,7 +21,7 @@ impl Session {
         let next_isolation = self.next_isolation;
         self.end_transaction(true)?;
         self.next_isolation = next_isolation;
-        self.txn = Some(self.engine.begin());
+        self.txn = Some(self.engine.begin_for(self.slot.id));
         self.explicit = true;
         self.read_only_transaction = read_only;
         if consistent_snapshot && self.view_spans_transaction() {
@@ -123,7 +123,7 @@ impl Session {
     ) -> Result<T> {
         let mut txn = match self.txn.take() {
             Some(t) => t,
-            None => self.engine.begin(),
+            None => self.engine.begin_for(self.slot.id),
         };
         let savepoint = txn.savepoint();
         let r = f(self, &mut txn);
@@ -173,7 +173,7 @@ impl Session {
     /// as in MariaDB.
     pub(crate) fn savepoint(&mut self, name: &str) -> Result<Outcome> {
         if self.txn.is_none() && !self.autocommit {
-            self.txn = Some(self.engine.begin());
+            self.txn = Some(self.engine.begin_for(self.slot.id));
         }
         if let Some(txn) = &self.txn {
             let at = txn.savepoint();

@@ -12,6 +12,7 @@ mod keywords;
 mod privileges;
 mod schema_objects;
 mod server_objects;
+mod transactions;
 
 pub(crate) use schema_objects::column_key;
 
@@ -69,6 +70,9 @@ pub(crate) struct InfoContext<'a> {
     /// The session's user: PROCESSLIST shows only its threads to an
     /// account without PROCESS.
     pub user: &'a str,
+    /// The session's id (its own statement reading these tables is no
+    /// transaction of INNODB_TRX).
+    pub session: u64,
     /// A view's VIEW_DEFINITION (its canonical text, every table named
     /// with its database) and whether rows may be changed through it.
     pub view_definition: &'a dyn Fn(&lineardb_table::ViewDef) -> (String, bool),
@@ -151,7 +155,9 @@ impl InfoTable {
                 .map(|w| vec![Value::str(w)])
                 .collect(),
             // The INNODB_ tables need PROCESS, as in MariaDB.
-            "INNODB_METRICS" if cx.grants.global & crate::privileges::bits::PROCESS == 0 => {
+            "INNODB_METRICS" | "INNODB_TRX" | "INNODB_LOCKS" | "INNODB_LOCK_WAITS"
+                if cx.grants.global & crate::privileges::bits::PROCESS == 0 =>
+            {
                 return Err(SqlError::new(
                     1227,
                     "42000",
@@ -160,6 +166,9 @@ impl InfoTable {
                 ))
             }
             "INNODB_METRICS" => engine_metrics::innodb_metrics(cx),
+            "INNODB_TRX" => transactions::innodb_trx(cx),
+            "INNODB_LOCKS" => transactions::innodb_locks(cx),
+            "INNODB_LOCK_WAITS" => transactions::innodb_lock_waits(cx),
             // Objects lineardb does not have (FILES: tablespace files,
             // empty in MariaDB too but for NDB).
             "ROUTINES" | "PARAMETERS" | "TRIGGERS" | "EVENTS" | "APPLICABLE_ROLES"
