@@ -624,11 +624,10 @@ impl Session {
     /// The statement ended: the session's slot shows it idle, and the
     /// transaction it leaves open (INNODB_TRX).
     pub(crate) fn end_statement(&self) {
-        self.slot.end();
         let open =
             self.open_transaction()
                 .map(|read_only| crate::catalog::registry::ShownTransaction {
-                    started: std::time::SystemTime::now(),
+                    started: std::time::Instant::now(),
                     id: self.txn.as_ref().map_or(0, Txn::id_if_started),
                     read_only,
                     autocommit_non_locking: false,
@@ -640,7 +639,7 @@ impl Session {
                     },
                     rows_locked: self.txn.as_ref().map_or(0, |t| t.locks_held() as u64),
                 });
-        self.slot.show_transaction(open);
+        self.slot.end_leaving(open);
     }
 
     /// USE / COM_INIT_DB.

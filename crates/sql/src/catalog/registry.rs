@@ -171,7 +171,7 @@ struct Activity {
 /// statement's own.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShownTransaction {
-    pub started: std::time::SystemTime,
+    pub started: Instant,
     /// The id of a transaction that changed rows; 0 for one that has not.
     pub id: u64,
     pub read_only: bool,
@@ -235,8 +235,9 @@ impl SessionSlot {
         a.since = Instant::now();
         a.state = state;
         // A statement outside a transaction runs in its own.
+        let since = a.since;
         a.transaction.get_or_insert_with(|| ShownTransaction {
-            started: std::time::SystemTime::now(),
+            started: since,
             id: 0,
             read_only: false,
             autocommit_non_locking: true,
@@ -245,10 +246,16 @@ impl SessionSlot {
         });
     }
 
-    /// The session's open transaction after a statement (None: none is
-    /// open); a transaction open before keeps its start.
-    pub(crate) fn show_transaction(&self, open: Option<ShownTransaction>) {
+    /// The statement ended, leaving `open` (None: no transaction is open;
+    /// a transaction open before keeps its start).
+    pub(crate) fn end_leaving(&self, open: Option<ShownTransaction>) {
         let mut a = self.activity.lock();
+        a.command = "Sleep";
+        a.info = None;
+        a.state = "";
+        a.stage = 0;
+        a.max_stage = 0;
+        a.since = Instant::now();
         a.transaction = open.map(|mut t| {
             if let Some(before) = &a.transaction {
                 t.started = before.started;
@@ -275,16 +282,6 @@ impl SessionSlot {
     /// Rows done so far in the running statement's stage.
     pub(crate) fn stage_counts(&self) -> &StageCounts {
         &self.stage_counts
-    }
-
-    pub(crate) fn end(&self) {
-        let mut a = self.activity.lock();
-        a.command = "Sleep";
-        a.info = None;
-        a.state = "";
-        a.stage = 0;
-        a.max_stage = 0;
-        a.since = Instant::now();
     }
 
     pub(crate) fn set_database(&self, db: Option<&str>) {

@@ -490,7 +490,7 @@ impl Params {
             Expr::Param(i) => self.kinds.get(*i).copied().flatten(),
             _ => None,
         };
-        if matches!(e, Expr::Param(_)) || !e.any(&|x| typed(x).is_some()) {
+        if self.kinds.is_empty() || matches!(e, Expr::Param(_)) || !e.any(&|x| typed(x).is_some()) {
             return std::borrow::Cow::Borrowed(e);
         }
         std::borrow::Cow::Owned(e.rewrite(&|x| {

@@ -77,7 +77,7 @@ pub(super) fn innodb_trx(cx: &InfoContext<'_>) -> Vec<Vec<Value>> {
             } else {
                 "RUNNING"
             }),
-            shown_time(t.started),
+            shown_time(SystemTime::now() - t.started.elapsed()),
             wait.map_or(Value::Null, |w| Value::str(&lock_id(id, w))),
             wait.map_or(Value::Null, |w| shown_time(w.since)),
             Value::UInt(locked),
