@@ -236,7 +236,7 @@ impl SessionSlot {
         a.state = state;
         // A statement outside a transaction runs in its own.
         let since = a.since;
-        a.transaction.get_or_insert_with(|| ShownTransaction {
+        a.transaction.get_or_insert(ShownTransaction {
             started: since,
             id: 0,
             read_only: false,
