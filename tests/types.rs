@@ -110,8 +110,11 @@ const TIMESTAMP_STEPS: &[&str] = &[
     "SELECT id, ts FROM d1 WHERE id = 1",
     "UPDATE d1 SET v = 11 WHERE id = 1",
     "SELECT id, ts > '2001-01-01', dt FROM d1 WHERE id = 1",
+    // An assignment reads the row's old time; ON UPDATE sets the new one after
+    // (a known old time keeps the step off the clock's second boundary).
+    "UPDATE d1 SET ts = '2005-05-05 05:05:05' WHERE id = 1",
     "INSERT INTO d1 (id, v) VALUES (1, 0) ON DUPLICATE KEY UPDATE v = 12, dt = ts",
-    "SELECT id, ts = dt FROM d1 WHERE id = 1",
+    "SELECT id, v, ts = dt, dt, ts > '2006-01-01' FROM d1 WHERE id = 1",
     "REPLACE INTO d1 (id, v, ts) VALUES (2, 21, '2010-10-10 10:10:10')",
     "SELECT id, v, ts, dt IS NOT NULL FROM d1 WHERE id = 2",
     "SHOW COLUMNS FROM d1",

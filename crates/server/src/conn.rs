@@ -2,10 +2,10 @@
 //! socket closes. Each connection owns its [`Session`] and is served by
 //! one worker at a time; nothing here is shared between connections.
 use crate::packet::{put_lenenc_int, put_lenenc_str, PacketIo, Reader, Ready};
-use crate::result_columns::{column_def, parameter_column_def, Encoding, UTF8MB4_GENERAL_CI};
+use crate::result_columns::{column_def, parameter_column_def, put_binary, UTF8MB4_GENERAL_CI};
 use lineardb_sql::{
     authenticate, Column, ColumnKind, ExprWire, Outcome, Prepared, Registry, RowSink, Session,
-    SqlError, SERVER_VERSION,
+    SqlError, ValueEncoding, SERVER_VERSION,
 };
 use lineardb_sync::SharedFlag;
 use lineardb_table::types::{MICROS_PER_DAY, ZERO_DATE};
@@ -142,7 +142,7 @@ struct Sink<'a, S: Read + Write> {
     /// The client sends its files (a query's sink: CLIENT_LOCAL_FILES).
     local_files: bool,
     binary: bool,
-    kinds: Vec<Encoding>,
+    kinds: Vec<ValueEncoding>,
     buf: Vec<u8>,
     /// Column definitions carry MariaDB's extended metadata.
     extended: bool,
@@ -268,7 +268,7 @@ impl<S: Read + Write> RowSink for Sink<'_, S> {
     }
 
     fn columns(&mut self, columns: &[Column]) -> Result<(), SqlError> {
-        self.kinds = columns.iter().map(Encoding::of).collect();
+        self.kinds = columns.iter().map(ValueEncoding::of).collect();
         self.buf.clear();
         put_lenenc_int(&mut self.buf, columns.len() as u64);
         self.io.write(&self.buf).map_err(io_err)?;
@@ -293,7 +293,7 @@ impl<S: Read + Write> RowSink for Sink<'_, S> {
             self.kinds
                 .get(i)
                 .copied()
-                .unwrap_or(Encoding::Kind(ColumnKind::TEXT))
+                .unwrap_or(ValueEncoding::Kind(ColumnKind::TEXT))
         };
         if self.binary {
             self.buf.push(0);
@@ -304,7 +304,7 @@ impl<S: Read + Write> RowSink for Sink<'_, S> {
                     let bit = i + 2;
                     self.buf[bitmap_at + bit / 8] |= 1 << (bit % 8);
                 } else {
-                    encoding(i).put_binary(&mut self.buf, v);
+                    put_binary(encoding(i), &mut self.buf, v);
                 }
             }
         } else {
@@ -314,7 +314,7 @@ impl<S: Read + Write> RowSink for Sink<'_, S> {
                     // column (the common case: no per-column work).
                     Value::Null => self.buf.push(0xfb),
                     Value::Bytes(b) => put_lenenc_str(&mut self.buf, b),
-                    other => encoding(i).put_text(&mut self.buf, other),
+                    other => put_lenenc_str(&mut self.buf, &encoding(i).text(other)),
                 }
             }
         }

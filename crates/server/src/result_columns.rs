@@ -4,8 +4,8 @@
 //! that column's type, as MariaDB's do (FLOAT, YEAR, CHAR, BINARY,
 //! VARBINARY, TEXT, BLOB); others follow their value kind.
 use crate::packet::{put_lenenc_int, put_lenenc_str};
-use lineardb_sql::{Column, ColumnKind, ExprWire};
-use lineardb_table::types::{civil_from_days, format_float, MICROS_PER_DAY};
+use lineardb_sql::{Column, ColumnKind, ExprWire, ValueEncoding};
+use lineardb_table::types::{civil_from_days, MICROS_PER_DAY};
 use lineardb_table::{Collation, DataType, Value};
 
 pub(crate) const UTF8MB4_GENERAL_CI: u8 = 45;
@@ -303,7 +303,7 @@ pub(crate) fn parameter_column_def(
     value: Option<&Value>,
     extended: bool,
     out: &mut Vec<u8>,
-) -> Encoding {
+) -> ValueEncoding {
     let Some((type_code, unsigned)) = sent else {
         // A value from a statement prepared in SQL: a string.
         let c = Column {
@@ -311,7 +311,7 @@ pub(crate) fn parameter_column_def(
             ..c.clone()
         };
         column_def(&c, extended, out);
-        return Encoding::of(&c);
+        return ValueEncoding::of(&c);
     };
     let null = value.is_none_or(Value::is_null);
     let fixed = |type_code: u8, length: u32, flags: u16, decimals: u8| Definition {
@@ -324,29 +324,38 @@ pub(crate) fn parameter_column_def(
     let sign = if unsigned { UNSIGNED } else { 0 };
     let width = |signed: u32| if unsigned { signed - 1 } else { signed };
     let (d, encoding) = match type_code {
-        T_NULL => (fixed(T_NULL, 0, 0, 0), Encoding::Kind(ColumnKind::TEXT)),
+        T_NULL => (
+            fixed(T_NULL, 0, 0, 0),
+            ValueEncoding::Kind(ColumnKind::TEXT),
+        ),
         _ if null => (
             fixed(T_VAR_STRING, 0, 0, 0),
-            Encoding::Kind(ColumnKind::TEXT),
+            ValueEncoding::Kind(ColumnKind::TEXT),
         ),
-        T_TINY => (fixed(T_TINY, width(4), sign, 0), Encoding::Integer(1)),
-        T_SHORT | T_YEAR => (fixed(T_SHORT, width(6), sign, 0), Encoding::Integer(2)),
-        T_INT24 | T_LONG => (fixed(T_LONG, width(11), sign, 0), Encoding::Integer(4)),
+        T_TINY => (fixed(T_TINY, width(4), sign, 0), ValueEncoding::Integer(1)),
+        T_SHORT | T_YEAR => (fixed(T_SHORT, width(6), sign, 0), ValueEncoding::Integer(2)),
+        T_INT24 | T_LONG => (fixed(T_LONG, width(11), sign, 0), ValueEncoding::Integer(4)),
         T_LONGLONG => {
             let kind = if unsigned {
                 ColumnKind::UInt
             } else {
                 ColumnKind::Int
             };
-            (fixed(T_LONGLONG, width(21), sign, 0), Encoding::Kind(kind))
+            (
+                fixed(T_LONGLONG, width(21), sign, 0),
+                ValueEncoding::Kind(kind),
+            )
         }
         T_FLOAT | T_DOUBLE => (
             fixed(T_DOUBLE, 23, 0, 31),
-            Encoding::Kind(ColumnKind::Double),
+            ValueEncoding::Kind(ColumnKind::Double),
         ),
-        T_DATE => (fixed(T_DATE, 10, 0, 0), Encoding::Kind(ColumnKind::Date)),
-        T_DATETIME | T_TIMESTAMP => (fixed(T_DATETIME, 19, 0, 6), Encoding::DateTime(6)),
-        T_TIME => (fixed(T_TIME, 17, 0, 6), Encoding::Time(6)),
+        T_DATE => (
+            fixed(T_DATE, 10, 0, 0),
+            ValueEncoding::Kind(ColumnKind::Date),
+        ),
+        T_DATETIME | T_TIMESTAMP => (fixed(T_DATETIME, 19, 0, 6), ValueEncoding::DateTime(6)),
+        T_TIME => (fixed(T_TIME, 17, 0, 6), ValueEncoding::Time(6)),
         // TINY_BLOB, MEDIUM_BLOB, LONG_BLOB, BLOB: bytes.
         249..=252 => {
             let bytes = match value {
@@ -358,7 +367,7 @@ pub(crate) fn parameter_column_def(
                     decimals: 39,
                     ..fixed(T_BLOB, bytes, 0, 0)
                 },
-                Encoding::Kind(ColumnKind::TEXT),
+                ValueEncoding::Kind(ColumnKind::TEXT),
             )
         }
         // Strings, decimals and the rest: text of the connection's
@@ -377,7 +386,7 @@ pub(crate) fn parameter_column_def(
                     flags: NOT_NULL,
                     decimals: 39,
                 },
-                Encoding::Kind(ColumnKind::TEXT),
+                ValueEncoding::Kind(ColumnKind::TEXT),
             )
         }
     };
@@ -432,95 +441,23 @@ fn put_definition(c: &Column, d: &Definition, extended: bool, out: &mut Vec<u8>)
     out.extend_from_slice(&[0, 0]);
 }
 
-/// How a column's values are written.
-#[derive(Clone, Copy)]
-pub(crate) enum Encoding {
-    Kind(ColumnKind),
-    /// FLOAT: six significant digits as text, four bytes as binary.
-    Float,
-    /// YEAR: four digits as text, two bytes as binary.
-    Year,
-    /// A DATETIME or TIMESTAMP column: as text, its digits of a second's
-    /// fraction, always (none for 0).
-    DateTime(u8),
-    /// A TIME column: as text, its digits of a second's fraction, always.
-    Time(u8),
-    /// An integer column: binary values in its type's bytes (1, 2, 4, 8).
-    Integer(u8),
-    /// A BIT(n) column: its number as (n + 7) / 8 big-endian bytes, in
-    /// both protocols.
-    Bit(u8),
-    /// A DOUBLE expression of fixed decimals (PI(), ROUND(x, 2), STD()):
-    /// as text, with that many digits after the point.
-    FixedDouble(u8),
-}
-
-impl Encoding {
-    pub(crate) fn of(c: &Column) -> Encoding {
-        match c.data_type {
-            Some(DataType::Float) => Encoding::Float,
-            Some(DataType::Year) => Encoding::Year,
-            Some(DataType::DateTime | DataType::Timestamp) => Encoding::DateTime(c.fsp),
-            Some(DataType::Time) => Encoding::Time(c.fsp),
-            Some(DataType::Bit(n)) => Encoding::Bit(n),
-            Some(DataType::TinyInt { .. }) => Encoding::Integer(1),
-            Some(DataType::SmallInt { .. }) => Encoding::Integer(2),
-            Some(DataType::MediumInt { .. } | DataType::Int { .. }) => Encoding::Integer(4),
-            None if c.wire == ExprWire::Tiny => Encoding::Integer(1),
-            None if c.wire == ExprWire::Short => Encoding::Integer(2),
-            None if matches!(c.wire, ExprWire::Int24 | ExprWire::Long) => Encoding::Integer(4),
-            None if c.kind == ColumnKind::Double && c.decimals.is_some_and(|d| d < 31) => {
-                Encoding::FixedDouble(c.decimals.unwrap_or(0))
-            }
-            None if c.fsp > 0 && c.kind == ColumnKind::DateTime => Encoding::DateTime(c.fsp),
-            None if c.fsp > 0 && c.kind == ColumnKind::Time => Encoding::Time(c.fsp),
-            _ => Encoding::Kind(c.kind),
+/// A binary-protocol value (not NULL: the row's bitmap says NULL).
+pub(crate) fn put_binary(encoding: ValueEncoding, out: &mut Vec<u8>, v: &Value) {
+    match encoding {
+        ValueEncoding::Float => {
+            out.extend_from_slice(&(v.as_f64().unwrap_or(0.0) as f32).to_le_bytes())
         }
-    }
-
-    /// A text-protocol value (NULL included).
-    pub(crate) fn put_text(self, out: &mut Vec<u8>, v: &Value) {
-        match (self, v) {
-            (_, Value::Null) => out.push(0xfb),
-            (_, Value::Bytes(b)) => put_lenenc_str(out, b),
-            (Encoding::Float, Value::Double(f)) => put_lenenc_str(out, format_float(*f).as_bytes()),
-            (Encoding::FixedDouble(digits), Value::Double(f)) if f.is_finite() => {
-                put_lenenc_str(out, format!("{f:.0$}", usize::from(digits)).as_bytes())
-            }
-            (Encoding::Year, Value::Int(y)) => put_lenenc_str(out, format!("{y:04}").as_bytes()),
-            (Encoding::DateTime(fsp), Value::DateTime(t)) => put_lenenc_str(
-                out,
-                lineardb_table::types::format_datetime_digits(*t, fsp).as_bytes(),
-            ),
-            (Encoding::Time(fsp), Value::Time(t)) => put_lenenc_str(
-                out,
-                lineardb_table::types::format_time_digits(*t, fsp).as_bytes(),
-            ),
-            (Encoding::Bit(n), Value::UInt(u)) => {
-                put_lenenc_str(out, &lineardb_table::types::bit_bytes(*u, n))
-            }
-            (_, other) => put_lenenc_str(out, other.to_text().unwrap_or_default().as_bytes()),
+        ValueEncoding::Year => out.extend_from_slice(&(int_of(v) as i16).to_le_bytes()),
+        ValueEncoding::DateTime(_) => put_binary_kind(out, ColumnKind::DateTime, v),
+        ValueEncoding::Time(_) => put_binary_kind(out, ColumnKind::Time, v),
+        ValueEncoding::Integer(bytes) => {
+            out.extend_from_slice(&int_of(v).to_le_bytes()[..usize::from(bytes)])
         }
-    }
-
-    /// A binary-protocol value (not NULL: the row's bitmap says NULL).
-    pub(crate) fn put_binary(self, out: &mut Vec<u8>, v: &Value) {
-        match self {
-            Encoding::Float => {
-                out.extend_from_slice(&(v.as_f64().unwrap_or(0.0) as f32).to_le_bytes())
-            }
-            Encoding::Year => out.extend_from_slice(&(int_of(v) as i16).to_le_bytes()),
-            Encoding::DateTime(_) => put_binary_kind(out, ColumnKind::DateTime, v),
-            Encoding::Time(_) => put_binary_kind(out, ColumnKind::Time, v),
-            Encoding::Integer(bytes) => {
-                out.extend_from_slice(&int_of(v).to_le_bytes()[..usize::from(bytes)])
-            }
-            Encoding::Bit(n) => {
-                put_lenenc_str(out, &lineardb_table::types::bit_bytes(int_of(v) as u64, n))
-            }
-            Encoding::Kind(kind) => put_binary_kind(out, kind, v),
-            Encoding::FixedDouble(_) => put_binary_kind(out, ColumnKind::Double, v),
+        ValueEncoding::Bit(n) => {
+            put_lenenc_str(out, &lineardb_table::types::bit_bytes(int_of(v) as u64, n))
         }
+        ValueEncoding::Kind(kind) => put_binary_kind(out, kind, v),
+        ValueEncoding::FixedDouble(_) => put_binary_kind(out, ColumnKind::Double, v),
     }
 }
 

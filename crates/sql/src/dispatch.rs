@@ -108,7 +108,9 @@ impl Session {
                     Admin::AlterTable(_) => crate::catalog::statement_progress::ALTERING,
                     _ => "starting",
                 };
-                self.slot.begin("Query", Some(&batch.text), state);
+                let isolation = crate::catalog::system_variables::shown_isolation(self.isolation);
+                self.slot
+                    .begin("Query", Some(&batch.text), state, isolation);
                 let r = self.run_admin(a, sink);
                 self.end_statement();
                 self.drop_notes_if_off();
@@ -136,6 +138,7 @@ impl Session {
             "Query",
             Some(&batch.text),
             crate::catalog::statement_progress::state_of(stmt),
+            crate::catalog::system_variables::shown_isolation(self.isolation),
         );
         self.statement_text = Some(batch.parsed_text.as_ref().unwrap_or(&batch.text).clone());
         let start = std::time::Instant::now();
@@ -233,6 +236,7 @@ impl Session {
                 self.alter_table_mixed(alter)
             }
             Admin::LoadData(load) => self.load_data(load, sink),
+            Admin::SelectExport(export) => self.select_export(export),
             Admin::KeysSwitch(parts) => {
                 // Keys are kept as rows come, as InnoDB keeps them (which
                 // MariaDB accepts without a note): only the table is checked.
@@ -318,6 +322,7 @@ impl Session {
             "Execute",
             None,
             crate::catalog::statement_progress::state_of(&p.statement),
+            crate::catalog::system_variables::shown_isolation(self.isolation),
         );
         let start = std::time::Instant::now();
         crate::expr::warnings::take();
@@ -465,7 +470,7 @@ impl Session {
         self.run(&stmt, &p.params.clone(), params, sink)
     }
 
-    fn run(
+    pub(crate) fn run(
         &mut self,
         stmt: &ast::Statement,
         params: &Params,
@@ -798,7 +803,7 @@ impl Session {
     /// The warnings the statement's expressions raised (up to
     /// `max_error_count`, 64; a division by zero's only under
     /// ERROR_FOR_DIVISION_BY_ZERO), 1931 for a recursive CTE cut short.
-    fn warn_from_execution(&mut self) {
+    pub(crate) fn warn_from_execution(&mut self) {
         let mut raised = crate::expr::warnings::take();
         if !raised.is_empty() {
             if !self.division_by_zero_reported() {
@@ -882,6 +887,6 @@ fn assigns_user_variables(stmt: &ast::Statement) -> bool {
 }
 
 /// Whether a query is `SELECT ... INTO @variables`.
-fn selects_into(q: &ast::Query) -> bool {
+pub(crate) fn selects_into(q: &ast::Query) -> bool {
     matches!(q.body.as_ref(), ast::SetExpr::Select(s) if s.into.is_some())
 }

@@ -35,6 +35,7 @@ mod result;
 mod session;
 mod statement_cache;
 mod statements;
+mod value_encoding;
 pub mod waits;
 
 /// The longest string an expression may build (max_allowed_packet).
@@ -57,3 +58,4 @@ pub use parser::wire_text::text_of_wire;
 pub use privileges::grants::Grants;
 pub use result::{CollectSink, Column, ColumnAttributes, ColumnKind, ExprWire, Outcome, RowSink};
 pub use session::{wait_durable, Prepared, Session, StatementReport};
+pub use value_encoding::ValueEncoding;

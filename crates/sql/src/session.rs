@@ -631,12 +631,7 @@ impl Session {
                     id: self.txn.as_ref().map_or(0, Txn::id_if_started),
                     read_only,
                     autocommit_non_locking: false,
-                    isolation: match self.isolation {
-                        "READ-COMMITTED" => "READ COMMITTED",
-                        "READ-UNCOMMITTED" => "READ UNCOMMITTED",
-                        "SERIALIZABLE" => "SERIALIZABLE",
-                        _ => "REPEATABLE READ",
-                    },
+                    isolation: crate::catalog::system_variables::shown_isolation(self.isolation),
                     rows_locked: self.txn.as_ref().map_or(0, |t| t.locks_held() as u64),
                 });
         self.slot.end_leaving(open);

@@ -224,7 +224,15 @@ impl SessionSlot {
         *self.user_variables.lock() = shown;
     }
 
-    pub(crate) fn begin(&self, command: &'static str, info: Option<&str>, state: &'static str) {
+    /// A statement begins; `isolation` (as INNODB_TRX spells it) is the
+    /// session's, for the transaction of a statement that runs in its own.
+    pub(crate) fn begin(
+        &self,
+        command: &'static str,
+        info: Option<&str>,
+        state: &'static str,
+        isolation: &'static str,
+    ) {
         // Written only when a KILL QUERY came in after the last statement.
         if self.kill_query.get() {
             self.kill_query.set(false);
@@ -241,7 +249,7 @@ impl SessionSlot {
             id: 0,
             read_only: false,
             autocommit_non_locking: true,
-            isolation: "REPEATABLE READ",
+            isolation,
             rows_locked: 0,
         });
     }

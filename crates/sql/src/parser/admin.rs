@@ -11,6 +11,7 @@ use crate::parser::accounts::{
     looks_like_account_statement, parse_account_statement, AccountStatement,
 };
 use crate::parser::load_data::{looks_like_load_data, parse_load_data, LoadData};
+use crate::parser::select_export::{looks_like_select_export, parse_select_export, SelectExport};
 use crate::parser::signal::{looks_like_signal, parse_signal, Signal};
 use crate::parser::view_ddl::{looks_like_view_ddl, parse_view_ddl, ViewDdl};
 
@@ -46,6 +47,8 @@ pub(crate) enum Admin {
         tables: Vec<Vec<String>>,
         read_lock: bool,
     },
+    /// SELECT … INTO OUTFILE or DUMPFILE.
+    SelectExport(Box<SelectExport>),
     /// ALTER TABLE name {DISABLE | ENABLE} KEYS (dumps write them around
     /// a table's rows).
     KeysSwitch(Vec<String>),
@@ -130,6 +133,7 @@ fn looks_admin(sql: &str) -> bool {
         || a.eq_ignore_ascii_case("PREPARE")
         || looks_like_account_statement(a, b)
         || looks_like_load_data(a, b)
+        || looks_like_select_export(a, sql)
         || looks_like_view_ddl(a, b)
         || is("START", "TRANSACTION")
         || is("SET", "STATEMENT")
@@ -224,6 +228,9 @@ pub(crate) fn parse_admin(sql: &str) -> Option<Result<Admin>> {
     }
     if let Some(r) = parse_load_data(sql) {
         return Some(r.map(|l| Admin::LoadData(Box::new(l))));
+    }
+    if let Some(r) = parse_select_export(sql) {
+        return Some(r.map(|e| Admin::SelectExport(Box::new(e))));
     }
     // DO's expressions are read as a SELECT's (after a space or `(`).
     if sql.len() > 2

@@ -4,9 +4,11 @@
 //! [LINES [STARTING BY 's'] [TERMINATED BY 's']] [IGNORE n {LINES | ROWS}]
 //! [(column_or_@variable, …)] [SET column = expr, …]`, read by hand (the SQL
 //! parser has no MariaDB form of it).
+pub(crate) use super::file_clauses::FileFormat;
+use super::file_clauses::{read_character_set, read_format, Tokens};
 use crate::error::{Result, SqlError};
 use sqlparser::ast;
-use sqlparser::tokenizer::{Token, Tokenizer, Word};
+use sqlparser::tokenizer::{Token, Tokenizer};
 
 /// What a row that repeats a unique key does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,33 +18,6 @@ pub(crate) enum Duplicates {
     Error,
     Replace,
     Ignore,
-}
-
-/// How the file's text is cut into rows and fields.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct FileFormat {
-    pub fields_terminated: Vec<u8>,
-    pub enclosed: Option<u8>,
-    /// ENCLOSED BY only around strings (OPTIONALLY): read the same.
-    pub optionally: bool,
-    pub escaped: Option<u8>,
-    pub lines_starting: Vec<u8>,
-    pub lines_terminated: Vec<u8>,
-}
-
-impl Default for FileFormat {
-    /// MariaDB's defaults: tab-separated fields, newline-ended lines,
-    /// backslash escapes, no quotes.
-    fn default() -> Self {
-        FileFormat {
-            fields_terminated: b"\t".to_vec(),
-            enclosed: None,
-            optionally: false,
-            escaped: Some(b'\\'),
-            lines_starting: Vec::new(),
-            lines_terminated: b"\n".to_vec(),
-        }
-    }
 }
 
 /// Where a field goes.
@@ -79,14 +54,7 @@ pub(crate) fn parse_load_data(sql: &str) -> Option<Result<LoadData>> {
     let tokens = Tokenizer::new(&crate::parser::dialect::MariaDb, sql)
         .tokenize()
         .ok()?;
-    let mut r = Tokens {
-        tokens: tokens
-            .iter()
-            .filter(|t| !matches!(t, Token::Whitespace(_)))
-            .cloned()
-            .collect(),
-        at: 0,
-    };
+    let mut r = Tokens::solid(&tokens);
     if !(r.word("LOAD") && r.word("DATA")) {
         return None;
     }
@@ -119,58 +87,8 @@ fn read(r: &mut Tokens, sql: &str) -> Result<LoadData> {
     if r.peek_word("PARTITION") {
         return Err(SqlError::unsupported("LOAD DATA … PARTITION"));
     }
-    let mut character_set = None;
-    if r.word("CHARACTER") {
-        r.expect("SET")?;
-        character_set = Some(r.name_or_string()?);
-    } else if r.word("CHARSET") {
-        character_set = Some(r.name_or_string()?);
-    }
-    let mut format = FileFormat::default();
-    if r.word("FIELDS") || r.word("COLUMNS") {
-        let mut any = false;
-        loop {
-            if r.word("TERMINATED") {
-                r.expect("BY")?;
-                format.fields_terminated = r.bytes()?;
-            } else if r.word("OPTIONALLY") {
-                r.expect("ENCLOSED")?;
-                r.expect("BY")?;
-                format.enclosed = r.one_byte()?;
-                format.optionally = true;
-            } else if r.word("ENCLOSED") {
-                r.expect("BY")?;
-                format.enclosed = r.one_byte()?;
-            } else if r.word("ESCAPED") {
-                r.expect("BY")?;
-                format.escaped = r.one_byte()?;
-            } else {
-                break;
-            }
-            any = true;
-        }
-        if !any {
-            return Err(r.syntax());
-        }
-    }
-    if r.word("LINES") {
-        let mut any = false;
-        loop {
-            if r.word("STARTING") {
-                r.expect("BY")?;
-                format.lines_starting = r.bytes()?;
-            } else if r.word("TERMINATED") {
-                r.expect("BY")?;
-                format.lines_terminated = r.bytes()?;
-            } else {
-                break;
-            }
-            any = true;
-        }
-        if !any {
-            return Err(r.syntax());
-        }
-    }
+    let character_set = read_character_set(r)?;
+    let format = read_format(r)?;
     let mut ignore_lines = 0;
     if r.word("IGNORE") {
         ignore_lines = r.number()?;
@@ -183,7 +101,7 @@ fn read(r: &mut Tokens, sql: &str) -> Result<LoadData> {
         let mut list = Vec::new();
         if !r.punct(&Token::RParen) {
             loop {
-                list.push(r.target()?);
+                list.push(target(r)?);
                 if r.punct(&Token::RParen) {
                     break;
                 }
@@ -221,6 +139,15 @@ fn read(r: &mut Tokens, sql: &str) -> Result<LoadData> {
     })
 }
 
+/// A column or `@variable` of the target list.
+fn target(r: &mut Tokens) -> Result<Target> {
+    let name = r.name()?;
+    Ok(match name.strip_prefix('@') {
+        Some(v) if !v.starts_with('@') => Target::Variable(v.to_ascii_lowercase()),
+        _ => Target::Column(name),
+    })
+}
+
 /// Where the last top-level word SET of `sql` begins (the SET clause).
 fn set_position(sql: &str) -> Option<usize> {
     use sqlparser::keywords::Keyword;
@@ -249,128 +176,6 @@ fn set_position(sql: &str) -> Option<usize> {
         .nth(start.column as usize - 1)
         .map(|(i, _)| i)?;
     Some(line_start + column)
-}
-
-struct Tokens {
-    tokens: Vec<Token>,
-    at: usize,
-}
-
-impl Tokens {
-    fn peek_word(&self, k: &str) -> bool {
-        matches!(self.tokens.get(self.at), Some(Token::Word(w)) if w.value.eq_ignore_ascii_case(k) && w.quote_style.is_none())
-    }
-
-    fn word(&mut self, k: &str) -> bool {
-        let found = self.peek_word(k);
-        self.at += usize::from(found);
-        found
-    }
-
-    fn expect(&mut self, k: &str) -> Result<()> {
-        if self.word(k) {
-            Ok(())
-        } else {
-            Err(self.syntax())
-        }
-    }
-
-    fn punct(&mut self, p: &Token) -> bool {
-        let found = self.tokens.get(self.at) == Some(p);
-        self.at += usize::from(found);
-        found
-    }
-
-    fn done(&self) -> bool {
-        self.at >= self.tokens.len()
-            || self.tokens[self.at..]
-                .iter()
-                .all(|t| matches!(t, Token::SemiColon | Token::EOF))
-    }
-
-    fn name(&mut self) -> Result<String> {
-        match self.tokens.get(self.at) {
-            Some(Token::Word(Word { value, .. })) => {
-                self.at += 1;
-                Ok(value.clone())
-            }
-            _ => Err(self.syntax()),
-        }
-    }
-
-    fn string(&mut self) -> Result<String> {
-        match self.tokens.get(self.at) {
-            Some(Token::SingleQuotedString(s) | Token::DoubleQuotedString(s)) => {
-                self.at += 1;
-                Ok(s.clone())
-            }
-            _ => Err(self.syntax()),
-        }
-    }
-
-    fn name_or_string(&mut self) -> Result<String> {
-        self.string().or_else(|_| self.name())
-    }
-
-    /// A string's bytes (its raw bytes where the text kept some).
-    fn bytes(&mut self) -> Result<Vec<u8>> {
-        let s = match self.tokens.get(self.at) {
-            Some(Token::HexStringLiteral(h)) => {
-                let h = h.clone();
-                self.at += 1;
-                return (0..h.len() / 2)
-                    .map(|i| u8::from_str_radix(&h[2 * i..2 * i + 2], 16))
-                    .collect::<std::result::Result<_, _>>()
-                    .map_err(|_| self.syntax());
-            }
-            _ => self.string()?,
-        };
-        Ok(crate::parser::wire_text::literal_bytes(&s))
-    }
-
-    /// ENCLOSED BY's and ESCAPED BY's one character ('' for none).
-    fn one_byte(&mut self) -> Result<Option<u8>> {
-        let b = self.bytes()?;
-        match b.as_slice() {
-            [] => Ok(None),
-            [c] => Ok(Some(*c)),
-            // MariaDB's 1083 for a field separator of more than one.
-            _ => Err(SqlError::new(
-                1083,
-                "42000",
-                "Field separator argument is not what is expected; check the manual",
-            )),
-        }
-    }
-
-    fn number(&mut self) -> Result<u64> {
-        match self.tokens.get(self.at) {
-            Some(Token::Number(n, _)) => {
-                let n = n.parse().map_err(|_| self.syntax())?;
-                self.at += 1;
-                Ok(n)
-            }
-            _ => Err(self.syntax()),
-        }
-    }
-
-    fn target(&mut self) -> Result<Target> {
-        let name = self.name()?;
-        Ok(match name.strip_prefix('@') {
-            Some(v) if !v.starts_with('@') => Target::Variable(v.to_ascii_lowercase()),
-            _ => Target::Column(name),
-        })
-    }
-
-    /// MariaDB's 1064, near the text from the current token.
-    fn syntax(&self) -> SqlError {
-        let rest: String = self.tokens[self.at.min(self.tokens.len())..]
-            .iter()
-            .map(|t| t.to_string())
-            .collect::<Vec<_>>()
-            .join(" ");
-        SqlError::syntax_near(rest)
-    }
 }
 
 #[cfg(test)]

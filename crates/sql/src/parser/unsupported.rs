@@ -54,8 +54,6 @@ const STATEMENTS: &[(&[&str], &str)] = &[
 /// Clauses, by their words anywhere in a statement the parser could not
 /// read.
 const CLAUSES: &[(&[&str], &str)] = &[
-    (&["INTO", "OUTFILE"], "SELECT ... INTO OUTFILE"),
-    (&["INTO", "DUMPFILE"], "SELECT ... INTO DUMPFILE"),
     (&["PROCEDURE", "ANALYSE"], "PROCEDURE ANALYSE"),
     (&["ROWS", "EXAMINED"], "LIMIT ROWS EXAMINED"),
     (

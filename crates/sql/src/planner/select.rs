@@ -356,7 +356,8 @@ impl Planner<'_> {
                 .collect();
             (None, kinds)
         } else {
-            let (w, kinds) = window_plan(scope, &aggs, &windows, &projection, &order_by);
+            let (w, kinds) =
+                window_plan(self.params, scope, &aggs, &windows, &projection, &order_by);
             (Some(Box::new(w)), kinds)
         };
         let columns = projection

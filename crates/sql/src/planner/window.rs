@@ -2,13 +2,15 @@
 //! BY rewritten to read the stage row, whose columns are the input row's,
 //! then the group's aggregates, then the window functions' values.
 use crate::expr::window::WindowFunc;
-use crate::expr::{AggSpec, Expr, ScopeColumn};
+use crate::expr::{AggSpec, Expr, Params, ScopeColumn};
 use crate::planner::plan::WindowPlan;
 use crate::result::ColumnKind;
 
 /// The window stage for `funcs` (compiled over `scope` with `aggs`), and
-/// the kinds of the select list's values.
+/// the kinds of the select list's values (parameters typed by the values
+/// bound, as `params` has them).
 pub(super) fn window_plan(
+    params: &Params,
     scope: &[ScopeColumn],
     aggs: &[AggSpec],
     funcs: &[WindowFunc],
@@ -53,7 +55,7 @@ pub(super) fn window_plan(
     }
     let kinds = projection
         .iter()
-        .map(|e| e.kind(&stage_scope, &[]))
+        .map(|e| params.typed(e).kind(&stage_scope, &[]))
         .collect();
     let all = || {
         projection

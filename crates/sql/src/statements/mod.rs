@@ -24,6 +24,7 @@ mod query;
 mod returning;
 mod row_counts;
 mod row_writer;
+mod select_export;
 mod set_statement;
 mod show;
 mod show_filter;

@@ -497,6 +497,17 @@ pub(crate) fn isolation_name(v: &str) -> Option<&'static str> {
     }
 }
 
+/// An isolation level (`tx_isolation`'s spelling) as INNODB_TRX spells
+/// it: `READ COMMITTED`.
+pub(crate) fn shown_isolation(v: &str) -> &'static str {
+    match v {
+        "READ-COMMITTED" => "READ COMMITTED",
+        "READ-UNCOMMITTED" => "READ UNCOMMITTED",
+        "SERIALIZABLE" => "SERIALIZABLE",
+        _ => "REPEATABLE READ",
+    }
+}
+
 /// 1193 for a variable lineardb does not know.
 pub(crate) fn unknown(name: &str) -> SqlError {
     SqlError::new(1193, "HY000", format!("Unknown system variable '{name}'"))
