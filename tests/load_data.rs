@@ -10,7 +10,7 @@
 //! files; `mariadb-import` of 100,000 rows, from the client and from the
 //! server, gives the same table. SELECT … INTO OUTFILE and DUMPFILE write
 //! the bytes MariaDB writes (escapes, quotes, NULL, separators), with its
-//! errors, and LOAD DATA reads them back.
+//! errors, and LOAD DATA and LOAD_FILE read them back.
 mod common;
 use common::mariadb::MariaDb;
 use common::{text, tool, Server};
@@ -161,6 +161,7 @@ SELECT * FROM t INTO OUTFILE '{dir}/3.txt' FIELDS TERMINATED BY ',' ENCLOSED BY 
 SELECT id, d, s INTO OUTFILE '{dir}/4.txt' FIELDS TERMINATED BY '.' FROM t;
 SELECT s, b INTO DUMPFILE '{dir}/5.bin' FROM t WHERE id = 1;
 SELECT 1, 'x' UNION SELECT 2, 'y' INTO OUTFILE '{dir}/6.txt';
+SELECT HEX(LOAD_FILE('{dir}/5.bin')), LENGTH(LOAD_FILE('{dir}/1.txt')), LOAD_FILE('{dir}/none.txt'), LOAD_FILE('{dir}'), LOAD_FILE(NULL);
 SELECT id, NOW() > '2020-01-01' INTO OUTFILE '{dir}/7.txt' FROM t WHERE id > 5;
 SELECT id, s, 'x-y' INTO OUTFILE '{dir}/13.txt' FIELDS TERMINATED BY '-' FROM t;
 SHOW WARNINGS;
@@ -255,6 +256,9 @@ fn files_need_file_privilege_and_local_infile() {
         "{}",
         text(&refused.stderr)
     );
+    // LOAD_FILE reads nothing for an account without FILE.
+    let read = as_joe(&format!("SELECT LOAD_FILE('{file}') IS NULL"));
+    assert_eq!(text(&read.stdout).lines().last(), Some("1"));
     let local = as_joe(&format!("LOAD DATA LOCAL INFILE '{file}' INTO TABLE t"));
     assert!(local.status.success(), "{}", text(&local.stderr));
     // Without the client's consent there is no file to send.

@@ -1,6 +1,7 @@
 //! One client connection: handshake, then commands until COM_QUIT or the
 //! socket closes. Each connection owns its [`Session`] and is served by
 //! one worker at a time; nothing here is shared between connections.
+use crate::cursor::CursorRows;
 use crate::packet::{put_lenenc_int, put_lenenc_str, PacketIo, Reader, Ready};
 use crate::result_columns::{column_def, parameter_column_def, put_binary, UTF8MB4_GENERAL_CI};
 use lineardb_sql::{
@@ -75,6 +76,12 @@ const TRACK_SYSTEM_VARIABLES: u8 = 0;
 const STATUS_NO_INDEX_USED: u16 = 32;
 /// SERVER_STATUS_DB_DROPPED: the statement dropped a database.
 const STATUS_DB_DROPPED: u16 = 256;
+/// A prepared statement's cursor is open (its rows wait for COM_STMT_FETCH).
+const STATUS_CURSOR_EXISTS: u16 = 0x40;
+/// The fetch sent the cursor's last row.
+const STATUS_LAST_ROW_SENT: u16 = 0x80;
+/// COM_STMT_EXECUTE's flag: the result is kept for COM_STMT_FETCH.
+const CURSOR_TYPE_READ_ONLY: u8 = 1;
 /// MARIADB_CLIENT_EXTENDED_METADATA, among MariaDB's own capabilities (the
 /// greeting's and the login's last four reserved bytes): column
 /// definitions then name a column's format (`json`) and extended type.
@@ -134,6 +141,8 @@ struct Statement {
     /// Parameter types from the last execute that sent them.
     types: Vec<(u8, bool)>,
     long_data: HashMap<u16, Vec<u8>>,
+    /// The rows of the last execution that opened a cursor, until fetched.
+    cursor: Option<CursorRows>,
 }
 
 /// Writes result rows as they come: text protocol or binary.
@@ -148,6 +157,9 @@ struct Sink<'a, S: Read + Write> {
     extended: bool,
     /// The executed statement's parameters (none for a query).
     parameters: Bound<'a>,
+    /// A cursor's rows, kept rather than sent; the column definitions'
+    /// EOF is then the caller's (it says the cursor exists).
+    cursor: Option<CursorRows>,
 }
 
 impl<'a, S: Read + Write> Sink<'a, S> {
@@ -167,6 +179,7 @@ impl<'a, S: Read + Write> Sink<'a, S> {
             buf: Vec::new(),
             extended,
             parameters: Bound { types, values },
+            cursor: None,
         }
     }
 }
@@ -284,6 +297,9 @@ impl<S: Read + Write> RowSink for Sink<'_, S> {
             }
             self.io.write(&self.buf).map_err(io_err)?;
         }
+        if self.cursor.is_some() {
+            return Ok(());
+        }
         self.io.write(&eof(STATUS_AUTOCOMMIT, 0)).map_err(io_err)
     }
 
@@ -318,7 +334,12 @@ impl<S: Read + Write> RowSink for Sink<'_, S> {
                 }
             }
         }
-        self.io.write(&self.buf).map_err(io_err)
+        match &mut self.cursor {
+            Some(rows) => rows
+                .push(&self.buf)
+                .map_err(|e| SqlError::new(1, "HY000", format!("Can't keep a cursor's rows: {e}"))),
+            None => self.io.write(&self.buf).map_err(io_err),
+        }
     }
 }
 
@@ -884,6 +905,7 @@ impl<S: Read + Write> Conn<S> {
                 buf: Vec::new(),
                 extended: self.extended_metadata,
                 parameters: Bound::default(),
+                cursor: None,
             };
             let r = self.session.execute_in(batch, i, &mut sink);
             let last = ends && i + 1 == batch.len();
@@ -993,12 +1015,15 @@ impl<S: Read + Write> Conn<S> {
                 let id = Reader::new(body).u32()?;
                 match self.statements.get_mut(&id) {
                     Some(s) => {
+                        // COM_STMT_RESET: pieces sent and the cursor go.
                         s.long_data.clear();
+                        s.cursor = None;
                         self.send_ok(0, 0, "")?;
                     }
                     None => self.send_err(&unknown_statement(id))?,
                 }
             }
+            0x1c => self.fetch(body)?,
             other => self.send_err(&SqlError::new(
                 1047,
                 "08S01",
@@ -1052,6 +1077,7 @@ impl<S: Read + Write> Conn<S> {
                 prepared,
                 types: Vec::new(),
                 long_data: HashMap::new(),
+                cursor: None,
             },
         );
         Ok(())
@@ -1131,7 +1157,7 @@ impl<S: Read + Write> Conn<S> {
     fn execute(&mut self, body: &[u8]) -> io::Result<()> {
         let mut r = Reader::new(body);
         let id = r.u32()?;
-        let _flags = r.u8()?;
+        let flags = r.u8()?;
         let _iterations = r.u32()?;
         // (Borrowed in place: the connection's other fields are used
         // beside it until the result is settled.)
@@ -1178,14 +1204,69 @@ impl<S: Read + Write> Conn<S> {
                 "Incorrect arguments to mysqld_stmt_execute",
             ));
         };
+        // A new execution closes the cursor of the last.
+        st.cursor = None;
         let mut sink = Sink::executing(&mut self.io, self.extended_metadata, &st.types, &params);
+        if flags & CURSOR_TYPE_READ_ONLY != 0 {
+            sink.cursor = Some(CursorRows::default());
+        }
         let res = self
             .session
             .execute_prepared(&mut st.prepared, &params, &mut sink);
-        match self.settle(res, true) {
-            Some(r) => self.finish(r, false),
-            None => Ok(()),
+        let cursor = sink.cursor.take();
+        match (self.settle(res, cursor.is_none()), cursor) {
+            // Rows kept: the definitions' EOF says a cursor is open.
+            (Some(Ok(Outcome::Rows)), Some(rows)) => {
+                let status = self.status() | STATUS_CURSOR_EXISTS;
+                let w = self.session.warning_count();
+                self.io.write(&eof(status, w))?;
+                if let Some(st) = self.statements.get_mut(&id) {
+                    st.cursor = Some(rows);
+                }
+                Ok(())
+            }
+            // No result set (the flag asks nothing of such a statement).
+            (Some(r), _) => self.finish(r, false),
+            (None, _) => Ok(()),
         }
+    }
+
+    /// COM_STMT_FETCH: up to the number of rows asked for from the
+    /// statement's cursor, then EOF; the last row sent closes the cursor.
+    fn fetch(&mut self, body: &[u8]) -> io::Result<()> {
+        let mut r = Reader::new(body);
+        let id = r.u32()?;
+        let wanted = r.u32()?;
+        let Some(st) = self.statements.get_mut(&id) else {
+            return self.send_err(&SqlError::new(
+                1243,
+                "HY000",
+                format!("Unknown prepared statement handler ({id}) given to mysqld_stmt_fetch"),
+            ));
+        };
+        let Some(rows) = st.cursor.as_mut() else {
+            return self.send_err(&SqlError::new(
+                1421,
+                "HY000",
+                format!("The statement ({id}) has no open cursor."),
+            ));
+        };
+        let mut packet = Vec::new();
+        for _ in 0..wanted {
+            if !rows.next_into(&mut packet)? {
+                break;
+            }
+            self.io.write(&packet)?;
+        }
+        let done = rows.is_done();
+        if done {
+            st.cursor = None;
+        }
+        let mut status = self.status() | STATUS_CURSOR_EXISTS;
+        if done {
+            status |= STATUS_LAST_ROW_SENT;
+        }
+        self.io.write(&eof(status, 0))
     }
 }
 

@@ -5,6 +5,7 @@
 //! they arrive. Each connection owns its session, so serving a query writes
 //! nothing shared.
 mod conn;
+mod cursor;
 mod packet;
 mod poller;
 mod result_columns;

@@ -383,6 +383,7 @@ impl Session {
             || format!("{user}@{host}"),
             |a| format!("{}@{}", a.user, a.host),
         );
+        let file_privilege = grants.global & crate::privileges::bits::FILE != 0;
         Session {
             grants,
             grants_version: registry.accounts_version(),
@@ -394,6 +395,8 @@ impl Session {
                 account,
                 connection_id: slot.id,
                 last_insert_id: 0,
+                file_privilege,
+                max_allowed_packet: registry.max_allowed_packet(),
                 connection_collation: lineardb_table::Collation::default(),
                 user_variables: Default::default(),
                 time_zone: Default::default(),

@@ -9,7 +9,7 @@
 // typed fetches, fetch modes, column metadata, lastInsertId, rowCount,
 // transactions, errorInfo, bindValue types, a 1 MB blob, multiple rowsets)
 // and mysqli (real_query, prepared statements with bind_param/get_result,
-// field metadata, multi_query, insert_id, affected_rows, info,
+// field metadata, read-only cursors, multi_query, insert_id, affected_rows, info,
 // transactions, errno/sqlstate, set_charset, ping, change_user,
 // real_escape_string, warnings, exceptions via mysqli_report).
 //
@@ -739,6 +739,53 @@ section('mysqli prepared', function () {
     p('stmt read 1 MB blob equal=' . v($got === $blob));
     $st->close();
     $m->query("DELETE FROM big WHERE s = 'mysqli-blob'");
+});
+
+section('mysqli cursors', function () {
+    // A read-only cursor (COM_STMT_FETCH): rows come as they are fetched,
+    // the connection free for other statements between fetches.
+    $m = my_connect();
+    $m->query("CREATE TABLE cur (id INT PRIMARY KEY, s VARCHAR(20), d DECIMAL(6,2), t DATETIME(3))");
+    $m->query("INSERT INTO cur VALUES (1, 'one', 1.5, '2020-01-02 03:04:05.678'), (2, NULL, -2, NULL), (3, 'three', 0, '1999-12-31 23:59:59')");
+    $st = $m->stmt_init();
+    $st->prepare('SELECT id, s, d, t FROM cur WHERE id >= ? ORDER BY id');
+    $st->attr_set(MYSQLI_STMT_ATTR_CURSOR_TYPE, MYSQLI_CURSOR_TYPE_READ_ONLY);
+    $st->attr_set(MYSQLI_STMT_ATTR_PREFETCH_ROWS, 1);
+    $from = 1;
+    $st->bind_param('i', $from);
+    p('execute=' . v($st->execute()) . ' field_count=' . v($st->field_count));
+    $st->bind_result($id, $s, $d, $t);
+    p('fetch=' . v($st->fetch()) . ' row=' . v([$id, $s, $d, $t]));
+    p('between fetches=' . v($m->query('SELECT COUNT(*) FROM cur')->fetch_row()));
+    while ($st->fetch()) p('row=' . v([$id, $s, $d, $t]));
+    p('after the last row fetch=' . v($st->fetch()));
+    $from = 3;
+    p('again execute=' . v($st->execute()) . ' fetch=' . v($st->fetch()) . ' row=' . v([$id, $s, $d, $t]));
+    p('re-executed before the end=' . v($st->execute()) . ' fetch=' . v($st->fetch()) . ' id=' . v($id));
+    p('reset=' . v($st->reset()));
+    $st->close();
+    $up = $m->prepare('UPDATE cur SET d = d + 1 WHERE id >= ?');
+    $up->attr_set(MYSQLI_STMT_ATTR_CURSOR_TYPE, MYSQLI_CURSOR_TYPE_READ_ONLY);
+    $up->bind_param('i', $from);
+    p('update with a cursor asked for=' . v($up->execute()) . ' affected_rows=' . v($up->affected_rows));
+    // More rows than a cursor keeps in memory (8 MiB): the rest come from
+    // its file.
+    $many = $m->stmt_init();
+    $many->prepare("WITH RECURSIVE n (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 150) SELECT x.i * 1000 + y.i, REPEAT(CHAR(65 + (x.i + y.i) % 26), 600) FROM n x, n y");
+    $many->attr_set(MYSQLI_STMT_ATTR_CURSOR_TYPE, MYSQLI_CURSOR_TYPE_READ_ONLY);
+    $many->attr_set(MYSQLI_STMT_ATTR_PREFETCH_ROWS, 100);
+    $many->execute();
+    $many->bind_result($i, $text);
+    $count = 0; $sum = 0; $crc = 0;
+    while ($many->fetch()) { $count++; $sum += $i; $crc ^= crc32($i . $text); }
+    p('many rows count=' . v($count) . ' sum=' . v($sum) . ' crc=' . v($crc));
+    $many->close();
+    $none = $m->prepare('SELECT id FROM cur WHERE id > 100');
+    $none->attr_set(MYSQLI_STMT_ATTR_CURSOR_TYPE, MYSQLI_CURSOR_TYPE_READ_ONLY);
+    $none->execute();
+    $none->bind_result($id);
+    p('no rows fetch=' . v($none->fetch()));
+    $m->query('DROP TABLE cur');
 });
 
 section('mysqli multi_query', function () {

@@ -405,6 +405,11 @@ pub(crate) struct SessionFacts {
     pub account: String,
     pub connection_id: u64,
     pub last_insert_id: u64,
+    /// Whether the account has the FILE privilege (LOAD_FILE reads files).
+    pub file_privilege: bool,
+    /// `max_allowed_packet` as the session began (MariaDB's session value
+    /// is read-only): the longest file LOAD_FILE reads.
+    pub max_allowed_packet: u64,
     /// `collation_connection`: the collation string literals are in.
     pub connection_collation: Collation,
     /// User variables (`SET @v = ...`), by lower-case name without the
@@ -1715,6 +1720,16 @@ impl Compiler<'_> {
             "USER" | "SESSION_USER" | "SYSTEM_USER" => return lit(Value::str(&facts.user)),
             "VERSION" => return lit(Value::str(crate::SERVER_VERSION)),
             "CONNECTION_ID" => return lit(Value::UInt(facts.connection_id)),
+            "LOAD_FILE" => {
+                want(1..=1)?;
+                let mut args = a;
+                args.push(Expr::Lit(Value::UInt(facts.max_allowed_packet)));
+                args.push(Expr::Lit(Value::Int(i64::from(facts.file_privilege))));
+                return Ok(Expr::Func(
+                    Func::Builtin(&crate::function::file::LOAD_FILE),
+                    args,
+                ));
+            }
             "LAST_INSERT_ID" if a.is_empty() => (Func::LastInsertId, 0..=0),
             "LAST_INSERT_ID" => (Func::GiveLastInsertId, 1..=1),
             "ROW_COUNT" => (Func::RowCount, 0..=0),

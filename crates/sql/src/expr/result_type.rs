@@ -1077,6 +1077,15 @@ impl Describer<'_> {
                     ..func_text(chars, true)
                 }
             }
+            // As long as the longest file it reads (MariaDB's LONG_BLOB of
+            // max_allowed_packet bytes).
+            "LOAD_FILE" => text(
+                args.get(1)
+                    .and_then(constant)
+                    .map_or(u32::MAX, |n| n.clamp(0, i64::from(u32::MAX)) as u32),
+                Collation::Binary,
+                true,
+            ),
             "UNHEX" => Column {
                 decimals: None,
                 ..text(bytes(&arg(0)).div_ceil(2), Collation::Binary, true)

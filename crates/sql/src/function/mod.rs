@@ -7,6 +7,7 @@
 pub(crate) mod arguments;
 pub(crate) mod bitwise;
 pub(crate) mod datetime;
+pub(crate) mod file;
 mod hash;
 pub(crate) mod json;
 mod numeric;

@@ -32,6 +32,7 @@ impl Session {
         self.grants_version = version;
         if let Some(account) = self.grants.account.clone() {
             self.grants = Accounts::load(&self.engine)?.grants_of(&account);
+            self.facts.file_privilege = self.has_global(crate::privileges::bits::FILE);
             self.facts_changed();
         }
         Ok(())
