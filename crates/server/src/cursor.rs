@@ -100,11 +100,21 @@ impl CursorRows {
 /// A new file in the temporary directory, its name removed at once (it
 /// lives as long as it is open).
 fn unlinked_file() -> io::Result<File> {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    // Cursors past the memory bound are rare: one counter names their files.
-    static MADE: AtomicU64 = AtomicU64::new(0);
-    let n = MADE.fetch_add(1, Ordering::Relaxed);
-    let path = std::env::temp_dir().join(format!("lineardb-cursor-{}-{n}", std::process::id()));
+    thread_local! {
+        /// Files this thread made: with the process and thread, names them
+        /// apart without a counter threads share.
+        static MADE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+    let n = MADE.with(|m| {
+        m.set(m.get() + 1);
+        m.get()
+    });
+    let thread = format!("{:?}", std::thread::current().id());
+    let thread = thread.trim_start_matches("ThreadId(").trim_end_matches(')');
+    let path = std::env::temp_dir().join(format!(
+        "lineardb-cursor-{}-{thread}-{n}",
+        std::process::id()
+    ));
     let file = std::fs::OpenOptions::new()
         .read(true)
         .write(true)
