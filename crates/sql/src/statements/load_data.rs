@@ -9,6 +9,7 @@
 //! (1261), one with more is cut (1262), and from a client's file errors
 //! of values and duplicates are warnings (LOCAL works as IGNORE).
 use super::delimited_text::DelimitedRows;
+use super::server_files::read_error;
 use crate::error::{Result, SqlError};
 use crate::expr::{Env, Expr, Params};
 use crate::parser::load_data::{Duplicates, LoadData, Target};
@@ -201,31 +202,6 @@ impl Session {
             Some(Value::Int(0) | Value::UInt(0))
         )
     }
-
-    /// The server's file `name` (a relative name from the server's working
-    /// directory), where `secure_file_priv` allows.
-    fn server_file(&self, name: &str) -> Result<std::fs::File> {
-        let path = std::path::Path::new(name);
-        let allowed = self
-            .variable("secure_file_priv")
-            .and_then(|v| v.to_text())
-            .filter(|dir| !dir.is_empty());
-        if let Some(allowed) = allowed {
-            let inside = std::fs::canonicalize(path)
-                .ok()
-                .zip(std::fs::canonicalize(&allowed).ok())
-                .is_some_and(|(p, a)| p.starts_with(a));
-            if !inside {
-                return Err(SqlError::new(
-                    1290,
-                    "HY000",
-                    "The MariaDB server is running with the --secure-file-priv option so it \
-                     cannot execute this statement",
-                ));
-            }
-        }
-        std::fs::File::open(path).map_err(|e| read_error(name, &e))
-    }
 }
 
 /// Where each field of a row goes: the targets named, else every column.
@@ -243,23 +219,5 @@ fn slots(t: &Table, ld: &LoadData) -> Result<Vec<Slot>> {
                 Target::Variable(name) => Ok(Slot::Variable(name.clone())),
             })
             .collect(),
-    }
-}
-
-/// MariaDB's errors for a file that cannot be read: 13 (not found, no
-/// permission), else 1105.
-fn read_error(name: &str, e: &std::io::Error) -> SqlError {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => SqlError::new(
-            13,
-            "HY000",
-            format!("Can't get stat of '{name}' (Errcode: 2 \"No such file or directory\")"),
-        ),
-        std::io::ErrorKind::PermissionDenied => SqlError::new(
-            13,
-            "HY000",
-            format!("Can't get stat of '{name}' (Errcode: 13 \"Permission denied\")"),
-        ),
-        _ => SqlError::new(1105, "HY000", format!("Error reading file '{name}': {e}")),
     }
 }

@@ -25,6 +25,7 @@ mod returning;
 mod row_counts;
 mod row_writer;
 mod select_export;
+mod server_files;
 mod set_statement;
 mod show;
 mod show_filter;

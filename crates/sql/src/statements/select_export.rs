@@ -6,6 +6,7 @@
 //! DUMPFILE writes one row's values as they are, nothing between them. The
 //! statement's affected rows are the rows written; a file left half
 //! written by an error is removed.
+use super::server_files::write_error;
 use crate::error::{Result, SqlError};
 use crate::expr::Params;
 use crate::parser::load_data::FileFormat;
@@ -17,7 +18,6 @@ use crate::value_encoding::ValueEncoding;
 use lineardb_table::Value;
 use sqlparser::ast;
 use std::io::Write;
-use std::path::{Path, PathBuf};
 
 impl Session {
     /// SELECT … INTO OUTFILE or DUMPFILE.
@@ -83,67 +83,6 @@ impl Session {
             }
         }
     }
-
-    /// The new server file `name` (a relative name from the server's
-    /// working directory, as LOAD DATA reads it): its directory must exist
-    /// and lie within `secure_file_priv` (1290), the file must not (1086).
-    fn new_server_file(&self, name: &str) -> Result<(PathBuf, std::fs::File)> {
-        let given = Path::new(name);
-        let path = if given.is_absolute() {
-            given.to_path_buf()
-        } else {
-            std::env::current_dir()
-                .map_err(|e| write_error(given, &e))?
-                .join(given)
-        };
-        let directory = path
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(Path::new("/"));
-        let allowed = self
-            .variable("secure_file_priv")
-            .and_then(|v| v.to_text())
-            .filter(|dir| !dir.is_empty());
-        let inside = std::fs::canonicalize(directory).ok().is_some_and(|d| {
-            allowed.is_none_or(|a| std::fs::canonicalize(a).is_ok_and(|a| d.starts_with(a)))
-        });
-        if !inside {
-            return Err(SqlError::new(
-                1290,
-                "HY000",
-                "The MariaDB server is running with the --secure-file-priv option so it \
-                 cannot execute this statement",
-            ));
-        }
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-        {
-            Ok(f) => Ok((path, f)),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(SqlError::new(
-                1086,
-                "HY000",
-                format!("File '{}' already exists", path.display()),
-            )),
-            Err(e) => Err(write_error(&path, &e)),
-        }
-    }
-}
-
-/// MariaDB's error 1 for a file that cannot be made or written.
-fn write_error(path: &Path, e: &std::io::Error) -> SqlError {
-    let errno = e.raw_os_error().unwrap_or(5);
-    let text = e.to_string();
-    let text = text.split(" (os error").next().unwrap_or(&text);
-    SqlError::new(
-        1,
-        "HY000",
-        format!(
-            "Can't create/write to file '{}' (Errcode: {errno} \"{text}\")",
-            path.display()
-        ),
-    )
 }
 
 /// The characters that, escaped, read as something else (`\n`, `\0`, `\N`
